@@ -1,0 +1,39 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root: 'renderer',
+  base: './',
+  plugins: [react()],
+  build: { outDir: `${here}dist/renderer`, emptyOutDir: true, sourcemap: true },
+  test: {
+    root: here,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', 'node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['**/*.int.test.ts'],
+          exclude: ['node_modules/**'],
+          environment: 'node',
+          globalSetup: ['electron/testing/global-dynamodb.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
