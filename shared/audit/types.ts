@@ -64,6 +64,7 @@ export interface AuditDelta {
 export interface AuditCounts {
   readonly scanned: number;
   readonly accounts: number;
+  /** Lock items, malformed ones included. */
   readonly locks: number;
   readonly summary: ProblemSummary;
 }

@@ -1,0 +1,32 @@
+/** Keyboard use: `/` focuses the search, arrows and Enter work the grid, Ctrl+K opens Lookup, Esc closes dialogs. */
+import { expect, test } from './fixtures';
+
+test('the inspector and dialogs work from the keyboard', async ({ app, inspector, page }) => {
+  await app.selectConnection('sandbox');
+  await app.selectTable('accounts');
+  await inspector.waitComplete();
+
+  // `/` focuses the search box (from anywhere but a text field).
+  await page.getByTestId('inspector-grid').focus();
+  await page.keyboard.press('/');
+  await expect(page.getByTestId('inspector-search')).toBeFocused();
+  await page.getByTestId('inspector-search').fill('ghost');
+
+  // Arrows move the active row, Enter expands it.
+  const grid = page.getByTestId('inspector-grid');
+  await grid.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(grid).toHaveAttribute('aria-activedescendant', 'inspector-row-1');
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#inspector-row-1').getByTestId('row-detail')).toBeVisible();
+
+  // The expanded row's item viewer closes with Esc and gives focus back.
+  await page.locator('#inspector-row-1').getByRole('button', { name: /View lock item|View account item/ }).click();
+  await expect(page.getByTestId('item-viewer')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('item-viewer')).toBeHidden();
+
+  // Ctrl+K opens Lookup with its input focused.
+  await page.keyboard.press('Control+k');
+  await expect(page.getByTestId('lookup-input')).toBeFocused();
+});

@@ -1,0 +1,305 @@
+/**
+ * The real DataServices: adapts the table, audit, lookup and transaction services to the contract's
+ * view models. One DynamoDB client per connection target, reused; audits run in the background and
+ * stream their events through the hub.
+ */
+import { randomUUID } from 'node:crypto';
+import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { TxRequest } from '../../shared/contract/tx-schema';
+import type { AuditReportView, JsonValue, TxActionView, TxReasonView } from '../../shared/contract/views';
+import type { AuditCounts, AuditReport, GroupRow } from '../../shared/audit/types';
+import type { ScanProgress } from '../../shared/scan-types';
+import type { AuditEvent } from '../../shared/contract/views';
+import { detectConvention } from '../../shared/conventions/detect';
+import type { PlainKey } from '../../shared/model';
+import { err, ok, type Result } from '../../shared/result';
+import type { ActionMeta, Preview, ReasonExplained, TransactionOperation } from '../../shared/transactions/types';
+import { runAudit } from '../services/audit/run-audit';
+import { sampleItems } from '../services/audit/sample';
+import { createDynamoClient, effectiveEndpoint, isLocalTarget, type DynamoTarget } from '../services/dynamo/client';
+import { toAppError } from '../services/dynamo/errors';
+import { describeTable, listTables, type TableInfo } from '../services/dynamo/tables';
+import { lookupValue } from '../services/lookup/lookup';
+import type { ResolvedConnection } from '../services/connections/registry';
+import { decodeCancellation, executePreview, previewTransaction, readActivity, type TransactionContext } from '../services/transactions/service';
+import type { DataServices } from './deps';
+import type { StreamHub } from './stream-hub';
+import { itemJson, typedKey } from './item-json';
+
+/** Runs kept for `audit.report` after they finish (oldest dropped first). */
+const MAX_KEPT_RUNS = 20;
+/** Runs whose rows are kept for late subscribers; older runs keep only their report. */
+const MAX_SNAPSHOT_RUNS = 3;
+
+interface Run {
+  readonly controller: AbortController;
+  /** Every row so far (id → row): replayed as one delta to a subscriber that arrives late. */
+  rows?: Map<string, GroupRow>;
+  counts?: AuditCounts;
+  progress?: ScanProgress;
+  report?: AuditReport;
+}
+
+/** Options of the data services. */
+export interface DataServicesOptions {
+  readonly hub: StreamHub;
+  /** Data folder for the transaction audit log. */
+  readonly dataDir: string;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** Creates the data services. */
+export function createDataServices(options: DataServicesOptions): DataServices & { close(): void } {
+  const clients = new Map<string, DynamoDBClient>();
+  const runs = new Map<string, Run>();
+  const previews = new Map<string, { connectionId: string; preview: Preview }>();
+
+  // A subscriber to `audit.events` first receives everything the run produced so far.
+  options.hub.setReplay('audit.events', (filter) => {
+    const runId = typeof filter.runId === 'string' ? filter.runId : undefined;
+    const run = runId ? runs.get(runId) : undefined;
+    if (!runId || !run) return [];
+    const events: AuditEvent[] = [];
+    if (run.rows && run.counts) events.push({ type: 'delta', runId, delta: { upserted: [...run.rows.values()], removed: [], counts: run.counts } });
+    if (run.progress) events.push({ type: 'progress', runId, progress: run.progress });
+    if (run.report) {
+      const { scanned, accounts, locks, summary } = run.report;
+      events.push({ type: 'done', runId, complete: run.report.complete, ...(run.report.reason ? { reason: run.report.reason } : {}), counts: { scanned, accounts, locks, summary } });
+    }
+    return events;
+  });
+
+  const clientFor = (connection: ResolvedConnection): DynamoDBClient => {
+    const t = connection.target;
+    const key = `${connection.view.id}|${t.region}|${t.endpoint ?? ''}`;
+    let client = clients.get(key);
+    if (!client) {
+      // A restarted sandbox or a changed region gets a new client; drop the stale one of this connection.
+      for (const [old, stale] of clients) {
+        if (!old.startsWith(`${connection.view.id}|`)) continue;
+        stale.destroy();
+        clients.delete(old);
+      }
+      client = createDynamoClient(t, options.env ? { env: options.env } : {});
+      clients.set(key, client);
+    }
+    return client;
+  };
+  const context = (t: DynamoTarget, table?: string) => ({ ...(table ? { table } : {}), ...(t.profile ? { profile: t.profile } : {}), ...(effectiveEndpoint(t, options.env).url ? { endpoint: effectiveEndpoint(t, options.env).url } : {}) });
+  const local = (t: DynamoTarget): boolean => isLocalTarget(t, options.env);
+  const guard = async <T>(t: DynamoTarget, table: string | undefined, run: () => Promise<Result<T>>): Promise<Result<T>> => {
+    try {
+      return await run();
+    } catch (error) {
+      return { ok: false, error: toAppError(error, context(t, table)) };
+    }
+  };
+  const describe = (c: ResolvedConnection, table: string): Promise<Result<TableInfo>> => describeTable(clientFor(c), table, { local: local(c.target) });
+
+  function txContext(c: ResolvedConnection): TransactionContext {
+    const endpoint = effectiveEndpoint(c.target, options.env).url;
+    return {
+      client: clientFor(c),
+      connection: { label: c.view.label, region: c.target.region, ...(endpoint ? { endpoint } : {}), ...(c.target.profile ? { profile: c.target.profile } : {}) },
+      writable: c.view.writable,
+      deps: { dataDir: options.dataDir },
+    };
+  }
+
+  return {
+    check: (c) => guard(c.target, undefined, async () => {
+      const listed = await listTables(clientFor(c), undefined, { local: local(c.target), limit: 1 });
+      return listed.ok ? ok(undefined) : listed;
+    }),
+    listTables: (c, cursor, limit) => guard(c.target, undefined, async () => {
+      const listed = await listTables(clientFor(c), cursor, { local: local(c.target), ...(limit ? { limit } : {}) });
+      if (!listed.ok) return listed;
+      return ok({ tables: listed.value.names, ...(listed.value.cursor ? { nextCursor: listed.value.cursor } : {}), ...(listed.value.hint ? { hint: listed.value.hint } : {}) });
+    }),
+    describeTable: (c, table) => guard(c.target, table, async () => {
+      const info = await describe(c, table);
+      if (!info.ok) return info;
+      const { name, keys, gsis, itemCount, sizeBytes, status } = info.value;
+      const indexes = gsis.map((g) => ({ name: g.name, kind: 'global' as const, keys: { hash: g.hash, ...(g.range ? { range: g.range } : {}) } }));
+      return ok({ name, keys, indexes, itemCount, sizeBytes, status });
+    }),
+    getItem: (c, table, key) => guard(c.target, table, async () => {
+      const info = await describe(c, table);
+      if (!info.ok) return info;
+      const typed = typedKey(key, info.value.keys);
+      if (!typed) return err('validation', `The key must have exactly the table's key attributes (${[info.value.keys.hash.name, info.value.keys.range?.name].filter(Boolean).join(', ')}).`, { field: 'key' });
+      const found = await clientFor(c).send(new GetItemCommand({ TableName: table, Key: typed, ConsistentRead: true }));
+      return ok(found.Item ? { found: true, ...itemJson(found.Item) } : { found: false, dynamo: null, plain: null });
+    }),
+    detect: (c, table, sampleSize) => guard(c.target, table, async () => {
+      const info = await describe(c, table);
+      if (!info.ok) return info;
+      const sample = await sampleItems(clientFor(c), table, sampleSize, { errorContext: context(c.target, table) });
+      if (!sample.ok) return sample;
+      const detected = detectConvention(info.value.keys, sample.value);
+      return detected.ok ? ok({ convention: detected.value.convention, evidence: detected.value.evidence, sampled: sample.value.length }) : detected;
+    }),
+    startAudit: (c, table, convention, segments) => guard(c.target, table, async () => {
+      const info = await describe(c, table);
+      if (!info.ok) return info;
+      const runId = `run_${randomUUID().replace(/-/g, '')}`;
+      const run: Run = { controller: new AbortController(), rows: new Map() };
+      runs.set(runId, run);
+      const ids = [...runs.keys()];
+      for (const old of ids.slice(0, Math.max(0, ids.length - MAX_SNAPSHOT_RUNS))) {
+        const stale = runs.get(old);
+        if (stale?.report) delete stale.rows;
+      }
+      for (const old of ids.slice(0, Math.max(0, ids.length - MAX_KEPT_RUNS))) if (runs.get(old)?.report) runs.delete(old);
+      void runAudit({
+        client: clientFor(c),
+        table,
+        convention,
+        ...(segments ? { segments } : {}),
+        signal: run.controller.signal,
+        errorContext: context(c.target, table),
+        onDelta: (delta, progress) => {
+          for (const id of delta.removed) run.rows?.delete(id);
+          for (const row of delta.upserted) run.rows?.set(row.id, row);
+          run.counts = delta.counts;
+          run.progress = progress;
+          options.hub.publish('audit.events', { type: 'delta', runId, delta });
+          options.hub.publish('audit.events', { type: 'progress', runId, progress });
+        },
+      }).then((done) => {
+        run.report = done.report;
+        const { scanned, accounts, locks, summary } = done.report;
+        options.hub.publish('audit.events', { type: 'done', runId, complete: done.report.complete, ...(done.report.reason ? { reason: done.report.reason } : {}), counts: { scanned, accounts, locks, summary } });
+      });
+      return ok({ runId, convention });
+    }),
+    cancelAudit: async (runId) => {
+      const run = runs.get(runId);
+      if (!run || run.report) return ok({ cancelled: false });
+      run.controller.abort();
+      return ok({ cancelled: true });
+    },
+    auditReport: async (runId): Promise<Result<AuditReportView>> => {
+      const run = runs.get(runId);
+      if (!run) return err('not-found', `No audit run ${runId}.`);
+      return run.report ? ok(run.report) : err('conflict', 'The audit is still running; its report is ready when it finishes.');
+    },
+    lookup: (c, table, convention, value, rule) => guard(c.target, table, async () => {
+      const info = await describe(c, table);
+      if (!info.ok) return info;
+      const answer = await lookupValue({ client: clientFor(c), table: { name: table, gsis: info.value.gsis }, convention, value, ...(rule ? { rule } : {}), errorContext: context(c.target, table) });
+      if (!answer.ok) return answer;
+      const a = answer.value;
+      const index = a.rules.map((r) => (r.search.kind === 'gsi' ? r.search.index : undefined)).find(Boolean);
+      return ok({
+        value: a.value,
+        method: a.method === 'gsi' ? 'index' : 'scan',
+        ...(index ? { indexName: index } : {}),
+        complete: a.complete,
+        ...(a.reason ? { reason: a.reason } : {}),
+        rules: a.rules.map((r) => {
+          const lock = r.locks.find((probe) => probe.exists);
+          return { rule: r.rule, normalized: r.normalized, verdict: r.verdict, ...(lock ? { lock: lock.key } : {}), ...(lock?.owner ? { owner: lock.owner } : {}), holders: r.holders, notes: r.notes };
+        }),
+      });
+    }),
+    preview: (c, table, convention, request) => guard(c.target, table, async () => {
+      const made = await previewTransaction(txContext(c), { table, convention, operation: toOperation(request) });
+      if (!made.ok) return made;
+      const p = made.value;
+      previews.set(p.id, { connectionId: c.view.id, preview: p });
+      return ok({
+        previewId: p.id,
+        clientRequestToken: p.input.ClientRequestToken,
+        expiresAt: p.expiresAt,
+        input: p.input as unknown as JsonValue,
+        actions: p.actions.map((meta) => actionView(p, meta)),
+        notGuarded: p.guards.notGuarded,
+        guarded: p.guards.guarded,
+        copyAs: p.copyAs,
+        confirmText: p.confirm,
+        executable: c.view.writable,
+        ...(c.view.writable ? {} : { readOnlyReason: `${c.view.label} is read-only. ${c.view.kind === 'profile' ? 'Allow writes for this profile (type its name) to execute.' : 'Allow writes for this connection to execute.'}` }),
+        summary: p.summary,
+      });
+    }),
+    execute: async (previewId, confirmation, resolve) => {
+      const kept = previews.get(previewId);
+      if (!kept) return err('not-found', `No preview ${previewId} (unknown or expired): preview again.`, { field: 'previewId' });
+      const connection = await resolve(kept.connectionId);
+      if (!connection.ok) return connection;
+      return guard(connection.value.target, kept.preview.table, async () => {
+        const done = await executePreview(txContext(connection.value), { previewId, confirmation });
+        if (!done.ok) return done;
+        const outcome = done.value;
+        if (outcome.status === 'refused') return err('conflict', outcome.message);
+        previews.delete(previewId);
+        if (outcome.status === 'succeeded') return ok({ status: 'executed', previewId, verified: false, message: outcome.message });
+        return ok({ status: 'cancelled', previewId, message: outcome.message, reasons: outcome.reasons.map((r) => reasonView(r, kept.preview)) });
+      });
+    },
+    decode: async (text, request) => {
+      const decoded = decodeCancellation({ error: text, ...(request ? { request } : {}) });
+      return decoded.ok ? ok({ reasons: decoded.value.reasons.map((r) => reasonView(r)), summary: decoded.value.summary }) : decoded;
+    },
+    activity: async (limit) => {
+      const entries = await readActivity({ ...(limit ? { limit } : {}), dataDir: options.dataDir });
+      return ok({
+        entries: entries.map((e) => ({
+          time: e.time,
+          connection: e.connection,
+          region: e.region,
+          endpoint: e.endpoint === 'aws' ? null : e.endpoint,
+          table: e.table,
+          previewId: e.previewId,
+          clientRequestToken: e.token,
+          request: e.request as unknown as JsonValue,
+          outcome: e.outcome as unknown as JsonValue,
+          kind: e.kind,
+          summary: e.summary,
+        })),
+      });
+    },
+    close() {
+      for (const run of runs.values()) run.controller.abort();
+      for (const client of clients.values()) client.destroy();
+      clients.clear();
+    },
+  };
+}
+
+/** The contract's request → the transaction service's operation. */
+function toOperation(request: TxRequest): TransactionOperation {
+  switch (request.kind) {
+    case 'claim':
+      return { kind: 'claim', rule: request.rule, value: request.value, account: request.account };
+    case 'release':
+      return { kind: 'release', rule: request.rule, value: request.value, ...(request.holder ? { holder: request.holder } : {}) };
+    case 'signup':
+      return { kind: 'signup', account: request.account, values: request.values };
+    case 'change-value':
+      return { kind: 'change-value', account: request.account, rule: request.rule, from: request.oldValue, to: request.newValue };
+    case 'delete-account':
+      return { kind: 'delete-account', account: request.account };
+  }
+}
+
+function operationAt(preview: Preview, index: number): TxActionView['type'] {
+  const item = preview.input.TransactItems[index];
+  if (!item) return 'ConditionCheck';
+  return 'Put' in item ? 'Put' : 'Delete' in item ? 'Delete' : 'Update' in item ? 'Update' : 'ConditionCheck';
+}
+
+function actionView(preview: Preview, meta: ActionMeta): TxActionView {
+  return { index: meta.index, type: operationAt(preview, meta.index), key: meta.key, explanation: meta.explanation };
+}
+
+function reasonView(reason: ReasonExplained, preview?: Preview): TxReasonView {
+  const meta = preview?.actions.find((a) => a.index === reason.index);
+  const action: TxActionView | undefined = meta && preview
+    ? actionView(preview, meta)
+    : reason.action
+      ? { index: reason.index, type: reason.action.operation, key: {} as PlainKey, explanation: reason.action.keyText }
+      : undefined;
+  return { index: reason.index, code: reason.code, message: reason.message, ...(action ? { action } : {}) };
+}

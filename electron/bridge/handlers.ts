@@ -1,0 +1,101 @@
+/**
+ * The handler table: one entry per contract method, each a thin call into a service.
+ * The mapped type `HandlerTable` makes a missing method a compile error.
+ */
+import type { Convention } from '../../shared/model';
+import type { Result } from '../../shared/result';
+import { ok } from '../../shared/result';
+import type { BridgeDeps } from './deps';
+import type { HandlerTable } from './pipeline';
+import type { ResolvedConnection } from '../services/connections/registry';
+import { conventionKey } from '../services/connections/settings-store';
+
+/** Error kinds that say something about the connection itself, shown on its sidebar entry. */
+const CONNECTION_ERRORS = new Set(['unreachable', 'credentials', 'sso-expired', 'mfa-required']);
+
+/** Builds the handler table over the services. */
+export function createHandlers(deps: BridgeDeps): HandlerTable {
+  const { connections, data, settings } = deps;
+
+  async function on<T>(connectionId: string, run: (connection: ResolvedConnection) => Promise<Result<T>>): Promise<Result<T>> {
+    const resolved = await connections.resolve(connectionId);
+    if (!resolved.ok) return resolved;
+    const result = await run(resolved.value);
+    if (!result.ok && CONNECTION_ERRORS.has(result.error.kind)) connections.markState(connectionId, 'error', result.error);
+    return result;
+  }
+
+  /** The convention to use: the one passed, else the saved one, else a detected one. */
+  async function conventionFor(connection: ResolvedConnection, table: string, given: Convention | undefined): Promise<Result<Convention>> {
+    if (given) return ok(given);
+    const saved = (await settings.read()).conventions[conventionKey(connection.view.id, table)];
+    if (saved) return ok(saved);
+    const detected = await data.detect(connection, table, undefined);
+    return detected.ok ? ok(detected.value.convention) : detected;
+  }
+
+  return {
+    'app.info': () => deps.app.info().then(ok),
+    'app.openExternal': ({ url }) => deps.app.openLink(url).then(ok),
+
+    'connections.list': () => connections.list().then(ok),
+    'connections.select': ({ id }) => connections.select(id),
+    'connections.check': async ({ id }) => {
+      const checked = await on(id, (connection) => data.check(connection));
+      if (checked.ok) connections.markState(id, 'ok');
+      return connections.get(id);
+    },
+    'connections.addEndpoint': (args) => connections.addEndpoint(args),
+    'connections.remove': ({ id }) => connections.remove(id),
+    'connections.setRegion': ({ id, region }) => connections.setRegion(id, region),
+    'connections.setWritable': ({ id, writable, confirm }) => connections.setWritable(id, writable, confirm),
+
+    'sandbox.start': () => deps.sandbox.start(),
+    'sandbox.stop': () => deps.sandbox.stop(),
+    'sandbox.info': async () => ok(deps.sandbox.info()),
+
+    'tables.list': ({ connectionId, cursor, limit }) => on(connectionId, (c) => data.listTables(c, cursor, limit)),
+    'tables.describe': ({ connectionId, table }) => on(connectionId, (c) => data.describeTable(c, table)),
+    'items.get': ({ connectionId, table, key }) => on(connectionId, (c) => data.getItem(c, table, key)),
+
+    'conventions.detect': ({ connectionId, table, sampleSize }) => on(connectionId, (c) => data.detect(c, table, sampleSize)),
+    'conventions.get': async ({ connectionId, table }) => ok({ convention: (await settings.read()).conventions[conventionKey(connectionId, table)] ?? null }),
+    'conventions.save': async ({ connectionId, table, convention }) => {
+      const known = await connections.get(connectionId);
+      if (!known.ok) return known;
+      await settings.update((s) => ({ ...s, conventions: { ...s.conventions, [conventionKey(connectionId, table)]: convention } }));
+      return ok({ convention });
+    },
+
+    'audit.start': ({ connectionId, table, convention, segments }) =>
+      on(connectionId, async (c) => {
+        const chosen = await conventionFor(c, table, convention);
+        return chosen.ok ? data.startAudit(c, table, chosen.value, segments) : chosen;
+      }),
+    'audit.cancel': ({ runId }) => data.cancelAudit(runId),
+    'audit.report': ({ runId }) => data.auditReport(runId),
+
+    'lookup.run': ({ connectionId, table, value, rule, convention }) =>
+      on(connectionId, async (c) => {
+        const chosen = await conventionFor(c, table, convention);
+        return chosen.ok ? data.lookup(c, table, chosen.value, value, rule) : chosen;
+      }),
+
+    'tx.preview': ({ connectionId, table, request, convention }) =>
+      on(connectionId, async (c) => {
+        const chosen = await conventionFor(c, table, convention);
+        return chosen.ok ? data.preview(c, table, chosen.value, request) : chosen;
+      }),
+    'tx.execute': ({ previewId, confirmation }) => data.execute(previewId, confirmation, (id) => connections.resolve(id)),
+    'tx.decode': ({ text, request }) => data.decode(text, request),
+    'activity.list': ({ limit }) => data.activity(limit),
+
+    'mfa.answer': async (answer) => deps.mfa.answer(answer),
+
+    'settings.get': async () => ok((await settings.read()).ui),
+    'settings.set': async (change) => {
+      const next = await settings.update((s) => ({ ...s, ui: { ...s.ui, ...(change.theme ? { theme: change.theme } : {}) } }));
+      return ok(next.ui);
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createStreamHub } from './stream-hub';
+
+describe('stream hub', () => {
+  it('replays the current state to a late subscriber, then delivers live events', () => {
+    const hub = createStreamHub();
+    hub.setReplay('sandbox.status', () => [{ state: 'running' as const, endpoint: 'http://127.0.0.1:1' }]);
+    const seen = vi.fn();
+    const subscribed = hub.subscribe('sandbox.status', {}, seen);
+    hub.publish('sandbox.status', { state: 'stopped' });
+    expect(seen.mock.calls.map(([e]) => e.state)).toEqual(['running', 'stopped']);
+    if (subscribed.ok) subscribed.value();
+    hub.publish('sandbox.status', { state: 'running' });
+    expect(seen).toHaveBeenCalledTimes(2);
+  });
+
+  it('drops a subscriber whose delivery throws, and keeps serving the others', () => {
+    const errors = vi.fn();
+    const hub = createStreamHub(errors);
+    const good = vi.fn();
+    hub.subscribe('sandbox.status', {}, () => {
+      throw new Error('window gone');
+    });
+    hub.subscribe('sandbox.status', {}, good);
+    hub.publish('sandbox.status', { state: 'stopped' });
+    hub.publish('sandbox.status', { state: 'running' });
+    expect(good).toHaveBeenCalledTimes(2);
+    expect(errors).toHaveBeenCalledTimes(1);
+    expect(hub.size()).toBe(1);
+  });
+
+  it('validates stream names and filters', () => {
+    const hub = createStreamHub();
+    expect(hub.subscribe('__proto__', {}, () => undefined)).toMatchObject({ ok: false });
+    expect(hub.subscribe('audit.events', {}, () => undefined)).toMatchObject({ ok: false, error: { field: 'runId' } });
+  });
+});

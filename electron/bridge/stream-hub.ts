@@ -1,0 +1,77 @@
+/**
+ * Fan-out of stream events (audit deltas, sandbox status, MFA prompts) to subscribers of either
+ * transport. Services publish; IPC and SSE subscribe with a filter validated against the contract.
+ */
+import type { StreamEvent, StreamName } from '../../shared/contract/api';
+import { isStreamName, matchesFilter } from '../../shared/contract/api';
+import { streams } from '../../shared/contract/streams';
+import type { Result } from '../../shared/result';
+import { err, ok } from '../../shared/result';
+import { validationError } from './pipeline';
+
+/** Receives events of one subscription. */
+export type Deliver = (event: unknown) => void;
+
+/** Publish/subscribe for contract streams. */
+export interface StreamHub {
+  /** Sends an event to every subscriber of `stream` whose filter matches it. */
+  publish<S extends StreamName>(stream: S, event: StreamEvent<S>): void;
+  /** Validates the stream name and filter; on success returns the function that ends the subscription. */
+  subscribe(stream: unknown, filter: unknown, deliver: Deliver): Result<() => void>;
+  /** Number of live subscriptions (tests, leak checks). */
+  size(): number;
+  /**
+   * Registers what a new subscriber must see first (current sandbox state, an open MFA prompt, the
+   * rows an audit has produced so far), so subscribing after the fact loses nothing.
+   */
+  setReplay<S extends StreamName>(stream: S, replay: (filter: Readonly<Record<string, unknown>>) => readonly StreamEvent<S>[]): void;
+}
+
+interface Subscription {
+  readonly stream: StreamName;
+  readonly filter: Readonly<Record<string, unknown>>;
+  readonly deliver: Deliver;
+}
+
+/** Creates an empty hub. */
+export function createStreamHub(onDeliveryError: (cause: unknown) => void = () => undefined): StreamHub {
+  const subscriptions = new Set<Subscription>();
+  const replays = new Map<StreamName, (filter: Readonly<Record<string, unknown>>) => readonly unknown[]>();
+  return {
+    publish(stream, event) {
+      for (const subscription of [...subscriptions]) {
+        if (subscription.stream !== stream || !matchesFilter(subscription.filter, event)) continue;
+        try {
+          subscription.deliver(event);
+        } catch (cause) {
+          // A dead window or closed socket must not stop delivery to the others.
+          subscriptions.delete(subscription);
+          onDeliveryError(cause);
+        }
+      }
+    },
+    subscribe(stream, filter, deliver) {
+      if (!isStreamName(stream)) return err('validation', `Unknown stream ${JSON.stringify(String(stream).slice(0, 100))}.`);
+      const parsed = streams[stream].filter.safeParse(filter);
+      if (!parsed.success) return validationError(parsed.error);
+      const subscription: Subscription = { stream, filter: parsed.data as Record<string, unknown>, deliver };
+      subscriptions.add(subscription);
+      // Same synchronous turn as the registration: nothing published in between can be lost or doubled.
+      for (const event of replays.get(stream)?.(subscription.filter) ?? []) {
+        if (!matchesFilter(subscription.filter, event)) continue;
+        try {
+          deliver(event);
+        } catch (cause) {
+          onDeliveryError(cause);
+        }
+      }
+      return ok(() => {
+        subscriptions.delete(subscription);
+      });
+    },
+    size: () => subscriptions.size,
+    setReplay(stream, replay) {
+      replays.set(stream, replay);
+    },
+  };
+}

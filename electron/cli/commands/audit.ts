@@ -1,0 +1,68 @@
+/** `locksmith audit`: scan a table, report every problem; exit 0 clean, 1 problems, 2 error or incomplete. */
+import { CONVENTION_FLAGS, optionalInt, optionalPositive } from '../args';
+import type { CliCommand } from '../command';
+import { EXIT_OK, EXIT_PROBLEMS } from '../command';
+import { closeSession, incomplete, openTable, progressPrinter } from '../session';
+import type { TableSession } from '../session';
+
+/** The audit command. */
+export const auditCommand: CliCommand = {
+  name: 'audit',
+  summary: 'Audit a table: every account with its locks, every orphan, missing, duplicate, mismatched or malformed lock.',
+  usage: 'audit --table T [--preset P | --convention FILE] [--segments N] [--json]',
+  flags: {
+    table: { type: 'string', valueName: 'T', description: 'the table to audit' },
+    ...CONVENTION_FLAGS,
+    segments: { type: 'string', valueName: 'N', description: 'parallel scan segments (default 4 on an endpoint, 8 on AWS)' },
+    'pages-per-second': { type: 'string', valueName: 'X', description: 'pace the scan: at most X Scan requests per second' },
+    'rcu-per-second': { type: 'string', valueName: 'X', description: 'pace the scan: at most X read capacity units per second (AWS reports capacity)' },
+    json: { type: 'boolean', description: 'print only the JSON report on stdout' },
+  },
+  details: `
+JSON report (--json): {"table", "complete", "reason"?, "scanned", "accounts", "locks", "convention",
+  "summary": {"orphan-lock", "missing-lock", "duplicate-value", "owner-mismatch", "malformed-lock"},
+  "problems": [{"kind", "rule"?, "value", "lock"?, "accounts"?, "reason"?}]}
+Exit codes: 0 complete and clean, 1 complete with problems, 2 error or incomplete (reason on stderr).
+Examples:
+  locksmith audit --endpoint http://localhost:8000 --table accounts
+  locksmith audit --profile prod --region eu-west-1 --table users --preset marker --json > report.json`,
+  async run({ values, io }) {
+    const json = values.json === true;
+    const segmentsFlag = optionalInt(values, 'segments', 'audit', 1, 1_000_000);
+    const pagesPerSecond = optionalPositive(values, 'pages-per-second', 'audit');
+    const rcuPerSecond = optionalPositive(values, 'rcu-per-second', 'audit');
+    let session: TableSession | undefined;
+    try {
+      session = await openTable(values, io, 'audit');
+      const { connection, table } = session;
+      const [{ resolveConvention }, { runAudit }, { defaultSegments }, { auditText }] = await Promise.all([
+        import('../convention-source'),
+        import('../../services/audit/run-audit'),
+        import('../../services/dynamo/client'),
+        import('../report-text'),
+      ]);
+      const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
+      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments });
+      if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+      const progress = progressPrinter(io);
+      const run = await runAudit({
+        client: connection.client,
+        table: table.name,
+        convention: resolved.convention,
+        segments,
+        signal: io.signal,
+        rateLimit: { pagesPerSecond, capacityUnitsPerSecond: rcuPerSecond },
+        errorContext: connection.errorContext,
+        onProgress: progress.update,
+      });
+      progress.done();
+      const { report } = run;
+      io.stdout(json ? `${JSON.stringify(report)}\n` : auditText(report, run.progress, resolved.source));
+      if (!report.complete) return incomplete(io, report.reason ?? 'the scan did not finish');
+      const problems = Object.values(report.summary).reduce((a, b) => a + b, 0);
+      return problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
+    } finally {
+      closeSession(session);
+    }
+  },
+};

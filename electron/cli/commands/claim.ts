@@ -1,0 +1,46 @@
+/** `locksmith claim`: write the lock for a value an account holds, guarded, previewed, confirmed. */
+import { CONVENTION_FLAGS, requireString } from '../args';
+import type { CliCommand } from '../command';
+import { usageError } from '../command';
+import { closeSession, openTable } from '../session';
+import type { TableSession } from '../session';
+import { keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+
+/** The claim command. */
+export const claimCommand: CliCommand = {
+  name: 'claim',
+  summary: 'Claim a value for an account: Put its lock only if nobody holds it, while the account still holds the value.',
+  usage: "claim --table T --rule R --value V --account '<key json>' [--dry-run] [--yes] [--json] [--allow-writes]",
+  flags: {
+    table: { type: 'string', valueName: 'T', description: 'the table' },
+    rule: { type: 'string', valueName: 'R', description: 'the rule, as audit --json reports it (e.g. HANDLE)' },
+    value: { type: 'string', valueName: 'V', description: 'the value to claim' },
+    account: { type: 'string', valueName: 'JSON', description: `the account's key, e.g. '{"PK":"ACCT#a1","SK":"PROFILE"}'` },
+    ...CONVENTION_FLAGS,
+    ...WRITE_FLAGS,
+  },
+  details: `
+One TransactWriteItems: Put the lock with attribute_not_exists(<hash key>) (naming the owner when
+the convention has an owner attribute) + ConditionCheck that the account still holds the value as
+stored. Without --yes the value must be typed back on a terminal; with no terminal, nothing is sent.
+${WRITE_EXIT_CODES}
+Example:
+  locksmith claim --endpoint http://localhost:8000 --table accounts --rule HANDLE --value ada \\
+    --account '{"PK":"ACCT#a1f9c3","SK":"PROFILE"}'`,
+  async run({ values, io }) {
+    const rule = requireString(values, 'rule', 'claim');
+    const value = requireString(values, 'value', 'claim');
+    const account = keyFlag(values, 'account') ?? usageError('claim: --account is required', 'account');
+    let session: TableSession | undefined;
+    try {
+      session = await openTable(values, io, 'claim');
+      const { connection, table } = session;
+      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([import('../convention-source'), import('../../services/dynamo/client')]);
+      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
+      return await runWrite({ io, values, ctx, table: table.name, convention: resolved.convention, operation: { kind: 'claim', rule, value, account } });
+    } finally {
+      closeSession(session);
+    }
+  },
+};

@@ -1,0 +1,48 @@
+/** `locksmith release`: delete the lock of a value nobody holds (the stuck handle), guarded, previewed, confirmed. */
+import { CONVENTION_FLAGS, requireString } from '../args';
+import type { CliCommand } from '../command';
+import { closeSession, openTable } from '../session';
+import type { TableSession } from '../session';
+import { keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+
+/** The release command. */
+export const releaseCommand: CliCommand = {
+  name: 'release',
+  summary: 'Release a value: Delete its lock only if it exists, after checking that no account holds the value.',
+  usage: "release --table T --rule R --value V [--holder '<key json>'] [--lock '<key json>'] [--dry-run] [--yes] [--json] [--allow-writes]",
+  flags: {
+    table: { type: 'string', valueName: 'T', description: 'the table' },
+    rule: { type: 'string', valueName: 'R', description: 'the rule, as audit --json reports it (e.g. HANDLE)' },
+    value: { type: 'string', valueName: 'V', description: 'the value to release' },
+    holder: { type: 'string', valueName: 'JSON', description: 'the last known holder: the transaction checks it no longer holds the value' },
+    lock: { type: 'string', valueName: 'JSON', description: "the lock's exact key, when it is not the canonical one (legacy forms)" },
+    ...CONVENTION_FLAGS,
+    ...WRITE_FLAGS,
+  },
+  details: `
+One TransactWriteItems: Delete the lock with attribute_exists(<hash key>) (and the owner seen on it,
+with an owner attribute) + a ConditionCheck that the last known holder no longer holds the value.
+DynamoDB has no "no account holds this" condition: right before sending, a consistent scan looks for
+holders and refuses if one is found; the preview says what is and is not guarded.
+${WRITE_EXIT_CODES}
+Example:
+  locksmith release --endpoint http://localhost:8000 --table accounts --rule HANDLE --value ada --dry-run`,
+  async run({ values, io }) {
+    const rule = requireString(values, 'rule', 'release');
+    const value = requireString(values, 'value', 'release');
+    const holder = keyFlag(values, 'holder');
+    const lock = keyFlag(values, 'lock');
+    let session: TableSession | undefined;
+    try {
+      session = await openTable(values, io, 'release');
+      const { connection, table } = session;
+      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([import('../convention-source'), import('../../services/dynamo/client')]);
+      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
+      const operation = { kind: 'release' as const, rule, value, ...(holder ? { holder } : {}), ...(lock ? { lock } : {}) };
+      return await runWrite({ io, values, ctx, table: table.name, convention: resolved.convention, operation });
+    } finally {
+      closeSession(session);
+    }
+  },
+};

@@ -1,0 +1,62 @@
+/** `locksmith sandbox`: the bundled DynamoDB Local with demo data, running until Ctrl+C / SIGTERM. */
+import { optionalInt, optionalString } from '../args';
+import type { CliCommand } from '../command';
+import { EXIT_ERROR, EXIT_OK, unwrap } from '../command';
+
+/** The sandbox command. */
+export const sandboxCommand: CliCommand = {
+  name: 'sandbox',
+  summary: 'Run the bundled DynamoDB Local (-sharedDb, in memory by default) seeded with demo data, until Ctrl+C.',
+  usage: 'sandbox [--port P] [--data-dir D] [--no-seed]',
+  connects: false,
+  flags: {
+    port: { type: 'string', valueName: 'P', description: 'port to listen on (default: a free one)' },
+    'data-dir': { type: 'string', valueName: 'D', description: 'keep the data in this directory (default: in memory)' },
+    'no-seed': { type: 'boolean', description: 'do not create the demo tables' },
+  },
+  details: `
+Needs Java 17+ on PATH (or JAVA_HOME). Demo tables: accounts (preset uniq), users (marker),
+onetable_app (onetable), each with known problems to find.
+Example:
+  locksmith sandbox --port 8000 &
+  locksmith audit --endpoint http://127.0.0.1:8000 --table accounts`,
+  async run({ values, io, debug }) {
+    const port = optionalInt(values, 'port', 'sandbox', 1, 65_535);
+    const dataDir = optionalString(values, 'data-dir');
+    const { startSandbox } = await import('../../services/sandbox/sandbox');
+    const handle = unwrap(
+      await startSandbox({
+        ...(port !== undefined ? { port } : {}),
+        ...(dataDir !== undefined ? { dataDir } : {}),
+        seed: values['no-seed'] !== true,
+        signal: io.signal,
+        ...(debug ? { onLog: (line: string) => io.stderr(`[dynamodb-local] ${line}\n`) } : {}),
+        onStatus: (status) => {
+          if (status.phase === 'seeding') io.stderr(`seeding ${status.tables.join(', ')}…\n`);
+        },
+      }),
+    );
+    io.stdout(
+      [
+        `Sandbox running at ${handle.endpoint}`,
+        `  data: ${handle.dataDir ?? 'in memory'}; seeded: ${handle.seeded.length ? handle.seeded.join(', ') : 'nothing'}`,
+        `  try:  locksmith audit --endpoint ${handle.endpoint} --table accounts`,
+        '  Ctrl+C stops it.',
+        '',
+      ].join('\n'),
+    );
+    const ended = await new Promise<'signal' | 'exited'>((resolve) => {
+      if (io.signal.aborted) resolve('signal');
+      io.signal.addEventListener('abort', () => resolve('signal'), { once: true });
+      void handle.exited.then(() => resolve('exited'));
+    });
+    if (ended === 'exited') {
+      const exit = await handle.exited;
+      io.stderr(`locksmith: DynamoDB Local stopped unexpectedly (exit ${exit.code ?? exit.signal ?? 'unknown'})\n`);
+      return EXIT_ERROR;
+    }
+    await handle.stop();
+    io.stderr('sandbox stopped\n');
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,75 @@
+/** `locksmith serve`: browser mode — the app's handler table over HTTP on 127.0.0.1, with the built renderer. */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { formatStartupHash } from '../../../shared/contract/startup';
+import { optionalInt, optionalString } from '../args';
+import type { CliCommand } from '../command';
+import { EXIT_OK, usageError } from '../command';
+
+/** Opens a URL in the desktop's browser; failures are ignored (the URL is printed anyway). */
+function openInBrowser(url: string): void {
+  const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  const child = spawn(command, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+/** The serve command. */
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'Run Locksmith in the browser: the same app over HTTP on 127.0.0.1, with a per-launch token.',
+  usage: 'serve [--port P] [--open] [--endpoint URL | --profile NAME] [--region R]',
+  flags: {
+    port: { type: 'string', valueName: 'P', description: 'port on 127.0.0.1 (default: a free one)' },
+    open: { type: 'boolean', description: 'open the URL in the default browser' },
+  },
+  details: `
+Only 127.0.0.1 is bound. The printed URL carries a random token (after #): the page keeps it for the
+session; requests without it get 401, requests from other sites or host names get 403.
+Without connection flags, the first run starts the sandbox and opens table accounts.
+Needs the built renderer (npm run build; npm start builds it for you).`,
+  async run({ values, io }) {
+    const port = optionalInt(values, 'port', 'serve', 1, 65_535);
+    const endpoint = optionalString(values, 'endpoint');
+    const profile = optionalString(values, 'profile');
+    const region = optionalString(values, 'region');
+    if (endpoint && profile) usageError('use either --endpoint or --profile, not both', 'endpoint');
+    const { composeApp } = await import('../../bridge/compose');
+    const { startServeHost } = await import('../../serve/server');
+    const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const composed = composeApp({
+      mode: 'browser',
+      version: pkg.version ?? '0.0.0',
+      env: io.env,
+      ...(endpoint ? { startupConnection: { endpoint, ...(region ? { region } : {}) } } : profile ? { startupConnection: { profile, ...(region ? { region } : {}) } } : {}),
+    });
+    const host = await startServeHost({
+      dispatch: composed.dispatch,
+      hub: composed.hub,
+      log: composed.log,
+      rendererDir: fileURLToPath(new URL('../../../dist/renderer/', import.meta.url)),
+      ...(port !== undefined ? { port } : {}),
+    });
+    try {
+      const sandboxing = !endpoint && !profile;
+      if (sandboxing) io.stderr('Starting… (first run starts the sandbox, a few seconds)\n');
+      const startup = await composed.prepareStartup();
+      const sandbox = composed.deps.sandbox.info();
+      if (sandbox.state === 'error' && sandbox.error) io.stderr(`locksmith: sandbox not started: ${sandbox.error.message}${sandbox.error.fix ? ` (${sandbox.error.fix})` : ''}\n`);
+      const hash = formatStartupHash({ token: host.token, ...(startup?.connectionId ? { connection: startup.connectionId } : {}), ...(startup?.table ? { table: startup.table } : {}) });
+      const url = `${host.origin}/${hash}`;
+      io.stdout(`Locksmith (browser mode): ${url}\n  Ctrl+C stops it.\n`);
+      if (values.open === true) openInBrowser(url);
+      await new Promise<void>((resolve) => {
+        if (io.signal.aborted) resolve();
+        io.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } finally {
+      await host.close();
+      await composed.shutdown();
+    }
+    io.stderr('stopped\n');
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,148 @@
+/**
+ * The shared flow of the write commands (claim, release, repair): preview, print, guard, confirm,
+ * execute, report. Nothing is sent on --dry-run, on a read-only connection, or without a
+ * confirmation (typed on a terminal, or --yes).
+ */
+import type { Convention, PlainKey } from '../../../shared/model';
+import type { Result } from '../../../shared/result';
+import type { Outcome, Preview, TransactionOperation } from '../../../shared/transactions/types';
+import type { TransactionContext } from '../../services/transactions/service';
+import type { CliIo, FlagSpecs, FlagValues } from '../command';
+import { EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS, usageError } from '../command';
+import type { Connection } from '../connection';
+
+/** Exit code for "refused by a condition or a guard" (taken, stale, still held, read-only). */
+export const EXIT_REFUSED = EXIT_PROBLEMS;
+
+/** Flags of every write command. */
+export const WRITE_FLAGS: FlagSpecs = {
+  'dry-run': { type: 'boolean', description: 'print the preview JSON (the exact TransactItems) and send nothing' },
+  yes: { type: 'boolean', description: 'do not ask for the typed confirmation' },
+  json: { type: 'boolean', description: 'print only JSON on stdout' },
+  'allow-writes': { type: 'boolean', description: 'allow writes on an AWS (--profile) connection; endpoints are writable by default' },
+};
+
+/** Exit codes of the write commands, for their help text. */
+export const WRITE_EXIT_CODES = 'Exit codes: 0 executed (or --dry-run), 1 refused by a condition or a guard (taken, stale, still held, read-only), 2 error.';
+
+/** Parses a key flag given as JSON, e.g. `--account '{"PK":"ACCT#a1","SK":"PROFILE"}'`. */
+export function keyFlag(values: FlagValues, name: string): PlainKey | undefined {
+  const text = values[name];
+  if (typeof text !== 'string') return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return usageError(`--${name}: not JSON; give the item key as JSON, e.g. '{"PK":"ACCT#a1","SK":"PROFILE"}'`, name);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json) || Object.keys(json).length === 0) return usageError(`--${name}: give a JSON object of key attributes`, name);
+  for (const [k, v] of Object.entries(json)) {
+    if (typeof v !== 'string' && typeof v !== 'number') usageError(`--${name}: key attribute ${k} must be a string or a number`, name);
+  }
+  return json as PlainKey;
+}
+
+/** The service context of a CLI connection: endpoints are writable, AWS only with --allow-writes. */
+export function transactionContext(connection: Connection, values: FlagValues, env: NodeJS.ProcessEnv, effectiveEndpoint: string | undefined): TransactionContext {
+  const { target } = connection;
+  return {
+    client: connection.client,
+    connection: { label: target.label, region: target.region, ...(effectiveEndpoint ? { endpoint: effectiveEndpoint } : {}), ...(target.profile ? { profile: target.profile } : {}) },
+    writable: connection.local || values['allow-writes'] === true,
+    ...(env.AWS_SECRET_ACCESS_KEY ? { secrets: [env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN ?? ''].filter(Boolean) } : {}),
+  };
+}
+
+/** A preview as people read it. */
+export function previewText(p: Preview): string {
+  const lines = [
+    p.summary,
+    `  on ${p.connection.label} (region ${p.connection.region}${p.connection.endpoint ? `, endpoint ${p.connection.endpoint}` : ''}), table ${p.table}`,
+    ...p.actions.map((a) => `  ${a.index + 1}. ${a.explanation}`),
+    'Guarded:',
+    ...p.guards.guarded.map((g) => `  - ${g}`),
+  ];
+  if (p.guards.notGuarded.length > 0) lines.push('Not guarded:', ...p.guards.notGuarded.map((g) => `  - ${g}`));
+  lines.push(`Preview ${p.id}, ClientRequestToken ${p.input.ClientRequestToken}, valid until ${p.expiresAt}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** An outcome as people read it. */
+export function outcomeText(o: Outcome): string {
+  switch (o.status) {
+    case 'succeeded':
+      return `done: ${o.message}\n`;
+    case 'refused':
+      return `${o.message}\n`;
+    case 'cancelled':
+      return `cancelled, nothing was written:\n${o.reasons.filter((r) => r.code !== 'None').map((r) => `  action ${r.index + 1}${r.action ? ` (${r.action.operation} ${r.action.keyText})` : ''}: ${r.message}`).join('\n')}\n`;
+  }
+}
+
+/** The exit code of an outcome. */
+export function outcomeExit(o: Outcome): number {
+  return o.status === 'succeeded' ? EXIT_OK : EXIT_REFUSED;
+}
+
+/** The exit code of a service error: guards (read-only, still held) are refusals, the rest errors. */
+export function errorExit(kind: string): number {
+  return kind === 'read-only' || kind === 'conflict' ? EXIT_REFUSED : EXIT_ERROR;
+}
+
+/** Asks on the terminal for `expected` to be typed back; undefined when there is no terminal. */
+export async function askOnTerminal(io: CliIo, question: string): Promise<string | undefined> {
+  if (!io.interactive || !process.stdin.isTTY) return undefined;
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+}
+
+/** What a write command needs to run its transaction. */
+export interface WriteRun {
+  readonly io: CliIo;
+  readonly values: FlagValues;
+  readonly ctx: TransactionContext;
+  readonly table: string;
+  readonly convention: Convention;
+  readonly operation: TransactionOperation;
+}
+
+function printError(run: WriteRun, error: { kind: string; message: string; fix?: string }, preview?: Preview): number {
+  if (run.values.json === true) run.io.stdout(`${JSON.stringify({ ...(preview ? { preview } : {}), error })}\n`);
+  run.io.stderr(`locksmith: ${error.message}${error.fix ? ` — to fix: ${error.fix}` : ''}\n`);
+  return errorExit(error.kind);
+}
+
+/** Preview → (dry run | guards → confirmation → execute) → report; returns the exit code. */
+export async function runWrite(run: WriteRun): Promise<number> {
+  const { io, values, ctx } = run;
+  const json = values.json === true;
+  const { previewTransaction, executePreview } = await import('../../services/transactions/service');
+  const previewed: Result<Preview> = await previewTransaction(ctx, { table: run.table, convention: run.convention, operation: run.operation });
+  if (!previewed.ok) return printError(run, previewed.error);
+  const preview = previewed.value;
+  if (values['dry-run'] === true) {
+    io.stdout(`${JSON.stringify(preview, null, 2)}\n`);
+    return EXIT_OK;
+  }
+  if (!json) io.stdout(previewText(preview));
+  if (!ctx.writable) {
+    return printError(run, { kind: 'read-only', message: `connection ${ctx.connection.label} is read-only: nothing was sent`, fix: 'pass --allow-writes to write through an AWS profile' }, preview);
+  }
+  let confirmation: string;
+  if (values.yes === true) confirmation = preview.confirm;
+  else {
+    const typed = await askOnTerminal(io, `Type ${preview.confirm} to ${preview.kind} (anything else cancels): `);
+    if (typed === undefined) return printError(run, { kind: 'validation', message: 'no terminal to confirm on: nothing was sent', fix: 'pass --yes to confirm non-interactively' }, preview);
+    if (typed !== preview.confirm) return printError(run, { kind: 'validation', message: 'the confirmation did not match: nothing was sent' }, preview);
+    confirmation = typed;
+  }
+  const executed = await executePreview(ctx, { previewId: preview.id, confirmation });
+  if (!executed.ok) return printError(run, executed.error, preview);
+  io.stdout(json ? `${JSON.stringify({ preview, outcome: executed.value })}\n` : outcomeText(executed.value));
+  return outcomeExit(executed.value);
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { CliError } from './command';
+import { connectionRequest } from './connection';
+
+describe('connectionRequest', () => {
+  it('takes --endpoint with the default region for local endpoints', () => {
+    expect(connectionRequest({ endpoint: 'http://localhost:8000' }, {})).toEqual({ endpoint: 'http://localhost:8000', endpointSource: 'flag', region: 'us-east-1' });
+  });
+
+  it('lets --region, then AWS_REGION, then AWS_DEFAULT_REGION choose the region', () => {
+    expect(connectionRequest({ endpoint: 'http://h:1', region: 'eu-west-1' }, { AWS_REGION: 'x' }).region).toBe('eu-west-1');
+    expect(connectionRequest({ endpoint: 'http://h:1' }, { AWS_REGION: 'ap-south-1', AWS_DEFAULT_REGION: 'y' }).region).toBe('ap-south-1');
+    expect(connectionRequest({ endpoint: 'http://h:1' }, { AWS_DEFAULT_REGION: 'sa-east-1' }).region).toBe('sa-east-1');
+  });
+
+  it('takes --profile over AWS_PROFILE, and AWS_PROFILE when no flag is given', () => {
+    expect(connectionRequest({ profile: 'prod' }, { AWS_PROFILE: 'dev' })).toEqual({ profile: 'prod' });
+    expect(connectionRequest({}, { AWS_PROFILE: 'dev', AWS_REGION: 'eu-west-1' })).toEqual({ profile: 'dev', region: 'eu-west-1' });
+  });
+
+  it('treats AWS_ENDPOINT_URL_DYNAMODB as the endpoint when no flag says otherwise', () => {
+    expect(connectionRequest({}, { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9000' })).toEqual({ endpoint: 'http://127.0.0.1:9000', endpointSource: 'AWS_ENDPOINT_URL_DYNAMODB', region: 'us-east-1' });
+    expect(connectionRequest({ profile: 'p' }, { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9000' })).toEqual({ profile: 'p' });
+  });
+
+  it.each([
+    [{ endpoint: 'http://h:1', profile: 'p' }, /either --endpoint .* or --profile/],
+    [{ endpoint: 'localhost:8000' }, /must be http/],
+    [{ endpoint: 'not a url' }, /not a URL/],
+  ])('rejects %j', (values, message) => {
+    expect(() => connectionRequest(values, {})).toThrow(CliError);
+    expect(() => connectionRequest(values, {})).toThrow(message);
+  });
+});

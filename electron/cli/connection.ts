@@ -1,0 +1,100 @@
+/** Turning the connection flags (--endpoint | --profile, --region, AWS_* env) into a DynamoTarget and a client. */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoTarget } from '../services/dynamo/client';
+import type { ErrorContext } from '../services/dynamo/errors';
+import type { CliIo, FlagValues } from './command';
+import { CliError, usageError } from './command';
+import { optionalString } from './args';
+
+/** The region for an endpoint when nothing says otherwise (DynamoDB Local namespaces data by region). */
+export const DEFAULT_ENDPOINT_REGION = 'us-east-1';
+
+/** What the flags and environment ask for, before any credentials are resolved. */
+export interface ConnectionRequest {
+  readonly endpoint?: string;
+  readonly profile?: string;
+  readonly region?: string;
+  /** Where the endpoint came from, when it came from the environment. */
+  readonly endpointSource?: 'flag' | 'AWS_ENDPOINT_URL_DYNAMODB' | 'AWS_ENDPOINT_URL';
+}
+
+/** An open connection: the target, its client and the context for error messages. */
+export interface Connection {
+  readonly target: DynamoTarget;
+  readonly client: DynamoDBClient;
+  readonly local: boolean;
+  readonly errorContext: ErrorContext;
+}
+
+function checkEndpoint(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return usageError(`--endpoint: not a URL: ${JSON.stringify(url)} (e.g. http://localhost:8000)`, 'endpoint');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return usageError(`--endpoint: must be http:// or https:// (got ${parsed.protocol})`, 'endpoint');
+  return url;
+}
+
+/** Reads the connection flags and environment (pure; exported for tests). */
+export function connectionRequest(values: FlagValues, env: NodeJS.ProcessEnv): ConnectionRequest {
+  const flagEndpoint = optionalString(values, 'endpoint');
+  const flagProfile = optionalString(values, 'profile');
+  if (flagEndpoint !== undefined && flagProfile !== undefined) usageError('use either --endpoint (DynamoDB Local) or --profile (AWS), not both', 'endpoint');
+  const region = optionalString(values, 'region') ?? (env.AWS_REGION || env.AWS_DEFAULT_REGION || undefined);
+  if (flagEndpoint !== undefined) return { endpoint: checkEndpoint(flagEndpoint), endpointSource: 'flag', region: region ?? DEFAULT_ENDPOINT_REGION };
+  if (flagProfile !== undefined) return region ? { profile: flagProfile, region } : { profile: flagProfile };
+  // The SDK itself would honour these; taking them as the endpoint makes dummy credentials and the label right.
+  const envEndpoint = env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS === 'true' ? undefined : env.AWS_ENDPOINT_URL_DYNAMODB ? 'AWS_ENDPOINT_URL_DYNAMODB' : env.AWS_ENDPOINT_URL ? 'AWS_ENDPOINT_URL' : undefined;
+  if (envEndpoint) return { endpoint: checkEndpoint(env[envEndpoint] ?? ''), endpointSource: envEndpoint, region: region ?? DEFAULT_ENDPOINT_REGION };
+  const profile = env.AWS_PROFILE || undefined;
+  return { ...(profile ? { profile } : {}), ...(region ? { region } : {}) };
+}
+
+/** Asks for an MFA code on the terminal (assume-role profiles with mfa_serial). */
+async function promptMfa(io: CliIo, serial: string): Promise<string> {
+  if (!process.stdin.isTTY) throw new CliError({ kind: 'mfa-required', message: `profile needs an MFA code for ${serial}, but stdin is not a terminal`, fix: 'run interactively, or use credentials that need no MFA' });
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question(`MFA code for ${serial}: `)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
+/** Resolves the region a profile configures, through the SDK's own config loading. */
+async function profileRegion(profile: string | undefined): Promise<string | undefined> {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const probe = new DynamoDBClient(profile ? { profile } : {});
+  try {
+    return await probe.config.region();
+  } catch {
+    return undefined;
+  } finally {
+    probe.destroy();
+  }
+}
+
+/** Builds the target and client for the flags; SDK modules load only here, keeping --help fast. */
+export async function openConnection(values: FlagValues, io: CliIo): Promise<Connection> {
+  const request = connectionRequest(values, io.env);
+  const { createDynamoClient, isLocalTarget } = await import('../services/dynamo/client');
+  let target: DynamoTarget;
+  if (request.endpoint !== undefined) {
+    const label = request.endpointSource === 'flag' ? request.endpoint : `${request.endpoint} (from ${request.endpointSource})`;
+    target = { label, endpoint: request.endpoint, region: request.region ?? DEFAULT_ENDPOINT_REGION };
+  } else {
+    const region = request.region ?? (await profileRegion(request.profile));
+    if (!region) usageError(`no region: pass --region or set AWS_REGION${request.profile ? ` (profile ${request.profile} has none)` : ''}`, 'region');
+    const { fromIni, fromNodeProviderChain } = await import('@aws-sdk/credential-providers');
+    const credentials = request.profile
+      ? fromIni({ profile: request.profile, mfaCodeProvider: (serial) => promptMfa(io, serial) })
+      : fromNodeProviderChain({ mfaCodeProvider: (serial) => promptMfa(io, serial) });
+    target = { label: request.profile ? `profile ${request.profile}` : 'aws (default credentials)', region, credentials, ...(request.profile ? { profile: request.profile } : {}) };
+  }
+  const client = createDynamoClient(target, { env: io.env });
+  const errorContext: ErrorContext = { ...(target.endpoint ? { endpoint: target.endpoint } : {}), ...(target.profile ? { profile: target.profile } : {}) };
+  return { target, client, local: isLocalTarget(target, io.env), errorContext };
+}

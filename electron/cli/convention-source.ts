@@ -1,0 +1,84 @@
+/**
+ * Choosing the convention for a command: a convention file, a preset (rules detected from a
+ * sample, the preset's defaults when the sample says nothing), or full auto-detection.
+ */
+import { readFile } from 'node:fs/promises';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { PRESET_NAMES } from '../../shared/model';
+import type { Convention, KeySchema, PresetName } from '../../shared/model';
+import type { Detection } from '../../shared/conventions/detect';
+import type { Result } from '../../shared/result';
+import type { ErrorContext } from '../services/dynamo/errors';
+import type { FlagValues } from './command';
+import { CliError, unwrap, usageError } from './command';
+import { optionalString } from './args';
+
+/** Where the convention came from, and the detection behind it when there was one. */
+export interface ResolvedConvention {
+  readonly convention: Convention;
+  readonly source: 'file' | 'preset' | 'preset-defaults' | 'detected';
+  readonly detection?: Detection;
+}
+
+/** What resolveConvention needs. */
+export interface ConventionRequest {
+  readonly client: DynamoDBClient;
+  readonly table: string;
+  readonly keys: KeySchema;
+  readonly values: FlagValues;
+  readonly signal?: AbortSignal;
+  readonly errorContext?: ErrorContext;
+  readonly segments?: number;
+}
+
+/** Validates --preset (pure; exported for tests). */
+export function presetFlag(values: FlagValues): PresetName | undefined {
+  const preset = optionalString(values, 'preset');
+  if (preset === undefined) return undefined;
+  if (!(PRESET_NAMES as readonly string[]).includes(preset)) usageError(`--preset: unknown preset ${JSON.stringify(preset)} (presets: ${PRESET_NAMES.join(', ')})`, 'preset');
+  return preset as PresetName;
+}
+
+/** Reads and checks a convention file; errors name the file and the bad field. */
+export async function loadConventionFile(path: string, keys: KeySchema): Promise<Convention> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'unreadable';
+    throw new CliError({ kind: 'validation', message: `--convention: cannot read ${path} (${code})`, field: 'convention' });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new CliError({ kind: 'validation', message: `${path}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`, field: 'convention' });
+  }
+  const { parseConventionFile } = await import('../../shared/conventions/file');
+  const parsed = parseConventionFile(json, keys);
+  if (!parsed.ok) throw new CliError({ ...parsed.error, message: `${path}: ${parsed.error.message}` });
+  return parsed.value;
+}
+
+/** Samples the table and runs detection (optionally restricted to one preset). */
+export async function detectFromSample(request: ConventionRequest, preset?: PresetName): Promise<Result<Detection>> {
+  const [{ sampleItems }, { detectConvention }] = await Promise.all([import('../services/audit/sample'), import('../../shared/conventions/detect')]);
+  const sample = unwrap(await sampleItems(request.client, request.table, undefined, { segments: request.segments, signal: request.signal, errorContext: request.errorContext }));
+  return detectConvention(request.keys, sample, preset ? { preset } : {});
+}
+
+/** Resolves the convention from --convention, --preset, or detection. */
+export async function resolveConvention(request: ConventionRequest): Promise<ResolvedConvention> {
+  const file = optionalString(request.values, 'convention');
+  const preset = presetFlag(request.values);
+  if (file !== undefined && preset !== undefined) usageError('use either --preset or --convention, not both', 'preset');
+  if (file !== undefined) return { convention: await loadConventionFile(file, request.keys), source: 'file' };
+  const detected = await detectFromSample(request, preset);
+  if (detected.ok) return { convention: detected.value.convention, source: preset ? 'preset' : 'detected', detection: detected.value };
+  if (preset) {
+    // The sample shows nothing to learn from (e.g. an empty table): the preset's documented defaults still apply.
+    const { presetConvention, PRESET_DEFAULTS } = await import('../../shared/conventions/presets');
+    return { convention: presetConvention(preset, request.keys, PRESET_DEFAULTS[preset]), source: 'preset-defaults' };
+  }
+  throw new CliError({ ...detected.error, message: `cannot detect the convention of ${request.table}: ${detected.error.message}` });
+}

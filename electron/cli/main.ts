@@ -1,0 +1,98 @@
+/** The CLI dispatcher: `locksmith <command> [flags]`. Errors are one line and exit 2; stacks only with --debug. */
+import { parseFlags, commandHelp } from './args';
+import { CliError, EXIT_ERROR, EXIT_OK } from './command';
+import type { CliIo } from './command';
+import { COMMANDS, findCommand } from './registry';
+
+/** The top-level help, built from the registry without loading any command. */
+export function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'locksmith — inspect and repair DynamoDB uniqueness locks',
+    '',
+    'Usage: locksmith <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Connection (every command): --endpoint URL | --profile NAME, --region R ($AWS_PROFILE, $AWS_REGION honoured)',
+    'Exit codes: 0 complete and clean, 1 complete with problems, 2 error or incomplete.',
+    'Run `locksmith <command> --help` for a command’s options.',
+    '',
+  ].join('\n');
+}
+
+/** One line for an error: the message, and the fix when there is one. */
+export function errorLine(error: CliError): string {
+  const { message, fix } = error.appError;
+  return `locksmith: ${message}${fix ? ` — to fix: ${fix}` : ''}\n`;
+}
+
+/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  const debug = argv.includes('--debug');
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? rest[0] : undefined;
+    const entry = topic === undefined ? undefined : findCommand(topic);
+    io.stdout(entry ? commandHelp(await entry.load()) : mainHelp());
+    return name === undefined ? EXIT_ERROR : EXIT_OK;
+  }
+  const entry = findCommand(name);
+  if (!entry) {
+    io.stderr(`locksmith: unknown command ${JSON.stringify(name)} (commands: ${COMMANDS.map((c) => c.name).join(', ')})\n`);
+    return EXIT_ERROR;
+  }
+  try {
+    const command = await entry.load();
+    const values = parseFlags(command, rest);
+    if (values.help === true) {
+      io.stdout(commandHelp(command));
+      return EXIT_OK;
+    }
+    return await command.run({ values, io, debug });
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr(errorLine(error));
+      if (debug && error.stack) io.stderr(`${error.stack}\n`);
+      return EXIT_ERROR;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`locksmith: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}\n`);
+    if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    return EXIT_ERROR;
+  }
+}
+
+/** The process shell around main(): real stdio, signals abort the run, SDK's Node-version warning muted unless --debug. */
+export async function runProcess(argv: readonly string[]): Promise<number> {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (): void => {
+    interrupts++;
+    // The first Ctrl+C cancels cleanly (an audit reports itself incomplete); the second one does not wait.
+    if (interrupts > 1) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  if (!argv.includes('--debug')) muteSdkNodeWarning();
+  const io: CliIo = {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    env: process.env,
+    interactive: Boolean(process.stderr.isTTY),
+    signal: controller.signal,
+  };
+  return main(argv, io);
+}
+
+/** The AWS SDK warns on every run under Node 20 that future versions need Node 22; it is noise on a CLI's stderr. */
+function muteSdkNodeWarning(): void {
+  const original = process.emitWarning.bind(process);
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]): void => {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (text.startsWith('NodeVersionSupportWarning')) return;
+    (original as (w: string | Error, ...r: unknown[]) => void)(warning, ...rest);
+  }) as typeof process.emitWarning;
+}

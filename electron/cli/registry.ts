@@ -1,0 +1,30 @@
+/**
+ * The CLI's commands. Adding a command = one file under commands/ exporting a CliCommand, plus
+ * one line here. Modules load lazily so `locksmith --help` does not pay for the AWS SDK.
+ */
+import type { CliCommand } from './command';
+
+/** A command as the dispatcher knows it before loading it. */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  readonly load: () => Promise<CliCommand>;
+}
+
+/** Every command, in help order. */
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'audit', summary: 'audit a table: every account with its locks, every problem', load: async () => (await import('./commands/audit')).auditCommand },
+  { name: 'lookup', summary: 'look one value up: free, held, orphan, unprotected or duplicate', load: async () => (await import('./commands/lookup')).lookupCommand },
+  { name: 'detect', summary: 'propose a convention file for a table, with the evidence', load: async () => (await import('./commands/detect')).detectCommand },
+  { name: 'claim', summary: 'claim a value for an account: write its lock, guarded, previewed, confirmed', load: async () => (await import('./commands/claim')).claimCommand },
+  { name: 'release', summary: 'release a value nobody holds: delete its lock, guarded, previewed, confirmed', load: async () => (await import('./commands/release')).releaseCommand },
+  { name: 'repair', summary: 'plan (or --execute) fixes for an audit: release orphans, claim missing locks', load: async () => (await import('./commands/repair')).repairCommand },
+  { name: 'tables', summary: 'list the tables at a connection', load: async () => (await import('./commands/tables')).tablesCommand },
+  { name: 'serve', summary: 'run the app in the browser: the same UI over HTTP on 127.0.0.1, token-protected', load: async () => (await import('./commands/serve')).serveCommand },
+  { name: 'sandbox', summary: 'run the bundled DynamoDB Local with demo data until Ctrl+C', load: async () => (await import('./commands/sandbox')).sandboxCommand },
+];
+
+/** Finds a command by name. */
+export function findCommand(name: string): CommandEntry | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}

@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditReport } from '../../shared/audit/types';
+import { isPortFree } from '../services/sandbox/ports';
+import { DEMO_TABLE_NAMES, EXPECTED_PROBLEMS, problemSignature } from '../services/sandbox/expected-problems';
+import { LOCKSMITH_BIN, cleanEnv, runCli } from './testing-cli';
+
+let child: ChildProcess;
+let endpoint = '';
+let stdout = '';
+let stderr = '';
+let exited: Promise<number | null>;
+
+beforeAll(async () => {
+  child = spawn(process.execPath, [LOCKSMITH_BIN, 'sandbox'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  endpoint = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /Sandbox running at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+      if (match?.[1]) resolve(match[1]);
+    });
+    void exited.then((code) => reject(new Error(`sandbox exited early (${code}): ${stderr}`)));
+  });
+}, 120_000);
+
+afterAll(async () => {
+  if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('locksmith sandbox', () => {
+  it('prints the endpoint and what it seeded', () => {
+    expect(stdout).toContain('seeded: accounts, users, onetable_app');
+  });
+
+  it.each(DEMO_TABLE_NAMES)('its %s table audits to exactly the expected problems', async (name) => {
+    const expected = EXPECTED_PROBLEMS[name];
+    const run = await runCli(['audit', '--endpoint', endpoint, '--table', name, '--preset', expected.preset, '--json']);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as AuditReport;
+    expect(report.complete).toBe(true);
+    expect(report.summary).toEqual(expected.summary);
+    expect(report.problems.map(problemSignature).sort()).toEqual(expected.problems.map(problemSignature).sort());
+    expect({ scanned: report.scanned, accounts: report.accounts, locks: report.locks }).toEqual({ scanned: expected.items, accounts: expected.accounts, locks: expected.locks });
+  });
+
+  it('stops DynamoDB Local and exits 0 on SIGTERM', async () => {
+    const port = Number(new URL(endpoint).port);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr).toContain('sandbox stopped');
+    expect(await isPortFree(port)).toBe(true);
+  });
+});
+
+describe('locksmith sandbox without java', () => {
+  it('says what to install in one line and exits 2', async () => {
+    const run = await runCli(['sandbox'], cleanEnv({ PATH: '/nonexistent', JAVA_HOME: '' }));
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^locksmith: .*[Jj]ava/);
+  });
+});

@@ -1,0 +1,92 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { IPC_CHANNELS, METHOD_NAMES } from '../../shared/contract/api';
+import { createHandlers } from '../bridge/handlers';
+import { createDispatcher } from '../bridge/pipeline';
+import { createStreamHub } from '../bridge/stream-hub';
+import { createFakeDeps } from '../bridge/testing/fake-deps';
+import type { createFakeElectron } from './testing/fake-electron';
+import { FakeWebContents } from './testing/fake-electron';
+
+const fake = vi.hoisted(() => ({ current: undefined as unknown as ReturnType<typeof createFakeElectron> }));
+vi.mock('electron', async () => {
+  const { createFakeElectron: make } = await import('./testing/fake-electron');
+  fake.current = make();
+  return fake.current.module;
+});
+
+const { registerIpc } = await import('./ipc');
+
+type Frame = { url: string; parent: unknown };
+const event = (sender: FakeWebContents, frame: Frame | null) => ({ sender, senderFrame: frame });
+const appFrame: Frame = { url: 'app://locksmith/index.html#table=accounts', parent: null };
+
+function wire() {
+  fake.current.handlers.clear();
+  const { deps, calls } = createFakeDeps();
+  const log = { refused: vi.fn(), failed: vi.fn() };
+  const hub = createStreamHub();
+  const ours = new FakeWebContents();
+  const dispose = registerIpc({ dispatch: createDispatcher(createHandlers(deps), log), hub, log, isKnownContents: (c) => c.id === ours.id });
+  const invoke = (channel: string, e: ReturnType<typeof event>, ...args: unknown[]) => {
+    const handler = fake.current.handlers.get(channel);
+    if (!handler) throw new Error(`no handler for ${channel}`);
+    return handler(e, ...args) as Promise<unknown>;
+  };
+  return { ours, calls, log, hub, invoke, dispose };
+}
+
+describe('IPC wiring', () => {
+  beforeEach(() => vi.clearAllMocks());
+
+  it('registers every contract method, plus subscribe and unsubscribe, and nothing else', () => {
+    wire();
+    expect([...fake.current.handlers.keys()].sort()).toEqual([...METHOD_NAMES, IPC_CHANNELS.subscribe, IPC_CHANNELS.unsubscribe].sort());
+  });
+
+  it('dispatches a call from our window', async () => {
+    const { ours, invoke, calls } = wire();
+    expect(await invoke('tables.list', event(ours, appFrame), { connectionId: 'sandbox' })).toEqual({ ok: true, value: { tables: ['accounts'] } });
+    expect(calls).toContain('data.listTables');
+  });
+
+  it.each([
+    ['an unknown webContents', () => new FakeWebContents(), appFrame],
+    ['a foreign frame URL', undefined, { url: 'https://evil.example/', parent: null }],
+    ['a file:// frame', undefined, { url: 'file:///tmp/x.html', parent: null }],
+    ['a subframe', undefined, { url: 'app://locksmith/index.html', parent: {} }],
+    ['a vanished frame', undefined, null],
+  ] as const)('refuses %s without reaching a service', async (_name, sender, frame) => {
+    const { ours, invoke, calls, log } = wire();
+    const result = await invoke('connections.setWritable', event(sender ? sender() : ours, frame), { id: 'profile:prod', writable: true, confirm: 'prod' });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(calls).toEqual([]);
+    expect(log.refused).toHaveBeenCalled();
+  });
+
+  it('delivers stream events only to the subscribing window and subscription, until unsubscribed', async () => {
+    const { ours, invoke, hub } = wire();
+    expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'audit.events', { runId: 'r1' }, 'sub-1')).toEqual({ ok: true, value: { subscribed: true } });
+    hub.publish('audit.events', { type: 'progress', runId: 'r2', progress: { items: 1, pages: 1, segments: 1, segmentsDone: 0, capacityUnits: 0, elapsedMs: 1, retries: 0 } });
+    hub.publish('sandbox.status', { state: 'running' });
+    const done = { type: 'done' as const, runId: 'r1', complete: true, counts: { scanned: 1, accounts: 1, locks: 0, summary: { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 } } };
+    hub.publish('audit.events', done);
+    expect(ours.sent).toEqual([{ channel: IPC_CHANNELS.event, payload: { subscriptionId: 'sub-1', event: done } }]);
+    await invoke(IPC_CHANNELS.unsubscribe, event(ours, appFrame), 'sub-1');
+    hub.publish('audit.events', done);
+    expect(ours.sent).toHaveLength(1);
+    expect(hub.size()).toBe(0);
+  });
+
+  it('refuses subscriptions from foreign senders, bad filters and reused ids; cleans up when the window dies', async () => {
+    const { ours, invoke, hub } = wire();
+    expect(await invoke(IPC_CHANNELS.subscribe, event(new FakeWebContents(), appFrame), 'sandbox.status', {}, 's1')).toMatchObject({ ok: false });
+    expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'audit.events', { runId: 'r1', extra: 1 }, 's1')).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'nope.stream', {}, 's1')).toMatchObject({ ok: false });
+    expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'sandbox.status', {}, 'bad id!')).toMatchObject({ ok: false });
+    expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'sandbox.status', {}, 's1')).toMatchObject({ ok: true });
+    expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'sandbox.status', {}, 's1')).toMatchObject({ ok: false });
+    expect(hub.size()).toBe(1);
+    ours.emit('destroyed');
+    expect(hub.size()).toBe(0);
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * Browser mode: the same dispatcher over HTTP on 127.0.0.1 only. `POST /api/<method>` with JSON,
+ * `GET /api/events` as Server-Sent Events, the built renderer for everything else.
+ * A random token per launch (header, or query for SSE); Host and Origin checked (DNS-rebinding
+ * safe); no CORS headers, ever.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TOKEN_HEADER, TOKEN_QUERY } from '../../shared/contract/http-client';
+import type { Result } from '../../shared/result';
+import { err } from '../../shared/result';
+import type { BridgeLogger } from '../bridge/logger';
+import type { Dispatch } from '../bridge/pipeline';
+import type { StreamHub } from '../bridge/stream-hub';
+import { SECURITY_HEADERS } from '../main/security';
+import { readStaticFile } from './static-files';
+
+/** Largest request body accepted (a convention or a pasted cancellation fits easily). */
+const MAX_BODY_BYTES = 1024 * 1024;
+/** SSE keep-alive interval, so proxies and browsers do not drop an idle stream. */
+const HEARTBEAT_MS = 15_000;
+
+/** Options of the host. */
+export interface ServeOptions {
+  readonly dispatch: Dispatch;
+  readonly hub: StreamHub;
+  readonly log: BridgeLogger;
+  /** Folder of the built renderer (dist/renderer). */
+  readonly rendererDir: string;
+  /** 0 = a free port. */
+  readonly port?: number;
+  /** Fixed token (tests); default 32 random bytes. */
+  readonly token?: string;
+}
+
+/** A running host. */
+export interface ServeHost {
+  readonly port: number;
+  readonly token: string;
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/** A fresh per-launch token. */
+export const newToken = (): string => randomBytes(32).toString('base64url');
+
+function sameToken(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function send(res: ServerResponse, status: number, body: string, type: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Cache-Control': 'no-store', ...extra });
+  res.end(body);
+}
+
+function sendResult(res: ServerResponse, status: number, result: Result<unknown>): void {
+  send(res, status, JSON.stringify(result), 'application/json; charset=utf-8');
+}
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        // Stop buffering; the caller answers 413 and closes the connection once the answer is out.
+        req.removeAllListeners('data');
+        req.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Starts the host on 127.0.0.1. */
+export async function startServeHost(options: ServeOptions): Promise<ServeHost> {
+  const token = options.token ?? newToken();
+  const sockets = new Set<ServerResponse>();
+  let port = 0;
+  const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  const refuse = (res: ServerResponse, status: 401 | 403 | 404 | 405 | 413 | 415, method: string, reason: string, message: string): void => {
+    options.log.refused({ method, transport: 'http', reason });
+    sendResult(res, status, err(status === 401 ? 'credentials' : 'validation', message));
+  };
+
+  const server: Server = createServer((req, res) => {
+    void handle(req, res).catch((cause: unknown) => {
+      options.log.failed({ method: req.url ?? '', transport: 'http', cause });
+      if (!res.headersSent) sendResult(res, 500, err('internal', 'Unexpected server error.'));
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname;
+    // DNS rebinding: a foreign name resolving to 127.0.0.1 still carries its own Host header.
+    if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 403, path, `foreign Host ${String(req.headers.host).slice(0, 100)}`, 'Forbidden host.');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins().has(origin)) return refuse(res, 403, path, `foreign Origin ${origin.slice(0, 100)}`, 'Forbidden origin.');
+    if (req.headers['sec-fetch-site'] === 'cross-site') return refuse(res, 403, path, 'cross-site request', 'Forbidden origin.');
+
+    if (path === '/api/events') {
+      if (req.method !== 'GET') return refuse(res, 405, path, 'method', 'Use GET.');
+      if (!sameToken(url.searchParams.get(TOKEN_QUERY) ?? undefined, token)) return refuse(res, 401, path, 'bad or missing token', 'Missing or wrong token.');
+      return openEvents(url, res);
+    }
+    if (path.startsWith('/api/')) {
+      const method = decodeURIComponent(path.slice('/api/'.length));
+      if (req.method !== 'POST') return refuse(res, 405, method, 'method', 'Use POST.');
+      const given = req.headers[TOKEN_HEADER];
+      if (!sameToken(typeof given === 'string' ? given : undefined, token)) return refuse(res, 401, method, 'bad or missing token', 'Missing or wrong token.');
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 415, method, 'content type', 'Send application/json.');
+      const body = await readBody(req);
+      if (body === undefined) {
+        res.setHeader('Connection', 'close');
+        res.once('finish', () => req.socket.destroy());
+        return refuse(res, 413, method, 'body too large', 'Request too large.');
+      }
+      let args: unknown;
+      try {
+        args = body === '' ? {} : JSON.parse(body);
+      } catch {
+        return sendResult(res, 200, err('validation', 'The request body is not JSON.'));
+      }
+      // Past the token, Host and Origin checks this is our page: the pipeline still validates everything else.
+      return sendResult(res, 200, await options.dispatch(method, args, 'http', { trusted: true, label: 'browser page' }));
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, path, 'method', 'Method not allowed.');
+    const file = await readStaticFile(options.rendererDir, path);
+    if (!file) {
+      const index = await readStaticFile(options.rendererDir, '/index.html');
+      if (!index) return send(res, 503, 'The renderer is not built: run `npm run build` (npm start does it for you).\n', 'text/plain; charset=utf-8');
+      return send(res, 404, 'Not found\n', 'text/plain; charset=utf-8');
+    }
+    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': file.contentType, 'Cache-Control': 'no-cache' });
+    res.end(req.method === 'HEAD' ? undefined : file.body);
+  }
+
+  function openEvents(url: URL, res: ServerResponse): void {
+    let filter: unknown;
+    try {
+      filter = JSON.parse(url.searchParams.get('filter') ?? '{}');
+    } catch {
+      return sendResult(res, 400, err('validation', 'filter is not JSON', { field: 'filter' }));
+    }
+    const open = (): void => {
+      if (res.headersSent) return;
+      res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+      res.write(': connected\n\n');
+    };
+    // Replayed events arrive inside subscribe(), so the stream opens lazily on the first write.
+    const subscribed = options.hub.subscribe(url.searchParams.get('stream'), filter, (event) => {
+      open();
+      res.write(`data: ${JSON.stringify(event)}\n\n`);
+    });
+    if (!subscribed.ok) {
+      // A non-200 answer makes EventSource give up instead of reconnecting forever.
+      return sendResult(res, 400, subscribed);
+    }
+    open();
+    sockets.add(res);
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    res.on('close', () => {
+      clearInterval(heartbeat);
+      subscribed.value();
+      sockets.delete(res);
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    token,
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of sockets) res.end();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createConnectionRegistry, type SandboxProbe } from './registry';
+import { createSettingsStore } from './settings-store';
+import { createMfaBroker } from './mfa-broker';
+
+const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'locksmith-registry-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const sandbox = (running: boolean): SandboxProbe => ({
+  state: () => (running ? 'running' : 'stopped'),
+  endpoint: () => (running ? 'http://127.0.0.1:45678' : undefined),
+  error: () => undefined,
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'locksmith', secretAccessKey: 'locksmith' },
+});
+
+function registry(env: NodeJS.ProcessEnv = {}, running = true) {
+  return createConnectionRegistry({
+    settings: createSettingsStore(dir),
+    sandbox: sandbox(running),
+    broker: createMfaBroker(() => undefined),
+    env: { AWS_CONFIG_FILE: join(fixtures, 'config-all-kinds'), AWS_SHARED_CREDENTIALS_FILE: join(fixtures, 'credentials-basic'), ...env },
+    home: '/nonexistent',
+  });
+}
+
+describe('connection registry', () => {
+  it('lists the sandbox and every profile; profiles start read-only, the sandbox writable', async () => {
+    const list = await registry().list();
+    expect(list.suggestedEndpoint).toBe('http://localhost:8000');
+    const sandboxView = list.connections.find((c) => c.id === 'sandbox');
+    expect(sandboxView).toMatchObject({ kind: 'sandbox', writable: true, state: 'ok', endpoint: 'http://127.0.0.1:45678' });
+    const prod = list.connections.find((c) => c.id === 'profile:prod-mfa');
+    expect(prod).toMatchObject({ kind: 'profile', profileKind: 'mfa', writable: false, endpoint: null, endpointSource: 'aws-default', region: 'us-east-1' });
+    expect(JSON.stringify(list)).not.toMatch(/secret|AKIA/);
+  });
+
+  it('makes environment overrides visible, by name', async () => {
+    const list = await registry({ AWS_ENDPOINT_URL_DYNAMODB: 'http://proxy:9000', AWS_REGION: 'eu-west-2', AWS_ACCESS_KEY_ID: 'AKIAX', AWS_SECRET_ACCESS_KEY: 'x' }).list();
+    const prod = list.connections.find((c) => c.id === 'profile:prod-mfa');
+    expect(prod).toMatchObject({ endpoint: 'http://proxy:9000', endpointSource: 'env', region: 'eu-west-2', envOverrides: ['AWS_ENDPOINT_URL_DYNAMODB', 'AWS_REGION'] });
+    expect(list.envCredentials).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']);
+    expect(JSON.stringify(list)).not.toContain('AKIAX');
+  });
+
+  it('allows writes on a profile only when its name is typed back', async () => {
+    const r = registry();
+    expect(await r.setWritable('profile:prod-mfa', true, 'prod')).toMatchObject({ ok: false, error: { kind: 'validation', field: 'confirm' } });
+    expect(await r.setWritable('profile:prod-mfa', true)).toMatchObject({ ok: false });
+    expect(await r.setWritable('profile:prod-mfa', true, 'prod-mfa')).toMatchObject({ ok: true, value: { writable: true } });
+    expect(await r.setWritable('profile:prod-mfa', false)).toMatchObject({ ok: true, value: { writable: false } });
+  });
+
+  it('adds, selects and removes local endpoints; cannot remove a profile', async () => {
+    const r = registry();
+    const added = await r.addEndpoint({ endpoint: 'http://localhost:8000' });
+    if (!added.ok) throw new Error(added.error.message);
+    expect(added.value).toMatchObject({ kind: 'endpoint', writable: true, region: 'us-east-1', endpoint: 'http://localhost:8000' });
+    await r.select(added.value.id);
+    expect((await r.list()).selectedId).toBe(added.value.id);
+    const removed = await r.remove(added.value.id);
+    expect(removed.ok && removed.value.selectedId).toBe(null);
+    expect(await r.remove('profile:static-dev')).toMatchObject({ ok: false, error: { kind: 'validation' } });
+  });
+
+  it('resolves a target for the data services, refusing a stopped sandbox and a cyclic profile', async () => {
+    expect(await registry({}, false).resolve('sandbox')).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
+    const target = await registry().resolve('profile:auditor');
+    expect(target.ok && target.value.target).toMatchObject({ region: 'ap-northeast-2', profile: 'auditor' });
+    const cyclic = createConnectionRegistry({ settings: createSettingsStore(dir), sandbox: sandbox(true), broker: createMfaBroker(() => undefined), env: { AWS_CONFIG_FILE: join(fixtures, 'config-cycle'), AWS_SHARED_CREDENTIALS_FILE: join(fixtures, 'none') }, home: '/x' });
+    expect(await cyclic.resolve('profile:a')).toMatchObject({ ok: false, error: { kind: 'credentials' } });
+    expect(await registry().resolve('profile:nope')).toMatchObject({ ok: false, error: { kind: 'not-found' } });
+  });
+});

@@ -1,0 +1,222 @@
+/**
+ * The connection registry: the sandbox, saved local endpoints and AWS profiles, each with its
+ * effective endpoint and region, write mode and status — and the DynamoTarget to talk to it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ConnectionState, ConnectionView, ConnectionsView } from '../../../shared/contract/views';
+import type { AppError, Result } from '../../../shared/result';
+import { err, ok } from '../../../shared/result';
+import type { DynamoTarget } from '../dynamo/client';
+import { effectiveEndpoint } from '../dynamo/client';
+import { memoizeCredentials, profileCredentials } from './credentials';
+import type { MfaBroker } from './mfa-broker';
+import type { ProfileInfo } from './profiles';
+import { loadProfiles, presentCredentialEnv } from './profiles';
+import type { SettingsStore } from './settings-store';
+
+/** The endpoint offered when adding a local endpoint. */
+export const SUGGESTED_ENDPOINT = 'http://localhost:8000';
+/** The sandbox's connection id. */
+export const SANDBOX_ID = 'sandbox';
+
+/** What the registry needs to know about the sandbox. */
+export interface SandboxProbe {
+  state(): 'stopped' | 'starting' | 'running' | 'error';
+  endpoint(): string | undefined;
+  error(): AppError | undefined;
+  readonly region: string;
+  readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string };
+}
+
+/** A connection ready to use: what to show, whether writes are allowed, and the SDK target. */
+export interface ResolvedConnection {
+  readonly view: ConnectionView;
+  readonly target: DynamoTarget;
+}
+
+/** The registry's operations (one per bridge method, plus `resolve` for the data services). */
+export interface ConnectionRegistry {
+  list(): Promise<ConnectionsView>;
+  get(id: string): Promise<Result<ConnectionView>>;
+  resolve(id: string): Promise<Result<ResolvedConnection>>;
+  select(id: string): Promise<Result<ConnectionView>>;
+  addEndpoint(input: { endpoint: string; region?: string; label?: string }): Promise<Result<ConnectionView>>;
+  remove(id: string): Promise<Result<ConnectionsView>>;
+  setRegion(id: string, region: string): Promise<Result<ConnectionView>>;
+  setWritable(id: string, writable: boolean, confirm?: string): Promise<Result<ConnectionView>>;
+  /** Records the outcome of a check or of a failed call. */
+  markState(id: string, state: ConnectionState, error?: AppError): void;
+}
+
+/** Dependencies of the registry. */
+export interface RegistryOptions {
+  readonly settings: SettingsStore;
+  readonly sandbox: SandboxProbe;
+  readonly broker: MfaBroker;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly home?: string;
+}
+
+/** Creates the registry. Profiles are re-read on every list, so edits to ~/.aws show up without a restart. */
+export function createConnectionRegistry(options: RegistryOptions): ConnectionRegistry {
+  const env = options.env ?? process.env;
+  const states = new Map<string, { state: ConnectionState; error?: AppError }>();
+  // One provider per profile for the app's lifetime: MFA and SSO prompts happen once, not per call.
+  const providers = new Map<string, ReturnType<typeof memoizeCredentials>>();
+  const credentialsFor = (profile: string) => {
+    let provider = providers.get(profile);
+    if (!provider) providers.set(profile, (provider = memoizeCredentials(profileCredentials(profile, options.broker, env))));
+    return provider;
+  };
+  const envRegion = (): { region: string; from?: string } =>
+    env.AWS_REGION ? { region: env.AWS_REGION, from: 'AWS_REGION' } : env.AWS_DEFAULT_REGION ? { region: env.AWS_DEFAULT_REGION, from: 'AWS_DEFAULT_REGION' } : { region: 'us-east-1' };
+
+  async function all(): Promise<{ views: ResolvedConnection[]; warnings: string[]; selectedId: string | null }> {
+    const settings = await options.settings.read();
+    const catalog = await loadProfiles(env, options.home);
+    const views: ResolvedConnection[] = [];
+    const stateOf = (id: string) => states.get(id) ?? { state: 'unknown' as const };
+
+    const sandboxState = options.sandbox.state();
+    const sandboxEndpoint = options.sandbox.endpoint();
+    const sandboxError = options.sandbox.error();
+    views.push({
+      view: {
+        id: SANDBOX_ID,
+        label: 'Sandbox (bundled DynamoDB Local)',
+        kind: 'sandbox',
+        region: options.sandbox.region,
+        endpoint: sandboxEndpoint ?? null,
+        endpointSource: 'connection',
+        writable: settings.writable[SANDBOX_ID] ?? true,
+        state: sandboxState === 'running' ? 'ok' : sandboxState === 'starting' ? 'starting' : sandboxState === 'error' ? 'error' : 'stopped',
+        ...(sandboxError ? { error: sandboxError } : {}),
+        envOverrides: [],
+      },
+      target: { label: 'sandbox', endpoint: sandboxEndpoint ?? 'http://127.0.0.1:0', region: options.sandbox.region, credentials: { ...options.sandbox.credentials } },
+    });
+
+    for (const entry of settings.endpoints) {
+      const region = settings.regions[entry.id] ?? entry.region;
+      // Without explicit credentials the endpoint client uses env keys when set; DynamoDB Local keeps one database per key + region.
+      const overrides = presentCredentialEnv(env).filter((name) => name.startsWith('AWS_ACCESS_KEY_ID') || name === 'AWS_SECRET_ACCESS_KEY' || name === 'AWS_SESSION_TOKEN');
+      views.push({
+        view: { id: entry.id, label: entry.label, kind: 'endpoint', region, endpoint: entry.endpoint, endpointSource: 'connection', writable: settings.writable[entry.id] ?? true, ...stateOf(entry.id), envOverrides: overrides },
+        target: { label: entry.endpoint, endpoint: entry.endpoint, region },
+      });
+    }
+
+    for (const profile of catalog.profiles) views.push(profileConnection(profile, settings.regions, settings.writable, stateOf));
+    return { views, warnings: [...catalog.warnings, ...(options.settings.warning() ? [options.settings.warning() as string] : [])], selectedId: settings.selectedId };
+  }
+
+  function profileConnection(
+    profile: ProfileInfo,
+    regions: Readonly<Record<string, string>>,
+    writable: Readonly<Record<string, boolean>>,
+    stateOf: (id: string) => { state: ConnectionState; error?: AppError },
+  ): ResolvedConnection {
+    const id = `profile:${profile.name}`;
+    const fallback = envRegion();
+    const region = regions[id] ?? profile.region ?? fallback.region;
+    const target: DynamoTarget = { label: `profile ${profile.name}`, region, profile: profile.name, credentials: credentialsFor(profile.name) };
+    const endpoint = effectiveEndpoint(target, env);
+    const overrides = [
+      ...(endpoint.source === 'AWS_ENDPOINT_URL_DYNAMODB' || endpoint.source === 'AWS_ENDPOINT_URL' ? [endpoint.source] : []),
+      ...(!regions[id] && !profile.region && fallback.from ? [fallback.from] : []),
+    ];
+    const problem: AppError | undefined = profile.problem ? { kind: 'credentials', message: `profile ${profile.name}: ${profile.problem}`, fix: 'Fix source_profile in your AWS config file.' } : undefined;
+    const state = problem ? { state: 'error' as const, error: problem } : stateOf(id);
+    return {
+      view: {
+        id,
+        label: profile.name,
+        kind: 'profile',
+        profileKind: profile.kind,
+        region,
+        endpoint: endpoint.url ?? null,
+        endpointSource: endpoint.url ? 'env' : 'aws-default',
+        writable: writable[id] ?? false,
+        ...state,
+        envOverrides: overrides,
+      },
+      target,
+    };
+  }
+
+  async function find(id: string): Promise<Result<ResolvedConnection>> {
+    const found = (await all()).views.find((connection) => connection.view.id === id);
+    return found ? ok(found) : err('not-found', `No connection ${id}.`, { fix: 'Pick a connection from the list; profiles come from your AWS config files.' });
+  }
+
+  const view = async (id: string): Promise<Result<ConnectionView>> => {
+    const found = await find(id);
+    return found.ok ? ok(found.value.view) : found;
+  };
+
+  const registry: ConnectionRegistry = {
+    async list() {
+      const { views, warnings, selectedId } = await all();
+      return { connections: views.map((c) => c.view), selectedId, warnings, envCredentials: presentCredentialEnv(env), suggestedEndpoint: SUGGESTED_ENDPOINT };
+    },
+    get: view,
+    async resolve(id) {
+      const found = await find(id);
+      if (!found.ok) return found;
+      if (found.value.view.kind === 'sandbox' && options.sandbox.state() !== 'running') {
+        return err('unreachable', 'The sandbox is not running.', { fix: 'Start the sandbox from the connections list.' });
+      }
+      if (found.value.view.error && found.value.view.kind === 'profile' && found.value.view.state === 'error' && found.value.view.error.kind === 'credentials') {
+        return { ok: false, error: found.value.view.error };
+      }
+      return found;
+    },
+    async select(id) {
+      const found = await view(id);
+      if (!found.ok) return found;
+      await options.settings.update((s) => ({ ...s, selectedId: id }));
+      return found;
+    },
+    async addEndpoint(input) {
+      const id = `endpoint:${randomUUID().slice(0, 8)}`;
+      const region = input.region ?? envRegion().region;
+      const label = input.label ?? input.endpoint;
+      await options.settings.update((s) => ({ ...s, endpoints: [...s.endpoints, { id, endpoint: input.endpoint, region, label }] }));
+      return view(id);
+    },
+    async remove(id) {
+      const settings = await options.settings.read();
+      if (!settings.endpoints.some((entry) => entry.id === id)) {
+        return err('validation', 'Only local endpoints you added can be removed.', { field: 'id' });
+      }
+      await options.settings.update((s) => {
+        const { [id]: _region, ...regions } = s.regions;
+        const { [id]: _writable, ...writable } = s.writable;
+        return { ...s, endpoints: s.endpoints.filter((e) => e.id !== id), regions, writable, selectedId: s.selectedId === id ? null : s.selectedId };
+      });
+      states.delete(id);
+      return ok(await registry.list());
+    },
+    async setRegion(id, region) {
+      const found = await view(id);
+      if (!found.ok) return found;
+      if (found.value.kind === 'sandbox') return err('validation', 'The sandbox region is fixed.', { field: 'region' });
+      await options.settings.update((s) => ({ ...s, regions: { ...s.regions, [id]: region } }));
+      states.delete(id);
+      return view(id);
+    },
+    async setWritable(id, writable, confirm) {
+      const found = await view(id);
+      if (!found.ok) return found;
+      if (writable && found.value.kind === 'profile' && confirm !== found.value.label) {
+        return err('validation', `To allow writes through profile ${found.value.label}, type the profile name.`, { field: 'confirm' });
+      }
+      await options.settings.update((s) => ({ ...s, writable: { ...s.writable, [id]: writable } }));
+      return view(id);
+    },
+    markState(id, state, error) {
+      states.set(id, error ? { state, error } : { state });
+    },
+  };
+  return registry;
+}

@@ -1,0 +1,112 @@
+/**
+ * Settings persisted as JSON in the data folder: local endpoints, per-connection region and
+ * write mode, the selection, saved conventions per table, UI preferences. Never a secret.
+ * Written atomically (temp file + rename) with mode 0600; a corrupt file is reported, not fatal.
+ */
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { conventionSchema } from '../../../shared/contract/convention-schema';
+import { connectionIdSchema, endpointUrlSchema, regionSchema } from '../../../shared/contract/limits';
+
+const endpointEntrySchema = z.object({
+  id: z.string().regex(/^endpoint:[A-Za-z0-9-]{1,64}$/),
+  endpoint: endpointUrlSchema,
+  region: regionSchema,
+  label: z.string().min(1).max(100),
+});
+
+const settingsSchema = z.object({
+  version: z.literal(1),
+  endpoints: z.array(endpointEntrySchema).max(100).default([]),
+  regions: z.record(connectionIdSchema, regionSchema).default({}),
+  writable: z.record(connectionIdSchema, z.boolean()).default({}),
+  selectedId: connectionIdSchema.nullable().default(null),
+  /** Key: `<connection id>|<table>`. */
+  conventions: z.record(z.string().max(500), conventionSchema).default({}),
+  ui: z.object({ theme: z.enum(['system', 'light', 'dark']).default('system') }).default({ theme: 'system' }),
+});
+
+/** The settings file's content. */
+export type Settings = z.infer<typeof settingsSchema>;
+/** One saved local endpoint. */
+export type EndpointEntry = z.infer<typeof endpointEntrySchema>;
+
+/** Fresh settings (first run). */
+export const emptySettings = (): Settings => settingsSchema.parse({ version: 1 });
+
+/** Reads and updates the settings file; updates are serialized so concurrent calls cannot lose writes. */
+export interface SettingsStore {
+  read(): Promise<Settings>;
+  update(change: (current: Settings) => Settings): Promise<Settings>;
+  /** True when no settings file existed at startup (first run). */
+  isFirstRun(): Promise<boolean>;
+  /** A problem with the file on disk (unreadable JSON, wrong shape), if any. */
+  warning(): string | undefined;
+  readonly path: string;
+}
+
+/** Key of a saved convention. */
+export const conventionKey = (connectionId: string, table: string): string => `${connectionId}|${table}`;
+
+/** Opens the store in `dataDir` (created 0700 on first write). */
+export function createSettingsStore(dataDir: string): SettingsStore {
+  const path = join(dataDir, 'settings.json');
+  let cache: Settings | undefined;
+  let existed = false;
+  let problem: string | undefined;
+  let chain: Promise<unknown> = Promise.resolve();
+
+  async function load(): Promise<Settings> {
+    if (cache) return cache;
+    let text: string | undefined;
+    try {
+      text = await readFile(path, 'utf8');
+      existed = true;
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') problem = `${path}: cannot be read (${(cause as NodeJS.ErrnoException).code ?? 'error'})`;
+    }
+    let value = emptySettings();
+    if (text !== undefined) {
+      try {
+        const parsed = settingsSchema.safeParse(JSON.parse(text));
+        if (parsed.success) value = parsed.data;
+        else problem = `${path}: not a Locksmith settings file (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''}); starting with defaults`;
+      } catch {
+        problem = `${path}: not valid JSON; starting with defaults`;
+      }
+    }
+    cache = value;
+    return value;
+  }
+
+  async function persist(value: Settings): Promise<void> {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    const temp = `${path}.${randomUUID()}.tmp`;
+    await writeFile(temp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+    // writeFile's mode is filtered by the umask; chmod makes 0600 exact.
+    await chmod(temp, 0o600);
+    await rename(temp, path);
+  }
+
+  return {
+    path,
+    read: load,
+    update(change) {
+      const next = chain.then(async () => {
+        const updated = settingsSchema.parse(change(await load()));
+        await persist(updated);
+        cache = updated;
+        return updated;
+      });
+      chain = next.catch(() => undefined);
+      return next;
+    },
+    async isFirstRun() {
+      await load();
+      return !existed;
+    },
+    warning: () => problem,
+  };
+}

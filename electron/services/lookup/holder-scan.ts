@@ -1,0 +1,52 @@
+/** The projection and filter of lookup's holder scan: only what finds and recognises accounts. */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { Convention, LockRule } from '../../../shared/model';
+import type { ScanFilter, ScanProjection } from '../scanner/scanner';
+
+/** One rule the holder scan searches for. */
+export interface HolderScanRule {
+  readonly rule: LockRule;
+  readonly index: number;
+  readonly normalized: string;
+  /** Distinct stored forms worth matching exactly (normalized and raw). */
+  readonly forms: readonly string[];
+}
+
+/** Table keys, the rules' attributes and whatever the account matcher reads. */
+export function holderScanProjection(convention: Convention, rules: readonly HolderScanRule[]): ScanProjection {
+  const attributes = new Set<string>([convention.keys.hash.name]);
+  if (convention.keys.range) attributes.add(convention.keys.range.name);
+  if (convention.account.kind === 'attribute-equals') attributes.add(convention.account.attribute);
+  for (const r of rules) attributes.add(r.rule.attribute);
+  const names: Record<string, string> = {};
+  const parts = [...attributes].map((name, i) => {
+    names[`#p${i}`] = name;
+    return `#p${i}`;
+  });
+  return { expression: parts.join(', '), names };
+}
+
+/**
+ * Server-side filter: an exact match for rules without normalization (string or number form);
+ * for normalizing rules only `attribute_exists`, because DynamoDB cannot compare case-insensitively —
+ * the normalized comparison then happens on the projected attributes.
+ */
+export function holderScanFilter(rules: readonly HolderScanRule[]): ScanFilter {
+  const names: Record<string, string> = {};
+  const values: Record<string, AttributeValue> = {};
+  const clauses = rules.map((r, i) => {
+    names[`#f${i}`] = r.rule.attribute;
+    if (r.rule.normalize.length > 0) return `attribute_exists(#f${i})`;
+    const alternatives: string[] = [];
+    r.forms.forEach((form, j) => {
+      values[`:f${i}s${j}`] = { S: form };
+      alternatives.push(`#f${i} = :f${i}s${j}`);
+      if (form.trim() !== '' && Number.isFinite(Number(form))) {
+        values[`:f${i}n${j}`] = { N: form };
+        alternatives.push(`#f${i} = :f${i}n${j}`);
+      }
+    });
+    return `(${alternatives.join(' OR ')})`;
+  });
+  return Object.keys(values).length > 0 ? { expression: clauses.join(' OR '), names, values } : { expression: clauses.join(' OR '), names };
+}

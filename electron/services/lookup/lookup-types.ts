@@ -1,0 +1,61 @@
+/** Types of a lookup answer: one verdict per rule, with the locks and holders behind it. */
+import type { PlainKey } from '../../../shared/model';
+import type { ScanProgress } from '../../../shared/scan-types';
+
+/** What a value is under one rule. */
+export type LookupVerdict =
+  /** No lock, no account: the value can be claimed. */
+  | 'free'
+  /** One account holds it and a lock protects it. */
+  | 'held'
+  /** A lock exists but no account holds the value: the stuck handle. */
+  | 'orphan'
+  /** An account holds it but no lock protects it (missing-lock). */
+  | 'unprotected'
+  /** Two or more accounts hold it (duplicate-value). */
+  | 'duplicate';
+
+/** One candidate lock key that was read (GetItem, consistent). */
+export interface LockProbe {
+  readonly key: PlainKey;
+  readonly exists: boolean;
+  /** The owner attribute's value on the lock, when the convention has one and the lock exists. */
+  readonly owner?: string;
+  /** True for a legacy template (still recognised when reading, never written). */
+  readonly legacy: boolean;
+}
+
+/** How the holders of a value were found. */
+export type HolderSearch =
+  | { readonly kind: 'gsi'; readonly index: string }
+  | { readonly kind: 'scan'; readonly segments: number; readonly complete: boolean };
+
+/** The verdict for one rule. */
+export interface RuleLookup {
+  readonly rule: string;
+  readonly attribute: string;
+  /** The value after the rule's normalization (what locks and joins use). */
+  readonly normalized: string;
+  readonly verdict: LookupVerdict;
+  /** Every candidate lock key that was read, found or not. */
+  readonly locks: readonly LockProbe[];
+  /** Accounts holding the value (normalized comparison). */
+  readonly holders: readonly PlainKey[];
+  readonly search: HolderSearch;
+  /** Caveats: GSI exact-match only, owner mismatch, skipped templates, incomplete scan. */
+  readonly notes: readonly string[];
+}
+
+/** The whole answer. */
+export interface LookupAnswer {
+  readonly table: string;
+  readonly value: string;
+  /** `gsi` when every rule used an index, `scan` when every rule needed the scan, else `mixed`. */
+  readonly method: 'gsi' | 'scan' | 'mixed';
+  /** False when the holder scan was cancelled or failed; verdicts are then provisional. */
+  readonly complete: boolean;
+  readonly reason?: string;
+  readonly rules: readonly RuleLookup[];
+  /** Progress of the holder scan, when one ran. */
+  readonly scan?: ScanProgress;
+}

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
+import type { Item } from '../../../shared/model';
+import { createTempTable, deleteTable, putItems, testClient, uniqueTableName } from '../../testing/dynamo-fixtures';
+import { createDynamoClient } from '../dynamo/client';
+import { describeTable } from '../dynamo/tables';
+import type { TableInfo } from '../dynamo/tables';
+import { lookupValue } from './lookup';
+import type { LookupOptions } from './lookup';
+
+const endpoint = inject('dynamoEndpoint');
+const keys = PRESET_KEYS.uniq;
+const convention = presetConvention('uniq', keys, PRESET_DEFAULTS.uniq);
+const s = (value: string): { S: string } => ({ S: value });
+const account = (id: string, email: string, username: string): Item => ({ PK: s(`ACCT#${id}`), SK: s('PROFILE'), email: s(email), username: s(username) });
+const lock = (tag: string, value: string): Item => ({ PK: s(`UNIQ#${tag}#${value}`), SK: s('LOCK') });
+
+const ITEMS: Item[] = [
+  account('1', 'Ada@Lovelace.io', 'ada'),
+  lock('EMAIL', 'ada@lovelace.io'),
+  lock('HANDLE', 'ada'),
+  account('2', 'dup@x.io', 'two'),
+  account('3', 'dup@x.io', 'three'),
+  lock('EMAIL', 'dup@x.io'),
+  account('4', 'nolock@x.io', 'four'),
+  lock('EMAIL', 'orphan#1@x.io'),
+];
+
+let admin: DynamoDBClient;
+let client: DynamoDBClient;
+let withIndex: TableInfo;
+let withoutIndex: TableInfo;
+
+async function createIndexedTable(): Promise<string> {
+  const name = uniqueTableName('lookup-gsi');
+  await admin.send(
+    new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        { AttributeName: 'PK', AttributeType: 'S' },
+        { AttributeName: 'SK', AttributeType: 'S' },
+        { AttributeName: 'email', AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [{ IndexName: 'email-index', KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } }],
+    }),
+  );
+  return name;
+}
+
+async function info(name: string): Promise<TableInfo> {
+  const described = await describeTable(client, name);
+  if (!described.ok) throw new Error(described.error.message);
+  return described.value;
+}
+
+beforeAll(async () => {
+  admin = testClient(endpoint);
+  client = createDynamoClient({ label: 'test', endpoint, region: 'us-east-1' });
+  const [indexed, plain] = await Promise.all([createIndexedTable(), createTempTable(admin, keys, 'lookup-scan')]);
+  await Promise.all([putItems(admin, indexed, ITEMS), putItems(admin, plain, ITEMS)]);
+  [withIndex, withoutIndex] = await Promise.all([info(indexed), info(plain)]);
+});
+
+afterAll(async () => {
+  await Promise.all([deleteTable(admin, withIndex.name), deleteTable(admin, withoutIndex.name)]);
+  admin.destroy();
+  client.destroy();
+});
+
+async function lookup(table: TableInfo, value: string, extra: Partial<LookupOptions> = {}) {
+  const answer = await lookupValue({ client, table, convention, value, rule: 'EMAIL', ...extra });
+  if (!answer.ok) throw new Error(answer.error.message);
+  return answer.value;
+}
+
+describe('describeTable', () => {
+  it('reports the GSI by its key attributes', () => {
+    expect(withIndex.gsis).toEqual([{ name: 'email-index', hash: { name: 'email', type: 'S' }, projection: 'KEYS_ONLY', status: 'ACTIVE' }]);
+    expect(withIndex.keys).toEqual(keys);
+    expect(withoutIndex.gsis).toEqual([]);
+  });
+});
+
+describe.each([
+  ['through the GSI', () => withIndex, 'gsi'],
+  ['through a scan', () => withoutIndex, 'scan'],
+] as const)('lookupValue %s', (_label, table, method) => {
+  it.each([
+    ['dup@x.io', 'duplicate', ['ACCT#2', 'ACCT#3'], true],
+    ['nolock@x.io', 'unprotected', ['ACCT#4'], false],
+    ['orphan#1@x.io', 'orphan', [], true],
+    ['free@x.io', 'free', [], false],
+    ['Ada@Lovelace.io', 'held', ['ACCT#1'], true],
+  ])('%s → %s', async (value, verdict, holders, lockExists) => {
+    const answer = await lookup(table(), value);
+    expect(answer.method).toBe(method);
+    expect(answer.complete).toBe(true);
+    const [rule] = answer.rules;
+    expect(rule?.verdict).toBe(verdict);
+    expect(rule?.holders.map((h) => h.PK).sort()).toEqual(holders);
+    expect(rule?.locks.some((l) => l.exists)).toBe(lockExists);
+    // Locks are read under the normalized value.
+    expect(rule?.locks[0]?.key).toEqual({ PK: `UNIQ#EMAIL#${value.toLowerCase()}`, SK: 'LOCK' });
+  });
+});
+
+describe('normalization and the index', () => {
+  it('says the index finds stored forms only — and misses a differently spelled holder', async () => {
+    const answer = await lookup(withIndex, 'ada@lovelace.io');
+    expect(answer.rules[0]?.verdict).toBe('orphan');
+    expect(answer.rules[0]?.notes.join(' ')).toMatch(/index email-index finds the stored form "ada@lovelace.io" only/);
+  });
+
+  it('the scan compares normalized values and finds the holder', async () => {
+    const answer = await lookup(withoutIndex, 'ada@lovelace.io');
+    expect(answer.rules[0]).toMatchObject({ verdict: 'held', holders: [{ PK: 'ACCT#1', SK: 'PROFILE' }] });
+  });
+
+  it('confirmAbsenceWithScan turns the index miss into a scan and the right verdict', async () => {
+    const answer = await lookup(withIndex, 'ada@lovelace.io', { confirmAbsenceWithScan: true });
+    expect(answer.rules[0]).toMatchObject({ verdict: 'held', search: { kind: 'scan', complete: true } });
+  });
+});
+
+describe('every rule at once', () => {
+  it('answers each rule, mixing index and scan', async () => {
+    const answer = await lookupValue({ client, table: withIndex, convention, value: 'ada' });
+    expect(answer.ok).toBe(true);
+    if (!answer.ok) return;
+    expect(answer.value.method).toBe('mixed');
+    expect(answer.value.rules.map((r) => [r.rule, r.verdict, r.search.kind])).toEqual([
+      ['EMAIL', 'free', 'gsi'],
+      ['HANDLE', 'held', 'scan'],
+    ]);
+  });
+
+  it('rejects an unknown rule, naming the known ones', async () => {
+    const answer = await lookupValue({ client, table: withIndex, convention, value: 'x', rule: 'PHONE' });
+    expect(answer).toEqual({ ok: false, error: { kind: 'validation', message: 'unknown rule PHONE (rules: EMAIL, HANDLE)', field: 'rule' } });
+  });
+
+  it('fails as cancelled, never with a guessed verdict, when the signal is aborted', async () => {
+    const answer = await lookupValue({ client, table: withoutIndex, convention, value: 'dup@x.io', signal: AbortSignal.abort() });
+    expect(answer).toEqual({ ok: false, error: { kind: 'cancelled', message: 'cancelled' } });
+  });
+
+  it('marks the answer incomplete when the holder scan is cancelled midway', async () => {
+    const controller = new AbortController();
+    const answer = await lookupValue({ client, table: withoutIndex, convention, value: 'dup@x.io', segments: 2, signal: controller.signal, onProgress: () => controller.abort() });
+    expect(answer.ok).toBe(true);
+    if (!answer.ok) return;
+    expect(answer.value).toMatchObject({ complete: false, reason: 'cancelled' });
+    expect(answer.value.rules[0]?.notes.join(' ')).toMatch(/did not finish/);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
+import { holderScanFilter, holderScanProjection } from './holder-scan';
+import { holderIndex, verdictFor } from './lookup';
+
+const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
+const [email, handle] = convention.rules;
+
+describe('verdictFor', () => {
+  it.each([
+    [0, 0, 'free'],
+    [0, 1, 'orphan'],
+    [0, 2, 'orphan'],
+    [1, 1, 'held'],
+    [1, 0, 'unprotected'],
+    [2, 1, 'duplicate'],
+    [3, 0, 'duplicate'],
+  ])('%i holders, %i locks → %s', (holders, locks, verdict) => {
+    expect(verdictFor(holders, locks)).toBe(verdict);
+  });
+});
+
+describe('holderIndex', () => {
+  const gsi = (name: string, attribute: string, status?: string) => ({ name, hash: { name: attribute, type: 'S' as const }, projection: 'ALL', ...(status ? { status } : {}) });
+
+  it('picks an active index whose partition key is the rule attribute', () => {
+    expect(holderIndex([gsi('by-name', 'name'), gsi('by-email', 'email', 'ACTIVE')], email!)?.name).toBe('by-email');
+  });
+
+  it('ignores indexes still being built', () => {
+    expect(holderIndex([gsi('by-email', 'email', 'CREATING')], email!)).toBeUndefined();
+  });
+});
+
+describe('holder scan', () => {
+  it('projects keys and the rules’ attributes only', () => {
+    expect(holderScanProjection(convention, [{ rule: email!, index: 0, normalized: 'a', forms: ['a'] }])).toEqual({
+      expression: '#p0, #p1, #p2',
+      names: { '#p0': 'PK', '#p1': 'SK', '#p2': 'email' },
+    });
+  });
+
+  it('filters exactly for rules without normalization (string and number forms)', () => {
+    const plain = { ...handle!, normalize: [] };
+    expect(holderScanFilter([{ rule: plain, index: 1, normalized: '42', forms: ['42'] }])).toEqual({
+      expression: '(#f0 = :f0s0 OR #f0 = :f0n0)',
+      names: { '#f0': 'username' },
+      values: { ':f0s0': { S: '42' }, ':f0n0': { N: '42' } },
+    });
+  });
+
+  it('only requires the attribute for normalizing rules (the comparison happens after normalizing)', () => {
+    expect(holderScanFilter([{ rule: email!, index: 0, normalized: 'a@b', forms: ['a@b', 'A@B'] }])).toEqual({ expression: 'attribute_exists(#f0)', names: { '#f0': 'email' } });
+  });
+});

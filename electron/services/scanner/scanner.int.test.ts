@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Item } from '../../../shared/model';
+import { createTempTable, deleteTable, putItems, testClient } from '../../testing/dynamo-fixtures';
+import { createDynamoClient } from '../dynamo/client';
+import type { ClientMiddleware } from '../dynamo/client';
+import { scanTable } from './scanner';
+
+const ITEMS = 1_200;
+const endpoint = inject('dynamoEndpoint');
+const target = { label: 'test', endpoint, region: 'us-east-1' };
+let admin: DynamoDBClient;
+let table: string;
+
+/** Fails Scan requests chosen by `shouldFail` with the given SDK-shaped error, before they reach DynamoDB. */
+function failScans(shouldFail: (call: number, segment: number | undefined) => boolean, error: () => Error): ClientMiddleware {
+  let calls = 0;
+  return (stack) =>
+    stack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'ScanCommand') {
+          const segment = (args.input as { Segment?: number }).Segment;
+          if (shouldFail(++calls, segment)) throw error();
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'injectScanFaults' },
+    );
+}
+
+const throttle = (): Error => Object.assign(new Error('The level of configured provisioned throughput for the table was exceeded.'), { name: 'ProvisionedThroughputExceededException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+const fastRetry = { maxAttempts: 6, baseMs: 1, capMs: 5 };
+
+beforeAll(async () => {
+  admin = testClient(endpoint);
+  table = await createTempTable(admin, { hash: { name: 'id', type: 'S' } }, 'scanner');
+  const items: Item[] = Array.from({ length: ITEMS }, (_, i) => ({ id: { S: `item#${i}` }, n: { N: String(i) } }));
+  await putItems(admin, table, items);
+});
+
+afterAll(async () => {
+  await deleteTable(admin, table);
+  admin.destroy();
+});
+
+describe('scanTable', () => {
+  it.each([1, 3, 8])('reads every item exactly once with %i segments, paging within each', async (segments) => {
+    const client = createDynamoClient(target);
+    const seen: string[] = [];
+    const pagesPerSegment = new Map<number, number>();
+    const outcome = await scanTable({
+      client,
+      table,
+      segments,
+      pageSize: 100,
+      projection: { expression: '#id', names: { '#id': 'id' } },
+      onPage: (items, segment) => {
+        pagesPerSegment.set(segment, (pagesPerSegment.get(segment) ?? 0) + 1);
+        for (const item of items) seen.push(item.id?.S ?? '?');
+        // The projection is applied: only the key comes back.
+        if (items[0]) expect(Object.keys(items[0])).toEqual(['id']);
+      },
+    });
+    client.destroy();
+    expect(outcome.complete).toBe(true);
+    expect(outcome.progress).toMatchObject({ items: ITEMS, segments, segmentsDone: segments, retries: 0 });
+    expect(new Set(seen).size).toBe(ITEMS);
+    expect(seen).toHaveLength(ITEMS);
+    expect([...pagesPerSegment.keys()].sort()).toEqual(Array.from({ length: segments }, (_, i) => i));
+    expect(outcome.progress.pages).toBeGreaterThanOrEqual(Math.ceil(ITEMS / 100));
+  });
+
+  it('retries injected throttling and still completes with every item', async () => {
+    // The first 5 Scan calls are throttled, whichever segment sends them.
+    const client = createDynamoClient(target, { middleware: [failScans((call) => call <= 5, throttle)] });
+    let items = 0;
+    const outcome = await scanTable({ client, table, segments: 4, pageSize: 200, retry: fastRetry, onPage: (page) => void (items += page.length) });
+    client.destroy();
+    expect(outcome.complete).toBe(true);
+    expect(outcome.progress.retries).toBe(5);
+    expect(items).toBe(ITEMS);
+  });
+
+  it('ends incomplete, never complete, when throttling outlasts the retries', async () => {
+    const client = createDynamoClient(target, { middleware: [failScans((_call, segment) => segment === 2, throttle)] });
+    const outcome = await scanTable({ client, table, segments: 4, pageSize: 200, retry: fastRetry, onPage: () => undefined });
+    client.destroy();
+    expect(outcome.complete).toBe(false);
+    expect(outcome.error?.kind).toBe('throttled');
+    expect(outcome.reason).toMatch(/^scan failed: throttled/);
+    expect(outcome.progress.segmentsDone).toBeLessThan(4);
+  });
+
+  it('stops every segment when one fails with a non-retryable error', async () => {
+    let failed = false;
+    const boom = (): Error => Object.assign(new Error('One or more parameter values were invalid'), { name: 'ValidationException', $metadata: { httpStatusCode: 400 } });
+    // Segment 1 fails on its second request; the others are slowed by a rate limit so they are still running.
+    const client = createDynamoClient(target, {
+      middleware: [
+        failScans((_call, segment) => {
+          if (segment !== 1 || failed) return false;
+          failed = true;
+          return true;
+        }, boom),
+      ],
+    });
+    const started = performance.now();
+    const outcome = await scanTable({ client, table, segments: 4, pageSize: 10, rateLimit: { pagesPerSecond: 20 }, onPage: () => undefined });
+    client.destroy();
+    expect(outcome.complete).toBe(false);
+    expect(outcome.error?.kind).toBe('validation');
+    // 120+ pages at 20/s would take 6 s; the failure stops everything at once.
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('cancels promptly through the AbortSignal and reports incomplete', async () => {
+    const client = createDynamoClient(target);
+    const controller = new AbortController();
+    let pages = 0;
+    let abortedAt = 0;
+    const outcome = await scanTable({
+      client,
+      table,
+      segments: 4,
+      pageSize: 5,
+      rateLimit: { pagesPerSecond: 50 },
+      signal: controller.signal,
+      onPage: () => {
+        if (++pages === 3) {
+          abortedAt = performance.now();
+          controller.abort();
+        }
+      },
+    });
+    const stoppedAfter = performance.now() - abortedAt;
+    client.destroy();
+    expect(outcome.complete).toBe(false);
+    expect(outcome.reason).toBe('cancelled');
+    expect(outcome.error?.kind).toBe('cancelled');
+    expect(outcome.progress.items).toBeLessThan(ITEMS);
+    expect(stoppedAfter).toBeLessThan(500);
+  });
+
+  it('reports a missing table as incomplete with not-found', async () => {
+    const client = createDynamoClient(target);
+    const outcome = await scanTable({ client, table: 'no-such-table-here', onPage: () => undefined });
+    client.destroy();
+    expect(outcome).toMatchObject({ complete: false, error: { kind: 'not-found', message: 'table no-such-table-here not found' } });
+  });
+
+  it('paces requests with a pages-per-second limit', async () => {
+    const client = createDynamoClient(target);
+    const started = performance.now();
+    const outcome = await scanTable({ client, table, segments: 2, pageSize: 300, rateLimit: { pagesPerSecond: 10 }, onPage: () => undefined });
+    client.destroy();
+    expect(outcome.complete).toBe(true);
+    // ≥ 5 requests at 10/s: the last one cannot start before 400 ms.
+    expect(outcome.progress.pages).toBeGreaterThanOrEqual(5);
+    expect(performance.now() - started).toBeGreaterThanOrEqual((outcome.progress.pages - 1) * 100 - 20);
+  });
+});

@@ -1,0 +1,57 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ActivityEntry } from './audit-log';
+import { appendActivity, auditLine, auditLogPath, readActivity } from './audit-log';
+
+const ENTRY: ActivityEntry = {
+  time: '2026-12-01T08:00:00.000Z',
+  connection: 'profile prod',
+  region: 'eu-west-1',
+  endpoint: 'aws',
+  table: 'accounts',
+  previewId: 'pv_1',
+  token: '0f1e2d3c-0000-4000-8000-000000000000',
+  kind: 'release',
+  summary: 'Release handle `ada`',
+  request: { TransactItems: [], ClientRequestToken: '0f1e2d3c-0000-4000-8000-000000000000' },
+  outcome: { status: 'error', error: { kind: 'aws', message: 'denied for AKIAIOSFODNN7EXAMPLE with wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' } },
+};
+
+let dir = '';
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'locksmith-log-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('audit log', () => {
+  it('scrubs access key ids, known secrets and credential-named fields, and keeps the token', () => {
+    const withCreds = { ...ENTRY, credentials: { accessKeyId: 'x' } } as ActivityEntry;
+    const line = auditLine(withCreds, ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY']);
+    expect(line).not.toMatch(/AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI/);
+    expect(line).toContain('"credentials":"***"');
+    expect(line).toContain('"token":"0f1e2d3c-0000-4000-8000-000000000000"');
+    expect(line.endsWith('\n')).toBe(true);
+    expect(line.trimEnd()).not.toContain('\n');
+  });
+
+  it('appends lines with mode 0600 (tightening an existing file) and reads them newest first', async () => {
+    await writeFile(auditLogPath(dir), '', { mode: 0o644 });
+    await appendActivity(ENTRY, { dataDir: dir });
+    await appendActivity({ ...ENTRY, previewId: 'pv_2' }, { dataDir: dir });
+    expect((await stat(auditLogPath(dir))).mode & 0o777).toBe(0o600);
+    expect((await readFile(auditLogPath(dir), 'utf8')).split('\n').filter(Boolean)).toHaveLength(2);
+    expect((await readActivity({ dataDir: dir })).map((e) => e.previewId)).toEqual(['pv_2', 'pv_1']);
+    expect((await readActivity({ dataDir: dir, limit: 1 })).map((e) => e.previewId)).toEqual(['pv_2']);
+  });
+
+  it('reads no activity from a missing file and skips a torn line', async () => {
+    expect(await readActivity({ dataDir: dir })).toEqual([]);
+    await appendActivity(ENTRY, { dataDir: dir });
+    await writeFile(auditLogPath(dir), '{"torn', { flag: 'a' });
+    expect(await readActivity({ dataDir: dir })).toHaveLength(1);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * The local audit log: one JSON line per executed request (time, connection, region, effective
+ * endpoint, table, preview id, token, the exact request, the outcome), in the data folder,
+ * mode 0600. Credentials never belong here; anything that looks like one is scrubbed anyway.
+ */
+import { chmod, mkdir, open, appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AppError } from '../../../shared/result';
+import type { Outcome, TransactWriteInputJson } from '../../../shared/transactions/types';
+import { resolveDataDir } from '../connections/data-dir';
+
+/** The log file's name inside the data folder. */
+export const AUDIT_LOG_FILE = 'audit-log.jsonl';
+
+/** One line of the audit log. */
+export interface ActivityEntry {
+  readonly time: string;
+  readonly connection: string;
+  readonly region: string;
+  /** The endpoint the request actually went to; `aws` for the regional AWS endpoint. */
+  readonly endpoint: string;
+  readonly table: string;
+  readonly previewId: string;
+  readonly token: string;
+  readonly kind: string;
+  readonly summary: string;
+  readonly request: TransactWriteInputJson;
+  readonly outcome: Outcome | { readonly status: 'error'; readonly error: AppError };
+}
+
+/** The log file path for a data folder (default: LOCKSMITH_DATA_DIR, else the OS app-data folder). */
+export function auditLogPath(dataDir: string = resolveDataDir()): string {
+  return join(dataDir, AUDIT_LOG_FILE);
+}
+
+const SECRET_FIELD = /secret|session.?token|access.?key|password|credential/i;
+/** AWS access key ids (long-term AKIA…, temporary ASIA…) wherever they appear in a value. */
+const ACCESS_KEY_ID = /\b(?:AKIA|ASIA)[A-Z0-9]{12,}\b/g;
+
+/**
+ * Scrubs an entry before writing: fields named like credentials are masked, the connection's
+ * known secrets and anything shaped like an access key id are removed from every string.
+ * (A generic "token=…" text rule would also eat the ClientRequestToken, which the log must keep.)
+ */
+function scrub(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') {
+    let out = value.replace(ACCESS_KEY_ID, '***');
+    for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('***');
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v) => scrub(v, secrets));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) ? '***' : scrub(v, secrets)]));
+}
+
+/** Serializes an entry as one scrubbed JSON line. */
+export function auditLine(entry: ActivityEntry, secrets: readonly string[] = []): string {
+  return `${JSON.stringify(scrub(entry, secrets))}\n`;
+}
+
+/** Appends one entry; the folder is created 0700 and the file kept 0600. */
+export async function appendActivity(entry: ActivityEntry, options: { dataDir?: string; secrets?: readonly string[] } = {}): Promise<void> {
+  const dir = options.dataDir ?? resolveDataDir();
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = auditLogPath(dir);
+  await appendFile(path, auditLine(entry, options.secrets), { mode: 0o600 });
+  // appendFile's mode only applies on creation; a file made by hand or by an old version is tightened too.
+  await chmod(path, 0o600);
+}
+
+/** How much of the file's end is read for recent entries (older ones stay on disk). */
+const TAIL_BYTES = 4 * 1024 * 1024;
+
+/** The most recent entries, newest first; a missing file means no activity yet. */
+export async function readActivity(options: { limit?: number; dataDir?: string } = {}): Promise<ActivityEntry[]> {
+  const limit = Math.max(1, Math.min(options.limit ?? 100, 10_000));
+  let text: string;
+  try {
+    const handle = await open(auditLogPath(options.dataDir ?? resolveDataDir()), 'r');
+    try {
+      const { size } = await handle.stat();
+      const start = Math.max(0, size - TAIL_BYTES);
+      const buffer = Buffer.alloc(size - start);
+      await handle.read(buffer, 0, buffer.length, start);
+      text = buffer.toString('utf8');
+      // A tail that starts mid-line drops that partial line.
+      if (start > 0) text = text.slice(text.indexOf('\n') + 1);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const entries: ActivityEntry[] = [];
+  for (const line of text.split('\n').reverse()) {
+    if (line.trim() === '') continue;
+    try {
+      entries.push(JSON.parse(line) as ActivityEntry);
+    } catch {
+      // A torn last line (crash mid-append) is skipped, not fatal.
+    }
+    if (entries.length >= limit) break;
+  }
+  return entries;
+}

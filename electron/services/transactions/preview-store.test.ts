@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredPreview } from './preview-store';
+import { PREVIEW_TTL_MS, PreviewStore } from './preview-store';
+
+const entry = (id: string, expiresAtMs: number): StoredPreview => ({ preview: { id } as StoredPreview['preview'], built: {} as StoredPreview['built'], convention: {} as StoredPreview['convention'], spec: {} as StoredPreview['spec'], expiresAtMs });
+
+describe('PreviewStore', () => {
+  it('keeps a preview for 10 minutes, then reports it expired', () => {
+    let now = 0;
+    const store = new PreviewStore(() => now);
+    store.put(entry('a', now + PREVIEW_TTL_MS));
+    now = PREVIEW_TTL_MS - 1;
+    expect(store.get('a').found).toBe(true);
+    now = PREVIEW_TTL_MS;
+    expect(store.get('a')).toEqual({ found: false, reason: 'expired' });
+    expect(store.get('nope')).toEqual({ found: false, reason: 'unknown' });
+  });
+
+  it('drops expired previews when new ones arrive', () => {
+    let now = 0;
+    const store = new PreviewStore(() => now);
+    store.put(entry('a', 10));
+    now = 11;
+    store.put(entry('b', 100));
+    expect(store.size()).toBe(1);
+  });
+
+  it('hands out distinct URL-safe ids', () => {
+    const store = new PreviewStore();
+    const ids = new Set(Array.from({ length: 100 }, () => store.newId()));
+    expect(ids.size).toBe(100);
+    for (const id of ids) expect(id).toMatch(/^pv_[a-f0-9]{32}$/);
+  });
+});

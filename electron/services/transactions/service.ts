@@ -1,0 +1,182 @@
+/**
+ * The transaction service main exposes (bridge, CLI, browser mode): preview a request, execute a
+ * preview, decode a pasted cancellation, read the activity log. Every guard that keeps a write
+ * from happening by accident lives here, before `sendTransaction` is ever called.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { PlainKey } from '../../../shared/model';
+import { formatKey, keyId } from '../../../shared/plain-key';
+import { err, ok, type Result } from '../../../shared/result';
+import { buildTransaction } from '../../../shared/transactions/build';
+import { findRule } from '../../../shared/transactions/build-common';
+import { decodeCancellation as decodePure } from '../../../shared/transactions/decoder';
+import { assemblePreview } from '../../../shared/transactions/preview';
+import type { DecodeRequest, Decoded, ExecuteRequest, Outcome, Preview, PreviewConnection, ReasonExplained, TransactionRequest } from '../../../shared/transactions/types';
+import { toAppError } from '../dynamo/errors';
+import type { RetryPolicy } from '../dynamo/retry';
+import { appendActivity, readActivity as readLog, type ActivityEntry } from './audit-log';
+import { PreviewStore, type StoredPreview } from './preview-store';
+import { findHolders } from './reads';
+import { resolveSpec } from './resolve';
+import { sendTransaction } from './execute';
+
+/** Replaceable parts (tests inject a clock, a data folder, a fast retry policy). */
+export interface TransactionDeps {
+  readonly store: PreviewStore;
+  /** Data folder of the audit log; default LOCKSMITH_DATA_DIR or the OS app-data folder. */
+  readonly dataDir?: string;
+  readonly retry?: RetryPolicy;
+  readonly wait?: (ms: number) => Promise<void>;
+  /** Segments of the consistent holder scan before a release. */
+  readonly holderSegments?: number;
+}
+
+/** One connection as the service sees it: a client, what to show and log, and whether it may write. */
+export interface TransactionContext {
+  readonly client: DynamoDBClient;
+  /** Label, region, effective endpoint and profile (never credentials). */
+  readonly connection: PreviewConnection;
+  readonly writable: boolean;
+  /** Strings to scrub from messages and the log (the connection's static keys, if any). */
+  readonly secrets?: readonly string[];
+  readonly deps?: Partial<TransactionDeps>;
+}
+
+const defaultStore = new PreviewStore();
+
+function deps(ctx: TransactionContext): TransactionDeps {
+  return { ...ctx.deps, store: ctx.deps?.store ?? defaultStore };
+}
+
+const sameConnection = (a: PreviewConnection, b: PreviewConnection): boolean => a.label === b.label && a.region === b.region && (a.endpoint ?? '') === (b.endpoint ?? '');
+
+/** Reads the current state, builds the exact request, checks it, and keeps it under a preview id for 10 minutes. */
+export async function previewTransaction(ctx: TransactionContext, request: TransactionRequest): Promise<Result<Preview>> {
+  const { store } = deps(ctx);
+  try {
+    const spec = await resolveSpec({ client: ctx.client, table: request.table, convention: request.convention }, request.operation);
+    if (!spec.ok) return spec;
+    const built = buildTransaction(request.table, request.convention, spec.value);
+    if (!built.ok) return built;
+    const now = store.clock();
+    const preview = assemblePreview(built.value, {
+      id: store.newId(),
+      token: randomUUID(),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + store.ttlMs),
+      connection: ctx.connection,
+    });
+    store.put({ preview, built: built.value, convention: request.convention, spec: spec.value, expiresAtMs: now + store.ttlMs });
+    return ok(preview);
+  } catch (error) {
+    return { ok: false, error: toAppError(error, { table: request.table, endpoint: ctx.connection.endpoint, secrets: ctx.secrets }) };
+  }
+}
+
+/** For a release: who holds the value right now (consistent read). */
+async function currentHolders(ctx: TransactionContext, entry: StoredPreview): Promise<PlainKey[]> {
+  if (entry.spec.kind !== 'release') return [];
+  const rule = findRule(entry.convention, entry.spec.rule);
+  if (!rule.ok) return [];
+  return findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule: rule.value, value: entry.spec.value, segments: deps(ctx).holderSegments });
+}
+
+/** Names the holders of lock values that turned out to be taken, when the lock itself does not say. */
+async function nameHolders(ctx: TransactionContext, entry: StoredPreview, reasons: readonly ReasonExplained[]): Promise<ReasonExplained[]> {
+  return Promise.all(
+    reasons.map(async (reason) => {
+      const meta = entry.built.actions[reason.index];
+      if (reason.code !== 'ConditionalCheckFailed' || reason.holder || meta?.role !== 'put-lock' || !meta.rule || meta.value === undefined) return reason;
+      const rule = findRule(entry.convention, meta.rule);
+      if (!rule.ok) return reason;
+      const keys = entry.convention.keys;
+      // The account claiming the value holds it too; naming it as "the holder" would mislead.
+      const claimants = new Set(entry.built.actions.filter((a) => a.role === 'check-account' || a.role === 'put-account').map((a) => keyId(a.key, keys)));
+      const found = await findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule: rule.value, value: meta.value, segments: deps(ctx).holderSegments }).catch(() => []);
+      const holders = found.filter((h) => !claimants.has(keyId(h, keys)));
+      if (holders.length === 0) return { ...reason, message: `${reason.message}, and no other account holds it (an orphan lock, or this account's own: release it first if it is an orphan)` };
+      const names = holders.map((h) => formatKey(h, keys)).sort().join(', ');
+      return { ...reason, holder: names, message: `${meta.rule.toLowerCase()} \`${meta.value}\` is already held by ${names} — the lock ${meta.keyText} exists` };
+    }),
+  );
+}
+
+/**
+ * Executes a preview: refuses on a read-only connection, a wrong confirmation, another connection
+ * or (release) a value someone holds — all before sending. Then sends exactly the previewed input
+ * and logs the request and its outcome.
+ */
+export async function executePreview(ctx: TransactionContext, request: ExecuteRequest): Promise<Result<Outcome>> {
+  const d = deps(ctx);
+  const found = d.store.get(request.previewId);
+  if (!found.found) {
+    return err('not-found', found.reason === 'expired' ? `preview ${request.previewId} has expired (previews last 10 minutes, the token's idempotency window): preview again` : `no preview ${request.previewId} (unknown or expired): preview again`, { field: 'previewId' });
+  }
+  const entry = found.entry;
+  const { preview } = entry;
+  if (!sameConnection(preview.connection, ctx.connection)) {
+    return err('validation', `preview ${preview.id} was made for ${preview.connection.label}, not ${ctx.connection.label}: preview again on this connection`, { field: 'previewId' });
+  }
+  if (!ctx.writable) {
+    return err('read-only', `connection ${ctx.connection.label} is read-only: nothing was sent`, { fix: ctx.connection.profile ? 'allow writes for this connection explicitly (CLI: --allow-writes)' : 'allow writes for this connection' });
+  }
+  if (request.confirmation !== preview.confirm) {
+    return err('validation', `the confirmation does not match: type \`${preview.confirm}\` exactly to ${preview.kind}`, { field: 'confirmation' });
+  }
+  try {
+    const holders = await currentHolders(ctx, entry);
+    if (holders.length > 0) {
+      const names = holders.map((h) => formatKey(h, entry.convention.keys)).join(', ');
+      return ok({ status: 'refused', holders, message: `refused: ${names} holds \`${entry.spec.kind === 'release' ? entry.spec.value : ''}\` right now; releasing its lock would let someone else take it. Nothing was sent.` });
+    }
+  } catch (error) {
+    return { ok: false, error: toAppError(error, { table: preview.table, endpoint: ctx.connection.endpoint, secrets: ctx.secrets }) };
+  }
+  const sent = await sendTransaction({
+    client: ctx.client,
+    input: preview.input,
+    actions: entry.built.actions,
+    ownerAttribute: entry.convention.ownerAttribute,
+    retry: d.retry,
+    wait: d.wait,
+    errorContext: { table: preview.table, endpoint: ctx.connection.endpoint, secrets: ctx.secrets },
+  });
+  let outcome: Outcome | undefined = sent.ok ? sent.value : undefined;
+  if (outcome?.status === 'cancelled') {
+    const reasons = await nameHolders(ctx, entry, outcome.reasons);
+    outcome = { ...outcome, reasons, message: reasons.filter((r) => r.code !== 'None').map((r) => r.message).join('; ') || outcome.message };
+  }
+  const logged: ActivityEntry = {
+    time: new Date(d.store.clock()).toISOString(),
+    connection: ctx.connection.label,
+    region: ctx.connection.region,
+    endpoint: ctx.connection.endpoint ?? 'aws',
+    table: preview.table,
+    previewId: preview.id,
+    token: preview.input.ClientRequestToken,
+    kind: preview.kind,
+    summary: preview.summary,
+    request: preview.input,
+    outcome: outcome ?? { status: 'error', error: sent.ok ? { kind: 'internal', message: 'no outcome' } : sent.error },
+  };
+  try {
+    await appendActivity(logged, { ...(d.dataDir ? { dataDir: d.dataDir } : {}), ...(ctx.secrets ? { secrets: ctx.secrets } : {}) });
+  } catch (error) {
+    // The write already happened; failing to log it must be said, not hidden.
+    const message = `the request was sent, but the audit log could not be written: ${(error as Error).message}`;
+    if (outcome) outcome = { ...outcome, message: `${outcome.message} (${message})` };
+  }
+  if (!sent.ok) return { ok: false, error: sent.error };
+  return ok(outcome ?? sent.value);
+}
+
+/** Decodes a pasted TransactionCanceledException message or CancellationReasons array (pure). */
+export function decodeCancellation(request: DecodeRequest): Result<Decoded> {
+  return decodePure(request);
+}
+
+/** The most recent audit log entries, newest first. */
+export async function readActivity(options: { limit?: number; dataDir?: string } = {}): Promise<ActivityEntry[]> {
+  return readLog(options);
+}

@@ -1,0 +1,55 @@
+/** The Activity tab: the local audit log of executed transactions, newest first, each with its request and outcome. */
+import type { ActivityEntry } from '../../../../shared/contract';
+import { useQuery } from '../../bridge/use-method';
+import { ErrorBox } from '../../components/error-box';
+import { Busy } from '../../components/busy';
+import { JsonView } from '../../components/json-view';
+
+function outcomeStatus(entry: ActivityEntry): string {
+  const outcome = entry.outcome;
+  if (typeof outcome === 'object' && outcome !== null && !Array.isArray(outcome) && 'status' in outcome) return String(outcome.status);
+  return 'recorded';
+}
+
+/** Lists the log; reloads each time the tab is opened (it is mounted per visit). */
+export function ActivityView() {
+  const { data, error, loading, reload } = useQuery('activity.list', { limit: 200 });
+  return (
+    <div className="stack" data-testid="activity">
+      <div className="row">
+        <h2 className="spacer">Activity</h2>
+        <button type="button" className="btn btn-small" onClick={reload}>
+          Reload
+        </button>
+      </div>
+      {loading ? <Busy label="Reading the activity log…" /> : null}
+      <ErrorBox error={error} title="Could not read the activity log" />
+      {data && data.entries.length === 0 ? <p className="empty">No transactions executed yet.</p> : null}
+      <ol className="list activity-list">
+        {data?.entries.map((entry) => (
+          <li key={`${entry.time}-${entry.previewId}`} className="panel" data-testid="activity-entry">
+            <details>
+              <summary className="row">
+                <strong>{new Date(entry.time).toLocaleString()}</strong>
+                <span className="mono">{entry.table}</span>
+                <span>{entry.connection}</span>
+                <span className="muted">{entry.region}</span>
+                <span className={`badge ${outcomeStatus(entry) === 'succeeded' || outcomeStatus(entry) === 'executed' ? 'badge-ok' : 'badge-danger'}`} data-testid="activity-status">
+                  {outcomeStatus(entry)}
+                </span>
+              </summary>
+              <dl className="facts">
+                <dt>Endpoint</dt>
+                <dd className="mono">{entry.endpoint ?? 'AWS default'}</dd>
+                <dt>ClientRequestToken</dt>
+                <dd className="mono">{entry.clientRequestToken}</dd>
+              </dl>
+              <JsonView value={entry.request} label="Request" />
+              <JsonView value={entry.outcome} label="Outcome" />
+            </details>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+/** Allowing writes on an AWS profile: the profile name must be typed back. */
+import { useState, type FormEvent } from 'react';
+import type { ConnectionView } from '../../../../shared/contract';
+import type { AppError } from '../../../../shared/result';
+import type { ConnectionsState } from './use-connections';
+import { Dialog } from '../../components/dialog';
+import { ErrorBox } from '../../components/error-box';
+
+/** The profile name a person must type (the connection id is `profile:<name>`). */
+function profileName(connection: ConnectionView): string {
+  return connection.id.startsWith('profile:') ? connection.id.slice('profile:'.length) : connection.label;
+}
+
+/** Asks for the profile name before allowing writes; closes on success. */
+export function AllowWritesDialog({ state, connection, onClose }: { state: ConnectionsState; connection: ConnectionView; onClose: () => void }) {
+  const [typed, setTyped] = useState('');
+  const [error, setError] = useState<AppError>();
+  const name = profileName(connection);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void state.setWritable(connection.id, true, typed).then((result) => (result.ok ? onClose() : setError(result.error)));
+  };
+  return (
+    <Dialog title={`Allow writes on ${connection.label}`} onClose={onClose} size="small" testId="allow-writes-dialog">
+      <form onSubmit={submit}>
+        <p>
+          Transactions executed through this connection change a real AWS table in <strong>{connection.region}</strong>. Type the
+          profile name <code>{name}</code> to allow it.
+        </p>
+        <div className="field">
+          <label htmlFor="allow-writes-name">Profile name</label>
+          <input id="allow-writes-name" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" autoFocus />
+        </div>
+        <ErrorBox error={error} title="Writes were not allowed" />
+        <button type="submit" className="btn btn-danger" disabled={typed !== name}>
+          Allow writes
+        </button>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,88 @@
+/** The selected connection: effective endpoint and region, status, write mode, sandbox controls. */
+import { useState } from 'react';
+import type { ConnectionView } from '../../../../shared/contract';
+import type { ConnectionsState } from './use-connections';
+import { ModeBadge, StateBadge } from './connection-badges';
+import { ErrorBox } from '../../components/error-box';
+import { AllowWritesDialog } from './allow-writes-dialog';
+
+const REGIONS = ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'eu-west-1', 'eu-west-2', 'eu-central-1', 'eu-north-1', 'ap-northeast-1', 'ap-northeast-2', 'ap-southeast-1', 'ap-southeast-2', 'ap-south-1', 'sa-east-1', 'ca-central-1'];
+
+/** Details and controls of one connection. */
+export function ConnectionDetails({ state, connection }: { state: ConnectionsState; connection: ConnectionView }) {
+  const [askWrites, setAskWrites] = useState(false);
+  const regions = REGIONS.includes(connection.region) ? REGIONS : [connection.region, ...REGIONS];
+  const endpointText = connection.endpoint ?? `AWS default for ${connection.region}`;
+  return (
+    <div className="panel" data-testid="connection-details">
+      <div className="panel-title">
+        <h3>{connection.label}</h3>
+        <StateBadge connection={connection} />
+        <ModeBadge connection={connection} />
+      </div>
+      <dl className="facts">
+        <dt>Endpoint</dt>
+        <dd className="mono" data-testid="effective-endpoint">
+          {endpointText}
+          {connection.endpointSource === 'env' ? <span className="badge badge-warn"> from environment</span> : null}
+        </dd>
+        <dt>
+          <label htmlFor="connection-region">Region</label>
+        </dt>
+        <dd>
+          <select id="connection-region" value={connection.region} onChange={(e) => void state.setRegion(connection.id, e.target.value)}>
+            {regions.map((region) => (
+              <option key={region} value={region}>
+                {region}
+              </option>
+            ))}
+          </select>
+        </dd>
+      </dl>
+      {connection.envOverrides.length > 0 ? (
+        <div className="alert alert-warn" role="status">
+          Environment variables change this connection: <span className="mono">{connection.envOverrides.join(', ')}</span>
+        </div>
+      ) : null}
+      <ErrorBox error={connection.error} title="This connection failed" />
+      <div className="row">
+        <button type="button" className="btn btn-small" onClick={() => void state.check(connection.id)}>
+          Check
+        </button>
+        {connection.writable ? (
+          <button type="button" className="btn btn-small" onClick={() => void state.setWritable(connection.id, false)}>
+            Make read-only
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => (connection.kind === 'profile' ? setAskWrites(true) : void state.setWritable(connection.id, true))}
+          >
+            Allow writes…
+          </button>
+        )}
+        {connection.kind === 'sandbox' ? <SandboxControls state={state} /> : null}
+        {connection.kind === 'endpoint' ? (
+          <button type="button" className="btn btn-small" onClick={() => void state.remove(connection.id)}>
+            Remove
+          </button>
+        ) : null}
+      </div>
+      {askWrites ? <AllowWritesDialog state={state} connection={connection} onClose={() => setAskWrites(false)} /> : null}
+    </div>
+  );
+}
+
+function SandboxControls({ state }: { state: ConnectionsState }) {
+  const running = state.sandbox?.state === 'running';
+  return running ? (
+    <button type="button" className="btn btn-small" onClick={() => void state.stopSandbox()}>
+      Stop sandbox
+    </button>
+  ) : (
+    <button type="button" className="btn btn-small" onClick={() => void state.startSandbox()}>
+      Start sandbox
+    </button>
+  );
+}

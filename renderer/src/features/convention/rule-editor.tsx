@@ -1,0 +1,64 @@
+/** One rule's fields: name, attribute, lock key template, normalization. */
+import { NORMALIZATION_STEPS, type NormalizationStep } from '../../../../shared/model';
+import type { RuleDraft } from './rule-draft';
+
+/** Edits one rule draft. */
+export function RuleEditor({
+  index,
+  draft,
+  hasRange,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  draft: RuleDraft;
+  hasRange: boolean;
+  onChange: (draft: RuleDraft) => void;
+  onRemove: () => void;
+}) {
+  const id = (field: string) => `rule-${index}-${field}`;
+  const toggle = (step: NormalizationStep, on: boolean) => {
+    const steps = on ? [...draft.normalize, step] : draft.normalize.filter((s) => s !== step);
+    // Keep the offered order so the same choice always yields the same convention.
+    onChange({ ...draft, normalize: NORMALIZATION_STEPS.filter((s) => steps.includes(s)) });
+  };
+  return (
+    <fieldset className="rule-editor">
+      <legend>Rule {draft.name || index + 1}</legend>
+      <div className="grid-2">
+        <div className="field">
+          <label htmlFor={id('name')}>Name</label>
+          <input id={id('name')} value={draft.name} onChange={(e) => onChange({ ...draft, name: e.target.value })} />
+        </div>
+        <div className="field">
+          <label htmlFor={id('attribute')}>Account attribute</label>
+          <input id={id('attribute')} value={draft.attribute} onChange={(e) => onChange({ ...draft, attribute: e.target.value })} />
+        </div>
+        <div className="field">
+          <label htmlFor={id('template')}>Lock key template</label>
+          <input id={id('template')} className="mono" value={draft.template} onChange={(e) => onChange({ ...draft, template: e.target.value })} />
+          <span className="field-hint">Contains {'{value}'} once, e.g. UNIQ#EMAIL#{'{value}'}</span>
+        </div>
+        {hasRange ? (
+          <div className="field">
+            <label htmlFor={id('range')}>Lock sort key</label>
+            <input id={id('range')} className="mono" value={draft.range} onChange={(e) => onChange({ ...draft, range: e.target.value })} />
+          </div>
+        ) : null}
+      </div>
+      <div className="row" role="group" aria-label={`Normalization of rule ${draft.name || index + 1}`}>
+        <span>Normalization:</span>
+        {NORMALIZATION_STEPS.map((step) => (
+          <label key={step} className="row">
+            <input type="checkbox" checked={draft.normalize.includes(step)} onChange={(e) => toggle(step, e.target.checked)} /> {step}
+          </label>
+        ))}
+        <span className="spacer" />
+        <button type="button" className="btn btn-small" onClick={onRemove}>
+          Remove rule
+        </button>
+      </div>
+      {draft.legacy.length > 0 ? <p className="field-hint">Also recognised (legacy): {draft.legacy.map((t) => t.hash).join(', ')}</p> : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { AccountGroup, AuditCounts, StrayLockRow } from '../../../../shared/audit/types';
+import { applyAuditDelta, EMPTY_AUDIT_ROWS } from './audit-rows';
+
+const counts = (scanned: number): AuditCounts => ({
+  scanned,
+  accounts: 1,
+  locks: 1,
+  summary: { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 },
+});
+const account = (id: string, status: 'ok' | 'missing' = 'ok'): AccountGroup => ({
+  kind: 'account',
+  id,
+  key: { PK: id, SK: 'PROFILE' },
+  locks: [{ rule: 'EMAIL', value: `${id}@x.io`, normalized: `${id}@x.io`, status }],
+  problems: status === 'missing' ? ['missing-lock'] : [],
+});
+const orphan: StrayLockRow = { kind: 'orphan-lock', id: 'o1', key: { PK: 'UNIQ#HANDLE#ada', SK: 'LOCK' }, rule: 'HANDLE', value: 'ada' };
+
+describe('applyAuditDelta', () => {
+  it('adds rows in arrival order and records counts', () => {
+    const state = applyAuditDelta(EMPTY_AUDIT_ROWS, { upserted: [account('a'), orphan], removed: [], counts: counts(2) });
+    expect(state.list.map((r) => r.id)).toEqual(['a', 'o1']);
+    expect(state.counts?.scanned).toBe(2);
+  });
+
+  it('keeps the array identity when a delta changes no row', () => {
+    const first = applyAuditDelta(EMPTY_AUDIT_ROWS, { upserted: [account('a')], removed: [], counts: counts(1) });
+    const second = applyAuditDelta(first, { upserted: [account('a')], removed: ['missing'], counts: counts(5) });
+    expect(second.list).toBe(first.list);
+    expect(second.counts?.scanned).toBe(5);
+  });
+
+  it('replaces a changed row in place and keeps unchanged rows identical', () => {
+    const first = applyAuditDelta(EMPTY_AUDIT_ROWS, { upserted: [account('a'), account('b')], removed: [], counts: counts(2) });
+    const second = applyAuditDelta(first, { upserted: [account('b', 'missing')], removed: [], counts: counts(2) });
+    expect(second.list).not.toBe(first.list);
+    expect(second.list[0]).toBe(first.list[0]);
+    expect(second.list.map((r) => r.id)).toEqual(['a', 'b']);
+    expect(second.byId.get('b')?.kind === 'account' && second.byId.get('b')?.problems).toEqual(['missing-lock']);
+  });
+
+  it('removes rows by id', () => {
+    const first = applyAuditDelta(EMPTY_AUDIT_ROWS, { upserted: [account('a'), orphan], removed: [], counts: counts(2) });
+    const second = applyAuditDelta(first, { upserted: [], removed: ['o1'], counts: counts(2) });
+    expect(second.list.map((r) => r.id)).toEqual(['a']);
+  });
+});

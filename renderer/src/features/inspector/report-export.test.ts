@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditReport } from '../../../../shared/audit/types';
+import { reportToCsv, reportToJson } from './report-export';
+
+const report: AuditReport = {
+  table: 'accounts',
+  complete: false,
+  reason: 'segment 2 failed: connection refused',
+  scanned: 10,
+  accounts: 4,
+  locks: 6,
+  convention: {
+    preset: 'uniq',
+    keys: { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } },
+    account: { kind: 'key-prefix', prefix: 'ACCT#', range: 'PROFILE' },
+    rules: [],
+    lockPrefixes: ['UNIQ#'],
+  },
+  summary: { 'orphan-lock': 1, 'missing-lock': 0, 'duplicate-value': 1, 'owner-mismatch': 0, 'malformed-lock': 0 },
+  problems: [
+    { kind: 'orphan-lock', rule: 'HANDLE', value: 'ada', lock: { PK: 'UNIQ#HANDLE#ada', SK: 'LOCK' } },
+    { kind: 'duplicate-value', rule: 'EMAIL', value: '=cmd|"x"', accounts: [{ PK: 'ACCT#1', SK: 'PROFILE' }, { PK: 'ACCT#2', SK: 'PROFILE' }] },
+  ],
+};
+
+describe('report export', () => {
+  it('JSON round-trips to the same report', () => {
+    expect(JSON.parse(reportToJson(report))).toEqual(report);
+  });
+
+  it('CSV has a header, one line per problem and marks an incomplete report', () => {
+    const lines = reportToCsv(report).trimEnd().split('\r\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toBe('"kind","rule","value","lock","accounts","reason"');
+    expect(lines[1]).toContain('"orphan-lock","HANDLE","ada"');
+    expect(lines[3]).toContain('"incomplete"');
+  });
+
+  it('CSV quotes inner quotes and defuses formulas', () => {
+    const line = reportToCsv(report).split('\r\n')[2] ?? '';
+    expect(line).toContain(`"'=cmd|""x"""`);
+  });
+});

@@ -1,0 +1,121 @@
+/** An expanded inspector row: the account's lock items (full keys, attributes) or the stray lock, with the fitting actions. */
+import { useState } from 'react';
+import type { GroupRow } from '../../../../shared/audit/types';
+import type { KeySchema, PlainKey } from '../../../../shared/model';
+import { formatKey } from '../../../../shared/plain-key';
+import { useWorkspace } from '../../app/workspace';
+import { ItemViewer } from './item-viewer';
+import { LockStatusChip } from './status-chips';
+
+/** Details of one row. */
+export function RowDetail({ row, keys }: { row: GroupRow; keys: KeySchema }) {
+  const { openLockForm, openLookup } = useWorkspace();
+  const [viewing, setViewing] = useState<PlainKey>();
+  const viewer = viewing ? <ItemViewer itemKey={viewing} keys={keys} onClose={() => setViewing(undefined)} /> : null;
+
+  if (row.kind !== 'account') {
+    return (
+      <div className="detail" data-testid="row-detail">
+        <dl className="facts">
+          <dt>Lock key</dt>
+          <dd className="mono">{formatKey(row.key, keys)}</dd>
+          <dt>Rule</dt>
+          <dd>{row.rule ?? <span className="muted">no rule matches this prefix</span>}</dd>
+          <dt>Value</dt>
+          <dd className="mono">{row.value === '' ? <span className="muted">(empty)</span> : row.value}</dd>
+          {row.owner ? (
+            <>
+              <dt>Owner named on the lock</dt>
+              <dd className="mono">{row.owner}</dd>
+            </>
+          ) : null}
+          {row.reason ? (
+            <>
+              <dt>Why</dt>
+              <dd>{row.reason}</dd>
+            </>
+          ) : null}
+        </dl>
+        <div className="row">
+          <button type="button" className="btn btn-small" onClick={() => setViewing(row.key)}>
+            View lock item
+          </button>
+          {row.kind === 'orphan-lock' && row.rule ? (
+            <button type="button" className="btn btn-small btn-primary" onClick={() => openLockForm({ kind: 'release', rule: row.rule, value: row.value })}>
+              Release this lock…
+            </button>
+          ) : null}
+          <button type="button" className="btn btn-small" onClick={() => openLookup(row.value)}>
+            Look up value
+          </button>
+        </div>
+        {viewer}
+      </div>
+    );
+  }
+
+  return (
+    <div className="detail" data-testid="row-detail">
+      <div className="row">
+        <span className="muted">Account</span>
+        <span className="mono">{formatKey(row.key, keys)}</span>
+        <button type="button" className="btn btn-small" onClick={() => setViewing(row.key)}>
+          View account item
+        </button>
+      </div>
+      <table className="simple-table">
+        <thead>
+          <tr>
+            <th scope="col">Rule</th>
+            <th scope="col">Value (stored)</th>
+            <th scope="col">Normalized</th>
+            <th scope="col">Lock item</th>
+            <th scope="col">Status</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {row.locks.map((lock) => (
+            <tr key={lock.rule}>
+              <td>{lock.rule}</td>
+              <td className="mono">{lock.value}</td>
+              <td className="mono">{lock.normalized}</td>
+              <td className="mono">
+                {lock.lock ? formatKey(lock.lock, keys) : <span className="muted">none</span>}
+                {lock.owner ? <div className="muted">owner: {lock.owner}</div> : null}
+                {lock.otherHolders && lock.otherHolders.length > 0 ? (
+                  <div className="muted">also held by: {lock.otherHolders.map((k) => formatKey(k, keys)).join(', ')}</div>
+                ) : null}
+              </td>
+              <td>
+                <LockStatusChip status={lock.status} />
+              </td>
+              <td>
+                <div className="row">
+                  {lock.lock ? (
+                    <button type="button" className="btn btn-small" onClick={() => lock.lock && setViewing(lock.lock)}>
+                      View lock
+                    </button>
+                  ) : null}
+                  {lock.status === 'missing' ? (
+                    <button
+                      type="button"
+                      className="btn btn-small btn-primary"
+                      onClick={() => openLockForm({ kind: 'claim', rule: lock.rule, value: lock.normalized, account: row.key, candidates: [row.key] })}
+                    >
+                      Claim lock…
+                    </button>
+                  ) : null}
+                  <button type="button" className="btn btn-small" onClick={() => openLookup(lock.value)}>
+                    Look up
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {viewer}
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+/** Chips for lock statuses and problem kinds: colour plus words, never colour alone. */
+import type { LockStatus } from '../../../../shared/audit/types';
+import type { ProblemKind } from '../../../../shared/model';
+import { Badge, type BadgeTone } from '../../components/badge';
+
+const LOCK_TONE: Record<LockStatus, BadgeTone> = { ok: 'ok', missing: 'danger', duplicate: 'danger', 'owner-mismatch': 'warn' };
+const LOCK_LABEL: Record<LockStatus, string> = { ok: 'locked', missing: 'no lock', duplicate: 'duplicate', 'owner-mismatch': 'owner mismatch' };
+
+/** The status of one expected lock. */
+export function LockStatusChip({ status }: { status: LockStatus }) {
+  return <Badge tone={LOCK_TONE[status]}>{LOCK_LABEL[status]}</Badge>;
+}
+
+/** Human names of the problem kinds (the kind's own name stays visible in the data attribute and exports). */
+export const PROBLEM_LABEL: Record<ProblemKind, string> = {
+  'orphan-lock': 'Orphan lock',
+  'missing-lock': 'Missing lock',
+  'duplicate-value': 'Duplicate value',
+  'owner-mismatch': 'Owner mismatch',
+  'malformed-lock': 'Malformed lock',
+};
+
+/** One problem kind. */
+export function ProblemChip({ kind }: { kind: ProblemKind }) {
+  return (
+    <Badge tone={kind === 'owner-mismatch' ? 'warn' : 'danger'} title={kind}>
+      {PROBLEM_LABEL[kind]}
+    </Badge>
+  );
+}

@@ -1,0 +1,42 @@
+/** The outcome of an executed transaction: success (and the re-check), or the reason per action. */
+import type { LookupView, TxOutcomeView } from '../../../../shared/contract';
+import { VerdictChip } from '../lookup/verdict';
+
+/** Success or the cancellation reasons, each mapped to its action. */
+export function OutcomePanel({ outcome, recheck }: { outcome: TxOutcomeView; recheck: LookupView | undefined }) {
+  if (outcome.status === 'executed') {
+    return (
+      <div className="alert alert-ok" role="status" data-testid="tx-outcome" data-status="executed">
+        <div className="alert-title">Executed</div>
+        <p>{outcome.verified ? 'The transaction was applied and verified.' : 'The transaction was applied.'}</p>
+        {recheck ? (
+          <div className="stack" data-testid="tx-recheck">
+            {recheck.rules.map((rule) => (
+              <p key={rule.rule}>
+                Re-checked {rule.rule} <span className="mono">{rule.normalized}</span>: <VerdictChip verdict={rule.verdict} />
+              </p>
+            ))}
+          </div>
+        ) : (
+          <p className="muted">Re-checking the value…</p>
+        )}
+      </div>
+    );
+  }
+  return (
+    <div className="alert alert-danger" role="alert" data-testid="tx-outcome" data-status="cancelled">
+      <div className="alert-title">Not executed — DynamoDB refused the transaction; nothing was written</div>
+      <ol>
+        {outcome.reasons.map((reason) => (
+          <li key={reason.index} data-testid="tx-reason">
+            <strong>
+              Action {reason.index + 1}
+              {reason.action ? ` (${reason.action.type} ${reason.action.explanation})` : ''}: {reason.code}
+            </strong>
+            <div>{reason.message}</div>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

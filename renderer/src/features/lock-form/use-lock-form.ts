@@ -1,0 +1,110 @@
+/**
+ * The claim/release flow: preview (main builds and keeps the exact request) → the value typed back →
+ * execute → outcome; on success the value is looked up again and the inspector rows patched in place.
+ */
+import { useCallback, useState } from 'react';
+import type { LookupView, TxOutcomeView, TxPreviewView } from '../../../../shared/contract';
+import type { TxRequest } from '../../../../shared/contract';
+import type { Convention } from '../../../../shared/model';
+import type { AppError } from '../../../../shared/result';
+import { useBridge } from '../../bridge/bridge-context';
+
+/** Where the flow is. */
+export type LockFormStep = 'edit' | 'previewing' | 'preview' | 'executing' | 'outcome';
+
+/** State and actions of one lock form. */
+export interface LockFormFlow {
+  readonly step: LockFormStep;
+  readonly preview: TxPreviewView | undefined;
+  readonly outcome: TxOutcomeView | undefined;
+  /** The fresh lookup after a successful execute (what the inspector was patched with). */
+  readonly recheck: LookupView | undefined;
+  readonly error: AppError | undefined;
+  readonly makePreview: (request: TxRequest) => Promise<void>;
+  readonly execute: (confirmation: string) => Promise<void>;
+  /** Back to editing (a new preview is needed after any change). */
+  readonly edit: () => void;
+}
+
+/** Runs the flow against `table` on `connectionId`; `onRechecked` receives the fresh lookup after success. */
+export function useLockForm(
+  connectionId: string,
+  table: string,
+  convention: Convention | undefined,
+  onRechecked: (lookup: LookupView) => void,
+): LockFormFlow {
+  const bridge = useBridge();
+  const [step, setStep] = useState<LockFormStep>('edit');
+  const [preview, setPreview] = useState<TxPreviewView>();
+  const [outcome, setOutcome] = useState<TxOutcomeView>();
+  const [recheck, setRecheck] = useState<LookupView>();
+  const [error, setError] = useState<AppError>();
+  const [request, setRequest] = useState<TxRequest>();
+
+  const fail = (cause: unknown): AppError => ({ kind: 'unreachable', message: `Lost contact with Locksmith: ${String(cause)}` });
+
+  const makePreview = useCallback(
+    async (next: TxRequest) => {
+      setStep('previewing');
+      setError(undefined);
+      setOutcome(undefined);
+      setRecheck(undefined);
+      setRequest(next);
+      try {
+        const result = await bridge.call('tx.preview', { connectionId, table, request: next, ...(convention ? { convention } : {}) });
+        if (result.ok) {
+          setPreview(result.value);
+          setStep('preview');
+        } else {
+          setError(result.error);
+          setStep('edit');
+        }
+      } catch (cause) {
+        setError(fail(cause));
+        setStep('edit');
+      }
+    },
+    [bridge, connectionId, table, convention],
+  );
+
+  const execute = useCallback(
+    async (confirmation: string) => {
+      if (!preview) return;
+      setStep('executing');
+      setError(undefined);
+      try {
+        const result = await bridge.call('tx.execute', { previewId: preview.previewId, confirmation });
+        if (!result.ok) {
+          setError(result.error);
+          setStep('preview');
+          return;
+        }
+        setOutcome(result.value);
+        setStep('outcome');
+        if (result.value.status === 'executed' && request && 'value' in request && typeof request.value === 'string') {
+          // Re-check the group: a fresh lookup of the value updates the inspector rows in place.
+          const fresh = await bridge.call('lookup.run', { connectionId, table, value: request.value, rule: 'rule' in request ? request.rule : undefined, ...(convention ? { convention } : {}) });
+          if (fresh.ok) {
+            setRecheck(fresh.value);
+            onRechecked(fresh.value);
+          } else {
+            setError(fresh.error);
+          }
+        }
+      } catch (cause) {
+        setError(fail(cause));
+        setStep('preview');
+      }
+    },
+    [bridge, preview, request, connectionId, table, convention, onRechecked],
+  );
+
+  const edit = useCallback(() => {
+    setStep('edit');
+    setPreview(undefined);
+    setOutcome(undefined);
+    setError(undefined);
+  }, []);
+
+  return { step, preview, outcome, recheck, error, makePreview, execute, edit };
+}

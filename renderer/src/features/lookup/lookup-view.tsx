@@ -1,0 +1,146 @@
+/** The Lookup tab: one value in, a verdict per rule out, with the lock, its holder(s) and the fitting action. */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { LookupRuleView } from '../../../../shared/contract';
+import type { KeySchema } from '../../../../shared/model';
+import { formatKey } from '../../../../shared/plain-key';
+import { useWorkspace } from '../../app/workspace';
+import { useAction } from '../../bridge/use-method';
+import { ErrorBox } from '../../components/error-box';
+import { Busy } from '../../components/busy';
+import { useAuditRun } from '../inspector/audit-context';
+import { VerdictChip } from './verdict';
+
+/** The id of the lookup input, focused by Ctrl/⌘+K. */
+export const LOOKUP_INPUT_ID = 'lookup-input';
+
+/** Looks a value up in the selected table. */
+export function LookupView({ connectionId, table }: { connectionId: string; table: string }) {
+  const { lookupRequest } = useWorkspace();
+  const lookupValue = lookupRequest.value;
+  const audit = useAuditRun();
+  const lookup = useAction('lookup.run');
+  const [value, setValue] = useState(lookupValue);
+  const [rule, setRule] = useState('');
+  const inputRef = useRef<HTMLInputElement>(null);
+  const rules = audit.convention?.rules ?? [];
+  const { run } = lookup;
+  // Read through a ref: a new convention object must not re-run a hand-over lookup.
+  const conventionRef = useRef(audit.convention);
+  useEffect(() => {
+    conventionRef.current = audit.convention;
+  }, [audit.convention]);
+
+  // A value handed over (from the inspector or Ctrl/⌘+K) is looked up at once.
+  useEffect(() => {
+    setValue(lookupValue);
+    inputRef.current?.focus();
+    const convention = conventionRef.current;
+    if (lookupValue.trim() !== '') void run({ connectionId, table, value: lookupValue, ...(convention ? { convention } : {}) });
+  }, [lookupValue, lookupRequest.seq, connectionId, table, run]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (value.trim() === '') return;
+    void run({ connectionId, table, value, ...(rule ? { rule } : {}), ...(audit.convention ? { convention: audit.convention } : {}) });
+  };
+
+  return (
+    <div className="stack" data-testid="lookup">
+      <form onSubmit={submit} className="row" role="search" aria-label="Look up a value">
+        <label htmlFor={LOOKUP_INPUT_ID}>Value</label>
+        <input
+          id={LOOKUP_INPUT_ID}
+          ref={inputRef}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          placeholder="ada or ada@lovelace.io"
+          autoComplete="off"
+          data-testid="lookup-input"
+        />
+        <label htmlFor="lookup-rule">Rule</label>
+        <select id="lookup-rule" value={rule} onChange={(e) => setRule(e.target.value)}>
+          <option value="">every rule</option>
+          {rules.map((r) => (
+            <option key={r.name} value={r.name}>
+              {r.name}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="btn btn-primary" disabled={lookup.pending}>
+          Look up
+        </button>
+      </form>
+      {lookup.pending ? <Busy label="Looking up (consistent reads; a scan when no index fits)…" /> : null}
+      <ErrorBox error={lookup.error} title="The lookup failed" />
+      {lookup.data && !lookup.pending ? (
+        <div className="stack" data-testid="lookup-result">
+          <p className="muted">
+            Holders found through {lookup.data.method === 'index' ? `the index ${lookup.data.indexName ?? ''}` : 'a filtered scan (no index on the attribute)'}.
+          </p>
+          {lookup.data.complete === false ? (
+            <div className="alert alert-warn" role="alert" data-testid="lookup-incomplete">
+              <div className="alert-title">Provisional: the search for holders did not finish</div>
+              <p>{lookup.data.reason ?? 'The holder scan stopped early.'} A value shown as free or orphan may still be held.</p>
+            </div>
+          ) : null}
+          {lookup.data.rules.map((r) => (
+            <RuleVerdict key={r.rule} rule={r} keys={audit.convention?.keys} />
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | undefined }) {
+  const { openLockForm } = useWorkspace();
+  const show = (key: Parameters<typeof formatKey>[0]) => (keys ? formatKey(key, keys) : JSON.stringify(key));
+  return (
+    <div className="panel" data-testid={`lookup-rule-${rule.rule}`}>
+      <div className="panel-title">
+        <h3>{rule.rule}</h3>
+        <span className="mono">{rule.normalized}</span>
+        <VerdictChip verdict={rule.verdict} />
+      </div>
+      <dl className="facts">
+        <dt>Lock</dt>
+        <dd className="mono">{rule.lock ? show(rule.lock) : 'none'}</dd>
+        {rule.owner ? (
+          <>
+            <dt>Owner on the lock</dt>
+            <dd className="mono">{rule.owner}</dd>
+          </>
+        ) : null}
+        <dt>Holder(s)</dt>
+        <dd className="mono">{rule.holders.length === 0 ? 'nobody' : rule.holders.map(show).join(', ')}</dd>
+      </dl>
+      {rule.notes && rule.notes.length > 0 ? (
+        <ul className="field-hint">
+          {rule.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      ) : null}
+      <div className="row">
+        {rule.verdict === 'orphan' ? (
+          <button type="button" className="btn btn-primary" onClick={() => openLockForm({ kind: 'release', rule: rule.rule, value: rule.normalized })} data-testid="action-release">
+            Release the orphan lock…
+          </button>
+        ) : null}
+        {rule.verdict === 'unprotected' ? (
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => openLockForm({ kind: 'claim', rule: rule.rule, value: rule.normalized, account: rule.holders[0], candidates: rule.holders })}
+            data-testid="action-claim"
+          >
+            Claim the missing lock…
+          </button>
+        ) : null}
+        {rule.verdict === 'duplicate' ? (
+          <p className="muted">Several accounts hold this value: decide which keeps it before changing locks.</p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * Deriving problems and inspector rows from the join entries, exactly as DESIGN.md
+ * "Problem kinds" defines them. Pure functions of one entry (problems) or one account (rows).
+ */
+import type { Convention, Problem, ProblemKind } from '../model';
+import { PROBLEM_KINDS } from '../model';
+import type { AccountGroup, GroupLock, LockStatus, StrayLockRow } from './types';
+import { byId, compareText, idOf, keyOfState, type AccountState, type Entry, type LockState, type MalformedState } from './state';
+
+const NONE: readonly Problem[] = [];
+
+/** The hash key as text: what an owner attribute names. */
+export const hashText = (state: AccountState): string => String(state.hash);
+
+/** The problems of one (rule, value) entry. */
+export function entryProblems(convention: Convention, entry: Entry): readonly Problem[] {
+  const { holders, locks } = entry;
+  if (holders.length === 0 && locks.length === 0) return NONE;
+  if (holders.length === 1 && locks.length === 1 && convention.ownerAttribute === undefined) return NONE;
+  const keys = convention.keys;
+  const rule = convention.rules[entry.ruleIndex]?.name ?? '';
+  const value = entry.value;
+  if (holders.length === 0) {
+    // Each lock nobody holds is an orphan (canonical and legacy forms can both be left behind).
+    return byId(locks, keys).map((lock) => ({ kind: 'orphan-lock', rule, value, lock: keyOfState(lock, keys) }));
+  }
+  const out: Problem[] = [];
+  const sorted = byId(holders, keys);
+  const accounts = sorted.map((h) => keyOfState(h, keys));
+  if (locks.length === 0) out.push({ kind: 'missing-lock', rule, value, accounts });
+  if (holders.length >= 2) out.push({ kind: 'duplicate-value', rule, value, accounts });
+  if (convention.ownerAttribute !== undefined) {
+    for (const lock of byId(locks, keys)) {
+      const owner = lock.owner;
+      if (owner === undefined || holders.some((h) => hashText(h) === owner)) continue;
+      out.push({
+        kind: 'owner-mismatch',
+        rule,
+        value,
+        lock: keyOfState(lock, keys),
+        accounts,
+        reason: `the lock names ${owner}, which does not hold this value; held by ${sorted.map(hashText).join(', ')}`,
+      });
+    }
+  }
+  return out.length === 0 ? NONE : out;
+}
+
+/** The problem of a malformed lock key. */
+export function malformedProblem(convention: Convention, state: MalformedState): Problem {
+  const lock = keyOfState(state, convention.keys);
+  const base: Problem = { kind: 'malformed-lock', value: state.text, lock, reason: state.reason };
+  return state.rule === undefined ? base : { ...base, rule: state.rule };
+}
+
+/** Whether a lock names someone other than this holder while the convention stores owners. */
+function ownerMismatch(convention: Convention, entry: Entry, lock: LockState | undefined): boolean {
+  if (convention.ownerAttribute === undefined || lock?.owner === undefined) return false;
+  const owner = lock.owner;
+  return !entry.holders.some((h) => hashText(h) === owner);
+}
+
+/** Picks the lock shown for an account: one naming it as owner, else the lowest id (deterministic). */
+function pickLock(convention: Convention, entry: Entry, account: AccountState): LockState | undefined {
+  let best: LockState | undefined;
+  const keys = convention.keys;
+  for (const lock of entry.locks) {
+    if (lock.owner !== undefined && lock.owner === hashText(account)) return lock;
+    if (!best || compareText(idOf(lock, keys), idOf(best, keys)) < 0) best = lock;
+  }
+  return best;
+}
+
+/** The inspector row of one account: each held value with its lock and status. */
+export function accountRow(convention: Convention, account: AccountState): AccountGroup {
+  const kinds = new Set<ProblemKind>();
+  const locks: GroupLock[] = account.values.map((held) => {
+    const entry = held.entry;
+    const lock = pickLock(convention, entry, account);
+    let status: LockStatus = 'ok';
+    if (ownerMismatch(convention, entry, lock)) {
+      kinds.add('owner-mismatch');
+      status = 'owner-mismatch';
+    }
+    if (entry.locks.length === 0) {
+      kinds.add('missing-lock');
+      status = 'missing';
+    }
+    const base = { rule: convention.rules[held.ruleIndex]?.name ?? '', value: held.raw, normalized: entry.value };
+    let row: GroupLock = { ...base, status };
+    if (entry.holders.length >= 2) {
+      kinds.add('duplicate-value');
+      const otherHolders = byId(entry.holders.filter((h) => h !== account), convention.keys).map((h) => keyOfState(h, convention.keys));
+      row = { ...base, status: 'duplicate', otherHolders };
+    }
+    if (lock) row = { ...row, lock: keyOfState(lock, convention.keys) };
+    if (lock?.owner !== undefined) row = { ...row, owner: lock.owner };
+    return row;
+  });
+  const problems = PROBLEM_KINDS.filter((k) => kinds.has(k));
+  return { kind: 'account', id: idOf(account, convention.keys), key: keyOfState(account, convention.keys), locks, problems };
+}
+
+/** The row of an orphan lock (its value as written in the key). */
+export function orphanRow(convention: Convention, lock: LockState): StrayLockRow {
+  const keys = convention.keys;
+  const base: StrayLockRow = { kind: 'orphan-lock', id: idOf(lock, keys), key: keyOfState(lock, keys), rule: convention.rules[lock.ruleIndex]?.name ?? '', value: lock.raw };
+  return lock.owner === undefined ? base : { ...base, owner: lock.owner };
+}
+
+/** The row of a malformed lock (its raw hash key text and the reason). */
+export function malformedRow(convention: Convention, state: MalformedState): StrayLockRow {
+  const keys = convention.keys;
+  const base: StrayLockRow = { kind: 'malformed-lock', id: idOf(state, keys), key: keyOfState(state, keys), value: state.text, reason: state.reason };
+  return state.rule === undefined ? base : { ...base, rule: state.rule };
+}
+
+const KIND_ORDER: Readonly<Record<ProblemKind, number>> = Object.fromEntries(PROBLEM_KINDS.map((k, i) => [k, i])) as Record<ProblemKind, number>;
+
+/** Report order: kind (PROBLEM_KINDS order), rule, value, then the lock / first account key. */
+export function compareProblems(a: Problem, b: Problem): number {
+  return (
+    KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+    compareText(a.rule ?? '', b.rule ?? '') ||
+    compareText(a.value, b.value) ||
+    compareText(tieBreak(a), tieBreak(b))
+  );
+}
+
+function tieBreak(p: Problem): string {
+  return JSON.stringify(p.lock ?? p.accounts?.[0] ?? null);
+}

@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import type { Item, PresetName, Problem } from '../model';
+import { PRESET_NAMES } from '../model';
+import { layoutFor, S } from '../conventions/test-layouts';
+import { PRESET_DEFAULTS, uniqConvention } from '../conventions/presets';
+import { AuditEngine, projectionFor } from './engine';
+import type { AccountGroup, StrayLockRow } from './types';
+
+const audit = (items: readonly Item[], layout = layoutFor('uniq')): AuditEngine => {
+  const engine = new AuditEngine(layout.convention);
+  engine.addItems(items);
+  return engine;
+};
+const kinds = (problems: readonly Problem[]): string[] => problems.map((p) => p.kind);
+
+describe.each(PRESET_NAMES.map((p) => [p]))('AuditEngine on preset %s', (preset: PresetName) => {
+  const layout = layoutFor(preset);
+  const rule = layout.convention.rules[0]!;
+  const attr = rule.attribute;
+
+  it('reports nothing for an account whose value is locked', () => {
+    const engine = audit([layout.account('a1', { [attr]: 'ada@lovelace.io' }), layout.lock(rule.name, 'ada@lovelace.io')], layout);
+    expect(engine.problems()).toEqual([]);
+    const counts = engine.counts();
+    expect(counts).toMatchObject({ scanned: 2, accounts: 1, locks: 1 });
+    const row = engine.rows()[0] as AccountGroup;
+    expect(row.kind).toBe('account');
+    expect(row.locks[0]).toMatchObject({ rule: rule.name, value: 'ada@lovelace.io', status: 'ok' });
+    expect(row.problems).toEqual([]);
+  });
+
+  it('finds an orphan lock and shows it as a stray row', () => {
+    const lock = layout.lock(rule.name, 'ghost');
+    const engine = audit([lock], layout);
+    const [p] = engine.problems();
+    expect(p).toMatchObject({ kind: 'orphan-lock', rule: rule.name, value: 'ghost' });
+    expect(p?.lock).toBeDefined();
+    expect((engine.rows()[0] as StrayLockRow).kind).toBe('orphan-lock');
+    expect(engine.counts().summary['orphan-lock']).toBe(1);
+  });
+
+  it('finds a missing lock', () => {
+    const engine = audit([layout.account('a1', { [attr]: 'lonely' })], layout);
+    expect(engine.problems()).toEqual([{ kind: 'missing-lock', rule: rule.name, value: 'lonely', accounts: [expect.any(Object)] }]);
+    expect((engine.rows()[0] as AccountGroup).locks[0]?.status).toBe('missing');
+  });
+
+  it('reports a duplicate value once, listing every account', () => {
+    const engine = audit(
+      [layout.account('a2', { [attr]: 'twin' }), layout.account('a1', { [attr]: 'twin' }), layout.account('a3', { [attr]: 'twin' }), layout.lock(rule.name, 'twin')],
+      layout,
+    );
+    const problems = engine.problems();
+    expect(kinds(problems)).toEqual(['duplicate-value']);
+    expect(problems[0]?.accounts?.map((k) => Object.values(k)[0])).toEqual(['a1', 'a2', 'a3'].map(layout.accountHash));
+    const row = engine.rows().find((r) => r.kind === 'account') as AccountGroup;
+    expect(row.locks[0]?.status).toBe('duplicate');
+    expect(row.locks[0]?.otherHolders).toHaveLength(2);
+  });
+
+  it('reports owner-mismatch only with an owner attribute', () => {
+    const owned = layoutFor(preset, { ownerAttribute: 'owner' });
+    const items = [
+      owned.account('a1', { [attr]: 'mine' }),
+      owned.account('a2', { [attr]: 'other' }),
+      owned.lock(rule.name, 'mine', { owner: S(owned.accountHash('a2')) }),
+      owned.lock(rule.name, 'other', { owner: S(owned.accountHash('a2')) }),
+    ];
+    const problems = audit(items, owned).problems();
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ kind: 'owner-mismatch', rule: rule.name, value: 'mine' });
+    expect(problems[0]?.reason).toContain(owned.accountHash('a2'));
+    // The same items without an owner attribute are healthy.
+    expect(audit(items.map((i) => ({ ...i })), layout).problems()).toEqual([]);
+  });
+
+  it.each([
+    ['an empty value', ''],
+    ['the literal undefined', 'undefined'],
+    ['the literal null', 'null'],
+  ])('reports %s as a malformed lock', (_label, value) => {
+    const problems = audit([layout.lock(rule.name, value)], layout).problems();
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ kind: 'malformed-lock', rule: rule.name });
+  });
+
+  it('reports a lock prefix that matches no rule as malformed', () => {
+    const strict = layoutFor(preset, { extraLockPrefixes: ['PHONE#'] });
+    const hash = preset === 'uniq' ? 'UNIQ#PHONE#555' : preset === 'onetable' ? '_unique#User#phone#555' : 'PHONE#555';
+    const range = preset === 'uniq' ? 'LOCK' : preset === 'onetable' ? '_unique#' : undefined;
+    const problems = audit([strict.raw(hash, range)], strict).problems();
+    expect(problems).toEqual([expect.objectContaining({ kind: 'malformed-lock', value: hash })]);
+    expect(problems[0]?.rule).toBeUndefined();
+    expect(problems[0]?.reason).toMatch(/matches no rule/);
+  });
+
+  it('joins on normalized values', () => {
+    const normalized = layoutFor(preset, { rules: [{ attribute: attr, tag: layout.convention.preset === 'onetable' ? attr : rule.name, normalize: ['trim', 'lowercase', 'nfc'] }] });
+    const name = normalized.convention.rules[0]!.name;
+    const engine = audit([normalized.account('a1', { [attr]: '  Ada@Lovelace.IO ' }), normalized.lock(name, 'ada@lovelace.io')], normalized);
+    expect(engine.problems()).toEqual([]);
+    const row = engine.rows()[0] as AccountGroup;
+    expect(row.locks[0]).toMatchObject({ value: '  Ada@Lovelace.IO ', normalized: 'ada@lovelace.io', status: 'ok' });
+  });
+});
+
+describe('AuditEngine details', () => {
+  const layout = layoutFor('uniq');
+
+  it('reports a lock with the wrong sort key as malformed', () => {
+    const problems = audit([layout.raw('UNIQ#EMAIL#ada@lovelace.io', 'PROFILE')]).problems();
+    expect(problems).toEqual([expect.objectContaining({ kind: 'malformed-lock', rule: 'EMAIL' })]);
+    expect(problems[0]?.reason).toMatch(/wrong sort key.*`PROFILE`.*`LOCK`/);
+  });
+
+  it('keeps values with #, unicode and surrounding spaces intact', () => {
+    const marker = layoutFor('marker');
+    const engine = audit(
+      [marker.account('u1', { name: '백과' }), marker.lock('NAME', '백과'), marker.account('u2', { name: 'a#b#c' }), marker.lock('NAME', 'a#b#c'), marker.account('u3', { name: ' spaced ' }), marker.lock('NAME', ' spaced ')],
+      marker,
+    );
+    expect(engine.problems()).toEqual([]);
+  });
+
+  it('joins NFC and NFD spellings under nfc normalization', () => {
+    const marker = layoutFor('marker');
+    const nfd = 'Jose\u0301';
+    const nfc = 'José';
+    expect(audit([marker.account('u1', { name: nfd }), marker.lock('NAME', nfc)], marker).problems()).toEqual([]);
+  });
+
+  it('removes a provisional orphan row when its account arrives later', () => {
+    const engine = new AuditEngine(layout.convention);
+    engine.addItems([layout.lock('EMAIL', 'ada@lovelace.io')]);
+    const first = engine.takeDelta();
+    expect(first.upserted.map((r) => r.kind)).toEqual(['orphan-lock']);
+    expect(first.counts.summary['orphan-lock']).toBe(1);
+    engine.addItems([layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }), layout.lock('HANDLE', 'ada')]);
+    const second = engine.takeDelta();
+    expect(second.removed).toEqual([first.upserted[0]?.id]);
+    expect(second.upserted.map((r) => r.kind)).toEqual(['account']);
+    expect(second.counts.summary['orphan-lock']).toBe(0);
+    expect(engine.takeDelta()).toMatchObject({ upserted: [], removed: [] });
+  });
+
+  it('batches deltas: only changed rows, capped by max', () => {
+    const engine = new AuditEngine(layout.convention);
+    engine.addItems(Array.from({ length: 10 }, (_, i) => layout.account(`a${i}`, { email: `e${i}@x.io` })));
+    engine.takeDelta();
+    engine.addItems([layout.lock('EMAIL', 'e3@x.io')]);
+    const delta = engine.takeDelta();
+    expect(delta.upserted.map((r) => r.id)).toEqual(['["ACCT#a3","PROFILE"]']);
+    engine.addItems(Array.from({ length: 5 }, (_, i) => layout.lock('EMAIL', `e${i + 5}@x.io`)));
+    expect(engine.takeDelta(2).upserted).toHaveLength(2);
+    expect(engine.takeDelta().upserted).toHaveLength(3);
+  });
+
+  it('treats N- and B-keyed items as accounts or other, never locks', () => {
+    const conv = { ...layoutFor('marker').convention, keys: { hash: { name: 'userId', type: 'N' as const } } };
+    const engine = new AuditEngine(conv);
+    engine.addItems([{ userId: { N: '42' }, name: S('ada') }, { userId: { N: '43' } }]);
+    expect(engine.counts()).toMatchObject({ accounts: 2, locks: 0 });
+    expect(engine.problems()).toEqual([{ kind: 'missing-lock', rule: 'NAME', value: 'ada', accounts: [{ userId: 42 }] }]);
+    const bin = { ...conv, keys: { hash: { name: 'userId', type: 'B' as const } } };
+    const b = new AuditEngine(bin);
+    b.addItems([{ userId: { B: new Uint8Array([1, 2, 3]) }, name: S('x') }]);
+    expect(b.problems()[0]?.accounts).toEqual([{ userId: 'AQID' }]);
+  });
+
+  it('accepts OneTable legacy locks and reports each orphaned form', () => {
+    const o = layoutFor('onetable');
+    const engine = audit(
+      [
+        o.account('u1', { email: 'a@x.io' }),
+        o.lock('User.email', 'a@x.io', {}, 2), // legacy `_Unique:User:email:…` / `_unique:`
+        o.lock('User.email', 'gone@x.io', {}, 0),
+        o.lock('User.email', 'gone@x.io', {}, 2),
+      ],
+      o,
+    );
+    expect(engine.problems()).toEqual([
+      { kind: 'orphan-lock', rule: 'User.email', value: 'gone@x.io', lock: { pk: '_Unique:User:email:gone@x.io', sk: '_unique:' } },
+      { kind: 'orphan-lock', rule: 'User.email', value: 'gone@x.io', lock: { pk: '_unique#User#email#gone@x.io', sk: '_unique#' } },
+    ]);
+  });
+
+  it('runs the uniq preset on a hash-only table', () => {
+    const conv = uniqConvention({ hash: { name: 'PK', type: 'S' } }, PRESET_DEFAULTS.uniq);
+    const engine = new AuditEngine(conv);
+    engine.addItems([{ PK: S('ACCT#1'), email: S('a@x.io') }, { PK: S('UNIQ#EMAIL#a@x.io') }, { PK: S('UNIQ#HANDLE#zed') }]);
+    expect(engine.problems().map((p) => `${p.kind}:${p.value}`)).toEqual(['orphan-lock:zed']);
+  });
+
+  it('handles values near the key size limit', () => {
+    const long = 'é'.repeat(1018); // 2,036 bytes + `UNIQ#EMAIL#` = 2,047 bytes
+    const engine = audit([layout.account('a1', { email: long }), layout.lock('EMAIL', long)]);
+    expect(engine.problems()).toEqual([]);
+  });
+
+  it('ignores items that are neither accounts nor locks', () => {
+    const engine = audit([layout.raw('ACCT#a1', 'ORDER#1', { email: S('ada@lovelace.io') })]);
+    expect(engine.counts()).toMatchObject({ scanned: 1, accounts: 0, locks: 0 });
+    expect(engine.rows()).toEqual([]);
+  });
+
+  it('builds a report with the convention, counts and sorted problems', () => {
+    const report = audit([layout.lock('HANDLE', 'zed'), layout.lock('EMAIL', 'b@x.io'), layout.account('a1', { email: 'a@x.io' }), layout.raw('UNIQ#HANDLE#undefined', 'LOCK')]).report({
+      table: 'accounts',
+      complete: false,
+      reason: 'segment 2 failed',
+    });
+    expect(report).toMatchObject({ table: 'accounts', complete: false, reason: 'segment 2 failed', scanned: 4, accounts: 1, locks: 3 });
+    expect(report.problems.map((p) => `${p.kind}:${p.rule ?? ''}:${p.value}`)).toEqual([
+      'orphan-lock:EMAIL:b@x.io',
+      'orphan-lock:HANDLE:zed',
+      'missing-lock:EMAIL:a@x.io',
+      'malformed-lock:HANDLE:UNIQ#HANDLE#undefined',
+    ]);
+    expect(report.summary).toEqual({ 'orphan-lock': 2, 'missing-lock': 1, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 1 });
+    expect(report.convention).toEqual(layout.convention);
+  });
+});
+
+describe('projectionFor', () => {
+  it('names only keys, rule attributes, owner and account-type attributes', () => {
+    const onetable = layoutFor('onetable', { ownerAttribute: 'owner' }).convention;
+    const p = projectionFor(onetable);
+    expect(Object.values(p.ExpressionAttributeNames).sort()).toEqual(['_type', 'email', 'owner', 'pk', 'sk']);
+    expect(p.ProjectionExpression.split(', ').sort()).toEqual(Object.keys(p.ExpressionAttributeNames).sort());
+  });
+});

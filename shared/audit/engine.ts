@@ -1,0 +1,260 @@
+/**
+ * The streaming audit engine: feed scan pages in any order from any segment, read counts,
+ * rows, deltas and problems at any time. Per item: one lock-key parse (a few `startsWith`),
+ * one map lookup per protected value, one small state object — no key objects or id strings
+ * until something is read. Problems are recomputed lazily, once per touched (rule, value)
+ * entry, when counts/rows/problems are read, so a million-item audit stays O(n).
+ */
+import { isAccount, scalarText } from '../conventions/classify';
+import { compileConvention, parseLockKey, type CompiledConvention } from '../conventions/parse';
+import type { Convention, Item, Problem, ProblemKind, ProblemSummary } from '../model';
+import { PROBLEM_KINDS } from '../model';
+import { toPlainValue } from '../plain-key';
+import { accountRow, compareProblems, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
+import { compareText, idOf, type AccountState, type Entry, type HeldValue, type LockState, type MalformedState, type RowState } from './state';
+import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from './types';
+
+/** Engine options. */
+export interface AuditEngineOptions {
+  /**
+   * Track changed rows for takeDelta (default true). The CLI turns it off: it only reads the
+   * final report, and the pending-row set would otherwise grow to the size of the table.
+   */
+  readonly trackDeltas?: boolean;
+}
+
+const NO_PROBLEMS: readonly Problem[] = [];
+// Shared empty lists: never pushed to, an entry gets its own array (sized 1) on its first participant.
+// Frozen, so a stray push would throw instead of corrupting every entry.
+const NO_HOLDERS = Object.freeze([]) as unknown as AccountState[];
+const NO_LOCKS = Object.freeze([]) as unknown as LockState[];
+
+/**
+ * The pure, incremental audit of one table under one convention. Each item must be fed once
+ * (a parallel scan never returns an item twice); start a new engine to audit again.
+ */
+export class AuditEngine {
+  readonly convention: Convention;
+  private readonly compiled: CompiledConvention;
+  private readonly trackDeltas: boolean;
+  /** Per rule: normalized value → join entry. */
+  private readonly index: Map<string, Entry>[];
+  private readonly accounts: AccountState[] = [];
+  private readonly malformed: MalformedState[] = [];
+  private dirty: Entry[] = [];
+  private readonly pendingUpsert = new Set<RowState>();
+  private readonly pendingRemoved = new Set<string>();
+  private readonly summary: Record<ProblemKind, number>;
+  private scanned = 0;
+  private lockCount = 0;
+
+  /** Starts an empty audit for `convention`. */
+  constructor(convention: Convention, options: AuditEngineOptions = {}) {
+    this.convention = convention;
+    this.compiled = compileConvention(convention);
+    this.trackDeltas = options.trackDeltas ?? true;
+    this.index = convention.rules.map(() => new Map<string, Entry>());
+    this.summary = Object.fromEntries(PROBLEM_KINDS.map((k) => [k, 0])) as Record<ProblemKind, number>;
+  }
+
+  /** Feeds one scan page (any order, any segment). */
+  addItems(items: readonly Item[]): void {
+    const compiled = this.compiled;
+    const keys = this.convention.keys;
+    const hashName = keys.hash.name;
+    const rangeName = keys.range?.name;
+    this.scanned += items.length;
+    for (const item of items) {
+      const hashAttr = item[hashName];
+      if (hashAttr === undefined) continue;
+      const hash = hashAttr.S;
+      const rangeAttr = rangeName === undefined ? undefined : item[rangeName];
+      // Locks only exist on string hash keys; N/B-keyed items are accounts or other.
+      if (hash !== undefined) {
+        const parsed = parseLockKey(compiled, hash, rangeAttr?.S);
+        if (parsed.kind === 'lock') {
+          this.addLock(item, hash, rangeAttr, parsed.ruleIndex, parsed.value);
+          continue;
+        }
+        if (parsed.kind === 'malformed') {
+          const rule = parsed.ruleIndex === undefined ? undefined : this.convention.rules[parsed.ruleIndex]?.name;
+          const state: MalformedState = { kind: 'malformed', hash, range: toPlainValue(rangeAttr), id: undefined, reason: parsed.reason, rule, text: hash };
+          this.malformed.push(state);
+          this.summary['malformed-lock']++;
+          if (this.trackDeltas) this.pendingUpsert.add(state);
+          continue;
+        }
+      }
+      if (isAccount(compiled, item, hash)) this.addAccount(item, hashAttr, rangeAttr);
+    }
+  }
+
+  private addLock(item: Item, hash: string, rangeAttr: Item[string] | undefined, ruleIndex: number, raw: string): void {
+    const normalize = this.compiled.normalizers[ruleIndex];
+    const value = normalize ? normalize(raw) : raw;
+    const byValue = this.index[ruleIndex]!;
+    const ownerAttribute = this.convention.ownerAttribute;
+    const owner = ownerAttribute === undefined ? undefined : scalarText(item[ownerAttribute]);
+    const existing = byValue.get(value);
+    const entry = existing ?? this.newEntry(byValue, ruleIndex, value);
+    const lock: LockState = { kind: 'lock', hash, range: toPlainValue(rangeAttr), id: undefined, ruleIndex, raw, owner, entry, stray: false };
+    if (entry.locks === NO_LOCKS) entry.locks = [lock];
+    else entry.locks.push(lock);
+    if (existing) this.touch(existing);
+    this.lockCount++;
+  }
+
+  private addAccount(item: Item, hashAttr: Item[string], rangeAttr: Item[string] | undefined): void {
+    const rules = this.convention.rules;
+    // Sized up front: `[]` + push would reserve 17 slots per account.
+    const values: HeldValue[] = new Array<HeldValue>(rules.length);
+    const state: AccountState = { kind: 'account', hash: toPlainValue(hashAttr) ?? '', range: toPlainValue(rangeAttr), id: undefined, values };
+    let held = 0;
+    for (let i = 0; i < rules.length; i++) {
+      const raw = scalarText(item[rules[i]!.attribute]);
+      if (raw === undefined || raw === '') continue;
+      const normalize = this.compiled.normalizers[i];
+      const normalized = normalize ? normalize(raw) : raw;
+      // A value that normalizes to nothing (only spaces, with trim) protects nothing.
+      if (normalized === '') continue;
+      const byValue = this.index[i]!;
+      let entry = byValue.get(normalized);
+      if (entry) this.touch(entry);
+      else entry = this.newEntry(byValue, i, normalized);
+      if (entry.holders === NO_HOLDERS) entry.holders = [state];
+      else entry.holders.push(state);
+      values[held++] = { ruleIndex: i, raw, entry };
+    }
+    if (held < values.length) values.length = held;
+    this.accounts.push(state);
+    if (this.trackDeltas) this.pendingUpsert.add(state);
+  }
+
+  /** Rows added or changed and rows removed since the last call (at most `max` upserts; the rest stay pending), with fresh counts. */
+  takeDelta(max = Number.POSITIVE_INFINITY): AuditDelta {
+    this.flush();
+    const upserted: GroupRow[] = [];
+    for (const state of this.pendingUpsert) {
+      if (upserted.length >= max) break;
+      this.pendingUpsert.delete(state);
+      const row = this.rowOf(state);
+      if (row) upserted.push(row);
+    }
+    const removed = [...this.pendingRemoved];
+    this.pendingRemoved.clear();
+    return { upserted, removed, counts: this.countsNow() };
+  }
+
+  /** Running totals (items scanned, accounts, lock items incl. malformed ones, problems per kind). */
+  counts(): AuditCounts {
+    this.flush();
+    return this.countsNow();
+  }
+
+  /** Every current row: accounts, orphan locks and malformed locks, ordered by id. */
+  rows(): GroupRow[] {
+    this.flush();
+    const states: RowState[] = [...this.accounts, ...this.malformed];
+    for (const byValue of this.index) for (const entry of byValue.values()) for (const lock of entry.locks) if (lock.stray) states.push(lock);
+    const keys = this.convention.keys;
+    states.sort((a, b) => compareText(idOf(a, keys), idOf(b, keys)));
+    const out: GroupRow[] = [];
+    for (const state of states) {
+      const row = this.rowOf(state);
+      if (row) out.push(row);
+    }
+    return out;
+  }
+
+  /** Every problem found so far, in report order (kind, rule, value). */
+  problems(): Problem[] {
+    this.flush();
+    const out: Problem[] = [];
+    for (const byValue of this.index) for (const entry of byValue.values()) if (entry.problems.length) out.push(...entry.problems);
+    for (const state of this.malformed) out.push(malformedProblem(this.convention, state));
+    return out.sort(compareProblems);
+  }
+
+  /** The report `audit --json` prints; `complete: false` with a reason when the scan did not finish. */
+  report(meta: { readonly table: string; readonly complete: boolean; readonly reason?: string }): AuditReport {
+    const counts = this.counts();
+    const head = meta.reason === undefined ? { table: meta.table, complete: meta.complete } : { table: meta.table, complete: meta.complete, reason: meta.reason };
+    return { ...head, ...counts, convention: this.convention, problems: this.problems() };
+  }
+
+  private countsNow(): AuditCounts {
+    const summary: ProblemSummary = { ...this.summary };
+    return { scanned: this.scanned, accounts: this.accounts.length, locks: this.lockCount + this.malformed.length, summary };
+  }
+
+  /** A new entry, queued for recomputation; the caller puts its first participant in. */
+  private newEntry(byValue: Map<string, Entry>, ruleIndex: number, value: string): Entry {
+    const entry: Entry = { ruleIndex, value, holders: NO_HOLDERS, locks: NO_LOCKS, problems: NO_PROBLEMS, dirty: true };
+    byValue.set(value, entry);
+    this.dirty.push(entry);
+    return entry;
+  }
+
+  private touch(entry: Entry): void {
+    if (entry.dirty) return;
+    entry.dirty = true;
+    this.dirty.push(entry);
+  }
+
+  /** Recomputes the problems of every touched entry and queues the rows they affect. */
+  private flush(): void {
+    if (this.dirty.length === 0) return;
+    const dirty = this.dirty;
+    this.dirty = [];
+    const track = this.trackDeltas;
+    const keys = this.convention.keys;
+    for (const entry of dirty) {
+      entry.dirty = false;
+      for (const p of entry.problems) this.summary[p.kind]--;
+      entry.problems = entryProblems(this.convention, entry);
+      for (const p of entry.problems) this.summary[p.kind]++;
+      const orphan = entry.holders.length === 0;
+      for (const lock of entry.locks) {
+        // An orphan seen before its account is provisional: its row goes away when the account arrives.
+        if (orphan) {
+          lock.stray = true;
+          if (track) this.pendingUpsert.add(lock);
+        } else if (lock.stray) {
+          lock.stray = false;
+          if (track) {
+            this.pendingUpsert.delete(lock);
+            this.pendingRemoved.add(idOf(lock, keys));
+          }
+        }
+      }
+      if (track) for (const holder of entry.holders) this.pendingUpsert.add(holder);
+    }
+  }
+
+  private rowOf(state: RowState): GroupRow | undefined {
+    switch (state.kind) {
+      case 'account':
+        return accountRow(this.convention, state);
+      case 'lock':
+        return state.stray ? orphanRow(this.convention, state) : undefined;
+      case 'malformed':
+        return malformedRow(this.convention, state);
+    }
+  }
+}
+
+/** The ProjectionExpression a scan needs for `convention`: keys, rule attributes, owner and account-type attributes only. */
+export function projectionFor(convention: Convention): { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> } {
+  const names = new Set<string>([convention.keys.hash.name]);
+  if (convention.keys.range) names.add(convention.keys.range.name);
+  for (const rule of convention.rules) names.add(rule.attribute);
+  if (convention.ownerAttribute !== undefined) names.add(convention.ownerAttribute);
+  if (convention.account.kind === 'attribute-equals') names.add(convention.account.attribute);
+  const ExpressionAttributeNames: Record<string, string> = {};
+  const parts: string[] = [];
+  [...names].forEach((name, i) => {
+    ExpressionAttributeNames[`#p${i}`] = name;
+    parts.push(`#p${i}`);
+  });
+  return { ProjectionExpression: parts.join(', '), ExpressionAttributeNames };
+}

@@ -1,0 +1,51 @@
+/** The zod schema of a Convention as it crosses the bridge (the renderer edits and saves conventions). */
+import { z } from 'zod';
+import type { Convention, NormalizationStep, PresetName } from '../model';
+import { MAX_NAME_LENGTH, nameSchema } from './limits';
+
+const keyAttributeSchema = z.strictObject({
+  name: nameSchema,
+  type: z.enum(['S', 'N', 'B']),
+});
+
+const keySchemaSchema = z.strictObject({
+  hash: keyAttributeSchema,
+  range: keyAttributeSchema.optional(),
+});
+
+const lockKeyTemplateSchema = z.strictObject({
+  hash: z
+    .string()
+    .min(1)
+    .max(1024)
+    .refine((text) => text.split('{value}').length === 2, 'the hash template contains `{value}` exactly once'),
+  range: z.string().max(1024).optional(),
+});
+
+const lockRuleSchema = z.strictObject({
+  name: nameSchema,
+  attribute: nameSchema,
+  lockKeys: z.array(lockKeyTemplateSchema).min(1).max(8).readonly(),
+  normalize: z.array(z.enum(['trim', 'lowercase', 'nfc'] satisfies readonly NormalizationStep[])).max(3).readonly(),
+});
+
+const accountMatcherSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('key-prefix'), prefix: z.string().max(1024), range: z.string().max(1024).optional() }),
+  z.strictObject({ kind: z.literal('attribute-equals'), attribute: nameSchema, value: z.string().max(1024) }),
+  z.strictObject({ kind: z.literal('not-lock') }),
+]);
+
+/** A convention: key schema, account matcher, lock rules, lock prefixes, optional owner attribute. */
+export const conventionSchema = z.strictObject({
+  preset: z.enum(['uniq', 'marker', 'onetable', 'aws-blog', 'custom'] satisfies readonly (PresetName | 'custom')[]),
+  keys: keySchemaSchema,
+  account: accountMatcherSchema,
+  rules: z.array(lockRuleSchema).min(1).max(32).readonly(),
+  lockPrefixes: z.array(z.string().min(1).max(MAX_NAME_LENGTH)).max(16).readonly(),
+  ownerAttribute: nameSchema.optional(),
+});
+
+// Compile-time proof that a parsed convention is a model Convention (the schema cannot drift from the type).
+type ParsedConvention = z.infer<typeof conventionSchema>;
+const _assignable = (c: ParsedConvention): Convention => c;
+void _assignable;

@@ -1,0 +1,11 @@
+/** The bridge contract: methods, streams, derived types, view models and the browser-mode client. */
+export * from './api';
+export * from './limits';
+export * from './methods';
+export * from './streams';
+export * from './views';
+export * from './tx-schema';
+export * from './convention-schema';
+export * from './startup';
+export type { MethodSpec, StreamSpec } from './spec';
+export * from './http-client';

@@ -1,0 +1,108 @@
+/**
+ * The bridge contract: every method the renderer can call, by dot-name, with its argument schema
+ * and result type. Main registers handlers from this table; preload and the HTTP client are built from it.
+ * Adding a method = one entry here + one handler in electron/bridge/handlers.ts.
+ */
+import { z } from 'zod';
+import type { AuditReportView, AuditStarted, ActivityPage, AppInfo, ConnectionView, ConnectionsView, DecodeView, DetectionView, ItemView, LookupView, SandboxView, SavedConventionView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView, UiSettings } from './views';
+import { connectionIdSchema, endpointUrlSchema, externalUrlSchema, nameSchema, noArgsSchema, opaqueIdSchema, plainKeySchema, regionSchema, tableNameSchema, valueSchema } from './limits';
+import { conventionSchema } from './convention-schema';
+import { decodeInputSchema, txRequestSchema } from './tx-schema';
+import { method } from './spec';
+
+const onTable = { connectionId: connectionIdSchema, table: tableNameSchema };
+
+/** Every bridge method. Keys are `<area>.<verb>`. */
+export const methods = {
+  'app.info': method<AppInfo>()(noArgsSchema, { writes: false, summary: 'Version, mode and what to open first.' }),
+  'app.openExternal': method<{ opened: boolean }>()(z.strictObject({ url: externalUrlSchema }), {
+    writes: false,
+    summary: 'Open an https link in the system browser (the only way out of the app).',
+  }),
+
+  'connections.list': method<ConnectionsView>()(noArgsSchema, { writes: false, summary: 'Sandbox, local endpoints and AWS profiles.' }),
+  'connections.select': method<ConnectionView>()(z.strictObject({ id: connectionIdSchema }), { writes: true, summary: 'Make a connection the current one (saved).' }),
+  'connections.check': method<ConnectionView>()(z.strictObject({ id: connectionIdSchema }), {
+    writes: false,
+    summary: 'Resolve credentials (may prompt for MFA) and list one table to show the status.',
+  }),
+  'connections.addEndpoint': method<ConnectionView>()(
+    z.strictObject({ endpoint: endpointUrlSchema, region: regionSchema.optional(), label: z.string().min(1).max(100).optional() }),
+    { writes: true, summary: 'Add a DynamoDB Local endpoint (http://localhost:8000 is offered).' },
+  ),
+  'connections.remove': method<ConnectionsView>()(z.strictObject({ id: connectionIdSchema }), { writes: true, summary: 'Remove a local endpoint.' }),
+  'connections.setRegion': method<ConnectionView>()(z.strictObject({ id: connectionIdSchema, region: regionSchema }), {
+    writes: true,
+    summary: 'Change the region of a connection.',
+  }),
+  'connections.setWritable': method<ConnectionView>()(
+    z.strictObject({
+      id: connectionIdSchema,
+      writable: z.boolean(),
+      /** For AWS profiles, allowing writes requires the profile name typed back. */
+      confirm: z.string().max(128).optional(),
+    }),
+    { writes: true, summary: 'Switch a connection between read-only and writable.' },
+  ),
+
+  'sandbox.start': method<SandboxView>()(noArgsSchema, { writes: true, summary: 'Start the bundled DynamoDB Local, seeded with demo data.' }),
+  'sandbox.stop': method<SandboxView>()(noArgsSchema, { writes: true, summary: 'Stop the sandbox.' }),
+  'sandbox.info': method<SandboxView>()(noArgsSchema, { writes: false, summary: 'The sandbox state now.' }),
+
+  'tables.list': method<TablesPage>()(
+    z.strictObject({ connectionId: connectionIdSchema, cursor: tableNameSchema.optional(), limit: z.int().min(1).max(100).optional() }),
+    { writes: false, summary: 'One page of table names.' },
+  ),
+  'tables.describe': method<TableDetails>()(z.strictObject(onTable), { writes: false, summary: 'Key schema, indexes, item count, size.' }),
+  'items.get': method<ItemView>()(z.strictObject({ ...onTable, key: plainKeySchema }), { writes: false, summary: 'One item for the item viewer.' }),
+
+  'conventions.detect': method<DetectionView>()(z.strictObject({ ...onTable, sampleSize: z.int().min(10).max(10_000).optional() }), {
+    writes: false,
+    summary: 'Propose a convention from a bounded sample, with evidence.',
+  }),
+  'conventions.get': method<SavedConventionView>()(z.strictObject(onTable), { writes: false, summary: 'The convention saved for a table.' }),
+  'conventions.save': method<SavedConventionView>()(z.strictObject({ ...onTable, convention: conventionSchema }), {
+    writes: true,
+    summary: 'Save the convention for a table (settings file).',
+  }),
+
+  'audit.start': method<AuditStarted>()(
+    z.strictObject({ ...onTable, convention: conventionSchema.optional(), segments: z.int().min(1).max(64).optional() }),
+    { writes: false, summary: 'Start auditing a table; subscribe to `audit.events` for deltas.' },
+  ),
+  'audit.cancel': method<{ cancelled: boolean }>()(z.strictObject({ runId: opaqueIdSchema }), { writes: false, summary: 'Cancel a running audit.' }),
+  'audit.report': method<AuditReportView>()(z.strictObject({ runId: opaqueIdSchema }), { writes: false, summary: 'The (partial or final) report of a run.' }),
+
+  'lookup.run': method<LookupView>()(
+    z.strictObject({ ...onTable, value: valueSchema, rule: nameSchema.optional(), convention: conventionSchema.optional() }),
+    { writes: false, summary: 'Who holds a value: locks, holders, verdict per rule.' },
+  ),
+
+  'tx.preview': method<TxPreviewView>()(z.strictObject({ ...onTable, request: txRequestSchema, convention: conventionSchema.optional() }), {
+    writes: false,
+    summary: 'Build and keep the exact TransactWriteItems for a claim, release or template.',
+  }),
+  'tx.execute': method<TxOutcomeView>()(z.strictObject({ previewId: opaqueIdSchema, confirmation: z.string().max(2048) }), {
+    writes: true,
+    summary: 'Send exactly the previewed request, after the value is typed back.',
+  }),
+  'tx.decode': method<DecodeView>()(decodeInputSchema, { writes: false, summary: 'Explain a TransactionCanceledException or CancellationReasons.' }),
+  'activity.list': method<ActivityPage>()(z.strictObject({ limit: z.int().min(1).max(500).optional() }), {
+    writes: false,
+    summary: 'Executed transactions, newest first.',
+  }),
+
+  'mfa.answer': method<{ accepted: boolean }>()(
+    z.discriminatedUnion('action', [
+      z.strictObject({ action: z.literal('submit'), promptId: opaqueIdSchema, code: z.string().regex(/^\d{6}$/, 'six digits') }),
+      z.strictObject({ action: z.literal('cancel'), promptId: opaqueIdSchema }),
+    ]),
+    { writes: false, summary: 'Answer (or cancel) an MFA code prompt.' },
+  ),
+
+  'settings.get': method<UiSettings>()(noArgsSchema, { writes: false, summary: 'UI preferences.' }),
+  'settings.set': method<UiSettings>()(z.strictObject({ theme: z.enum(['system', 'light', 'dark']).optional() }), {
+    writes: true,
+    summary: 'Change UI preferences.',
+  }),
+} as const;

@@ -1,0 +1,12 @@
+/** Subscriptions the renderer can open: each returns an unsubscribe function on the client side. */
+import { z } from 'zod';
+import type { AuditEvent, MfaPromptEvent, SandboxView } from './views';
+import { opaqueIdSchema } from './limits';
+import { stream } from './spec';
+
+/** Every stream, by dot-name, with the subscriber's filter schema and the event type. */
+export const streams = {
+  'audit.events': stream<AuditEvent>()(z.strictObject({ runId: opaqueIdSchema }), 'Deltas, progress and done of one audit run.'),
+  'sandbox.status': stream<SandboxView>()(z.strictObject({}), 'Sandbox state changes.'),
+  'mfa.prompts': stream<MfaPromptEvent>()(z.strictObject({}), 'MFA code requests from credential providers.'),
+} as const;

@@ -1,0 +1,44 @@
+/**
+ * The transaction requests the renderer may ask to preview (DESIGN.md "Transactions").
+ * Main builds the exact TransactWriteItems from these with the table's convention; the renderer never sends raw requests.
+ */
+import { z } from 'zod';
+import { MAX_TEXT_LENGTH, nameSchema, plainKeySchema, valueSchema } from './limits';
+
+/** Claim: put the missing lock for `value` of `rule`, guarded by the account still holding it. */
+const claimSchema = z.strictObject({ kind: z.literal('claim'), rule: nameSchema, value: valueSchema, account: plainKeySchema });
+
+/** Release: delete the lock for `value` of `rule`; `holder` is the last known holder, when there was one. */
+const releaseSchema = z.strictObject({ kind: z.literal('release'), rule: nameSchema, value: valueSchema, holder: plainKeySchema.optional() });
+
+/** Signup template: the account item and one lock per rule, all `attribute_not_exists`. */
+const signupSchema = z.strictObject({
+  kind: z.literal('signup'),
+  account: plainKeySchema,
+  /** Protected values by rule name. */
+  values: z.record(nameSchema, valueSchema).refine((v) => Object.keys(v).length >= 1 && Object.keys(v).length <= 32, 'one to 32 values'),
+});
+
+/** Change-value template: new lock guarded, old lock deleted guarded, account updated on the old value. */
+const changeValueSchema = z.strictObject({
+  kind: z.literal('change-value'),
+  account: plainKeySchema,
+  rule: nameSchema,
+  oldValue: valueSchema,
+  newValue: valueSchema,
+});
+
+/** Delete-account template: the account and all its locks, conditioned. */
+const deleteAccountSchema = z.strictObject({ kind: z.literal('delete-account'), account: plainKeySchema });
+
+/** Any transaction request the bridge accepts for preview. */
+export const txRequestSchema = z.discriminatedUnion('kind', [claimSchema, releaseSchema, signupSchema, changeValueSchema, deleteAccountSchema]);
+
+/** A transaction request (inferred from the schema). */
+export type TxRequest = z.infer<typeof txRequestSchema>;
+
+/** What the decoder accepts: a pasted exception message or CancellationReasons JSON, optionally the request JSON. */
+export const decodeInputSchema = z.strictObject({
+  text: z.string().min(1).max(MAX_TEXT_LENGTH),
+  request: z.string().max(MAX_TEXT_LENGTH).optional(),
+});

@@ -1,0 +1,241 @@
+/**
+ * Result types of bridge methods: renderer-facing view models. Declared once here; the contract
+ * refers to them, main adapts service output to them, the renderer reads them. No credentials, ever.
+ */
+import type { AppError } from '../result';
+import type { Convention, KeySchema, PlainKey } from '../model';
+import type { AuditCounts, AuditDelta, AuditReport } from '../audit/types';
+import type { ScanProgress } from '../scan-types';
+
+/** Any JSON value (DynamoDB JSON, plain items, requests) as it crosses the bridge. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** Where a connection goes. */
+export type ConnectionKind = 'sandbox' | 'endpoint' | 'profile';
+
+/** How an AWS profile obtains credentials (from the shared config/credentials files). */
+export type ProfileKind = 'static' | 'sso' | 'assume-role' | 'mfa' | 'credential-process' | 'web-identity' | 'unknown';
+
+/** Where the effective endpoint comes from: the connection itself, an environment variable, or the SDK default (AWS). */
+export type EndpointSource = 'connection' | 'env' | 'aws-default';
+
+/** A connection's health as last observed. */
+export type ConnectionState = 'unknown' | 'ok' | 'error' | 'stopped' | 'starting';
+
+/** One connection in the sidebar. */
+export interface ConnectionView {
+  readonly id: string;
+  readonly label: string;
+  readonly kind: ConnectionKind;
+  /** Only for kind `profile`. */
+  readonly profileKind?: ProfileKind;
+  readonly region: string;
+  /** The endpoint the client will really use; null means the AWS default for the region. */
+  readonly endpoint: string | null;
+  readonly endpointSource: EndpointSource;
+  readonly writable: boolean;
+  readonly state: ConnectionState;
+  /** The last error (with its fix hint), when state is `error`. */
+  readonly error?: AppError;
+  /** Names (never values) of environment variables that change what this connection does, e.g. `AWS_ENDPOINT_URL_DYNAMODB`. */
+  readonly envOverrides: readonly string[];
+}
+
+/** The connections list with the selection and anything the user should know about the config files. */
+export interface ConnectionsView {
+  readonly connections: readonly ConnectionView[];
+  readonly selectedId: string | null;
+  /** e.g. "~/.aws/config line 12: cannot parse — the AWS SDK would silently ignore this file". */
+  readonly warnings: readonly string[];
+  /** Names of credential environment variables present (AWS_ACCESS_KEY_ID, AWS_PROFILE…), never their values. */
+  readonly envCredentials: readonly string[];
+  /** The endpoint the "add endpoint" form offers: `http://localhost:8000`. */
+  readonly suggestedEndpoint: string;
+}
+
+/** The bundled sandbox (DynamoDB Local started by the app). */
+export interface SandboxView {
+  readonly state: 'stopped' | 'starting' | 'running' | 'error';
+  readonly endpoint?: string;
+  readonly error?: AppError;
+}
+
+/** One page of table names. */
+export interface TablesPage {
+  readonly tables: readonly string[];
+  /** Pass back as `cursor` to get the next page; absent on the last page. */
+  readonly nextCursor?: string;
+  /** Why a local endpoint may list no tables (per-access-key databases without -sharedDb…). */
+  readonly hint?: string;
+}
+
+/** A global or local secondary index. */
+export interface IndexView {
+  readonly name: string;
+  readonly kind: 'global' | 'local';
+  readonly keys: KeySchema;
+}
+
+/** DescribeTable, reduced to what the UI shows. */
+export interface TableDetails {
+  readonly name: string;
+  readonly keys: KeySchema;
+  readonly indexes: readonly IndexView[];
+  readonly itemCount: number;
+  readonly sizeBytes: number;
+  readonly status: string;
+}
+
+/** A proposed convention with the evidence for it. */
+export interface DetectionView {
+  readonly convention: Convention;
+  /** Human lines, e.g. "1,998 of 2,000 sampled lock keys match `UNIQ#<RULE>#…`". */
+  readonly evidence: readonly string[];
+  readonly sampled: number;
+}
+
+/** The convention saved for a table, if any. */
+export interface SavedConventionView {
+  readonly convention: Convention | null;
+}
+
+/** A started audit. */
+export interface AuditStarted {
+  readonly runId: string;
+  readonly convention: Convention;
+}
+
+/** One event of a running audit (the `audit.events` stream). */
+export type AuditEvent =
+  | { readonly type: 'delta'; readonly runId: string; readonly delta: AuditDelta }
+  | { readonly type: 'progress'; readonly runId: string; readonly progress: ScanProgress }
+  | { readonly type: 'done'; readonly runId: string; readonly complete: boolean; readonly reason?: string; readonly counts: AuditCounts };
+
+/** The report of a run (final, or partial while it runs). */
+export type AuditReportView = AuditReport;
+
+/** One item, as DynamoDB JSON and as plain JSON (the item viewer). */
+export interface ItemView {
+  readonly found: boolean;
+  readonly dynamo: JsonValue;
+  readonly plain: JsonValue;
+}
+
+/** Verdict of a lookup for one rule. */
+export type LookupVerdict = 'free' | 'held' | 'orphan' | 'unprotected' | 'duplicate';
+
+/** One rule's answer of a lookup. */
+export interface LookupRuleView {
+  readonly rule: string;
+  readonly normalized: string;
+  readonly verdict: LookupVerdict;
+  /** The lock item's key, when a lock exists. */
+  readonly lock?: PlainKey;
+  readonly owner?: string;
+  /** Accounts holding the value. */
+  readonly holders: readonly PlainKey[];
+  /** Caveats (exact-match index, incomplete scan, legacy lock form…). */
+  readonly notes?: readonly string[];
+}
+
+/** The answer of a lookup and how it was found. */
+export interface LookupView {
+  readonly value: string;
+  /** `index` when a GSI on the rule's attribute was queried, else `scan`. */
+  readonly method: 'index' | 'scan';
+  readonly indexName?: string;
+  readonly rules: readonly LookupRuleView[];
+  /** False when the holder scan did not finish: verdicts are provisional (`reason` says why). */
+  readonly complete?: boolean;
+  readonly reason?: string;
+}
+
+/** One action of a previewed transaction, explained. */
+export interface TxActionView {
+  readonly index: number;
+  readonly type: 'Put' | 'Delete' | 'Update' | 'ConditionCheck';
+  readonly key: PlainKey;
+  /** One plain-language line, e.g. "Put UNIQ#HANDLE#ada only if no item has this key". */
+  readonly explanation: string;
+}
+
+/** A previewed transaction, kept by main under `previewId` until `expiresAt`. */
+export interface TxPreviewView {
+  readonly previewId: string;
+  readonly clientRequestToken: string;
+  /** ISO time. */
+  readonly expiresAt: string;
+  /** The exact `TransactWriteItems` input, DynamoDB JSON. */
+  readonly input: JsonValue;
+  readonly actions: readonly TxActionView[];
+  /** What DynamoDB cannot guard and main checks itself before executing. */
+  readonly notGuarded: readonly string[];
+  readonly copyAs: { readonly awsCli: string; readonly sdkV3: string };
+  /** What the user must type back to execute (the value). */
+  readonly confirmText: string;
+  /** False on a read-only connection; `readOnlyReason` then says why. */
+  readonly executable: boolean;
+  readonly readOnlyReason?: string;
+  /** One line: what this transaction does. */
+  readonly summary?: string;
+  /** What the conditions do guard, in words. */
+  readonly guarded?: readonly string[];
+}
+
+/** Why one action of a cancelled transaction failed. */
+export interface TxReasonView {
+  readonly index: number;
+  readonly code: string;
+  readonly message: string;
+  readonly action?: TxActionView;
+}
+
+/** The outcome of an executed (or refused) transaction. */
+export type TxOutcomeView =
+  | { readonly status: 'executed'; readonly previewId: string; readonly verified: boolean; readonly message?: string }
+  | { readonly status: 'cancelled'; readonly previewId: string; readonly reasons: readonly TxReasonView[]; readonly message?: string };
+
+/** A decoded cancellation. */
+export interface DecodeView {
+  readonly reasons: readonly TxReasonView[];
+  readonly summary: string;
+}
+
+/** One line of the local audit log of executed transactions. */
+export interface ActivityEntry {
+  readonly time: string;
+  readonly connection: string;
+  readonly region: string;
+  readonly endpoint: string | null;
+  readonly table: string;
+  readonly previewId: string;
+  readonly clientRequestToken: string;
+  readonly request: JsonValue;
+  readonly outcome: JsonValue;
+  /** claim, release, signup… */
+  readonly kind?: string;
+  readonly summary?: string;
+}
+
+/** Newest-first page of the activity log. */
+export interface ActivityPage {
+  readonly entries: readonly ActivityEntry[];
+}
+
+/** An MFA code request (the `mfa.prompts` stream); `closed` tells the dialog to go away. */
+export type MfaPromptEvent =
+  | { readonly type: 'prompt'; readonly promptId: string; readonly profile: string; readonly serial: string }
+  | { readonly type: 'closed'; readonly promptId: string; readonly reason: 'answered' | 'cancelled' | 'timeout' };
+
+/** UI preferences (persisted by main, no secrets). */
+export interface UiSettings {
+  readonly theme: 'system' | 'light' | 'dark';
+}
+
+/** What the renderer needs at startup. */
+export interface AppInfo {
+  readonly version: string;
+  readonly mode: 'electron' | 'browser';
+  /** The connection and table to open first (first run: the sandbox and `accounts`). */
+  readonly startup: { readonly connectionId: string; readonly table?: string } | null;
+}

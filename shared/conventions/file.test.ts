@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { conventionToFile, parseConventionFile } from './file';
+import { PRESET_KEYS } from './presets';
+import { layoutFor } from './test-layouts';
+import { PRESET_NAMES } from '../model';
+
+const valid = () => ({
+  version: 1,
+  preset: 'uniq',
+  keys: { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } },
+  account: { kind: 'key-prefix', prefix: 'ACCT#', range: 'PROFILE' },
+  rules: [
+    { name: 'EMAIL', attribute: 'email', lockKeys: [{ hash: 'UNIQ#EMAIL#{value}', range: 'LOCK' }], normalize: ['lowercase'] },
+    { name: 'HANDLE', attribute: 'username', lockKeys: [{ hash: 'UNIQ#HANDLE#{value}', range: 'LOCK' }] },
+  ],
+  lockPrefixes: ['UNIQ#'],
+});
+
+type Json = ReturnType<typeof valid> & Record<string, unknown>;
+
+describe('parseConventionFile', () => {
+  it('accepts a valid file and fills defaults', () => {
+    const result = parseConventionFile(valid());
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.rules[1]?.normalize).toEqual([]);
+    expect(result.value.account).toEqual({ kind: 'key-prefix', prefix: 'ACCT#', range: 'PROFILE' });
+  });
+
+  it.each(PRESET_NAMES.map((p) => [p]))('round-trips the %s preset through conventionToFile', (preset) => {
+    const convention = layoutFor(preset, { ownerAttribute: 'owner' }).convention;
+    const text = JSON.stringify(conventionToFile(convention));
+    expect(parseConventionFile(JSON.parse(text))).toEqual({ ok: true, value: convention });
+  });
+
+  it.each<[string, (f: Json) => unknown, string, string]>([
+    ['no {value}', (f) => ((f.rules[1]!.lockKeys[0]!.hash = 'UNIQ#HANDLE#'), f), 'rules[1].lockKeys[0].hash', 'rules[1].lockKeys[0].hash: must contain {value} exactly once'],
+    ['two {value}', (f) => ((f.rules[0]!.lockKeys[0]!.hash = '{value}#{value}'), f), 'rules[0].lockKeys[0].hash', 'must contain {value} exactly once'],
+    ['no literal prefix', (f) => ((f.rules[0]!.lockKeys[0]!.hash = '{value}'), f), 'rules[0].lockKeys[0].hash', 'must start with literal text'],
+    ['scope after value', (f) => ((f.rules[0]!.lockKeys[0]!.hash = 'U#{value}#{scope}'), f), 'rules[0].lockKeys[0].hash', '{scope} must come before {value}'],
+    ['unknown normalization', (f) => ((f.rules[0]!.normalize = ['upper']), f), 'rules[0].normalize[0]', 'rules[0].normalize[0]:'],
+    ['missing attribute', (f) => (delete (f.rules[0] as Partial<(typeof f.rules)[0]>).attribute, f), 'rules[0].attribute', 'rules[0].attribute:'],
+    ['empty rules', (f) => ((f.rules = []), f), 'rules', 'rules: needs at least one rule'],
+    ['unknown field', (f) => ({ ...f, extra: true }), 'extra', 'extra: unknown field'],
+    ['unknown nested field', (f) => ((f.rules[0]!.lockKeys[0] as Record<string, unknown>).sort = 'LOCK', f), 'rules[0].lockKeys[0].sort', 'rules[0].lockKeys[0].sort: unknown field'],
+    ['bad account kind', (f) => ({ ...f, account: { kind: 'regex' } }), 'account.kind', 'account.kind:'],
+    ['bad key type', (f) => ((f.keys.hash.type = 'X'), f), 'keys.hash.type', 'keys.hash.type:'],
+    ['missing range on a range table', (f) => (delete (f.rules[1]!.lockKeys[0] as { range?: string }).range, f), 'rules[1].lockKeys[0].range', 'rules[1].lockKeys[0].range: required, the table has a sort key (SK)'],
+    ['duplicate rule name', (f) => ((f.rules[1]!.name = 'EMAIL'), f), 'rules[1].name', 'rules[1].name: duplicate rule name `EMAIL`'],
+    ['not an object', () => 'uniq', '', 'convention file:'],
+  ])('names the bad field: %s', (_label, mutate, field, message) => {
+    const result = parseConventionFile(mutate(valid() as Json));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.kind).toBe('validation');
+    expect(result.error.field).toBe(field);
+    expect(result.error.message).toContain(message);
+  });
+
+  it('takes keys from the table when the file has none, and rejects a mismatch', () => {
+    const { keys: _keys, ...noKeys } = valid();
+    expect(parseConventionFile(noKeys).ok).toBe(false);
+    expect(parseConventionFile(noKeys, PRESET_KEYS.uniq).ok).toBe(true);
+    const mismatch = parseConventionFile(valid(), { hash: { name: 'pk', type: 'S' }, range: { name: 'SK', type: 'S' } });
+    expect(mismatch.ok || mismatch.error.message).toBe('keys.hash: the file says PK (S), the table\'s hash key is pk (S)');
+    const hashOnly = parseConventionFile(valid(), { hash: { name: 'PK', type: 'S' } });
+    expect(hashOnly.ok || hashOnly.error.field).toBe('keys.range');
+  });
+
+  it('refuses lock templates on a table whose hash key is not a string', () => {
+    const f = { ...valid(), keys: { hash: { name: 'PK', type: 'N' }, range: { name: 'SK', type: 'S' } } };
+    const result = parseConventionFile(f);
+    expect(result.ok || result.error.field).toBe('keys.hash.type');
+  });
+});

@@ -1,0 +1,172 @@
+/** Shared pieces of the pure builders: rule lookup, lock and account keys, owner values, action assembly. */
+import { formatLockKey } from '../conventions/format';
+import { normalizeValue } from '../conventions/normalize';
+import { parseLockKey } from '../conventions/parse';
+import { checkLockKeyLimits } from '../limits';
+import type { Convention, LockRule, PlainKey, PlainValue } from '../model';
+import { formatKey } from '../plain-key';
+import { err, ok, type Result } from '../result';
+import type { Placeholders } from './dynamo-json';
+import { keyJson, keyValueJson } from './dynamo-json';
+import type { ActionMeta, ActionRole, AttributeValueJson, ItemJson, TransactItemJson } from './types';
+
+/** What every builder needs: the table and its convention. */
+export interface BuildContext {
+  readonly table: string;
+  readonly convention: Convention;
+}
+
+/** A lock key resolved for one value: normalized value, plain key, DynamoDB JSON key, text. */
+export interface LockTarget {
+  readonly rule: LockRule;
+  readonly value: string;
+  readonly key: PlainKey;
+  readonly json: ItemJson;
+  readonly text: string;
+}
+
+/** An account key resolved: plain, DynamoDB JSON, text and the owner value a lock would name. */
+export interface AccountTarget {
+  readonly key: PlainKey;
+  readonly json: ItemJson;
+  readonly text: string;
+  readonly owner: AttributeValueJson;
+}
+
+/** Finds a rule by name (exact, else case-insensitive: `email` finds `EMAIL`). */
+export function findRule(convention: Convention, name: string): Result<LockRule> {
+  const rule = convention.rules.find((r) => r.name === name) ?? convention.rules.find((r) => r.name.toLowerCase() === name.toLowerCase());
+  if (rule) return ok(rule);
+  return err('validation', `no rule named \`${name}\`; this convention has ${convention.rules.map((r) => r.name).join(', ')}`, { field: 'rule' });
+}
+
+/** How a rule is named in sentences: `handle`, `email`. */
+export function ruleLabel(rule: LockRule): string {
+  return rule.name.toLowerCase();
+}
+
+/** The lock for `value` under `rule` (canonical template, normalized value), with size and type checks. */
+export function lockTarget(ctx: BuildContext, rule: LockRule, value: string): Result<LockTarget> {
+  const normalized = normalizeValue(value, rule.normalize);
+  if (normalized.length === 0) return err('validation', `${rule.name}: the value is empty after normalization`, { field: 'value' });
+  const limits = checkLockKeyLimits(rule, normalized);
+  if (!limits.ok) return limits;
+  const text = formatLockKey(rule, normalized);
+  const keys = ctx.convention.keys;
+  if (keys.range && text.range === undefined) return err('validation', `${rule.name}: the table has a sort key \`${keys.range.name}\` but the rule's lock template has no sort key value`, { field: 'rule' });
+  const key: Record<string, PlainValue> = { [keys.hash.name]: text.hash };
+  if (keys.range && text.range !== undefined) key[keys.range.name] = text.range;
+  const json = keyJson(key, keys, 'lock key');
+  if (!json.ok) return json;
+  return ok({ rule, value: normalized, key, json: json.value, text: formatKey(key, keys) });
+}
+
+/**
+ * The lock to release: the canonical key for the value, or an explicit key (a legacy template or an
+ * un-normalized value) that must read as a lock of this rule whose value normalizes to the same.
+ */
+export function existingLockTarget(ctx: BuildContext, rule: LockRule, value: string, explicit: PlainKey | undefined): Result<LockTarget> {
+  const canonical = lockTarget(ctx, rule, value);
+  if (!canonical.ok || explicit === undefined) return canonical;
+  const keys = ctx.convention.keys;
+  const json = keyJson(explicit, keys, 'lock');
+  if (!json.ok) return json;
+  const hash = explicit[keys.hash.name];
+  const range = keys.range ? explicit[keys.range.name] : undefined;
+  const parsed = typeof hash === 'string' ? parseLockKey(ctx.convention, hash, typeof range === 'string' ? range : undefined) : undefined;
+  const text = formatKey(explicit, keys);
+  if (parsed?.kind !== 'lock' || ctx.convention.rules[parsed.ruleIndex] !== rule || normalizeValue(parsed.value, rule.normalize) !== canonical.value.value) {
+    return err('validation', `${text} is not a lock of rule ${rule.name} for ${q(canonical.value.value)}`, { field: 'lock' });
+  }
+  return ok({ rule, value: canonical.value.value, key: explicit, json: json.value, text });
+}
+
+/** The account's key, checked against the table's key schema and the convention's account matcher. */
+export function accountTarget(ctx: BuildContext, key: PlainKey, field = 'account'): Result<AccountTarget> {
+  const { keys, account, lockPrefixes, rules } = ctx.convention;
+  const json = keyJson(key, keys, field);
+  if (!json.ok) return json;
+  const hash = key[keys.hash.name];
+  const text = formatKey(key, keys);
+  if (account.kind === 'key-prefix') {
+    if (typeof hash !== 'string' || !hash.startsWith(account.prefix)) {
+      return err('validation', `${text} is not an account key here: ${keys.hash.name} must begin with \`${account.prefix}\``, { field });
+    }
+    if (account.range !== undefined && keys.range && key[keys.range.name] !== account.range) {
+      return err('validation', `${text} is not an account key here: ${keys.range.name} must be \`${account.range}\``, { field });
+    }
+  }
+  if (typeof hash === 'string') {
+    const lockPrefix = [...lockPrefixes, ...rules.flatMap((r) => r.lockKeys.map((t) => t.hash.split('{value}')[0] ?? ''))].find((p) => p !== '' && hash.startsWith(p));
+    if (lockPrefix !== undefined) return err('validation', `${text} looks like a lock key (prefix \`${lockPrefix}\`), not an account`, { field });
+  }
+  const owner = hash === undefined ? undefined : keyValueJson(keys.hash, hash, field);
+  if (!owner?.ok) return err('validation', `${field} lacks ${keys.hash.name}`, { field });
+  return ok({ key, json: json.value, text, owner: owner.value });
+}
+
+/** A string attribute value as DynamoDB JSON. */
+export const str = (value: string): AttributeValueJson => ({ S: value });
+
+/** Condition text on the lock's owner attribute (when the convention has one) for deleting or checking a lock. */
+export interface OwnerCondition {
+  readonly expression: string;
+  readonly words: string;
+}
+
+/**
+ * The owner condition for a lock that an account is about to drop: the lock names this account
+ * or nobody (locks written before the owner attribute existed), never another account.
+ */
+export function ownedByOrUnowned(ctx: BuildContext, p: Placeholders, account: AccountTarget): OwnerCondition | undefined {
+  const ownerAttribute = ctx.convention.ownerAttribute;
+  if (ownerAttribute === undefined) return undefined;
+  const o = p.name(ownerAttribute, 'owner');
+  return {
+    expression: `(attribute_not_exists(${o}) OR ${o} = ${p.value(account.owner, 'owner')})`,
+    words: `and it names ${account.text} or nobody in \`${ownerAttribute}\``,
+  };
+}
+
+/** Assembles one transactional action with its placeholders and `ALL_OLD`, so a failure returns the item. */
+export function makeItem(
+  ctx: BuildContext,
+  operation: 'Put' | 'Delete' | 'Update' | 'ConditionCheck',
+  target: ItemJson,
+  p: Placeholders,
+  condition: string | undefined,
+  update?: string,
+): TransactItemJson {
+  const common = {
+    TableName: ctx.table,
+    ...(condition === undefined ? {} : { ConditionExpression: condition }),
+    ...p.fields(),
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
+  switch (operation) {
+    case 'Put':
+      return { Put: { ...common, Item: target } };
+    case 'Delete':
+      return { Delete: { ...common, Key: target } };
+    case 'Update':
+      return { Update: { ...common, Key: target, UpdateExpression: update ?? '' } };
+    case 'ConditionCheck':
+      return { ConditionCheck: { ...common, Key: target, ConditionExpression: condition ?? '' } };
+  }
+}
+
+/** Collects items and their metadata in order, numbering actions as DynamoDB numbers CancellationReasons. */
+export class ActionList {
+  readonly items: TransactItemJson[] = [];
+  readonly actions: ActionMeta[] = [];
+
+  /** Adds one action and its explanation. */
+  add(item: TransactItemJson, meta: { role: ActionRole; key: PlainKey; keyText: string; rule?: LockRule; value?: string; explanation: string; failure: string }): void {
+    const { rule, ...rest } = meta;
+    this.actions.push({ index: this.items.length, ...rest, ...(rule ? { rule: rule.name, attribute: rule.attribute } : {}) });
+    this.items.push(item);
+  }
+}
+
+/** Quotes a value in an explanation: `ada`. */
+export const q = (value: string): string => `\`${value}\``;

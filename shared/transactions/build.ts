@@ -1,0 +1,35 @@
+/** One entry point for the pure builders: a resolved spec in, a checked transaction out. */
+import type { Convention } from '../model';
+import { assertNever, type Result } from '../result';
+import { buildChangeValue, buildDeleteAccount, buildSignup } from './build-lifecycle';
+import { buildClaim, buildRelease } from './build-locks';
+import { preflight } from './preflight';
+import type { BuiltTransaction, TransactionSpec } from './types';
+
+/** Builds the transaction for a resolved spec, then runs the pre-flight checks on the exact items. */
+export function buildTransaction(table: string, convention: Convention, spec: TransactionSpec): Result<BuiltTransaction> {
+  const ctx = { table, convention };
+  let built: Result<BuiltTransaction>;
+  switch (spec.kind) {
+    case 'claim':
+      built = buildClaim(ctx, spec);
+      break;
+    case 'release':
+      built = buildRelease(ctx, spec);
+      break;
+    case 'signup':
+      built = buildSignup(ctx, spec);
+      break;
+    case 'change-value':
+      built = buildChangeValue(ctx, spec);
+      break;
+    case 'delete-account':
+      built = buildDeleteAccount(ctx, spec);
+      break;
+    default:
+      return assertNever(spec);
+  }
+  if (!built.ok) return built;
+  const checked = preflight({ TransactItems: built.value.items, ClientRequestToken: 'preflight-token' }, { [table]: convention.keys });
+  return checked.ok ? built : checked;
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import type { Problem } from '../model';
+import { planRepairs } from './repair-plan';
+
+describe('planRepairs', () => {
+  it('releases orphans, claims missing locks and leaves the rest to a human', () => {
+    const problems: Problem[] = [
+      { kind: 'orphan-lock', rule: 'HANDLE', value: 'ada', lock: { PK: 'UNIQ#HANDLE#Ada', SK: 'LOCK' } },
+      { kind: 'missing-lock', rule: 'EMAIL', value: 'b@x.io', accounts: [{ PK: 'ACCT#b', SK: 'PROFILE' }] },
+      { kind: 'duplicate-value', rule: 'EMAIL', value: 'c@x.io', accounts: [{ PK: 'ACCT#c1', SK: 'PROFILE' }, { PK: 'ACCT#c2', SK: 'PROFILE' }] },
+      { kind: 'owner-mismatch', rule: 'EMAIL', value: 'd@x.io', reason: 'x' },
+      { kind: 'malformed-lock', value: 'UNIQ#HANDLE#undefined', reason: 'the literal undefined' },
+    ];
+    const plan = planRepairs(problems);
+    expect(plan.fixes.map((f) => f.operation)).toEqual([
+      { kind: 'release', rule: 'HANDLE', value: 'ada', lock: { PK: 'UNIQ#HANDLE#Ada', SK: 'LOCK' } },
+      { kind: 'claim', rule: 'EMAIL', value: 'b@x.io', account: { PK: 'ACCT#b', SK: 'PROFILE' } },
+    ]);
+    expect(plan.manual.map((m) => m.problem.kind)).toEqual(['duplicate-value', 'owner-mismatch', 'malformed-lock']);
+    expect(plan.manual[0]!.why).toBe('2 accounts hold email `c@x.io`: a person must decide who keeps it');
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * The repair plan for an audit's problems: release for orphan locks, claim for missing locks, and
+ * everything a machine should not decide (duplicates, owner mismatches, malformed locks) listed
+ * for a human. Each fix is its own small transaction (well under DynamoDB's 100 actions).
+ */
+import type { Problem } from '../model';
+import type { TransactionOperation } from './types';
+
+/** One automatic fix: the problem and the operation that repairs it. */
+export interface RepairFix {
+  readonly problem: Problem;
+  readonly operation: TransactionOperation;
+  readonly summary: string;
+}
+
+/** A problem left to a person, with why. */
+export interface ManualRepair {
+  readonly problem: Problem;
+  readonly why: string;
+}
+
+/** The plan: automatic fixes and problems for a human. */
+export interface RepairPlan {
+  readonly fixes: readonly RepairFix[];
+  readonly manual: readonly ManualRepair[];
+}
+
+/** Plans the repairs of an audit's problems (pure). */
+export function planRepairs(problems: readonly Problem[]): RepairPlan {
+  const fixes: RepairFix[] = [];
+  const manual: ManualRepair[] = [];
+  for (const problem of problems) {
+    const label = problem.rule ? `${problem.rule.toLowerCase()} \`${problem.value}\`` : `\`${problem.value}\``;
+    switch (problem.kind) {
+      case 'orphan-lock':
+        if (problem.rule) {
+          fixes.push({ problem, summary: `release ${label} (orphan lock)`, operation: { kind: 'release', rule: problem.rule, value: problem.value, ...(problem.lock ? { lock: problem.lock } : {}) } });
+        } else manual.push({ problem, why: 'the orphan lock names no rule' });
+        break;
+      case 'missing-lock': {
+        const account = problem.accounts?.[0];
+        if (problem.rule && account) fixes.push({ problem, summary: `claim ${label} for its holder (missing lock)`, operation: { kind: 'claim', rule: problem.rule, value: problem.value, account } });
+        else manual.push({ problem, why: 'the missing lock names no rule or holder' });
+        break;
+      }
+      case 'duplicate-value':
+        manual.push({ problem, why: `${problem.accounts?.length ?? 2} accounts hold ${label}: a person must decide who keeps it` });
+        break;
+      case 'owner-mismatch':
+        manual.push({ problem, why: `the lock of ${label} names another account than the holder: check who should hold it` });
+        break;
+      case 'malformed-lock':
+        manual.push({ problem, why: problem.reason ?? 'the lock key cannot be read' });
+        break;
+    }
+  }
+  return { fixes, manual };
+}

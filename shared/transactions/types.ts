@@ -1,0 +1,293 @@
+/**
+ * Types of guarded transactions: the request a person makes (zod-validated at the bridge),
+ * the resolved spec the pure builders take, the exact DynamoDB JSON they produce, the
+ * preview shown before anything is sent, and the outcome after executing it.
+ */
+import { z } from 'zod';
+import { conventionSchema } from '../contract/convention-schema';
+import { nameSchema, opaqueIdSchema, plainKeySchema, tableNameSchema, valueSchema } from '../contract/limits';
+import type { PlainKey, PlainValue } from '../model';
+
+// ---------------------------------------------------------------- DynamoDB JSON (what is sent)
+
+/** A typed attribute value as DynamoDB JSON (`{"S": …}`); B is base64 text, as the AWS CLI expects. */
+export type AttributeValueJson = { readonly S: string } | { readonly N: string } | { readonly B: string } | { readonly BOOL: boolean } | { readonly NULL: true };
+
+/** An item or key as DynamoDB JSON. */
+export type ItemJson = Readonly<Record<string, AttributeValueJson>>;
+
+/** Fields every transactional action may carry for its condition. */
+interface ConditionFields {
+  readonly TableName: string;
+  readonly ConditionExpression?: string;
+  readonly ExpressionAttributeNames?: Readonly<Record<string, string>>;
+  readonly ExpressionAttributeValues?: ItemJson;
+  /** Always `ALL_OLD` in our previews, so a failed condition tells who holds the item. */
+  readonly ReturnValuesOnConditionCheckFailure?: 'ALL_OLD' | 'NONE';
+}
+
+/** A Put action's body. */
+export type PutJson = ConditionFields & { readonly Item: ItemJson };
+/** A Delete action's body. */
+export type DeleteJson = ConditionFields & { readonly Key: ItemJson };
+/** An Update action's body. */
+export type UpdateJson = ConditionFields & { readonly Key: ItemJson; readonly UpdateExpression: string };
+/** A ConditionCheck action's body. */
+export type ConditionCheckJson = ConditionFields & { readonly Key: ItemJson; readonly ConditionExpression: string };
+/** Any action body. */
+export type ActionBody = PutJson | DeleteJson | UpdateJson | ConditionCheckJson;
+/** The four transactional operations. */
+export type ActionOperation = 'Put' | 'Delete' | 'Update' | 'ConditionCheck';
+
+/** One action of a TransactWriteItems request, as DynamoDB JSON. */
+export type TransactItemJson =
+  | { readonly Put: PutJson }
+  | { readonly Delete: DeleteJson }
+  | { readonly Update: UpdateJson }
+  | { readonly ConditionCheck: ConditionCheckJson };
+
+/** The exact TransactWriteItems input (DynamoDB JSON). */
+export interface TransactWriteInputJson {
+  readonly TransactItems: readonly TransactItemJson[];
+  readonly ClientRequestToken: string;
+}
+
+// ---------------------------------------------------------------- requests (what a person asks for)
+
+/** Claim: write the lock for `value` and check that `account` holds it. `stored` defaults to what the account holds now. */
+export const claimOperationSchema = z.strictObject({
+  kind: z.literal('claim'),
+  rule: nameSchema,
+  value: valueSchema,
+  account: plainKeySchema,
+  stored: valueSchema.optional(),
+});
+
+/** Release: delete the lock for `value`; `holder` is the last known holder, when one is known. */
+export const releaseOperationSchema = z.strictObject({
+  kind: z.literal('release'),
+  rule: nameSchema,
+  value: valueSchema,
+  holder: plainKeySchema.optional(),
+  /** The lock's exact key, when it is not the canonical one (legacy template, un-normalized value). */
+  lock: plainKeySchema.optional(),
+});
+
+/** Signup (seed 1): put the account with its protected values and one lock per value. */
+export const signupOperationSchema = z.strictObject({
+  kind: z.literal('signup'),
+  account: plainKeySchema,
+  /** Rule name → value as it will be stored on the account. */
+  values: z.record(nameSchema, valueSchema).refine((v) => Object.keys(v).length > 0, 'give at least one value'),
+  /** Other string attributes to store on the account. */
+  attributes: z.record(nameSchema, z.string().max(4096)).optional(),
+});
+
+/** Change value (seed 1): new lock guarded, old lock deleted, account updated only if it still holds `from`. */
+export const changeValueOperationSchema = z.strictObject({
+  kind: z.literal('change-value'),
+  account: plainKeySchema,
+  rule: nameSchema,
+  to: valueSchema,
+  /** The value as stored now; defaults to what the account holds when previewed. */
+  from: valueSchema.optional(),
+});
+
+/** Delete account (seed 1): the account and all its locks, conditioned on the values it holds. */
+export const deleteAccountOperationSchema = z.strictObject({
+  kind: z.literal('delete-account'),
+  account: plainKeySchema,
+});
+
+/** Any transaction a person can ask for. */
+export const transactionOperationSchema = z.discriminatedUnion('kind', [
+  claimOperationSchema,
+  releaseOperationSchema,
+  signupOperationSchema,
+  changeValueOperationSchema,
+  deleteAccountOperationSchema,
+]);
+
+/** A transaction request as it crosses the bridge: table, its convention and the operation. */
+export const transactionRequestSchema = z.strictObject({
+  table: tableNameSchema,
+  convention: conventionSchema,
+  operation: transactionOperationSchema,
+});
+
+/** Executing a preview: its id and the value typed back. */
+export const executeRequestSchema = z.strictObject({
+  previewId: opaqueIdSchema,
+  confirmation: z.string().max(4096),
+});
+
+/** Decoding a pasted cancellation: the error text or CancellationReasons JSON, optionally the request JSON. */
+export const decodeRequestSchema = z.strictObject({
+  error: z.string().min(1).max(256 * 1024),
+  request: z.string().max(4 * 1024 * 1024).optional(),
+  /** The table's convention, so lock keys in the request are read as rule + value. */
+  convention: conventionSchema.optional(),
+});
+
+/** A transaction operation (inferred from its schema). */
+export type TransactionOperation = z.infer<typeof transactionOperationSchema>;
+/** A transaction request (inferred from its schema). */
+export type TransactionRequest = z.infer<typeof transactionRequestSchema>;
+/** An execute request (inferred from its schema). */
+export type ExecuteRequest = z.infer<typeof executeRequestSchema>;
+/** A decode request (inferred from its schema). */
+export type DecodeRequest = z.infer<typeof decodeRequestSchema>;
+/** The kinds of transaction. */
+export type OperationKind = TransactionOperation['kind'];
+
+// ---------------------------------------------------------------- resolved specs (what the pure builders take)
+
+/** What the service read about an attribute just before previewing: absent, or a string as stored. */
+export type SeenValue = { readonly state: 'absent' } | { readonly state: 'value'; readonly value: string };
+
+/** Claim with the account's stored value resolved. */
+export interface ClaimSpec {
+  readonly kind: 'claim';
+  readonly rule: string;
+  readonly value: string;
+  readonly account: PlainKey;
+  /** The account's attribute exactly as stored (may differ from the normalized lock value). */
+  readonly stored: string;
+}
+
+/** Release with what is known about the lock's owner and the last holder. */
+export interface ReleaseSpec {
+  readonly kind: 'release';
+  readonly rule: string;
+  readonly value: string;
+  /** Only with an owner attribute: the owner named on the lock when previewed (absent = the lock names nobody). */
+  readonly lockOwner?: { readonly state: 'absent' } | { readonly state: 'value'; readonly value: PlainValue };
+  /** The last known holder and, when read fresh, what its attribute held then. */
+  readonly holder?: { readonly key: PlainKey; readonly seen?: SeenValue };
+  /** The lock's exact key when it is not the canonical one; it must read as a lock of this rule and value. */
+  readonly lockKey?: PlainKey;
+}
+
+/** Signup with values as they will be stored. */
+export interface SignupSpec {
+  readonly kind: 'signup';
+  readonly account: PlainKey;
+  readonly values: Readonly<Record<string, string>>;
+  readonly attributes?: Readonly<Record<string, string>>;
+}
+
+/** Change value with the current stored value resolved. */
+export interface ChangeValueSpec {
+  readonly kind: 'change-value';
+  readonly account: PlainKey;
+  readonly rule: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Delete account with every protected value it holds now (rule name → stored value). */
+export interface DeleteAccountSpec {
+  readonly kind: 'delete-account';
+  readonly account: PlainKey;
+  readonly values: Readonly<Record<string, string>>;
+}
+
+/** Any resolved transaction spec. */
+export type TransactionSpec = ClaimSpec | ReleaseSpec | SignupSpec | ChangeValueSpec | DeleteAccountSpec;
+
+// ---------------------------------------------------------------- built transaction, preview, outcome
+
+/** What one action does, so a CancellationReason at its position can be explained. */
+export type ActionRole = 'put-lock' | 'delete-lock' | 'check-lock' | 'check-account' | 'check-holder' | 'put-account' | 'update-account' | 'delete-account';
+
+/** One action of a built transaction: its role, the item it touches and a plain-language line. */
+export interface ActionMeta {
+  readonly index: number;
+  readonly role: ActionRole;
+  readonly key: PlainKey;
+  /** The key as people read it: `UNIQ#HANDLE#ada / LOCK`. */
+  readonly keyText: string;
+  readonly rule?: string;
+  /** The attribute the rule protects (e.g. `username`). */
+  readonly attribute?: string;
+  /** The normalized value the action is about. */
+  readonly value?: string;
+  /** One line: "Put UNIQ#HANDLE#ada / LOCK only if no item has this key". */
+  readonly explanation: string;
+  /** Said when the condition fails (before reading the returned item). */
+  readonly failure: string;
+}
+
+/** What the transaction guards against and, honestly, what it cannot. */
+export interface Guards {
+  readonly guarded: readonly string[];
+  readonly notGuarded: readonly string[];
+}
+
+/** A built transaction: items (without token), action metadata, guards, the value to type back and a summary. */
+export interface BuiltTransaction {
+  readonly kind: OperationKind;
+  readonly table: string;
+  readonly items: readonly TransactItemJson[];
+  readonly actions: readonly ActionMeta[];
+  readonly guards: Guards;
+  /** What the person types back to confirm (the value, or the account's hash key for account-wide templates). */
+  readonly confirm: string;
+  readonly summary: string;
+}
+
+/** The connection a preview was made for (never credentials). */
+export interface PreviewConnection {
+  readonly label: string;
+  readonly region: string;
+  readonly endpoint?: string;
+  readonly profile?: string;
+}
+
+/** Copy-as forms of the exact request. */
+export interface CopyAs {
+  readonly awsCli: string;
+  readonly sdkV3: string;
+}
+
+/** A preview: the exact request, explained, kept by main under `id` until `expiresAt`. */
+export interface Preview {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly kind: OperationKind;
+  readonly table: string;
+  readonly connection: PreviewConnection;
+  readonly summary: string;
+  readonly input: TransactWriteInputJson;
+  readonly actions: readonly ActionMeta[];
+  readonly guards: Guards;
+  readonly confirm: string;
+  readonly copyAs: CopyAs;
+}
+
+/** One CancellationReason mapped to its action, with a field-level message. */
+export interface ReasonExplained {
+  readonly index: number;
+  readonly code: string;
+  readonly message: string;
+  readonly action?: { readonly role?: ActionRole; readonly keyText: string; readonly operation: ActionOperation };
+  /** The item as it was when the condition failed (ALL_OLD), when returned. */
+  readonly item?: ItemJson;
+  /** Who holds the value, when it could be told. */
+  readonly holder?: string;
+}
+
+/** The result of executing a preview. */
+export type Outcome =
+  | { readonly status: 'succeeded'; readonly token: string; readonly attempts: number; readonly message: string }
+  | { readonly status: 'cancelled'; readonly token: string; readonly attempts: number; readonly message: string; readonly reasons: readonly ReasonExplained[] }
+  | { readonly status: 'refused'; readonly message: string; readonly holders: readonly PlainKey[] };
+
+/** A decoded cancellation: every reason, which failed, and a summary. */
+export interface Decoded {
+  readonly source: 'message' | 'json';
+  readonly reasons: readonly ReasonExplained[];
+  readonly failed: readonly ReasonExplained[];
+  readonly summary: string;
+}
