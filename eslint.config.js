@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto', 'url', 'stream', 'events', 'util'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'test-results/**', 'playwright-report/**', 'bin/*.mjs', 'bin/locksmith'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'test-results/**', 'playwright-report/**', '.cache/**', 'bin/*.mjs', 'bin/locksmith'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -83,7 +83,8 @@ export function useLockForm(
         setStep('outcome');
         if (result.value.status === 'executed' && request && 'value' in request && typeof request.value === 'string') {
           // Re-check the group: a fresh lookup of the value updates the inspector rows in place.
-          const fresh = await bridge.call('lookup.run', { connectionId, table, value: request.value, rule: 'rule' in request ? request.rule : undefined, ...(convention ? { convention } : {}) });
+          const rule = 'rule' in request ? { rule: request.rule } : {};
+          const fresh = await bridge.call('lookup.run', { connectionId, table, value: request.value, ...rule, ...(convention ? { convention } : {}) });
           if (fresh.ok) {
             setRecheck(fresh.value);
             onRechecked(fresh.value);
