@@ -24,9 +24,16 @@ const binary = electronBinary();
 const electronBinaryAvailable = binary !== undefined;
 const built = existsSync(join(root, 'dist-electron', 'main.cjs')) && existsSync(join(root, 'dist', 'renderer', 'index.html'));
 
+const skipReason = !electronBinaryAvailable
+  ? 'Electron binary not installed on this machine (offline): node_modules/electron/dist is fetched on first launch, which needs the network.'
+  : !built
+    ? 'Not built: run `npm run build` (vite build + bin/build-electron.mjs) first.'
+    : undefined;
+// The list reporter shows skipped tests without their reason; say it once, plainly, in the run's output.
+if (skipReason) console.log(`[electron] e2e/electron.spec.ts skipped: ${skipReason}`);
+
 test.describe('Electron app', () => {
-  test.skip(!electronBinaryAvailable, 'Electron binary not installed on this machine (offline): node_modules/electron/dist is fetched on first launch, which needs the network.');
-  test.skip(!built, 'Not built: run `npm run build` (vite build + bin/build-electron.mjs) first.');
+  test.skip(skipReason !== undefined, skipReason);
 
   let app: ElectronApplication;
   let page: Page;
