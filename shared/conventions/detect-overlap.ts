@@ -39,7 +39,8 @@ export function attributeValues(items: readonly Item[], skip: ReadonlySet<string
   return out;
 }
 
-function overlap(lockValues: readonly string[], attrValues: readonly string[], steps: readonly NormalizationStep[]): number {
+/** Distinct values common to locks and accounts once both are normalized with `steps`. */
+export function overlap(lockValues: readonly string[], attrValues: readonly string[], steps: readonly NormalizationStep[]): number {
   const locks = new Set(lockValues.map((v) => normalizeValue(v, steps)));
   const seen = new Set<string>();
   for (const v of attrValues) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../model';
 import { detectConvention } from './detect';
+import { conventionToFile, parseConventionFile } from './file';
 import { PRESET_KEYS } from './presets';
 import { layoutFor, S } from './test-layouts';
 
@@ -21,18 +22,19 @@ function uniqSample(n: number, owner = false): Item[] {
 }
 
 describe('detectConvention', () => {
-  it('detects uniq, pairing HANDLE with username by value overlap and lowercase for emails', () => {
+  it('detects uniq, pairing HANDLE with username by value overlap and lowercase for emails from evidence', () => {
     const result = detectConvention(PRESET_KEYS.uniq, uniqSample(300));
     if (!result.ok) throw new Error(result.error.message);
     const { convention, evidence, confidence } = result.value;
     expect(convention.preset).toBe('uniq');
     expect(convention.account).toEqual({ kind: 'key-prefix', prefix: 'ACCT#', range: 'PROFILE' });
     expect(convention.rules.map((r) => [r.name, r.attribute, r.normalize.join('+')])).toEqual([
-      ['EMAIL', 'email', 'lowercase'],
-      ['HANDLE', 'username', ''],
+      // lowercase from evidence (lower-case locks, mixed-case emails); trim and the handle's steps are uniq's documented defaults.
+      ['EMAIL', 'email', 'trim+lowercase'],
+      ['HANDLE', 'username', 'trim+lowercase'],
     ]);
     expect(convention.ownerAttribute).toBeUndefined();
-    expect(evidence.join('\n')).toMatch(/rule HANDLE ↔ attribute `username`: 200 values in common/);
+    expect(evidence.join('\n')).toMatch(/rule HANDLE ↔ attribute `username` \(normalized: trim, lowercase\): 200 values in common/);
     expect(evidence[0]).toMatch(/^350 of 650 sampled items have lock keys shaped `UNIQ#<RULE>#…`/);
     expect(confidence).toBe(1);
   });
@@ -53,7 +55,7 @@ describe('detectConvention', () => {
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.convention.preset).toBe('marker');
     expect(result.value.convention.account).toEqual({ kind: 'not-lock' });
-    expect(result.value.convention.rules).toEqual([{ name: 'NAME', attribute: 'name', lockKeys: [{ hash: 'NAME#{value}' }], normalize: [] }]);
+    expect(result.value.convention.rules).toEqual([{ name: 'NAME', attribute: 'name', lockKeys: [{ hash: 'NAME#{value}' }], normalize: ['nfc'] }]);
   });
 
   it('detects aws-blog tags written as attribute names', () => {
@@ -107,10 +109,46 @@ describe('detectConvention', () => {
   it.each([
     ['an empty sample', PRESET_KEYS.uniq, [], /table is empty/],
     ['a numeric hash key', { hash: { name: 'id', type: 'N' as const } }, [{ id: { N: '1' } }], /string \(S\) hash key/],
+    ['a numeric sort key', { hash: { name: 'PK', type: 'S' as const }, range: { name: 'SK', type: 'N' as const } }, [{ PK: S('UNIQ#EMAIL#a'), SK: { N: '1' } }], /sort key SK is of type N: lock items need string \(S\) keys/],
     ['no lock-shaped keys', PRESET_KEYS.uniq, [{ PK: S('ACCT#1'), SK: S('PROFILE'), email: S('a@b.c') }], /no lock convention fits 1 sampled items.*--preset/],
   ])('fails clearly on %s', (_label, keys, sample, message) => {
     const result = detectConvention(keys, sample);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error.message).toMatch(message);
+  });
+});
+
+describe('detectConvention with thin accounts and sort keys', () => {
+  const hashOnly = { hash: { name: 'pk', type: 'S' as const } };
+  const withRange = { hash: { name: 'pk', type: 'S' as const }, range: { name: 'sk', type: 'S' as const } };
+
+  it('does not take thin accounts keyed `USER#…` for locks of a tag `USER`', () => {
+    const items: Item[] = [];
+    for (let i = 0; i < 10; i++) items.push({ pk: S(`USER#${i}`), email: S(`u${i}@x.io`), name: S(`n${i}`) }, { pk: S(`EMAIL#u${i}@x.io`) }, { pk: S(`NAME#n${i}`) });
+    const result = detectConvention(hashOnly, items);
+    if (!result.ok) throw new Error(result.error.message);
+    const c = result.value.convention;
+    expect(c.preset).toBe('marker');
+    expect(c.rules.map((r) => `${r.name}:${r.attribute}`)).toEqual(['EMAIL:email', 'NAME:name']);
+    expect(c.lockPrefixes).toEqual([]);
+  });
+
+  it('gives tag-shaped locks on a table with a sort key their literal sort key, so the file loads back', () => {
+    const items: Item[] = [];
+    for (let i = 0; i < 10; i++) items.push({ pk: S(`user#${i}`), sk: S('profile'), email: S(`u${i}@x.io`), userName: S(`n${i}`) }, { pk: S(`email#u${i}@x.io`), sk: S('lock') }, { pk: S(`userName#n${i}`), sk: S('lock') });
+    const result = detectConvention(withRange, items);
+    if (!result.ok) throw new Error(result.error.message);
+    const c = result.value.convention;
+    expect(c.preset).toBe('aws-blog');
+    expect(c.rules.map((r) => r.lockKeys)).toEqual([[{ hash: 'email#{value}', range: 'lock' }], [{ hash: 'userName#{value}', range: 'lock' }]]);
+    expect(parseConventionFile(conventionToFile(c), withRange)).toEqual({ ok: true, value: c });
+  });
+
+  it('refuses tag-shaped locks whose sort keys vary (no literal template can describe them)', () => {
+    const items: Item[] = [];
+    for (let i = 0; i < 10; i++) items.push({ pk: S(`u${i}`), sk: S('profile'), email: S(`u${i}@x.io`) }, { pk: S(`email#u${i}@x.io`), sk: S(`email#u${i}@x.io`) });
+    const result = detectConvention(withRange, items);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toMatch(/sort keys vary/);
   });
 });

@@ -7,8 +7,9 @@ import type { Convention, Item, KeySchema, PresetName } from '../model';
 import { PRESET_NAMES } from '../model';
 import { err, ok, type Result } from '../result';
 import { scalarText } from './classify';
-import { attributeValues, fmt, pairTag } from './detect-overlap';
-import { ONETABLE_LEGACY_PREFIX, ONETABLE_PREFIX, presetConvention, UNIQ_PREFIX, type PresetOptions, type PresetRuleSpec } from './presets';
+import { defaultRuleTag, inferNormalization, presetDefaultNormalization } from './detect-normalize';
+import { attributeValues, fmt, overlap, pairTag } from './detect-overlap';
+import { ONETABLE_LEGACY_PREFIX, ONETABLE_PREFIX, PRESET_DEFAULTS, presetConvention, UNIQ_PREFIX, type PresetOptions, type PresetRuleSpec } from './presets';
 import { findLocks, findLocksForced, type LockObservation, type LockScan } from './detect-shapes';
 
 /** A proposed convention with the reasons for it. */
@@ -42,6 +43,10 @@ export function detectConvention(keys: KeySchema, sample: readonly Item[], optio
   if (keys.hash.type !== 'S') {
     return err('validation', `the hash key ${keys.hash.name} is of type ${keys.hash.type}: lock items need a string (S) hash key, so no lock convention can be detected`);
   }
+  if (keys.range && keys.range.type !== 'S') {
+    // Lock sort keys are literals such as `LOCK`; a numeric or binary sort key cannot hold one (file.ts refuses it too).
+    return err('validation', `the sort key ${keys.range.name} is of type ${keys.range.type}: lock items need string (S) keys, so no lock convention can be detected`);
+  }
   if (sample.length === 0) return err('validation', 'the table is empty: nothing to detect a convention from; pass --preset or a convention file');
   const presets = options.preset ? [options.preset] : applicablePresets(keys);
   const candidates: Candidate[] = [];
@@ -52,9 +57,9 @@ export function detectConvention(keys: KeySchema, sample: readonly Item[], optio
       misses.push(`no sampled key looks like \`${SHAPES[preset]}\``);
       continue;
     }
-    const candidate = build(preset, keys, sample, scan);
-    if (candidate) candidates.push(candidate);
-    else misses.push(`${fmt(scan.locks.length)} keys look like \`${SHAPES[preset]}\` but none of their values appear on other items`);
+    const candidate = build(preset, keys, sample, scan, options.preset !== undefined);
+    if (typeof candidate === 'string') misses.push(candidate);
+    else candidates.push(candidate);
   }
   candidates.sort((a, b) => b.covered - a.covered || b.detection.confidence - a.detection.confidence);
   const best = candidates[0];
@@ -68,22 +73,83 @@ function applicablePresets(keys: KeySchema): PresetName[] {
   return keys.range ? ['uniq', 'onetable', 'marker', 'aws-blog'] : ['marker', 'aws-blog', 'uniq', 'onetable'];
 }
 
-function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], scan: LockScan): Candidate | undefined {
-  const lockItems = new Set(scan.locks.map((l) => l.item));
-  const accountCandidates = sample.filter((item) => !lockItems.has(item) && !scan.ignored.has(item));
-  const skip = new Set([keys.hash.name, ...(keys.range ? [keys.range.name] : []), ...(scan.typeAttribute ? [scan.typeAttribute] : [])]);
-  const attributes = attributeValues(accountCandidates, skip);
+/** Groups lock observations by tag. */
+function groupByTag(locks: readonly LockObservation[]): Map<string, LockObservation[]> {
   const byTag = new Map<string, LockObservation[]>();
-  for (const lock of scan.locks) {
+  for (const lock of locks) {
     let list = byTag.get(lock.tag);
     if (!list) byTag.set(lock.tag, (list = []));
     list.push(lock);
   }
+  return byTag;
+}
+
+/**
+ * Tags whose "locks" are really thin accounts (e.g. `USER#42` with `email` and `name` looks like a
+ * `<TAG>#…` lock): once their items count as account candidates, their items hold an attribute
+ * that another tag pairs with.
+ */
+function accountTags(scan: LockScan, byTag: ReadonlyMap<string, readonly LockObservation[]>, candidates: readonly Item[], skip: ReadonlySet<string>): Set<string> {
+  const attributes = attributeValues(candidates, skip);
+  const unpaired = [...byTag].filter(([tag, locks]) => !pairTag(scan.tagName(tag), locks.map((l) => l.value), attributes));
+  if (unpaired.length === 0) return new Set();
+  const widened = attributeValues([...candidates, ...unpaired.flatMap(([, locks]) => locks.map((l) => l.item))], skip);
+  const paired = new Set<string>();
+  for (const [tag, locks] of byTag) {
+    const pairing = pairTag(scan.tagName(tag), locks.map((l) => l.value), widened);
+    if (pairing && !pairing.byName) paired.add(pairing.attribute);
+  }
+  return new Set(unpaired.filter(([, locks]) => locks.some((l) => [...paired].some((a) => l.item[a] !== undefined))).map(([tag]) => tag));
+}
+
+/** The literal sort key shared by most tag-shaped locks on a table with a sort key; a reason when there is none. */
+function tagLockRange(keys: KeySchema, locks: readonly LockObservation[]): { range: string; count: number } | string {
+  const range = keys.range;
+  if (!range) return 'no sort key';
+  const counts = new Map<string, number>();
+  for (const l of locks) {
+    const r = l.item[range.name]?.S;
+    // A sort key repeating the hash key (`email#x` / `email#x`) is no literal a template can hold.
+    if (r !== undefined && r !== l.item[keys.hash.name]?.S) counts.set(r, (counts.get(r) ?? 0) + 1);
+  }
+  const best = [...counts].sort((a, b) => b[1] - a[1])[0];
+  if (!best || best[1] * 2 <= locks.length) return `their sort keys vary (${range.name} is not one literal value such as \`LOCK\`), which a lock key template cannot describe`;
+  return { range: best[0], count: best[1] };
+}
+
+/**
+ * With a forced preset, its documented rules whose attribute sampled accounts hold stay even when
+ * no lock of theirs was sampled (a small table, or every such lock missing): otherwise the audit
+ * could not report those missing locks and `--rule` could not name them.
+ */
+function addDocumentedRules(preset: PresetName, rules: PresetRuleSpec[], attributes: ReadonlyMap<string, readonly string[]>, evidence: string[]): void {
+  for (const spec of PRESET_DEFAULTS[preset].rules) {
+    const tag = defaultRuleTag(preset, spec);
+    const holders = attributes.get(spec.attribute)?.length ?? 0;
+    if (holders === 0 || rules.some((r) => r.tag === tag || r.attribute === spec.attribute)) continue;
+    const normalize = spec.normalize ?? [];
+    rules.push({ attribute: spec.attribute, tag, normalize });
+    const norm = normalize.length ? ` (normalized: ${normalize.join(', ')})` : '';
+    evidence.push(`rule ${tag} ↔ attribute \`${spec.attribute}\`${norm}: no sampled locks; kept from the ${preset} preset's defaults (${fmt(holders)} sampled accounts hold \`${spec.attribute}\`)`);
+  }
+}
+
+function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], fullScan: LockScan, forced: boolean): Candidate | string {
+  const skip = new Set([keys.hash.name, ...(keys.range ? [keys.range.name] : []), ...(fullScan.typeAttribute ? [fullScan.typeAttribute] : [])]);
+  const notAccounts = new Set([...fullScan.locks.map((l) => l.item), ...fullScan.ignored]);
+  const thin = accountTags(fullScan, groupByTag(fullScan.locks), sample.filter((item) => !notAccounts.has(item)), skip);
+  const scan: LockScan = thin.size === 0 ? fullScan : { ...fullScan, locks: fullScan.locks.filter((l) => !thin.has(l.tag)) };
+  const lockItems = new Set(scan.locks.map((l) => l.item));
+  const accountCandidates = sample.filter((item) => !lockItems.has(item) && !scan.ignored.has(item));
+  const attributes = attributeValues(accountCandidates, skip);
+  const byTag = groupByTag(scan.locks);
   const evidence: string[] = [`${fmt(scan.locks.length)} of ${fmt(sample.length)} sampled items have lock keys shaped \`${SHAPES[preset]}\`${scan.note ? ` (${scan.note})` : ''}`];
+  if (thin.size > 0) evidence.push(`items keyed ${[...thin].map((t) => `\`${t}#…\``).join(', ')} hold protected attributes: accounts, not locks`);
   const rules: PresetRuleSpec[] = [];
   const unpaired: string[] = [];
   let covered = 0;
   let pairedByValue = 0;
+  const pairedLocks: LockObservation[] = [];
   for (const [tag, locks] of [...byTag].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const pairing = pairTag(scan.tagName(tag), locks.map((l) => l.value), attributes);
     const name = scan.ruleName(tag);
@@ -93,16 +159,31 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], sca
       continue;
     }
     covered += locks.length;
-    const norm = pairing.normalize.length ? ` (normalized: ${pairing.normalize.join(', ')})` : '';
-    if (pairing.byName) evidence.push(`rule ${name} ↔ attribute \`${pairing.attribute}\`: no values in common in the sample; paired by name only`);
+    pairedLocks.push(...locks);
+    const lockValues = locks.map((l) => l.value);
+    // Overlap picks the attribute; the steps come from evidence, else the preset's documented default.
+    const inferred = inferNormalization(lockValues, attributes.get(pairing.attribute) ?? [], presetDefaultNormalization(preset, scan.tagName(tag), pairing.attribute));
+    const norm = inferred.steps.length ? ` (normalized: ${inferred.steps.join(', ')})` : '';
+    const why = inferred.reasons.length ? ` — ${inferred.reasons.join('; ')}` : '';
+    if (pairing.byName) evidence.push(`rule ${name} ↔ attribute \`${pairing.attribute}\`${norm}: no values in common in the sample; paired by name only${why}`);
     else {
       pairedByValue++;
-      evidence.push(`rule ${name} ↔ attribute \`${pairing.attribute}\`${norm}: ${fmt(pairing.common)} values in common (${fmt(locks.length)} sampled locks)`);
+      const common = overlap(lockValues, attributes.get(pairing.attribute) ?? [], inferred.steps);
+      evidence.push(`rule ${name} ↔ attribute \`${pairing.attribute}\`${norm}: ${fmt(common)} values in common (${fmt(locks.length)} sampled locks)${why}`);
     }
-    rules.push({ attribute: pairing.attribute, tag: scan.tagName(tag), normalize: pairing.normalize });
+    rules.push({ attribute: pairing.attribute, tag: scan.tagName(tag), normalize: inferred.steps });
   }
-  if (rules.length === 0) return undefined;
-  const options: PresetOptions = { rules, ...scan.presetOptions(accountCandidates, rules.map((r) => r.attribute), evidence), extraLockPrefixes: scan.extraPrefixes(unpaired) };
+  if (forced) addDocumentedRules(preset, rules, attributes, evidence);
+  if (rules.length === 0) return `${fmt(fullScan.locks.length)} keys look like \`${SHAPES[preset]}\` but none of their values appear on other items`;
+  // uniq and onetable locks have their own sort key; tag-shaped ones take the one they share.
+  let lockRange: Partial<PresetOptions> = {};
+  if (keys.range && (preset === 'marker' || preset === 'aws-blog')) {
+    const found = tagLockRange(keys, pairedLocks);
+    if (typeof found === 'string') return `${fmt(pairedLocks.length)} keys look like \`${SHAPES[preset]}\` but ${found}`;
+    lockRange = { lockRange: found.range };
+    evidence.push(`lock sort key \`${found.range}\` on ${fmt(found.count)} of ${fmt(pairedLocks.length)} sampled locks`);
+  }
+  const options: PresetOptions = { rules, ...scan.presetOptions(accountCandidates, rules.map((r) => r.attribute), evidence), ...lockRange, extraLockPrefixes: scan.extraPrefixes(unpaired) };
   const owner = detectOwner(keys, scan.locks, accountCandidates, skip);
   if (owner) evidence.push(owner.evidence);
   const convention = presetConvention(preset, keys, owner ? { ...options, ownerAttribute: owner.attribute } : options);

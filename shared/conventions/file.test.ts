@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conventionToFile, parseConventionFile } from './file';
+import { checkConvention, conventionToFile, parseConventionFile } from './file';
 import { PRESET_KEYS } from './presets';
 import { layoutFor } from './test-layouts';
 import { PRESET_NAMES } from '../model';
@@ -70,5 +70,42 @@ describe('parseConventionFile', () => {
     const f = { ...valid(), keys: { hash: { name: 'PK', type: 'N' }, range: { name: 'SK', type: 'S' } } };
     const result = parseConventionFile(f);
     expect(result.ok || result.error.field).toBe('keys.hash.type');
+  });
+});
+
+describe('parseConventionFile cross-field checks', () => {
+  const base = () => valid() as Json;
+
+  it.each<[string, (f: Json) => unknown, string, RegExp]>([
+    [
+      'a numeric sort key with lock templates',
+      (f) => ({ ...f, keys: { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'N' } } }),
+      'rules[0].lockKeys[0].range',
+      /rules\[0\]\.lockKeys\[0\]\.range: the table's sort key SK is of type N; lock sort keys must be strings \(S\)/,
+    ],
+    ['an account range on a hash-only table', (f) => ({ ...f, keys: { hash: { name: 'PK', type: 'S' } }, rules: [{ name: 'EMAIL', attribute: 'email', lockKeys: [{ hash: 'UNIQ#EMAIL#{value}' }] }] }), 'account.range', /account\.range: must be absent, the table has no sort key/],
+    ['the same lock key in two rules', (f) => ((f.rules[1]!.lockKeys[0]!.hash = 'UNIQ#EMAIL#{value}'), f), 'rules[1].lockKeys[0].hash', /rules\[1\]\.lockKeys\[0\]\.hash: the same lock key as rules\[0\]\.lockKeys\[0\]/],
+    ['an empty account prefix without a range', (f) => ({ ...f, account: { kind: 'key-prefix', prefix: '' } }), 'account.prefix', /account\.prefix: must not be empty/],
+  ])('names the bad field: %s', (_label, mutate, field, message) => {
+    const result = parseConventionFile(mutate(base()));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.field).toBe(field);
+    expect(result.error.message).toMatch(message);
+  });
+
+  it('accepts an empty account prefix with a range (accounts keyed by bare ids, `SK = PROFILE`), as detection may propose', () => {
+    const result = parseConventionFile({ ...base(), account: { kind: 'key-prefix', prefix: '', range: 'PROFILE' } });
+    expect(result.ok && result.value.account).toEqual({ kind: 'key-prefix', prefix: '', range: 'PROFILE' });
+  });
+});
+
+describe('checkConvention', () => {
+  it('accepts every preset and names the bad field of an edited one', () => {
+    for (const preset of PRESET_NAMES) expect(checkConvention(layoutFor(preset).convention).ok).toBe(true);
+    const uniq = layoutFor('uniq').convention;
+    const edited = { ...uniq, rules: [{ ...uniq.rules[0]!, lockKeys: [{ hash: '{value}', range: 'LOCK' }] }] };
+    const result = checkConvention(edited, PRESET_KEYS.uniq);
+    expect(result.ok || result.error.field).toBe('rules[0].lockKeys[0].hash');
   });
 });

@@ -38,7 +38,10 @@ const rule = z.strictObject({
 });
 
 const account = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('key-prefix'), prefix: z.string().min(1, 'must not be empty'), range: z.string().min(1).optional() }),
+  z
+    .strictObject({ kind: z.literal('key-prefix'), prefix: z.string(), range: z.string().min(1, 'must not be empty').optional() })
+    // An empty prefix is meaningful only with a range (accounts keyed by bare ids, told apart by `SK = PROFILE`).
+    .refine((a) => a.prefix !== '' || a.range !== undefined, { path: ['prefix'], message: 'must not be empty without a range (use {"kind": "not-lock"} for every item that is not a lock)' }),
   z.strictObject({ kind: z.literal('attribute-equals'), attribute: z.string().min(1, 'must not be empty'), value: z.string() }),
   z.strictObject({ kind: z.literal('not-lock') }),
 ]);
@@ -87,6 +90,8 @@ export function parseConventionFile(json: unknown, tableKeys?: KeySchema): Resul
     if (mismatch) return err('validation', mismatch.message, { field: mismatch.field });
   }
   const names = new Set<string>();
+  // Lock key (hash + range) → where it was first seen: a second identical template could never match.
+  const templates = new Map<string, string>();
   for (const [i, r] of file.rules.entries()) {
     if (names.has(r.name)) return err('validation', `rules[${i}].name: duplicate rule name \`${r.name}\``, { field: `rules[${i}].name` });
     names.add(r.name);
@@ -94,11 +99,21 @@ export function parseConventionFile(json: unknown, tableKeys?: KeySchema): Resul
       const field = `rules[${i}].lockKeys[${j}].range`;
       if (keys.range && t.range === undefined) return err('validation', `${field}: required, the table has a sort key (${keys.range.name})`, { field });
       if (!keys.range && t.range !== undefined) return err('validation', `${field}: must be absent, the table has no sort key`, { field });
+      // Locks are read from string keys only (a numeric `LOCK` cannot exist): refuse rather than report every lock malformed.
+      if (keys.range && keys.range.type !== 'S') return err('validation', `${field}: the table's sort key ${keys.range.name} is of type ${keys.range.type}; lock sort keys must be strings (S)`, { field });
       if (keys.hash.type !== 'S') return err('validation', `keys.hash.type: locks need a string (S) hash key; this table's is ${keys.hash.type}`, { field: 'keys.hash.type' });
+      const id = JSON.stringify([t.hash, t.range ?? null]);
+      const first = templates.get(id);
+      const at = `rules[${i}].lockKeys[${j}]`;
+      if (first !== undefined) return err('validation', `${at}.hash: the same lock key as ${first}; one of them could never match`, { field: `${at}.hash` });
+      templates.set(id, at);
     }
   }
   if (file.account.kind === 'key-prefix' && keys.hash.type !== 'S') {
     return err('validation', `account: a key-prefix matcher needs a string (S) hash key; this table's is ${keys.hash.type}`, { field: 'account' });
+  }
+  if (file.account.kind === 'key-prefix' && file.account.range !== undefined && !keys.range) {
+    return err('validation', 'account.range: must be absent, the table has no sort key', { field: 'account.range' });
   }
   const acct = file.account;
   const accountMatcher: Convention['account'] =
@@ -148,4 +163,12 @@ export function conventionToFile(convention: Convention): ConventionFile {
     lockPrefixes: [...convention.lockPrefixes],
   };
   return convention.ownerAttribute === undefined ? base : { ...base, ownerAttribute: convention.ownerAttribute };
+}
+
+/**
+ * Runs a Convention built elsewhere (the UI's editor, a saved setting) through the file checks:
+ * templates against the key schema, unique rule names and lock keys. Errors name the field as in a file.
+ */
+export function checkConvention(convention: Convention, tableKeys?: KeySchema): Result<Convention> {
+  return parseConventionFile(conventionToFile(convention), tableKeys);
 }

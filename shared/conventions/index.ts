@@ -16,4 +16,4 @@ export {
 export { compileConvention, parseLockKey, type CompiledConvention, type ParsedLockKey } from './parse';
 export { classifyItem, type AccountValue, type ItemClass } from './classify';
 export { detectConvention, type DetectOptions, type Detection } from './detect';
-export { conventionFileSchema, conventionToFile, parseConventionFile, type ConventionFile } from './file';
+export { checkConvention, conventionFileSchema, conventionToFile, parseConventionFile, type ConventionFile } from './file';

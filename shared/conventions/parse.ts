@@ -24,7 +24,7 @@ export interface CompiledTemplate {
 /** A convention prepared for fast classification. */
 export interface CompiledConvention {
   readonly convention: Convention;
-  /** Templates, longest prefix first so `UNIQ#EMAIL2#` wins over `UNIQ#EMAIL#`-like overlaps. */
+  /** Templates, most specific first (longest prefix, then longest suffix) so overlapping templates resolve the same whatever the rule order. */
   readonly templates: readonly CompiledTemplate[];
   /** Per rule: the normalization function (identity when the rule has none). */
   readonly normalizers: readonly ((value: string) => string)[];
@@ -68,8 +68,14 @@ export function compileConvention(convention: Convention): CompiledConvention {
       templates.push(template.range === undefined || !convention.keys.range ? withScope : { ...withScope, range: template.range });
     });
   });
-  // Stable sort: longer literal prefixes first; unscoped before scoped for equal prefixes.
-  templates.sort((a, b) => b.prefix.length - a.prefix.length || Number(a.scopeSeparator !== undefined) - Number(b.scopeSeparator !== undefined));
+  // Stable sort, most specific first: longer literal prefix, then longer literal suffix (`U#{value}#LOCK`
+  // before `U#{value}`, whatever the rule order), then unscoped before scoped.
+  templates.sort(
+    (a, b) =>
+      b.prefix.length - a.prefix.length ||
+      b.suffix.length - a.suffix.length ||
+      Number(a.scopeSeparator !== undefined) - Number(b.scopeSeparator !== undefined),
+  );
   const compiled: CompiledConvention = { convention, templates, normalizers: convention.rules.map((r) => normalizer(r.normalize)) };
   cache.set(convention, compiled);
   return compiled;
@@ -110,6 +116,8 @@ export function parseLockKey(convention: Convention | CompiledConvention, hash: 
     const rule = rules[t.ruleIndex]!;
     const bad = checkValue(value, rule.name);
     if (bad !== undefined) return { kind: 'malformed', reason: bad, rule, ruleIndex: t.ruleIndex };
+    // A value that normalizes to nothing (spaces under `trim`) can join no account and cannot be released by value.
+    if (compiled.normalizers[t.ruleIndex]?.(value) === '') return { kind: 'malformed', reason: `the ${rule.name} value is empty after normalization (${rule.normalize.join(', ')})`, rule, ruleIndex: t.ruleIndex };
     return { kind: 'lock', rule, ruleIndex: t.ruleIndex, templateIndex: t.templateIndex, value };
   }
   if (wrongRange) {

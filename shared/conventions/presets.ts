@@ -25,7 +25,7 @@ export interface PresetOptions {
   /** uniq: the account key prefix (default `ACCT#`) and range (default `PROFILE`). */
   readonly accountPrefix?: string;
   readonly accountRange?: string;
-  /** uniq: the range key of lock items (default `LOCK`). */
+  /** The sort key of lock items: uniq defaults to `LOCK`; marker and aws-blog (usually hash-only) have none unless given. */
   readonly lockRange?: string;
   /** onetable: the model that owns the rules (default `User`) and the type attribute (default `_type`). */
   readonly model?: string;
@@ -52,7 +52,7 @@ export const ONETABLE_LEGACY_PREFIX = '_Unique:';
  */
 export const ONETABLE_LEGACY_RANGES: readonly string[] = ['_unique:', '_unique#'];
 
-const rangeFor = (keys: KeySchema, range: string): Pick<LockKeyTemplate, 'range'> => (keys.range ? { range } : {});
+const rangeFor = (keys: KeySchema, range: string | undefined): Pick<LockKeyTemplate, 'range'> => (keys.range && range !== undefined ? { range } : {});
 
 function rule(name: string, attribute: string, lockKeys: readonly LockKeyTemplate[], normalize: readonly NormalizationStep[] | undefined): LockRule {
   return { name, attribute, lockKeys, normalize: normalize ?? [] };
@@ -74,7 +74,7 @@ export function uniqConvention(keys: KeySchema, options: PresetOptions): Convent
 export function markerConvention(keys: KeySchema, options: PresetOptions): Convention {
   const rules = options.rules.map((r) => {
     const tag = r.tag ?? r.attribute.toUpperCase();
-    return rule(tag, r.attribute, [{ hash: `${tag}#${VALUE_PLACEHOLDER}` }], r.normalize);
+    return rule(tag, r.attribute, [{ hash: `${tag}#${VALUE_PLACEHOLDER}`, ...rangeFor(keys, options.lockRange) }], r.normalize);
   });
   return finish('marker', keys, { kind: 'not-lock' }, rules, options.extraLockPrefixes ?? [], options.ownerAttribute);
 }
@@ -83,7 +83,7 @@ export function markerConvention(keys: KeySchema, options: PresetOptions): Conve
 export function awsBlogConvention(keys: KeySchema, options: PresetOptions): Convention {
   const rules = options.rules.map((r) => {
     const tag = r.tag ?? r.attribute;
-    return rule(tag, r.attribute, [{ hash: `${tag}#${VALUE_PLACEHOLDER}` }], r.normalize);
+    return rule(tag, r.attribute, [{ hash: `${tag}#${VALUE_PLACEHOLDER}`, ...rangeFor(keys, options.lockRange) }], r.normalize);
   });
   return finish('aws-blog', keys, { kind: 'not-lock' }, rules, options.extraLockPrefixes ?? [], options.ownerAttribute);
 }

@@ -28,6 +28,8 @@ describe('write command flow', () => {
   it('endpoints are writable; AWS profiles only with --allow-writes', () => {
     expect(transactionContext(connection(true), {}, {}, 'http://localhost:8000').writable).toBe(true);
     expect(transactionContext(connection(false, 'prod'), {}, {}, undefined).writable).toBe(false);
+    // A profile whose endpoint_url points at DynamoDB Local is still a profile: read-only until --allow-writes.
+    expect(transactionContext(connection(true, 'prod'), {}, {}, 'http://localhost:8000').writable).toBe(false);
     expect(transactionContext(connection(false, 'prod'), { 'allow-writes': true }, {}, undefined)).toMatchObject({ writable: true, connection: { label: 'profile prod', profile: 'prod', region: 'eu-west-1' } });
     expect(transactionContext(connection(false), {}, { AWS_SECRET_ACCESS_KEY: 's3cr3t!' }, undefined).secrets).toEqual(['s3cr3t!']);
   });

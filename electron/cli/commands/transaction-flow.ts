@@ -48,7 +48,8 @@ export function transactionContext(connection: Connection, values: FlagValues, e
   return {
     client: connection.client,
     connection: { label: target.label, region: target.region, ...(effectiveEndpoint ? { endpoint: effectiveEndpoint } : {}), ...(target.profile ? { profile: target.profile } : {}) },
-    writable: connection.local || values['allow-writes'] === true,
+    // A --profile connection stays read-only even when its endpoint_url (or AWS_ENDPOINT_URL) points somewhere local.
+    writable: (connection.local && target.profile === undefined) || values['allow-writes'] === true,
     ...(env.AWS_SECRET_ACCESS_KEY ? { secrets: [env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN ?? ''].filter(Boolean) } : {}),
   };
 }

@@ -2,6 +2,7 @@
  * AWS profiles from the shared config and credentials files, each with its kind and region.
  * Read with our own parser so that a file the SDK would silently treat as empty produces a warning.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +67,12 @@ export function profileKind(settings: ReadonlyMap<string, string>): ProfileKind 
   return 'unknown';
 }
 
+/** A chain of profile names, shortened in the middle: one warning per profile of a long cycle must not grow quadratically. */
+function chainText(names: readonly string[]): string {
+  const shown = names.length <= 8 ? names : [...names.slice(0, 4), `… ${names.length - 7} more …`, ...names.slice(-3)];
+  return shown.join(' → ');
+}
+
 /** Follows `source_profile` links; returns a problem text for a cycle or a missing link. */
 function sourceChainProblem(name: string, all: ReadonlyMap<string, ReadonlyMap<string, string>>): string | undefined {
   const seen = [name];
@@ -73,7 +80,7 @@ function sourceChainProblem(name: string, all: ReadonlyMap<string, ReadonlyMap<s
   while (current !== undefined) {
     // A profile that sources itself with static keys is legal (the SDK uses its keys for the role call).
     if (current === seen[seen.length - 1] && all.get(current)?.has('aws_access_key_id')) return undefined;
-    if (seen.includes(current)) return `source_profile cycle: ${[...seen, current].join(' → ')}`;
+    if (seen.includes(current)) return `source_profile cycle: ${chainText([...seen, current])}`;
     const next = all.get(current);
     if (!next) return `source_profile ${current} does not exist`;
     seen.push(current);
@@ -154,4 +161,41 @@ export const CREDENTIAL_ENV_NAMES = [
 /** Names of the credential variables set in `env`. */
 export function presentCredentialEnv(env: NodeJS.ProcessEnv): string[] {
   return CREDENTIAL_ENV_NAMES.filter((name) => Boolean(env[name]));
+}
+
+/** A DynamoDB endpoint configured for a profile in the shared files (`services` section or `endpoint_url`). */
+export interface ProfileEndpoint {
+  /** The profile sets `ignore_configured_endpoint_urls = true`. */
+  readonly ignore: boolean;
+  readonly url?: string;
+  /** `services`: its `[services X]` section's `dynamodb = / endpoint_url`; `profile`: its own `endpoint_url`. */
+  readonly from?: 'services' | 'profile';
+}
+
+function readSections(path: string): ReadonlyMap<string, ReadonlyMap<string, string>> {
+  try {
+    return parseIni(readFileSync(path, 'utf8')).sections;
+  } catch {
+    // Missing or unreadable: loadProfiles reports it; for the endpoint it simply configures nothing.
+    return new Map();
+  }
+}
+
+/**
+ * The endpoint a profile configures for DynamoDB, as the SDK's configured-endpoint rules read it
+ * (config file over credentials file; the `services` section first). Synchronous because the
+ * effective endpoint is computed wherever a connection is labelled; the files are small.
+ */
+export function profileEndpoint(profile: string, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): ProfileEndpoint {
+  const paths = sharedFilePaths(env, home);
+  const config = readSections(paths.config);
+  const credentials = readSections(paths.credentials);
+  const fromConfig = config.get(profile === 'default' ? 'default' : `profile ${profile}`) ?? (profile === 'default' ? config.get('profile default') : undefined);
+  const setting = (key: string): string | undefined => fromConfig?.get(key) ?? credentials.get(profile)?.get(key);
+  const ignore = setting('ignore_configured_endpoint_urls') === 'true';
+  const services = setting('services');
+  const servicesUrl = services === undefined ? undefined : config.get(`services ${services}`)?.get('dynamodb.endpoint_url');
+  if (servicesUrl) return { ignore, url: servicesUrl, from: 'services' };
+  const url = setting('endpoint_url');
+  return url ? { ignore, url, from: 'profile' } : { ignore };
 }

@@ -1,6 +1,7 @@
 /** Creating DynamoDB clients for a connection target (DynamoDB Local endpoint or AWS). */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { profileEndpoint } from '../connections/profiles';
 
 /** Credentials as the SDK accepts them: static keys or a provider function (fromIni, fromSSO…). */
 export type DynamoCredentials = NonNullable<DynamoDBClientConfig['credentials']>;
@@ -38,18 +39,49 @@ export interface CreateClientOptions {
   readonly middleware?: readonly ClientMiddleware[];
   /** Environment to read (defaults to process.env); injectable for tests. */
   readonly env?: NodeJS.ProcessEnv;
+  /** Network timeouts; default DEFAULT_TIMEOUTS (tests shorten them to prove a stalled endpoint ends the call). */
+  readonly timeouts?: ClientTimeouts;
 }
+
+/** How long a request may wait on the network before it fails with a (retryable) TimeoutError. */
+export interface ClientTimeouts {
+  /** To establish the TCP connection. */
+  readonly connectMs: number;
+  /** Of silence on an open socket (no bytes either way). */
+  readonly idleMs: number;
+}
+
+/**
+ * Without these the SDK waits forever on an endpoint that accepts the connection but never answers
+ * (a hung proxy, a stopped-but-not-dead JVM): an audit would neither finish nor say it is incomplete.
+ */
+export const DEFAULT_TIMEOUTS: ClientTimeouts = { connectMs: 10_000, idleMs: 60_000 };
 
 /** Dummy credentials for DynamoDB Local: letters only, as DynamoDB Local requires. */
 export const DUMMY_CREDENTIALS: StaticCredentials = { accessKeyId: 'locksmith', secretAccessKey: 'locksmith' };
 
-/** The endpoint the SDK will actually use: an explicit endpoint wins, else AWS_ENDPOINT_URL_DYNAMODB, else AWS_ENDPOINT_URL. */
-export function effectiveEndpoint(target: DynamoTarget, env: NodeJS.ProcessEnv = process.env): { url?: string; source: 'target' | 'AWS_ENDPOINT_URL_DYNAMODB' | 'AWS_ENDPOINT_URL' | 'aws' } {
+/** Where an effective endpoint comes from: the target itself, an environment variable, the profile's config, or AWS's default. */
+export type EndpointOrigin = 'target' | 'AWS_ENDPOINT_URL_DYNAMODB' | 'AWS_ENDPOINT_URL' | 'profile-services' | 'profile-endpoint_url' | 'aws';
+
+/** The profile whose configured endpoint applies: the target's, else AWS_PROFILE, else `default` (the SDK's own choice). */
+const endpointProfile = (target: DynamoTarget, env: NodeJS.ProcessEnv): string => target.profile ?? (env.AWS_PROFILE || 'default');
+
+/**
+ * The endpoint requests go to, by the SDK's configured-endpoint precedence: an explicit endpoint,
+ * else AWS_ENDPOINT_URL_DYNAMODB, else AWS_ENDPOINT_URL, else the profile's `services` section,
+ * else its `endpoint_url`; all but the first switched off by AWS_IGNORE_CONFIGURED_ENDPOINT_URLS
+ * (or the profile's `ignore_configured_endpoint_urls`). clientConfig sends requests exactly here.
+ */
+export function effectiveEndpoint(target: DynamoTarget, env: NodeJS.ProcessEnv = process.env): { url?: string; source: EndpointOrigin } {
   if (target.endpoint) return { url: target.endpoint, source: 'target' };
-  // The SDK ignores these when AWS_IGNORE_CONFIGURED_ENDPOINT_URLS is set; mirror that so the UI never lies.
-  if (env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS === 'true') return { source: 'aws' };
+  const configured = profileEndpoint(endpointProfile(target, env), env);
+  // As in the SDK: the environment variable, when set to true/false, decides before the profile's setting.
+  const flag = env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS;
+  const ignore = flag === 'true' || flag === 'false' ? flag === 'true' : configured.ignore;
+  if (ignore) return { source: 'aws' };
   if (env.AWS_ENDPOINT_URL_DYNAMODB) return { url: env.AWS_ENDPOINT_URL_DYNAMODB, source: 'AWS_ENDPOINT_URL_DYNAMODB' };
   if (env.AWS_ENDPOINT_URL) return { url: env.AWS_ENDPOINT_URL, source: 'AWS_ENDPOINT_URL' };
+  if (configured.url) return { url: configured.url, source: configured.from === 'services' ? 'profile-services' : 'profile-endpoint_url' };
   return { source: 'aws' };
 }
 
@@ -78,22 +110,30 @@ export function endpointCredentials(env: NodeJS.ProcessEnv = process.env): Stati
 }
 
 /** The SDK configuration for a target (exported for tests; use createDynamoClient). */
-export function clientConfig(target: DynamoTarget, env: NodeJS.ProcessEnv = process.env): DynamoDBClientConfig {
-  const config: DynamoDBClientConfig = { region: target.region, maxAttempts: target.maxAttempts ?? 1 };
+export function clientConfig(target: DynamoTarget, env: NodeJS.ProcessEnv = process.env, timeouts: ClientTimeouts = DEFAULT_TIMEOUTS): DynamoDBClientConfig {
+  const config: DynamoDBClientConfig = {
+    region: target.region,
+    maxAttempts: target.maxAttempts ?? 1,
+    requestHandler: { connectionTimeout: timeouts.connectMs, socketTimeout: timeouts.idleMs },
+  };
   if (target.endpoint) {
     config.endpoint = target.endpoint;
     config.credentials = target.credentials ?? endpointCredentials(env);
-  } else if (target.credentials) {
-    config.credentials = target.credentials;
-  } else if (target.profile) {
-    config.profile = target.profile;
+    return config;
   }
+  if (target.credentials) config.credentials = target.credentials;
+  else if (target.profile) config.profile = target.profile;
+  // The SDK reads configured endpoints from AWS_PROFILE/default whatever the client's profile, so
+  // it could send a profile's requests elsewhere than the label says: resolve here, switch its own off.
+  const endpoint = effectiveEndpoint(target, env).url;
+  if (endpoint !== undefined) config.endpoint = endpoint;
+  config.ignoreConfiguredEndpointUrls = true;
   return config;
 }
 
 /** A DynamoDB client for the target, with optional extra middleware (fault injection in tests). */
 export function createDynamoClient(target: DynamoTarget, options: CreateClientOptions = {}): DynamoDBClient {
-  const client = new DynamoDBClient(clientConfig(target, options.env));
+  const client = new DynamoDBClient(clientConfig(target, options.env, options.timeouts));
   for (const add of options.middleware ?? []) add(client.middlewareStack);
   return client;
 }

@@ -160,3 +160,49 @@ describe('every rule at once', () => {
     expect(answer.value.rules[0]?.notes.join(' ')).toMatch(/did not finish/);
   });
 });
+
+describe('OneTable locks, legacy forms included', () => {
+  const otKeys = PRESET_KEYS.onetable;
+  const ot = presetConvention('onetable', otKeys, PRESET_DEFAULTS.onetable);
+  const user = (id: string, email: string): Item => ({ pk: s(`User#${id}`), sk: s('User#'), _type: s('User'), email: s(email) });
+  const otLock = (pk: string, sk: string): Item => ({ pk: s(pk), sk: s(sk), _type: s('_Unique') });
+  let table: TableInfo;
+
+  beforeAll(async () => {
+    const name = await createTempTable(admin, otKeys, 'lookup-onetable');
+    await putItems(admin, name, [
+      user('1', 'charles@babbage.example'),
+      otLock('_Unique:User:email:charles@babbage.example', '_unique:'),
+      user('2', 'ada@lovelace.io'),
+      otLock('_unique#User#email#ada@lovelace.io', '_unique#'),
+      otLock('_unique#User#email#expired.trial@example.com', '_unique#'),
+      otLock('_unique#User#email#undefined', '_unique#'),
+    ]);
+    table = await info(name);
+  });
+
+  afterAll(async () => {
+    await deleteTable(admin, table.name);
+  });
+
+  it.each([
+    ['charles@babbage.example', 'held', ['User#1'], true],
+    ['ada@lovelace.io', 'held', ['User#2'], false],
+    ['expired.trial@example.com', 'orphan', [], false],
+    ['nobody@example.com', 'free', [], false],
+  ])('%s → %s', async (value, verdict, holders, legacy) => {
+    const answer = await lookupValue({ client, table, convention: ot, value });
+    if (!answer.ok) throw new Error(answer.error.message);
+    const [rule] = answer.value.rules;
+    expect(rule).toMatchObject({ rule: 'User.email', verdict });
+    expect(rule?.holders.map((h) => h.pk)).toEqual(holders);
+    expect(rule?.locks.filter((l) => l.exists).map((l) => l.legacy)).toEqual(verdict === 'free' ? [] : [legacy]);
+    expect(rule?.notes.join(' ')).toMatch(/scoped locks .* cannot be read by key/);
+  });
+
+  it('notes a malformed lock it finds', async () => {
+    const answer = await lookupValue({ client, table, convention: ot, value: 'undefined' });
+    if (!answer.ok) throw new Error(answer.error.message);
+    expect(answer.value.rules[0]?.notes.join(' ')).toMatch(/exists but is malformed: .*literal `undefined`/);
+  });
+});

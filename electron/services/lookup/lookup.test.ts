@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
 import { holderScanFilter, holderScanProjection } from './holder-scan';
-import { holderIndex, verdictFor } from './lookup';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { foundLockNotes, holderIndex, lookupValue, verdictFor } from './lookup';
 
 const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
 const [email, handle] = convention.rules;
@@ -51,5 +52,31 @@ describe('holder scan', () => {
 
   it('only requires the attribute for normalizing rules (the comparison happens after normalizing)', () => {
     expect(holderScanFilter([{ rule: email!, index: 0, normalized: 'a@b', forms: ['a@b', 'A@B'] }])).toEqual({ expression: 'attribute_exists(#f0)', names: { '#f0': 'email' } });
+  });
+});
+
+describe('found-lock notes', () => {
+  const probe = (PK: string, exists = true) => ({ key: { PK, SK: 'LOCK' }, exists, legacy: false });
+
+  it('says when a found lock is malformed (the audit reports it as malformed-lock)', () => {
+    const notes = foundLockNotes(convention, 1, [probe('UNIQ#HANDLE#undefined')]);
+    expect(notes.join(' ')).toMatch(/UNIQ#HANDLE#undefined \/ LOCK exists but is malformed: .*literal `undefined`/);
+  });
+
+  it('says when a lock is written in a spelling other than the canonical one', () => {
+    const notes = foundLockNotes(convention, 1, [probe('UNIQ#HANDLE#ada', false), probe('UNIQ#HANDLE#Ada')]);
+    expect(notes).toEqual(['lock UNIQ#HANDLE#Ada / LOCK is written with the value as typed, not normalized (trim, lowercase): new claims and releases use UNIQ#HANDLE#ada / LOCK']);
+  });
+
+  it('says nothing about a canonical lock', () => {
+    expect(foundLockNotes(convention, 1, [probe('UNIQ#HANDLE#ada')])).toEqual([]);
+  });
+});
+
+describe('lookupValue validation', () => {
+  it('refuses a value that is empty after the rule normalization, before reading anything', async () => {
+    const client = { send: () => Promise.reject(new Error('must not be called')) } as unknown as DynamoDBClient;
+    const answer = await lookupValue({ client, table: { name: 't', gsis: [] }, convention, value: '   ', rule: 'HANDLE' });
+    expect(answer).toEqual({ ok: false, error: { kind: 'validation', message: 'HANDLE: the value is empty after normalization (trim, lowercase)', field: 'value' } });
   });
 });

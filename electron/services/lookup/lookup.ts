@@ -8,10 +8,11 @@ import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { classifyItem, scalarText } from '../../../shared/conventions/classify';
 import { formatLockKey } from '../../../shared/conventions/format';
 import { normalizeValue } from '../../../shared/conventions/normalize';
+import { parseLockKey } from '../../../shared/conventions/parse';
 import { SCOPE_PLACEHOLDER } from '../../../shared/conventions/presets';
 import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../../../shared/limits';
 import type { Convention, Item, LockRule, PlainKey } from '../../../shared/model';
-import { keyId, keyOf, toTypedKey } from '../../../shared/plain-key';
+import { formatKey, keyId, keyOf, toTypedKey } from '../../../shared/plain-key';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { ScanProgress } from '../../../shared/scan-types';
@@ -145,6 +146,35 @@ function storedFormNote(index: string, rule: LockRule, value: string): string {
   return `index ${index} finds the stored form${forms.length > 1 ? 's' : ''} ${forms.map((f) => JSON.stringify(f)).join(' and ')} only; an account storing another spelling that normalizes (${rule.normalize.join(', ')}) to the same value is found only by a scan or an audit`;
 }
 
+/**
+ * Caveats about the locks found for rule `ruleIndex`: a malformed one (the audit lists it as
+ * malformed-lock, though it still blocks signups), or one written with a non-normalized value
+ * (it joins like the canonical one, but claims and releases address the canonical key).
+ */
+export function foundLockNotes(convention: Convention, ruleIndex: number, probes: readonly LockProbe[]): string[] {
+  const keys = convention.keys;
+  const rule = convention.rules[ruleIndex];
+  const notes: string[] = [];
+  if (!rule) return notes;
+  for (const probe of probes) {
+    if (!probe.exists) continue;
+    const hash = String(probe.key[keys.hash.name] ?? '');
+    const range = keys.range ? String(probe.key[keys.range.name] ?? '') : undefined;
+    const parsed = parseLockKey(convention, hash, range);
+    const text = formatKey(probe.key, keys);
+    if (parsed.kind === 'malformed') notes.push(`lock ${text} exists but is malformed: ${parsed.reason}`);
+    else if (parsed.kind === 'lock' && parsed.ruleIndex === ruleIndex) {
+      const normalized = normalizeValue(parsed.value, rule.normalize);
+      if (normalized !== parsed.value) {
+        const canonical = formatLockKey(rule, normalized);
+        const canonicalKey: PlainKey = keys.range ? { [keys.hash.name]: canonical.hash, [keys.range.name]: canonical.range ?? '' } : { [keys.hash.name]: canonical.hash };
+        notes.push(`lock ${text} is written with the value as typed, not normalized (${rule.normalize.join(', ')}): new claims and releases use ${formatKey(canonicalKey, keys)}`);
+      }
+    }
+  }
+  return notes;
+}
+
 /** The verdict from the holders and the locks found. */
 export function verdictFor(holders: number, locksFound: number): LookupVerdict {
   if (holders > 1) return 'duplicate';
@@ -160,6 +190,10 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
   if (selected.length === 0) {
     const known = convention.rules.map((r) => r.name).join(', ') || 'none';
     return err('validation', options.rule === undefined ? 'the convention has no rules' : `unknown rule ${options.rule} (rules: ${known})`, { field: 'rule' });
+  }
+  for (const { rule } of selected) {
+    // Only spaces under `trim`: no lock can hold it and no account is found for it; say so instead of "free".
+    if (normalizeValue(value, rule.normalize) === '') return err('validation', `${rule.name}: the value is empty after normalization (${rule.normalize.join(', ')})`, { field: 'value' });
   }
   try {
     const plans = selected.map(({ rule, index }) => {
@@ -202,7 +236,7 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
       const probes = locks[i] ?? [];
       const holders = dedupe(indexed[i] ?? scanned.get(p.index) ?? [], convention);
       const found = probes.filter((l) => l.exists);
-      const notes = [...new Set(p.notes)];
+      const notes = [...new Set([...p.notes, ...foundLockNotes(convention, p.index, found)])];
       const holderHash = holders.length === 1 ? String(holders[0]?.[convention.keys.hash.name] ?? '') : undefined;
       for (const lock of found) {
         if (holderHash !== undefined && lock.owner !== undefined && lock.owner !== holderHash) notes.push(`the lock names ${lock.owner} as owner, but ${holderHash} holds the value (owner-mismatch)`);
