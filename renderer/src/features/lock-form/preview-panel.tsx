@@ -43,6 +43,16 @@ export function PreviewPanel({
           </li>
         ))}
       </ol>
+      {preview.guarded && preview.guarded.length > 0 ? (
+        <div className="alert alert-info" data-testid="tx-guarded">
+          <div className="alert-title">Guarded by DynamoDB conditions (checked at commit)</div>
+          <ul>
+            {preview.guarded.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {preview.notGuarded.length > 0 ? (
         <div className="alert alert-warn" data-testid="tx-not-guarded">
           <div className="alert-title">Not guarded by DynamoDB (checked by Locksmith right before sending)</div>
