@@ -120,7 +120,8 @@ function probeClient(endpoint: string): DynamoDBClient {
     region: SANDBOX_REGION,
     credentials: SANDBOX_CREDENTIALS,
     maxAttempts: 1,
-    requestHandler: { connectionTimeout: 500, requestTimeout: 2_000 },
+    // A probe that times out is an answer ("not ready yet"), not a warning for the user.
+    requestHandler: { connectionTimeout: 500, requestTimeout: 2_000, throwOnRequestTimeout: true },
   });
 }
 
