@@ -21,6 +21,7 @@ import { toAppError } from '../services/dynamo/errors';
 import { describeTable, listTables, type TableInfo } from '../services/dynamo/tables';
 import { lookupValue } from '../services/lookup/lookup';
 import type { ResolvedConnection } from '../services/connections/registry';
+import { PreviewStore } from '../services/transactions/preview-store';
 import { decodeCancellation, executePreview, previewTransaction, readActivity, type TransactionContext } from '../services/transactions/service';
 import type { DataServices } from './deps';
 import type { StreamHub } from './stream-hub';
@@ -53,6 +54,13 @@ export function createDataServices(options: DataServicesOptions): DataServices &
   const clients = new Map<string, DynamoDBClient>();
   const runs = new Map<string, Run>();
   const previews = new Map<string, { connectionId: string; preview: Preview }>();
+  // Our own store, so that a preview executed (or expired) here is forgotten in both places.
+  const store = new PreviewStore();
+  /** Previews nobody executed would otherwise stay for the whole session. */
+  const pruneExpired = (): void => {
+    const now = store.clock();
+    for (const [id, kept] of previews) if (Date.parse(kept.preview.expiresAt) <= now) previews.delete(id);
+  };
 
   // A subscriber to `audit.events` first receives everything the run produced so far.
   options.hub.setReplay('audit.events', (filter) => {
@@ -102,7 +110,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
       client: clientFor(c),
       connection: { label: c.view.label, region: c.target.region, ...(endpoint ? { endpoint } : {}), ...(c.target.profile ? { profile: c.target.profile } : {}) },
       writable: c.view.writable,
-      deps: { dataDir: options.dataDir },
+      deps: { dataDir: options.dataDir, store },
     };
   }
 
@@ -207,6 +215,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
       const made = await previewTransaction(txContext(c), { table, convention, operation: toOperation(request) });
       if (!made.ok) return made;
       const p = made.value;
+      pruneExpired();
       previews.set(p.id, { connectionId: c.view.id, preview: p });
       return ok({
         previewId: p.id,
@@ -234,6 +243,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
         const outcome = done.value;
         if (outcome.status === 'refused') return err('conflict', outcome.message);
         previews.delete(previewId);
+        store.delete(previewId);
         if (outcome.status === 'succeeded') return ok({ status: 'executed', previewId, verified: false, message: outcome.message });
         return ok({ status: 'cancelled', previewId, message: outcome.message, reasons: outcome.reasons.map((r) => reasonView(r, kept.preview)) });
       });

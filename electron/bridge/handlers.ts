@@ -4,7 +4,8 @@
  */
 import type { Convention } from '../../shared/model';
 import type { Result } from '../../shared/result';
-import { ok } from '../../shared/result';
+import { err, ok } from '../../shared/result';
+import { checkConvention } from '../../shared/conventions/file';
 import type { BridgeDeps } from './deps';
 import type { HandlerTable } from './pipeline';
 import type { ResolvedConnection } from '../services/connections/registry';
@@ -25,9 +26,20 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     return result;
   }
 
-  /** The convention to use: the one passed, else the saved one, else a detected one. */
+  /** Checks a convention from the caller against the table's real key schema (the schema checked it against its own). */
+  async function fitsTable(connection: ResolvedConnection, table: string, convention: Convention): Promise<Result<Convention>> {
+    const described = await data.describeTable(connection, table);
+    if (!described.ok) return described;
+    const checked = checkConvention(convention, described.value.keys);
+    if (checked.ok) return ok(convention);
+    const field = checked.error.field ? `convention.${checked.error.field}` : 'convention';
+    const message = checked.error.field && checked.error.message.startsWith(`${checked.error.field}: `) ? `convention.${checked.error.message}` : `convention: ${checked.error.message}`;
+    return err('validation', message, { field });
+  }
+
+  /** The convention to use: the one passed (checked against the table), else the saved one, else a detected one. */
   async function conventionFor(connection: ResolvedConnection, table: string, given: Convention | undefined): Promise<Result<Convention>> {
-    if (given) return ok(given);
+    if (given) return fitsTable(connection, table, given);
     const saved = (await settings.read()).conventions[conventionKey(connection.view.id, table)];
     if (saved) return ok(saved);
     const detected = await data.detect(connection, table, undefined);
@@ -60,12 +72,13 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
 
     'conventions.detect': ({ connectionId, table, sampleSize }) => on(connectionId, (c) => data.detect(c, table, sampleSize)),
     'conventions.get': async ({ connectionId, table }) => ok({ convention: (await settings.read()).conventions[conventionKey(connectionId, table)] ?? null }),
-    'conventions.save': async ({ connectionId, table, convention }) => {
-      const known = await connections.get(connectionId);
-      if (!known.ok) return known;
-      await settings.update((s) => ({ ...s, conventions: { ...s.conventions, [conventionKey(connectionId, table)]: convention } }));
-      return ok({ convention });
-    },
+    'conventions.save': ({ connectionId, table, convention }) =>
+      on(connectionId, async (c) => {
+        const fits = await fitsTable(c, table, convention);
+        if (!fits.ok) return fits;
+        await settings.update((s) => ({ ...s, conventions: { ...s.conventions, [conventionKey(connectionId, table)]: convention } }));
+        return ok({ convention });
+      }),
 
     'audit.start': ({ connectionId, table, convention, segments }) =>
       on(connectionId, async (c) => {

@@ -1,6 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError } from './command';
-import { connectionRequest } from './connection';
+import { connectionRequest, openConnection } from './connection';
 
 describe('connectionRequest', () => {
   it('takes --endpoint with the default region for local endpoints', () => {
@@ -30,5 +33,26 @@ describe('connectionRequest', () => {
   ])('rejects %j', (values, message) => {
     expect(() => connectionRequest(values, {})).toThrow(CliError);
     expect(() => connectionRequest(values, {})).toThrow(message);
+  });
+});
+
+describe('openConnection', () => {
+  it("puts a profile's configured endpoint into the error context", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'locksmith-cli-connection-'));
+    try {
+      const config = join(dir, 'config');
+      await writeFile(config, '[profile proxied]\nregion = eu-west-1\nendpoint_url = http://127.0.0.1:9\n');
+      const env = { AWS_CONFIG_FILE: config, AWS_SHARED_CREDENTIALS_FILE: join(dir, 'none') };
+      const io = { stdout: () => undefined, stderr: () => undefined, env, interactive: false, signal: new AbortController().signal };
+      const connection = await openConnection({ profile: 'proxied', region: 'eu-west-1' }, io);
+      try {
+        expect(connection.errorContext).toEqual({ endpoint: 'http://127.0.0.1:9', profile: 'proxied' });
+        expect(connection.local).toBe(true);
+      } finally {
+        connection.client.destroy();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

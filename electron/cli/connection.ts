@@ -80,7 +80,7 @@ async function profileRegion(profile: string | undefined): Promise<string | unde
 /** Builds the target and client for the flags; SDK modules load only here, keeping --help fast. */
 export async function openConnection(values: FlagValues, io: CliIo): Promise<Connection> {
   const request = connectionRequest(values, io.env);
-  const { createDynamoClient, isLocalTarget } = await import('../services/dynamo/client');
+  const { createDynamoClient, effectiveEndpoint, isLocalTarget } = await import('../services/dynamo/client');
   let target: DynamoTarget;
   if (request.endpoint !== undefined) {
     const label = request.endpointSource === 'flag' ? request.endpoint : `${request.endpoint} (from ${request.endpointSource})`;
@@ -95,6 +95,8 @@ export async function openConnection(values: FlagValues, io: CliIo): Promise<Con
     target = { label: request.profile ? `profile ${request.profile}` : 'aws (default credentials)', region, credentials, ...(request.profile ? { profile: request.profile } : {}) };
   }
   const client = createDynamoClient(target, { env: io.env });
-  const errorContext: ErrorContext = { ...(target.endpoint ? { endpoint: target.endpoint } : {}), ...(target.profile ? { profile: target.profile } : {}) };
+  // The endpoint requests really go to, so "cannot reach …" names a profile's configured endpoint too.
+  const endpoint = effectiveEndpoint(target, io.env).url;
+  const errorContext: ErrorContext = { ...(endpoint ? { endpoint } : {}), ...(target.profile ? { profile: target.profile } : {}) };
   return { target, client, local: isLocalTarget(target, io.env), errorContext };
 }

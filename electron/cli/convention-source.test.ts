@@ -5,7 +5,8 @@ import { conventionToFile, parseConventionFile } from '../../shared/conventions/
 import { PRESET_DEFAULTS, presetConvention } from '../../shared/conventions/presets';
 import { DEMO_TABLES, DEMO_TABLE_NAMES } from '../services/sandbox/demo-data';
 import { EXPECTED_PROBLEMS, problemSignature } from '../services/sandbox/expected-problems';
-import { presetFlag } from './convention-source';
+import { presetDefaults, presetFlag } from './convention-source';
+import { CliError } from './command';
 
 // What `audit` without --preset runs on the sandbox: detection must find the convention the demo
 // data was written with (expected-problems.ts), from the whole table or from a small first sample.
@@ -46,5 +47,30 @@ describe('presetFlag', () => {
     expect(presetFlag({ preset: 'uniq' })).toBe('uniq');
     expect(presetFlag({})).toBeUndefined();
     expect(() => presetFlag({ preset: 'Uniq' })).toThrow(/unknown preset "Uniq" \(presets: uniq, marker, onetable, aws-blog\)/);
+  });
+});
+
+describe('presetDefaults (the fallback when the sample shows no locks)', () => {
+  const withSortKey = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } } as const;
+
+  it.each(['marker', 'aws-blog'] as const)('refuses %s on a table with a sort key instead of templates without a range', async (preset) => {
+    const refused = presetDefaults(preset, withSortKey, 'people', 'no lock items in the sample');
+    await expect(refused).rejects.toBeInstanceOf(CliError);
+    await expect(refused).rejects.toThrow(/--preset .*people has a sort key \(SK\).*no lock items in the sample/);
+  });
+
+  it.each(['uniq', 'onetable'] as const)('gives %s defaults whose templates fit a table with a sort key', async (preset) => {
+    const convention = await presetDefaults(preset, withSortKey, 'people', 'empty');
+    expect(parseConventionFile(conventionToFile(convention), withSortKey)).toMatchObject({ ok: true });
+    expect(convention.rules.flatMap((r) => r.lockKeys).every((t) => t.range !== undefined)).toBe(true);
+  });
+
+  it.each(['marker', 'aws-blog'] as const)('gives %s defaults on a hash-only table', async (preset) => {
+    const convention = await presetDefaults(preset, { hash: { name: 'pk', type: 'S' } }, 'people', 'empty');
+    expect(convention).toEqual(presetConvention(preset, { hash: { name: 'pk', type: 'S' } }, PRESET_DEFAULTS[preset]));
+  });
+
+  it('refuses defaults that do not fit the key types, naming why', async () => {
+    await expect(presetDefaults('uniq', { hash: { name: 'id', type: 'N' } }, 'numbers', 'empty')).rejects.toThrow(/defaults do not fit numbers: .*string \(S\) hash key/);
   });
 });

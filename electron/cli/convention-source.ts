@@ -67,6 +67,29 @@ export async function detectFromSample(request: ConventionRequest, preset?: Pres
   return detectConvention(request.keys, sample, preset ? { preset } : {});
 }
 
+/**
+ * The preset's documented defaults for a table whose sample shows no locks, checked against its
+ * keys. marker and aws-blog locks carry no sort key of their own: on a table with one, the lock's
+ * sort key can only be learnt from existing locks, so without any this refuses instead of guessing.
+ */
+export async function presetDefaults(preset: PresetName, keys: KeySchema, table: string, why: string): Promise<Convention> {
+  const [{ presetConvention, PRESET_DEFAULTS }, { checkConvention }] = await Promise.all([import('../../shared/conventions/presets'), import('../../shared/conventions/file')]);
+  const instead = 'write a convention file and pass it with --convention (see FORMAT.md)';
+  if ((preset === 'marker' || preset === 'aws-blog') && keys.range) {
+    throw new CliError({
+      kind: 'validation',
+      field: 'preset',
+      message: `--preset ${preset}: ${table} has a sort key (${keys.range.name}) and the sample shows no locks to learn the lock items' sort key value from (${why})`,
+      fix: instead,
+    });
+  }
+  const checked = checkConvention(presetConvention(preset, keys, PRESET_DEFAULTS[preset]), keys);
+  if (!checked.ok) {
+    throw new CliError({ kind: 'validation', field: 'preset', message: `--preset ${preset}: the preset's defaults do not fit ${table}: ${checked.error.message} (and detection found nothing: ${why})`, fix: instead });
+  }
+  return checked.value;
+}
+
 /** Resolves the convention from --convention, --preset, or detection. */
 export async function resolveConvention(request: ConventionRequest): Promise<ResolvedConvention> {
   const file = optionalString(request.values, 'convention');
@@ -77,8 +100,7 @@ export async function resolveConvention(request: ConventionRequest): Promise<Res
   if (detected.ok) return { convention: detected.value.convention, source: preset ? 'preset' : 'detected', detection: detected.value };
   if (preset) {
     // The sample shows nothing to learn from (e.g. an empty table): the preset's documented defaults still apply.
-    const { presetConvention, PRESET_DEFAULTS } = await import('../../shared/conventions/presets');
-    return { convention: presetConvention(preset, request.keys, PRESET_DEFAULTS[preset]), source: 'preset-defaults' };
+    return { convention: await presetDefaults(preset, request.keys, request.table, detected.error.message), source: 'preset-defaults' };
   }
   throw new CliError({ ...detected.error, message: `cannot detect the convention of ${request.table}: ${detected.error.message}` });
 }

@@ -115,9 +115,29 @@ describe('browser mode auth', () => {
     expect(refused).toContain('unknown method');
   });
 
-  it('needs the token for the event stream', async () => {
-    expect((await raw(host, '/api/events?stream=sandbox.status&filter=%7B%7D')).status).toBe(401);
-    expect((await raw(host, `/api/events?stream=nope&filter=%7B%7D&token=${host.token}`)).status).toBe(400);
+  it('needs the token, Host and Origin checks for the event stream and its subscribe calls', async () => {
+    expect((await raw(host, '/api/events')).status).toBe(401);
+    expect((await raw(host, `/api/events?token=${host.token}`, { headers: { host: `evil.example:${host.port}` } })).status).toBe(403);
+    expect((await raw(host, `/api/events?token=${host.token}`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await raw(host, '/api/events/subscribe', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect((await call(host, 'events/subscribe', { channel: 'c', id: 's1', stream: 'sandbox.status' }, { origin: 'https://evil.example' })).status).toBe(403);
+  });
+
+  it('refuses subscriptions to unknown channels and streams, naming the field', async () => {
+    expect(JSON.parse((await call(host, 'events/subscribe', { channel: 'nope', id: 's1', stream: 'sandbox.status' })).body)).toMatchObject({ ok: false, error: { kind: 'not-found', field: 'channel' } });
+    expect(JSON.parse((await call(host, 'events/subscribe', { channel: 'nope', id: 's1', stream: 'sandbox.status', extra: 1 })).body)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    const stream = nodeEventSource(`${host.origin}/api/events?token=${host.token}`);
+    const frames: unknown[] = [];
+    stream.addEventListener('message', (m) => frames.push(JSON.parse(m.data)));
+    try {
+      await expect.poll(() => frames.length).toBe(1);
+      const { channel } = frames[0] as { channel: string };
+      expect(JSON.parse((await call(host, 'events/subscribe', { channel, id: 's1', stream: 'nope' })).body)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+      expect(JSON.parse((await call(host, 'events/subscribe', { channel, id: 's1', stream: 'audit.events', filter: { runId: 7 } })).body)).toMatchObject({ ok: false, error: { kind: 'validation', field: 'runId' } });
+      expect(JSON.parse((await call(host, 'events/unsubscribe', { channel, id: 's1' })).body)).toEqual({ ok: true, value: { unsubscribed: false } });
+    } finally {
+      stream.close();
+    }
   });
 
   it('serves the renderer with CSP and nosniff, and never files outside it', async () => {
@@ -144,6 +164,92 @@ describe('browser-mode client', () => {
     await expect.poll(() => seen).toEqual(['running', 'stopped']);
     stop();
     await expect.poll(() => hub.size()).toBe(0);
+  });
+
+  it('carries every subscription of a page over one event stream, each with its own replay', async () => {
+    const opened: string[] = [];
+    const counting = (url: string): EventSourceLike => {
+      opened.push(url);
+      return nodeEventSource(url);
+    };
+    const bridge = createHttpBridge({ baseUrl: host.origin, token: host.token, fetch: (url, init) => fetch(url, init), eventSource: counting });
+    hub.setReplay('sandbox.status', () => [{ state: 'running' as const, endpoint: 'http://127.0.0.1:9' }]);
+    const first: string[] = [];
+    const second: string[] = [];
+    const runs: string[] = [];
+    const before = hub.size();
+    const stopFirst = bridge.subscribe('sandbox.status', {}, (event) => first.push(event.state));
+    const stopSecond = bridge.subscribe('sandbox.status', {}, (event) => second.push(event.state));
+    const stopRuns = bridge.subscribe('audit.events', { runId: 'run-a' }, (event) => runs.push(event.runId));
+    await expect.poll(() => hub.size()).toBe(before + 3);
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).not.toContain('stream=');
+    expect({ first, second }).toEqual({ first: ['running'], second: ['running'] });
+
+    // A later subscription still gets its replay, on the same stream.
+    const third: string[] = [];
+    const stopThird = bridge.subscribe('sandbox.status', {}, (event) => third.push(event.state));
+    await expect.poll(() => third).toEqual(['running']);
+    expect(opened).toHaveLength(1);
+
+    // Filters are per subscription.
+    const progress = { items: 1, pages: 1, segments: 1, segmentsDone: 0, capacityUnits: 0, elapsedMs: 1, retries: 0 };
+    hub.publish('audit.events', { type: 'progress', runId: 'run-b', progress });
+    hub.publish('audit.events', { type: 'progress', runId: 'run-a', progress });
+    await expect.poll(() => runs).toEqual(['run-a']);
+
+    stopFirst();
+    await expect.poll(() => hub.size()).toBe(before + 3);
+    hub.publish('sandbox.status', { state: 'stopped' });
+    await expect.poll(() => ({ second, third })).toEqual({ second: ['running', 'stopped'], third: ['running', 'stopped'] });
+    expect(first).toEqual(['running']);
+
+    stopSecond();
+    stopRuns();
+    stopThird();
+    // The last unsubscribe closes the stream, which ends the server side of all of them.
+    await expect.poll(() => hub.size()).toBe(before);
+    expect(opened).toHaveLength(1);
+  });
+
+  it('re-subscribes everything when the stream reconnects (a new channel)', async () => {
+    const sources: { close(): void; drop(): void }[] = [];
+    const reconnecting = (url: string): EventSourceLike => {
+      // Like EventSource: after a dropped connection it reconnects by itself and reports to the same listeners.
+      const listeners: ((event: { data: string }) => void)[] = [];
+      let current = nodeEventSource(url);
+      let closed = false;
+      const attach = () => current.addEventListener('message', (event) => listeners.forEach((listener) => listener(event)));
+      attach();
+      const source = {
+        close: () => {
+          closed = true;
+          current.close();
+        },
+        drop: () => {
+          current.close();
+          if (closed) return;
+          current = nodeEventSource(url);
+          attach();
+        },
+      };
+      sources.push(source);
+      return { addEventListener: (_type, listener) => listeners.push(listener), close: source.close };
+    };
+    const bridge = createHttpBridge({ baseUrl: host.origin, token: host.token, fetch: (url, init) => fetch(url, init), eventSource: reconnecting });
+    hub.setReplay('sandbox.status', () => [{ state: 'running' as const, endpoint: 'http://127.0.0.1:9' }]);
+    const before = hub.size();
+    const seen: string[] = [];
+    const stop = bridge.subscribe('sandbox.status', {}, (event) => seen.push(event.state));
+    await expect.poll(() => seen).toEqual(['running']);
+    sources[0]!.drop();
+    // The old channel's subscription ends with its connection; the new channel gets it again, with the replay.
+    await expect.poll(() => seen).toEqual(['running', 'running']);
+    await expect.poll(() => hub.size()).toBe(before + 1);
+    hub.publish('sandbox.status', { state: 'stopped' });
+    await expect.poll(() => seen).toEqual(['running', 'running', 'stopped']);
+    stop();
+    await expect.poll(() => hub.size()).toBe(before);
   });
 
   it('reports a wrong token and a dead server as Results', async () => {

@@ -1,17 +1,19 @@
 /**
  * Browser mode: the same dispatcher over HTTP on 127.0.0.1 only. `POST /api/<method>` with JSON,
- * `GET /api/events` as Server-Sent Events, the built renderer for everything else.
+ * `GET /api/events` as one Server-Sent Events channel per page that multiplexes its subscriptions
+ * (`POST /api/events/subscribe|unsubscribe`, see http-client.ts), the built renderer for everything else.
  * A random token per launch (header, or query for SSE); Host and Origin checked (DNS-rebinding
  * safe); no CORS headers, ever.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TOKEN_HEADER, TOKEN_QUERY } from '../../shared/contract/http-client';
+import { z } from 'zod';
+import { EVENTS_PATH, SUBSCRIBE_PATH, TOKEN_HEADER, TOKEN_QUERY, UNSUBSCRIBE_PATH, type EventFrame } from '../../shared/contract/http-client';
 import type { Result } from '../../shared/result';
-import { err } from '../../shared/result';
+import { err, ok } from '../../shared/result';
 import type { BridgeLogger } from '../bridge/logger';
-import type { Dispatch } from '../bridge/pipeline';
+import { validationError, type Dispatch } from '../bridge/pipeline';
 import type { StreamHub } from '../bridge/stream-hub';
 import { SECURITY_HEADERS } from '../main/security';
 import { readStaticFile } from './static-files';
@@ -20,6 +22,17 @@ import { readStaticFile } from './static-files';
 const MAX_BODY_BYTES = 1024 * 1024;
 /** SSE keep-alive interval, so proxies and browsers do not drop an idle stream. */
 const HEARTBEAT_MS = 15_000;
+/** Subscriptions one channel may hold (the app keeps about three; a runaway page must not grow the hub without bound). */
+const MAX_SUBSCRIPTIONS_PER_CHANNEL = 64;
+
+const subscribeSchema = z.strictObject({ channel: z.string().min(1).max(100), id: z.string().min(1).max(100), stream: z.string().max(100), filter: z.unknown().optional() });
+const unsubscribeSchema = z.strictObject({ channel: z.string().min(1).max(100), id: z.string().min(1).max(100) });
+
+/** One page's event stream and the subscriptions it carries (id → unsubscribe). */
+interface Channel {
+  readonly res: ServerResponse;
+  readonly subscriptions: Map<string, () => void>;
+}
 
 /** Options of the host. */
 export interface ServeOptions {
@@ -85,7 +98,7 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
 /** Starts the host on 127.0.0.1. */
 export async function startServeHost(options: ServeOptions): Promise<ServeHost> {
   const token = options.token ?? newToken();
-  const sockets = new Set<ServerResponse>();
+  const channels = new Map<string, Channel>();
   let port = 0;
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
@@ -111,10 +124,10 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHost> 
     if (origin !== undefined && !allowedOrigins().has(origin)) return refuse(res, 403, path, `foreign Origin ${origin.slice(0, 100)}`, 'Forbidden origin.');
     if (req.headers['sec-fetch-site'] === 'cross-site') return refuse(res, 403, path, 'cross-site request', 'Forbidden origin.');
 
-    if (path === '/api/events') {
+    if (path === EVENTS_PATH) {
       if (req.method !== 'GET') return refuse(res, 405, path, 'method', 'Use GET.');
       if (!sameToken(url.searchParams.get(TOKEN_QUERY) ?? undefined, token)) return refuse(res, 401, path, 'bad or missing token', 'Missing or wrong token.');
-      return openEvents(url, res);
+      return openChannel(res);
     }
     if (path.startsWith('/api/')) {
       const method = decodeURIComponent(path.slice('/api/'.length));
@@ -134,6 +147,8 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHost> 
       } catch {
         return sendResult(res, 200, err('validation', 'The request body is not JSON.'));
       }
+      if (path === SUBSCRIBE_PATH) return sendResult(res, 200, subscribe(args));
+      if (path === UNSUBSCRIBE_PATH) return sendResult(res, 200, unsubscribe(args));
       // Past the token, Host and Origin checks this is our page: the pipeline still validates everything else.
       return sendResult(res, 200, await options.dispatch(method, args, 'http', { trusted: true, label: 'browser page' }));
     }
@@ -148,36 +163,52 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHost> 
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
-  function openEvents(url: URL, res: ServerResponse): void {
-    let filter: unknown;
-    try {
-      filter = JSON.parse(url.searchParams.get('filter') ?? '{}');
-    } catch {
-      return sendResult(res, 400, err('validation', 'filter is not JSON', { field: 'filter' }));
-    }
-    const open = (): void => {
-      if (res.headersSent) return;
-      res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-      res.write(': connected\n\n');
-    };
-    // Replayed events arrive inside subscribe(), so the stream opens lazily on the first write.
-    const subscribed = options.hub.subscribe(url.searchParams.get('stream'), filter, (event) => {
-      open();
-      res.write(`data: ${JSON.stringify(event)}\n\n`);
-    });
-    if (!subscribed.ok) {
-      // A non-200 answer makes EventSource give up instead of reconnecting forever.
-      return sendResult(res, 400, subscribed);
-    }
-    open();
-    sockets.add(res);
+  const frame = (res: ServerResponse, data: EventFrame): void => {
+    res.write(`data: ${JSON.stringify(data)}\n\n`);
+  };
+
+  function openChannel(res: ServerResponse): void {
+    const id = randomBytes(16).toString('base64url');
+    const channel: Channel = { res, subscriptions: new Map() };
+    channels.set(id, channel);
+    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    res.write(': connected\n\n');
+    frame(res, { type: 'channel', channel: id });
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     res.on('close', () => {
       clearInterval(heartbeat);
-      subscribed.value();
-      sockets.delete(res);
+      for (const end of channel.subscriptions.values()) end();
+      channels.delete(id);
     });
+  }
+
+  const noChannel = (): Result<never> => err('not-found', 'No such event channel (the stream was closed).', { field: 'channel', fix: 'The page reopens its event stream by itself; reload it if events stop.' });
+
+  function subscribe(args: unknown): Result<unknown> {
+    const parsed = subscribeSchema.safeParse(args);
+    if (!parsed.success) return validationError(parsed.error);
+    const { channel: channelId, id, stream, filter } = parsed.data;
+    const channel = channels.get(channelId);
+    if (!channel) return noChannel();
+    if (channel.subscriptions.has(id)) return err('validation', `Subscription ${id} already exists on this channel.`, { field: 'id' });
+    if (channel.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CHANNEL) return err('validation', `At most ${MAX_SUBSCRIPTIONS_PER_CHANNEL} subscriptions per page.`, { field: 'id' });
+    // Replayed events are written inside subscribe(), so the page has them before this call answers.
+    const subscribed = options.hub.subscribe(stream, filter ?? {}, (event) => frame(channel.res, { type: 'event', sub: id, event }));
+    if (!subscribed.ok) return subscribed;
+    channel.subscriptions.set(id, subscribed.value);
+    return ok({ subscribed: true });
+  }
+
+  function unsubscribe(args: unknown): Result<unknown> {
+    const parsed = unsubscribeSchema.safeParse(args);
+    if (!parsed.success) return validationError(parsed.error);
+    const channel = channels.get(parsed.data.channel);
+    if (!channel) return noChannel();
+    const end = channel.subscriptions.get(parsed.data.id);
+    end?.();
+    channel.subscriptions.delete(parsed.data.id);
+    return ok({ unsubscribed: end !== undefined });
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -191,7 +222,7 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHost> 
     origin: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const res of sockets) res.end();
+        for (const channel of channels.values()) channel.res.end();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

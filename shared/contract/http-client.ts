@@ -1,7 +1,10 @@
 /**
  * Browser-mode client: the same `LocksmithBridge` as Electron's `window.locksmith`, over
- * `POST /api/<method>` (JSON) and `GET /api/events` (Server-Sent Events). Pure fetch/EventSource code,
- * with both injected so it runs in the page and in Node tests alike.
+ * `POST /api/<method>` (JSON) and ONE `GET /api/events` Server-Sent Events stream per page, which
+ * carries every subscription (browsers allow only 6 HTTP/1.1 connections per origin; one stream
+ * per subscription would starve calls). The stream's first frame names its channel; subscriptions
+ * are added and removed with `POST /api/events/subscribe|unsubscribe`, and every event frame names
+ * its subscription. Pure fetch/EventSource code, injected so it runs in the page and in Node tests.
  */
 import type { AppError, Result } from '../result';
 import type { LocksmithBridge, MethodName, StreamName } from './api';
@@ -13,6 +16,15 @@ export const TOKEN_HEADER = 'x-locksmith-token';
 export const TOKEN_QUERY = 'token';
 /** sessionStorage key where the page keeps the token after reading it from the URL. */
 export const TOKEN_STORAGE_KEY = 'locksmith.token';
+/** The page's one event stream (GET, token in the query). */
+export const EVENTS_PATH = '/api/events';
+/** Adds a subscription to a channel (POST `{ channel, id, stream, filter }`); replayed events arrive before the answer. */
+export const SUBSCRIBE_PATH = '/api/events/subscribe';
+/** Ends a subscription (POST `{ channel, id }`). */
+export const UNSUBSCRIBE_PATH = '/api/events/unsubscribe';
+
+/** One frame of the event stream: the channel's name (first frame of every connection), or an event of one subscription. */
+export type EventFrame = { readonly type: 'channel'; readonly channel: string } | { readonly type: 'event'; readonly sub: string; readonly event: unknown };
 
 /** The subset of `fetch` the client needs. */
 export type FetchLike = (
@@ -52,49 +64,103 @@ function isResult(body: unknown): body is Result<unknown> {
   return false;
 }
 
+function parseFrame(data: string): EventFrame | undefined {
+  try {
+    const frame = JSON.parse(data) as Partial<Record<string, unknown>>;
+    if (frame.type === 'channel' && typeof frame.channel === 'string') return { type: 'channel', channel: frame.channel };
+    if (frame.type === 'event' && typeof frame.sub === 'string') return { type: 'event', sub: frame.sub, event: frame.event };
+  } catch {
+    // A malformed frame is dropped: one bad frame must not break the stream.
+  }
+  return undefined;
+}
+
+interface ClientSubscription {
+  readonly stream: StreamName;
+  readonly filter: unknown;
+  readonly listener: (event: never) => void;
+  /** The latest subscribe request; an unsubscribe waits for it, so the server never sees them reversed. */
+  registered: Promise<unknown>;
+}
+
 /** Builds the browser-mode bridge. */
 export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
   const base = options.baseUrl.replace(/\/$/, '');
-  return {
-    async call(method: MethodName, args: unknown) {
-      let response: Awaited<ReturnType<FetchLike>>;
-      try {
-        response = await options.fetch(`${base}/api/${encodeURIComponent(method)}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', [TOKEN_HEADER]: options.token },
-          body: JSON.stringify(args ?? {}),
-        });
-      } catch {
-        return transportError('The Locksmith server does not answer.', 'Is `locksmith serve` still running? Restart it and open the new URL.');
-      }
-      if (response.status === 401) {
-        return { ok: false, error: { kind: 'credentials', message: 'This page has no valid session token.', fix: 'Open the URL printed by `locksmith serve` (it carries the token).' } };
-      }
-      let body: unknown;
-      try {
-        body = await response.json();
-      } catch {
-        return transportError(`The server answered ${response.status} without JSON.`);
-      }
-      // The generic signature cannot be narrowed per method here; the server produced the value from the same contract.
-      return isResult(body) ? (body as Result<never>) : transportError(`Unexpected answer from the server (HTTP ${response.status}).`);
-    },
-    subscribe(name: StreamName, filter: unknown, listener: (event: never) => void) {
-      const params = new URLSearchParams({ stream: name, filter: JSON.stringify(filter ?? {}), [TOKEN_QUERY]: options.token });
-      const source = options.eventSource(`${base}/api/events?${params.toString()}`);
-      let open = true;
-      source.addEventListener('message', (message) => {
-        if (!open) return;
-        try {
-          listener(JSON.parse(message.data) as never);
-        } catch {
-          // A malformed event is dropped: one bad frame must not break the stream.
-        }
+
+  async function post(path: string, args: unknown): Promise<Result<unknown>> {
+    let response: Awaited<ReturnType<FetchLike>>;
+    try {
+      response = await options.fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [TOKEN_HEADER]: options.token },
+        body: JSON.stringify(args ?? {}),
       });
+    } catch {
+      return transportError('The Locksmith server does not answer.', 'Is `locksmith serve` still running? Restart it and open the new URL.');
+    }
+    if (response.status === 401) {
+      return { ok: false, error: { kind: 'credentials', message: 'This page has no valid session token.', fix: 'Open the URL printed by `locksmith serve` (it carries the token).' } };
+    }
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      return transportError(`The server answered ${response.status} without JSON.`);
+    }
+    return isResult(body) ? body : transportError(`Unexpected answer from the server (HTTP ${response.status}).`);
+  }
+
+  // The one stream: opened by the first subscription, closed with the last (which ends them all server-side).
+  const subscriptions = new Map<string, ClientSubscription>();
+  let source: EventSourceLike | undefined;
+  let channel: string | undefined;
+  let nextId = 0;
+
+  const register = (id: string, subscription: ClientSubscription, on: string): Promise<unknown> =>
+    post(SUBSCRIBE_PATH, { channel: on, id, stream: subscription.stream, filter: subscription.filter ?? {} });
+
+  function openSource(): void {
+    const opened = options.eventSource(`${base}${EVENTS_PATH}?${new URLSearchParams({ [TOKEN_QUERY]: options.token }).toString()}`);
+    source = opened;
+    channel = undefined;
+    opened.addEventListener('message', (message) => {
+      if (source !== opened) return;
+      const frame = parseFrame(message.data);
+      if (!frame) return;
+      if (frame.type === 'channel') {
+        // A new connection (first, or EventSource's reconnect after a drop): the server knows none of ours yet.
+        channel = frame.channel;
+        for (const [id, subscription] of subscriptions) subscription.registered = register(id, subscription, frame.channel);
+        return;
+      }
+      const subscription = subscriptions.get(frame.sub);
+      if (!subscription) return;
+      try {
+        subscription.listener(frame.event as never);
+      } catch {
+        // A throwing listener must not stop delivery to the others.
+      }
+    });
+  }
+
+  return {
+    call: (method: MethodName, args: unknown) => post(`/api/${encodeURIComponent(method)}`, args),
+    subscribe(name: StreamName, filter: unknown, listener: (event: never) => void) {
+      const id = `s${(nextId += 1)}`;
+      const subscription: ClientSubscription = { stream: name, filter, listener, registered: Promise.resolve() };
+      subscriptions.set(id, subscription);
+      if (!source) openSource();
+      else if (channel !== undefined) subscription.registered = register(id, subscription, channel);
       return () => {
-        if (!open) return;
-        open = false;
-        source.close();
+        if (!subscriptions.delete(id)) return;
+        if (subscriptions.size === 0) {
+          source?.close();
+          source = undefined;
+          channel = undefined;
+          return;
+        }
+        const on = channel;
+        if (on !== undefined) void subscription.registered.then(() => (channel === on ? post(UNSUBSCRIBE_PATH, { channel: on, id }) : undefined));
       };
     },
   } as LocksmithBridge;

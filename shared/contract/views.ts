@@ -16,8 +16,11 @@ export type ConnectionKind = 'sandbox' | 'endpoint' | 'profile';
 /** How an AWS profile obtains credentials (from the shared config/credentials files). */
 export type ProfileKind = 'static' | 'sso' | 'assume-role' | 'mfa' | 'credential-process' | 'web-identity' | 'unknown';
 
-/** Where the effective endpoint comes from: the connection itself, an environment variable, or the SDK default (AWS). */
-export type EndpointSource = 'connection' | 'env' | 'aws-default';
+/**
+ * Where the effective endpoint comes from: the connection itself, an environment variable, the
+ * profile's config (its `services` section or its `endpoint_url`), or the SDK default (AWS).
+ */
+export type EndpointSource = 'connection' | 'env' | 'profile-services' | 'profile-endpoint_url' | 'aws-default';
 
 /** A connection's health as last observed. */
 export type ConnectionState = 'unknown' | 'ok' | 'error' | 'stopped' | 'starting';

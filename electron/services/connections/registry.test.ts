@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,24 @@ describe('connection registry', () => {
     expect(prod).toMatchObject({ endpoint: 'http://proxy:9000', endpointSource: 'env', region: 'eu-west-2', envOverrides: ['AWS_ENDPOINT_URL_DYNAMODB', 'AWS_REGION'] });
     expect(list.envCredentials).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']);
     expect(JSON.stringify(list)).not.toContain('AKIAX');
+  });
+
+  it("labels an endpoint from a profile's config by where it comes from, not as the environment", async () => {
+    const config = join(dir, 'config-endpoints');
+    await writeFile(
+      config,
+      [
+        '[profile via-url]', 'region = us-east-1', 'endpoint_url = http://profile-proxy:7000', '',
+        '[profile via-services]', 'region = us-east-1', 'services = local', '',
+        '[services local]', 'dynamodb =', '  endpoint_url = http://services-proxy:7001', '',
+      ].join('\n'),
+    );
+    const list = await registry({ AWS_CONFIG_FILE: config }).list();
+    expect(list.connections.find((c) => c.id === 'profile:via-url')).toMatchObject({ endpoint: 'http://profile-proxy:7000', endpointSource: 'profile-endpoint_url', envOverrides: [] });
+    expect(list.connections.find((c) => c.id === 'profile:via-services')).toMatchObject({ endpoint: 'http://services-proxy:7001', endpointSource: 'profile-services', envOverrides: [] });
+
+    const ignored = await registry({ AWS_CONFIG_FILE: config, AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' }).list();
+    expect(ignored.connections.find((c) => c.id === 'profile:via-url')).toMatchObject({ endpoint: null, endpointSource: 'aws-default', envOverrides: ['AWS_IGNORE_CONFIGURED_ENDPOINT_URLS'] });
   });
 
   it('allows writes on a profile only when its name is typed back', async () => {

@@ -3,10 +3,10 @@
  * effective endpoint and region, write mode and status — and the DynamoTarget to talk to it.
  */
 import { randomUUID } from 'node:crypto';
-import type { ConnectionState, ConnectionView, ConnectionsView } from '../../../shared/contract/views';
+import type { ConnectionState, ConnectionView, ConnectionsView, EndpointSource } from '../../../shared/contract/views';
 import type { AppError, Result } from '../../../shared/result';
-import { err, ok } from '../../../shared/result';
-import type { DynamoTarget } from '../dynamo/client';
+import { assertNever, err, ok } from '../../../shared/result';
+import type { DynamoTarget, EndpointOrigin } from '../dynamo/client';
 import { effectiveEndpoint } from '../dynamo/client';
 import { memoizeCredentials, profileCredentials } from './credentials';
 import type { MfaBroker } from './mfa-broker';
@@ -55,6 +55,24 @@ export interface RegistryOptions {
   readonly broker: MfaBroker;
   readonly env?: NodeJS.ProcessEnv;
   readonly home?: string;
+}
+
+/** The view's label for where a profile's endpoint comes from (a target endpoint never occurs for profiles). */
+function endpointSourceOf(origin: EndpointOrigin): EndpointSource {
+  switch (origin) {
+    case 'AWS_ENDPOINT_URL_DYNAMODB':
+    case 'AWS_ENDPOINT_URL':
+      return 'env';
+    case 'profile-services':
+    case 'profile-endpoint_url':
+      return origin;
+    case 'target':
+      return 'connection';
+    case 'aws':
+      return 'aws-default';
+    default:
+      return assertNever(origin);
+  }
 }
 
 /** Creates the registry. Profiles are re-read on every list, so edits to ~/.aws show up without a restart. */
@@ -121,8 +139,12 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
     const region = regions[id] ?? profile.region ?? fallback.region;
     const target: DynamoTarget = { label: `profile ${profile.name}`, region, profile: profile.name, credentials: credentialsFor(profile.name) };
     const endpoint = effectiveEndpoint(target, env);
+    const fromEnv = endpoint.source === 'AWS_ENDPOINT_URL_DYNAMODB' || endpoint.source === 'AWS_ENDPOINT_URL';
+    const ignoreFlag = env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS;
     const overrides = [
-      ...(endpoint.source === 'AWS_ENDPOINT_URL_DYNAMODB' || endpoint.source === 'AWS_ENDPOINT_URL' ? [endpoint.source] : []),
+      ...(fromEnv ? [endpoint.source] : []),
+      // Set to true/false it decides whether env and profile endpoints count at all.
+      ...(ignoreFlag === 'true' || ignoreFlag === 'false' ? ['AWS_IGNORE_CONFIGURED_ENDPOINT_URLS'] : []),
       ...(!regions[id] && !profile.region && fallback.from ? [fallback.from] : []),
     ];
     const problem: AppError | undefined = profile.problem ? { kind: 'credentials', message: `profile ${profile.name}: ${profile.problem}`, fix: 'Fix source_profile in your AWS config file.' } : undefined;
@@ -135,7 +157,7 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
         profileKind: profile.kind,
         region,
         endpoint: endpoint.url ?? null,
-        endpointSource: endpoint.url ? 'env' : 'aws-default',
+        endpointSource: endpointSourceOf(endpoint.source),
         writable: writable[id] ?? false,
         ...state,
         envOverrides: overrides,

@@ -49,6 +49,30 @@ describe('settings store', () => {
     expect(broken.warning()).toMatch(/not valid JSON/);
   });
 
+  it('keeps an unreadable file aside instead of writing over it', async () => {
+    const file = join(dir, 'settings.json');
+    await writeFile(file, '{"version":1,"endpoints":"not a list"}');
+    const store = createSettingsStore(dir);
+    await store.update((s) => ({ ...s, ui: { theme: 'dark' } }));
+    const aside = (await readdir(dir)).filter((name) => name.startsWith('settings.json.unreadable-'));
+    expect(aside).toHaveLength(1);
+    expect(await readFile(join(dir, aside[0] ?? ''), 'utf8')).toBe('{"version":1,"endpoints":"not a list"}');
+    expect(store.warning()).toMatch(/kept as .*settings\.json\.unreadable-/);
+    await store.update((s) => ({ ...s, ui: { theme: 'light' } }));
+    expect((await readdir(dir)).filter((name) => name.startsWith('settings.json.unreadable-'))).toHaveLength(1);
+  });
+
+  it('drops only a saved convention that no longer passes the checks, keeping every other setting', async () => {
+    const endpoint = { id: 'endpoint:e1', endpoint: 'http://localhost:8000', region: 'us-east-1', label: 'local' };
+    await writeFile(join(dir, 'settings.json'), JSON.stringify({ version: 1, endpoints: [endpoint], conventions: { 'sandbox|accounts': { preset: 'uniq', rules: 'broken' } }, ui: { theme: 'dark' } }));
+    const store = createSettingsStore(dir);
+    const settings = await store.read();
+    expect(settings.endpoints).toEqual([endpoint]);
+    expect(settings.ui.theme).toBe('dark');
+    expect(settings.conventions).toEqual({});
+    expect(store.warning()).toMatch(/ignored saved conventions .*sandbox\|accounts/);
+  });
+
   it('resolves the data folder per OS, LOCKSMITH_DATA_DIR first', () => {
     expect(resolveDataDir({ LOCKSMITH_DATA_DIR: '/x' }, 'linux', '/h')).toBe('/x');
     expect(resolveDataDir({}, 'linux', '/h')).toBe('/h/.config/locksmith');

@@ -56,6 +56,7 @@ export function createSettingsStore(dataDir: string): SettingsStore {
   let cache: Settings | undefined;
   let existed = false;
   let problem: string | undefined;
+  let keepOriginal = false;
   let chain: Promise<unknown> = Promise.resolve();
 
   async function load(): Promise<Settings> {
@@ -69,13 +70,22 @@ export function createSettingsStore(dataDir: string): SettingsStore {
     }
     let value = emptySettings();
     if (text !== undefined) {
-      try {
-        const parsed = settingsSchema.safeParse(JSON.parse(text));
-        if (parsed.success) value = parsed.data;
-        else problem = `${path}: not a Locksmith settings file (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''}); starting with defaults`;
-      } catch {
+      const raw = parseJson(text);
+      if (raw === undefined) {
         problem = `${path}: not valid JSON; starting with defaults`;
+      } else {
+        // One saved convention that no longer passes the checks must not cost the user every other setting.
+        const dropped = dropInvalidConventions(raw);
+        const parsed = settingsSchema.safeParse(raw);
+        if (parsed.success) {
+          value = parsed.data;
+          if (dropped.length > 0) problem = `${path}: ignored saved conventions that are no longer valid (${dropped.join(', ')})`;
+        } else {
+          problem = `${path}: not a Locksmith settings file (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''}); starting with defaults`;
+        }
       }
+      // Whatever could not be read is kept: the first write moves the original aside instead of over it.
+      keepOriginal = problem !== undefined;
     }
     cache = value;
     return value;
@@ -83,6 +93,12 @@ export function createSettingsStore(dataDir: string): SettingsStore {
 
   async function persist(value: Settings): Promise<void> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    if (keepOriginal) {
+      const aside = `${path}.unreadable-${Date.now()}`;
+      await rename(path, aside).catch(() => undefined);
+      problem = `${problem ?? path}; the original file was kept as ${aside}`;
+      keepOriginal = false;
+    }
     const temp = `${path}.${randomUUID()}.tmp`;
     await writeFile(temp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
     // writeFile's mode is filtered by the umask; chmod makes 0600 exact.
@@ -109,4 +125,26 @@ export function createSettingsStore(dataDir: string): SettingsStore {
     },
     warning: () => problem,
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes saved conventions that fail the convention schema from a raw settings object; returns their keys. */
+function dropInvalidConventions(raw: unknown): string[] {
+  if (typeof raw !== 'object' || raw === null) return [];
+  const conventions = (raw as { conventions?: unknown }).conventions;
+  if (typeof conventions !== 'object' || conventions === null || Array.isArray(conventions)) return [];
+  const dropped: string[] = [];
+  for (const [key, value] of Object.entries(conventions)) {
+    if (conventionSchema.safeParse(value).success) continue;
+    dropped.push(key);
+    delete (conventions as Record<string, unknown>)[key];
+  }
+  return dropped;
 }

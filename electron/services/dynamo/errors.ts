@@ -137,12 +137,18 @@ export function toAppError(error: unknown, context: ErrorContext = {}): AppError
     return { kind: 'not-found', message: context.table ? `table ${context.table} not found` : message };
   }
   if (THROTTLE_NAMES.has(name)) return { kind: 'throttled', message: `throttled by DynamoDB: ${message}` };
+  // STS's answer to AssumeRole with a wrong or reused TokenCode (thrown through fromIni as AccessDenied).
+  if (/MultiFactorAuthentication failed/i.test(rawMessage)) {
+    return { kind: 'mfa-required', message: `the MFA code was rejected${context.profile ? ` for profile ${context.profile}` : ''}: ${message}`, fix: 'enter a fresh code from your MFA device (each code works once)' };
+  }
   if (/mfa/i.test(rawMessage) && /(code|token)/i.test(rawMessage) && name === 'CredentialsProviderError') {
     return { kind: 'mfa-required', message };
   }
   if (CREDENTIAL_NAMES.has(name)) {
     return appError('credentials', `credentials rejected or unavailable: ${message}`, context.profile ? `check profile ${context.profile} in ~/.aws/config` : undefined);
   }
+  // The HTTP handler's connect/idle timeouts: the endpoint accepted nothing or went silent.
+  if (name === 'TimeoutError') return { kind: 'unreachable', message: `no answer from ${where} in time (${message})` };
   if (code && TRANSIENT_CODES.has(code)) return { kind: 'unreachable', message: `connection to ${where} lost (${code})` };
   if (/socket hang up/i.test(rawMessage)) return { kind: 'unreachable', message: `connection to ${where} lost (socket hang up)` };
   if (name === 'ValidationException') return { kind: 'validation', message };

@@ -55,6 +55,11 @@ export class PreviewStore {
     return { found: true, entry };
   }
 
+  /** Forgets a preview (executed through a shell that never re-sends it: no reason to hold it for the full window). */
+  delete(id: string): void {
+    this.entries.delete(id);
+  }
+
   /** Number of live previews (for tests and diagnostics). */
   size(): number {
     this.prune();

@@ -70,7 +70,7 @@ export async function previewTransaction(ctx: TransactionContext, request: Trans
     store.put({ preview, built: built.value, convention: request.convention, spec: spec.value, expiresAtMs: now + store.ttlMs });
     return ok(preview);
   } catch (error) {
-    return { ok: false, error: toAppError(error, { table: request.table, endpoint: ctx.connection.endpoint, secrets: ctx.secrets }) };
+    return { ok: false, error: toAppError(error, { table: request.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets }) };
   }
 }
 
@@ -131,7 +131,7 @@ export async function executePreview(ctx: TransactionContext, request: ExecuteRe
       return ok({ status: 'refused', holders, message: `refused: ${names} holds \`${entry.spec.kind === 'release' ? entry.spec.value : ''}\` right now; releasing its lock would let someone else take it. Nothing was sent.` });
     }
   } catch (error) {
-    return { ok: false, error: toAppError(error, { table: preview.table, endpoint: ctx.connection.endpoint, secrets: ctx.secrets }) };
+    return { ok: false, error: toAppError(error, { table: preview.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets }) };
   }
   const sent = await sendTransaction({
     client: ctx.client,
@@ -140,7 +140,7 @@ export async function executePreview(ctx: TransactionContext, request: ExecuteRe
     ownerAttribute: entry.convention.ownerAttribute,
     retry: d.retry,
     wait: d.wait,
-    errorContext: { table: preview.table, endpoint: ctx.connection.endpoint, secrets: ctx.secrets },
+    errorContext: { table: preview.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets },
   });
   let outcome: Outcome | undefined = sent.ok ? sent.value : undefined;
   if (outcome?.status === 'cancelled') {

@@ -25,6 +25,8 @@ export function ConnectionDetails({ state, connection }: { state: ConnectionsSta
         <dd className="mono" data-testid="effective-endpoint">
           {endpointText}
           {connection.endpointSource === 'env' ? <span className="badge badge-warn"> from environment</span> : null}
+          {connection.endpointSource === 'profile-endpoint_url' ? <span className="badge badge-warn"> from profile endpoint_url</span> : null}
+          {connection.endpointSource === 'profile-services' ? <span className="badge badge-warn"> from profile services section</span> : null}
         </dd>
         <dt>
           <label htmlFor="connection-region">Region</label>
