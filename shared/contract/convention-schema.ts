@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Convention, NormalizationStep, PresetName } from '../model';
 import { checkConvention } from '../conventions/file';
-import { MAX_NAME_LENGTH, nameSchema } from './limits';
+import { MAX_NAME_LENGTH, MAX_TEMPLATE_LENGTH, nameSchema } from './limits';
 
 const keyAttributeSchema = z.strictObject({
   name: nameSchema,
@@ -18,9 +18,9 @@ const lockKeyTemplateSchema = z.strictObject({
   hash: z
     .string()
     .min(1)
-    .max(1024)
+    .max(MAX_TEMPLATE_LENGTH)
     .refine((text) => text.split('{value}').length === 2, 'the hash template contains `{value}` exactly once'),
-  range: z.string().max(1024).optional(),
+  range: z.string().max(MAX_TEMPLATE_LENGTH).optional(),
 });
 
 const lockRuleSchema = z.strictObject({
@@ -31,8 +31,8 @@ const lockRuleSchema = z.strictObject({
 });
 
 const accountMatcherSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('key-prefix'), prefix: z.string().max(1024), range: z.string().max(1024).optional() }),
-  z.strictObject({ kind: z.literal('attribute-equals'), attribute: nameSchema, value: z.string().max(1024) }),
+  z.strictObject({ kind: z.literal('key-prefix'), prefix: z.string().max(MAX_TEMPLATE_LENGTH), range: z.string().max(MAX_TEMPLATE_LENGTH).optional() }),
+  z.strictObject({ kind: z.literal('attribute-equals'), attribute: nameSchema, value: z.string().max(MAX_TEMPLATE_LENGTH) }),
   z.strictObject({ kind: z.literal('not-lock') }),
 ]);
 

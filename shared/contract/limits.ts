@@ -4,6 +4,9 @@
  */
 import { z } from 'zod';
 
+/** Longest lock key template, account prefix or literal accepted in a convention (a key is at most 2048 bytes anyway). */
+export const MAX_TEMPLATE_LENGTH = 1024;
+
 /** Longest protected value accepted: DynamoDB's partition key limit is 2048 UTF-8 bytes. */
 export const MAX_VALUE_LENGTH = 2048;
 /** Longest attribute or rule name accepted (DynamoDB allows 64 KB, nobody needs it here). */

@@ -109,3 +109,20 @@ describe('checkConvention', () => {
     expect(result.ok || result.error.field).toBe('rules[0].lockKeys[0].hash');
   });
 });
+
+describe('convention file size limits (the bridge schema\'s bounds apply to files too)', () => {
+  const base = {
+    account: { kind: 'key-prefix', prefix: 'ACCT#', range: 'PROFILE' },
+    rules: [{ name: 'EMAIL', attribute: 'email', lockKeys: [{ hash: 'UNIQ#EMAIL#{value}', range: 'LOCK' }] }],
+  };
+  it.each([
+    ['a huge rule name', { ...base, rules: [{ ...base.rules[0], name: 'R'.repeat(5_000_000) }] }, /^rules\[0\]\.name: must be at most 255 characters/],
+    ['a huge attribute name', { ...base, rules: [{ ...base.rules[0], attribute: 'a'.repeat(300) }] }, /^rules\[0\]\.attribute: must be at most 255/],
+    ['a huge template', { ...base, rules: [{ ...base.rules[0], lockKeys: [{ hash: `U#${'x'.repeat(2000)}{value}`, range: 'LOCK' }] }] }, /^rules\[0\]\.lockKeys\[0\]\.hash: must be at most 1024/],
+    ['10,000 rules', { ...base, rules: Array.from({ length: 10_000 }, (_, i) => ({ ...base.rules[0], name: `R${i}` })) }, /^rules: at most 32 rules/],
+  ])('refuses %s with the field named', (_label, file, message) => {
+    const parsed = parseConventionFile(file);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error.message).toMatch(message);
+  });
+});

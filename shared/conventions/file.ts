@@ -4,6 +4,7 @@
  * vs. the key schema, unique rule names) are checked after, each error naming its field.
  */
 import { z } from 'zod';
+import { MAX_NAME_LENGTH, MAX_TEMPLATE_LENGTH } from '../contract/limits';
 import type { Convention, KeySchema, NormalizationStep } from '../model';
 import { err, ok, type Result } from '../result';
 import { VALUE_PLACEHOLDER } from './format';
@@ -15,34 +16,38 @@ export const CONVENTION_FILE_VERSION = 1 as const;
 
 const count = (text: string, needle: string): number => text.split(needle).length - 1;
 
+// The same bounds as the bridge's convention schema (shared/contract/limits.ts): a convention
+// file is user input too, and a 20 MB rule name must be refused, not carried into every report.
+const name = () => z.string().min(1, 'must not be empty').max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`);
+const text = () => z.string().max(MAX_TEMPLATE_LENGTH, `must be at most ${MAX_TEMPLATE_LENGTH} characters`);
+
 const keyAttribute = z.strictObject({
-  name: z.string().min(1, 'must not be empty'),
+  name: name(),
   type: z.enum(['S', 'N', 'B']),
 });
 
 const lockKey = z.strictObject({
-  hash: z
-    .string()
+  hash: text()
     .refine((h) => count(h, VALUE_PLACEHOLDER) === 1, `must contain ${VALUE_PLACEHOLDER} exactly once`)
     .refine((h) => count(h, SCOPE_PLACEHOLDER) <= 1, `may contain ${SCOPE_PLACEHOLDER} at most once`)
     .refine((h) => !h.includes(SCOPE_PLACEHOLDER) || h.indexOf(SCOPE_PLACEHOLDER) < h.indexOf(VALUE_PLACEHOLDER), `${SCOPE_PLACEHOLDER} must come before ${VALUE_PLACEHOLDER}`)
     .refine((h) => !h.includes(VALUE_PLACEHOLDER) || splitTemplate(h).prefix !== '', `must start with literal text before ${VALUE_PLACEHOLDER} (e.g. \`UNIQ#EMAIL#${VALUE_PLACEHOLDER}\`), or every item would read as a lock`),
-  range: z.string().min(1, 'must not be empty').optional(),
+  range: text().min(1, 'must not be empty').optional(),
 });
 
 const rule = z.strictObject({
-  name: z.string().min(1, 'must not be empty'),
-  attribute: z.string().min(1, 'must not be empty'),
-  lockKeys: z.array(lockKey).min(1, 'needs at least one lock key template'),
+  name: name(),
+  attribute: name(),
+  lockKeys: z.array(lockKey).min(1, 'needs at least one lock key template').max(8, 'at most 8 lock key templates'),
   normalize: z.array(z.enum(['trim', 'lowercase', 'nfc'] satisfies readonly NormalizationStep[])).default([]),
 });
 
 const account = z.discriminatedUnion('kind', [
   z
-    .strictObject({ kind: z.literal('key-prefix'), prefix: z.string(), range: z.string().min(1, 'must not be empty').optional() })
+    .strictObject({ kind: z.literal('key-prefix'), prefix: text(), range: text().min(1, 'must not be empty').optional() })
     // An empty prefix is meaningful only with a range (accounts keyed by bare ids, told apart by `SK = PROFILE`).
     .refine((a) => a.prefix !== '' || a.range !== undefined, { path: ['prefix'], message: 'must not be empty without a range (use {"kind": "not-lock"} for every item that is not a lock)' }),
-  z.strictObject({ kind: z.literal('attribute-equals'), attribute: z.string().min(1, 'must not be empty'), value: z.string() }),
+  z.strictObject({ kind: z.literal('attribute-equals'), attribute: name(), value: text() }),
   z.strictObject({ kind: z.literal('not-lock') }),
 ]);
 
@@ -52,9 +57,9 @@ export const conventionFileSchema = z.strictObject({
   preset: z.enum(['uniq', 'marker', 'onetable', 'aws-blog', 'custom'] satisfies readonly Convention['preset'][]).default('custom'),
   keys: z.strictObject({ hash: keyAttribute, range: keyAttribute.optional() }).optional(),
   account,
-  rules: z.array(rule).min(1, 'needs at least one rule'),
-  lockPrefixes: z.array(z.string().min(1, 'must not be empty')).default([]),
-  ownerAttribute: z.string().min(1, 'must not be empty').optional(),
+  rules: z.array(rule).min(1, 'needs at least one rule').max(32, 'at most 32 rules'),
+  lockPrefixes: z.array(name()).max(16, 'at most 16 lock prefixes').default([]),
+  ownerAttribute: name().optional(),
 });
 
 /** A convention file as written on disk. */
