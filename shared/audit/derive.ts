@@ -5,7 +5,7 @@
 import type { Convention, Problem, ProblemKind } from '../model';
 import { PROBLEM_KINDS } from '../model';
 import type { AccountGroup, GroupLock, LockStatus, StrayLockRow } from './types';
-import { byId, compareText, idOf, keyOfState, type AccountState, type Entry, type LockState, type MalformedState } from './state';
+import { byId, compareText, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, rawValue, type AccountState, type Entry, type LockState, type MalformedState } from './state';
 
 const NONE: readonly Problem[] = [];
 
@@ -14,9 +14,12 @@ export const hashText = (state: AccountState): string => String(state.hash);
 
 /** The problems of one (rule, value) entry. */
 export function entryProblems(convention: Convention, entry: Entry): readonly Problem[] {
-  const { holders, locks } = entry;
-  if (holders.length === 0 && locks.length === 0) return NONE;
-  if (holders.length === 1 && locks.length === 1 && convention.ownerAttribute === undefined) return NONE;
+  const holderTotal = holderCount(entry);
+  const lockTotal = lockCount(entry);
+  if (holderTotal === 0 && lockTotal === 0) return NONE;
+  if (holderTotal === 1 && lockTotal === 1 && convention.ownerAttribute === undefined) return NONE;
+  const holders = holdersOf(entry);
+  const locks = locksOf(entry);
   const keys = convention.keys;
   const rule = convention.rules[entry.ruleIndex]?.name ?? '';
   const value = entry.value;
@@ -57,48 +60,58 @@ export function malformedProblem(convention: Convention, state: MalformedState):
 function ownerMismatch(convention: Convention, entry: Entry, lock: LockState | undefined): boolean {
   if (convention.ownerAttribute === undefined || lock?.owner === undefined) return false;
   const owner = lock.owner;
-  return !entry.holders.some((h) => hashText(h) === owner);
+  return !holdersOf(entry).some((h) => hashText(h) === owner);
 }
 
 /** Picks the lock shown for an account: one naming it as owner, else the lowest id (deterministic). */
 function pickLock(convention: Convention, entry: Entry, account: AccountState): LockState | undefined {
+  const only = entry.locks;
+  // The common case needs no comparison (and no list).
+  if (only === undefined || !Array.isArray(only)) return only;
   let best: LockState | undefined;
   const keys = convention.keys;
-  for (const lock of entry.locks) {
+  for (const lock of only) {
     if (lock.owner !== undefined && lock.owner === hashText(account)) return lock;
     if (!best || compareText(idOf(lock, keys), idOf(best, keys)) < 0) best = lock;
   }
   return best;
 }
 
-/** The inspector row of one account: each held value with its lock and status. */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** The inspector row of one account: each held value with its lock and status (one object per lock: rows are built for every account of a streaming audit). */
 export function accountRow(convention: Convention, account: AccountState): AccountGroup {
-  const kinds = new Set<ProblemKind>();
-  const locks: GroupLock[] = account.values.map((held) => {
-    const entry = held.entry;
+  const keys = convention.keys;
+  let missing = false;
+  let duplicate = false;
+  let mismatch = false;
+  const entries = account.entries;
+  const locks = new Array<GroupLock>(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
     const lock = pickLock(convention, entry, account);
     let status: LockStatus = 'ok';
     if (ownerMismatch(convention, entry, lock)) {
-      kinds.add('owner-mismatch');
+      mismatch = true;
       status = 'owner-mismatch';
     }
-    if (entry.locks.length === 0) {
-      kinds.add('missing-lock');
+    if (lockCount(entry) === 0) {
+      missing = true;
       status = 'missing';
     }
-    const base = { rule: convention.rules[held.ruleIndex]?.name ?? '', value: held.raw, normalized: entry.value };
-    let row: GroupLock = { ...base, status };
-    if (entry.holders.length >= 2) {
-      kinds.add('duplicate-value');
-      const otherHolders = byId(entry.holders.filter((h) => h !== account), convention.keys).map((h) => keyOfState(h, convention.keys));
-      row = { ...base, status: 'duplicate', otherHolders };
+    const row: Writable<GroupLock> = { rule: convention.rules[entry.ruleIndex]?.name ?? '', value: rawValue(account, i), normalized: entry.value, status };
+    if (holderCount(entry) >= 2) {
+      duplicate = true;
+      row.status = 'duplicate';
+      row.otherHolders = byId(holdersOf(entry).filter((h) => h !== account), keys).map((h) => keyOfState(h, keys));
     }
-    if (lock) row = { ...row, lock: keyOfState(lock, convention.keys) };
-    if (lock?.owner !== undefined) row = { ...row, owner: lock.owner };
-    return row;
-  });
-  const problems = PROBLEM_KINDS.filter((k) => kinds.has(k));
-  return { kind: 'account', id: idOf(account, convention.keys), key: keyOfState(account, convention.keys), locks, problems };
+    if (lock) row.lock = keyOfState(lock, keys);
+    if (lock?.owner !== undefined) row.owner = lock.owner;
+    locks[i] = row;
+  }
+  // PROBLEM_KINDS order, as before: the kinds an account row can carry.
+  const problems = PROBLEM_KINDS.filter((k) => (k === 'missing-lock' && missing) || (k === 'duplicate-value' && duplicate) || (k === 'owner-mismatch' && mismatch));
+  return { kind: 'account', id: idOf(account, keys), key: keyOfState(account, keys), locks, problems };
 }
 
 /** The row of an orphan lock (its value as written in the key). */

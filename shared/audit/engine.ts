@@ -11,7 +11,7 @@ import type { Convention, Item, Problem, ProblemKind, ProblemSummary } from '../
 import { PROBLEM_KINDS } from '../model';
 import { toPlainValue } from '../plain-key';
 import { accountRow, compareProblems, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
-import { compareText, idOf, type AccountState, type Entry, type HeldValue, type LockState, type MalformedState, type RowState } from './state';
+import { addHolder, addLockTo, compareText, holderCount, holdersOf, idOf, locksOf, type AccountState, type Entry, type LockState, type MalformedState, type RowState } from './state';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from './types';
 
 /** Engine options. */
@@ -24,10 +24,6 @@ export interface AuditEngineOptions {
 }
 
 const NO_PROBLEMS: readonly Problem[] = [];
-// Shared empty lists: never pushed to, an entry gets its own array (sized 1) on its first participant.
-// Frozen, so a stray push would throw instead of corrupting every entry.
-const NO_HOLDERS = Object.freeze([]) as unknown as AccountState[];
-const NO_LOCKS = Object.freeze([]) as unknown as LockState[];
 
 /**
  * The pure, incremental audit of one table under one convention. Each item must be fed once
@@ -98,8 +94,7 @@ export class AuditEngine {
     const existing = byValue.get(value);
     const entry = existing ?? this.newEntry(byValue, ruleIndex, value);
     const lock: LockState = { kind: 'lock', hash, range: toPlainValue(rangeAttr), id: undefined, ruleIndex, raw, owner, entry, stray: false };
-    if (entry.locks === NO_LOCKS) entry.locks = [lock];
-    else entry.locks.push(lock);
+    addLockTo(entry, lock);
     if (existing) this.touch(existing);
     this.lockCount++;
   }
@@ -107,8 +102,8 @@ export class AuditEngine {
   private addAccount(item: Item, hashAttr: Item[string], rangeAttr: Item[string] | undefined): void {
     const rules = this.convention.rules;
     // Sized up front: `[]` + push would reserve 17 slots per account.
-    const values: HeldValue[] = new Array<HeldValue>(rules.length);
-    const state: AccountState = { kind: 'account', hash: toPlainValue(hashAttr) ?? '', range: toPlainValue(rangeAttr), id: undefined, values };
+    const entries: Entry[] = new Array<Entry>(rules.length);
+    let raws: string[] | undefined;
     let held = 0;
     for (let i = 0; i < rules.length; i++) {
       const raw = scalarText(item[rules[i]!.attribute]);
@@ -121,11 +116,20 @@ export class AuditEngine {
       let entry = byValue.get(normalized);
       if (entry) this.touch(entry);
       else entry = this.newEntry(byValue, i, normalized);
-      if (entry.holders === NO_HOLDERS) entry.holders = [state];
-      else entry.holders.push(state);
-      values[held++] = { ruleIndex: i, raw, entry };
+      // The stored spelling is kept only when it is not the entry's value (see AccountState.raws).
+      if (raw !== entry.value && raws === undefined) {
+        raws = new Array<string>(rules.length);
+        for (let j = 0; j < held; j++) raws[j] = entries[j]!.value;
+      }
+      if (raws !== undefined) raws[held] = raw;
+      entries[held++] = entry;
     }
-    if (held < values.length) values.length = held;
+    if (held < entries.length) {
+      entries.length = held;
+      if (raws) raws.length = held;
+    }
+    const state: AccountState = { kind: 'account', hash: toPlainValue(hashAttr) ?? '', range: toPlainValue(rangeAttr), id: undefined, entries, raws };
+    for (let i = 0; i < held; i++) addHolder(entries[i]!, state);
     this.accounts.push(state);
     if (this.trackDeltas) this.pendingUpsert.add(state);
   }
@@ -155,7 +159,7 @@ export class AuditEngine {
   rows(): GroupRow[] {
     this.flush();
     const states: RowState[] = [...this.accounts, ...this.malformed];
-    for (const byValue of this.index) for (const entry of byValue.values()) for (const lock of entry.locks) if (lock.stray) states.push(lock);
+    for (const byValue of this.index) for (const entry of byValue.values()) for (const lock of locksOf(entry)) if (lock.stray) states.push(lock);
     const keys = this.convention.keys;
     states.sort((a, b) => compareText(idOf(a, keys), idOf(b, keys)));
     const out: GroupRow[] = [];
@@ -189,7 +193,7 @@ export class AuditEngine {
 
   /** A new entry, queued for recomputation; the caller puts its first participant in. */
   private newEntry(byValue: Map<string, Entry>, ruleIndex: number, value: string): Entry {
-    const entry: Entry = { ruleIndex, value, holders: NO_HOLDERS, locks: NO_LOCKS, problems: NO_PROBLEMS, dirty: true };
+    const entry: Entry = { ruleIndex, value, holders: undefined, locks: undefined, problems: NO_PROBLEMS, dirty: true };
     byValue.set(value, entry);
     this.dirty.push(entry);
     return entry;
@@ -213,8 +217,8 @@ export class AuditEngine {
       for (const p of entry.problems) this.summary[p.kind]--;
       entry.problems = entryProblems(this.convention, entry);
       for (const p of entry.problems) this.summary[p.kind]++;
-      const orphan = entry.holders.length === 0;
-      for (const lock of entry.locks) {
+      const orphan = holderCount(entry) === 0;
+      for (const lock of locksOf(entry)) {
         // An orphan seen before its account is provisional: its row goes away when the account arrives.
         if (orphan) {
           lock.stray = true;
@@ -227,7 +231,7 @@ export class AuditEngine {
           }
         }
       }
-      if (track) for (const holder of entry.holders) this.pendingUpsert.add(holder);
+      if (track) for (const holder of holdersOf(entry)) this.pendingUpsert.add(holder);
     }
   }
 

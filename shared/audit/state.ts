@@ -6,14 +6,6 @@
  */
 import type { KeySchema, PlainKey, PlainValue, Problem } from '../model';
 
-/** A value an account holds, linked to its join entry. */
-export interface HeldValue {
-  readonly ruleIndex: number;
-  /** The value as stored on the account. */
-  readonly raw: string;
-  readonly entry: Entry;
-}
-
 /** Key values and the lazily computed row id shared by account and lock states. */
 interface Keyed {
   readonly hash: PlainValue;
@@ -25,7 +17,13 @@ interface Keyed {
 /** An account item as the engine remembers it. */
 export interface AccountState extends Keyed {
   readonly kind: 'account';
-  readonly values: readonly HeldValue[];
+  /** The join entry of each value the account holds, in rule order (the entry knows its rule). */
+  readonly entries: readonly Entry[];
+  /**
+   * The values as stored, aligned with `entries`, only when one differs from its normalized form
+   * (mixed case, spaces): usually they are the same string and a second array would be waste.
+   */
+  readonly raws: readonly string[] | undefined;
 }
 
 /** A readable lock item as the engine remembers it. */
@@ -51,17 +49,69 @@ export interface MalformedState extends Keyed {
 /** Anything that can become a row. */
 export type RowState = AccountState | LockState | MalformedState;
 
-/** The join point of one (rule, normalized value): who holds it, which locks protect it. */
+/**
+ * The join point of one (rule, normalized value): who holds it, which locks protect it. Nearly
+ * every value has exactly one holder and one lock, so a single participant is stored bare and an
+ * array appears only from the second one: two arrays per value would cost ~50 bytes per entry.
+ * Read them through holdersOf/locksOf and the counts.
+ */
 export interface Entry {
   readonly ruleIndex: number;
   readonly value: string;
-  /** Replaced (never pushed to) while it is the shared empty list; see engine.ts. */
-  holders: AccountState[];
-  locks: LockState[];
+  holders: AccountState | AccountState[] | undefined;
+  locks: LockState | LockState[] | undefined;
   /** Problems computed at the last flush (subtracted from the summary before recomputing). */
   problems: readonly Problem[];
   /** Queued for recomputation (avoids a Set insert per touched entry). */
   dirty: boolean;
+}
+
+/** The value account `state` stores for its `i`-th entry. */
+export function rawValue(state: AccountState, i: number): string {
+  return state.raws?.[i] ?? state.entries[i]?.value ?? '';
+}
+
+const NO_ACCOUNTS: readonly AccountState[] = [];
+const NO_LOCKS: readonly LockState[] = [];
+
+/** The accounts holding an entry's value (a fresh one-element list for a single holder). */
+export function holdersOf(entry: Entry): readonly AccountState[] {
+  const h = entry.holders;
+  return h === undefined ? NO_ACCOUNTS : Array.isArray(h) ? h : [h];
+}
+
+/** The locks protecting an entry's value. */
+export function locksOf(entry: Entry): readonly LockState[] {
+  const l = entry.locks;
+  return l === undefined ? NO_LOCKS : Array.isArray(l) ? l : [l];
+}
+
+/** How many accounts hold an entry's value. */
+export function holderCount(entry: Entry): number {
+  const h = entry.holders;
+  return h === undefined ? 0 : Array.isArray(h) ? h.length : 1;
+}
+
+/** How many locks protect an entry's value. */
+export function lockCount(entry: Entry): number {
+  const l = entry.locks;
+  return l === undefined ? 0 : Array.isArray(l) ? l.length : 1;
+}
+
+/** Adds a holder, turning a bare one into a list on the second. */
+export function addHolder(entry: Entry, state: AccountState): void {
+  const h = entry.holders;
+  if (h === undefined) entry.holders = state;
+  else if (Array.isArray(h)) h.push(state);
+  else entry.holders = [h, state];
+}
+
+/** Adds a lock, turning a bare one into a list on the second. */
+export function addLockTo(entry: Entry, lock: LockState): void {
+  const l = entry.locks;
+  if (l === undefined) entry.locks = lock;
+  else if (Array.isArray(l)) l.push(lock);
+  else entry.locks = [l, lock];
 }
 
 /** The canonical id of a state's key (cached); equal to keyId() of its plain key. */

@@ -158,4 +158,25 @@ describe('scanTable', () => {
     expect(outcome.progress.pages).toBeGreaterThanOrEqual(5);
     expect(performance.now() - started).toBeGreaterThanOrEqual((outcome.progress.pages - 1) * 100 - 20);
   });
+  it('sends ConsistentRead on every Scan request only when asked', async () => {
+    const seen: (boolean | undefined)[] = [];
+    const record: ClientMiddleware = (stack) =>
+      stack.add(
+        (next, context) => async (args) => {
+          if (context.commandName === 'ScanCommand') seen.push((args.input as { ConsistentRead?: boolean }).ConsistentRead);
+          return next(args);
+        },
+        { step: 'initialize', name: 'recordConsistentRead' },
+      );
+    const client = createDynamoClient(target, { middleware: [record] });
+    const consistent = await scanTable({ client, table, segments: 2, pageSize: 500, consistentRead: true, onPage: () => undefined });
+    const consistentPages = seen.length;
+    const eventual = await scanTable({ client, table, segments: 2, pageSize: 500, onPage: () => undefined });
+    client.destroy();
+    expect(consistent).toMatchObject({ complete: true, progress: { items: ITEMS } });
+    expect(eventual.complete).toBe(true);
+    expect(consistentPages).toBeGreaterThanOrEqual(4);
+    expect(seen.slice(0, consistentPages).every((c) => c === true)).toBe(true);
+    expect(seen.slice(consistentPages).every((c) => c === undefined)).toBe(true);
+  });
 });

@@ -40,6 +40,8 @@ export interface ScanOptions {
   readonly filter?: ScanFilter;
   /** Items per request (Scan `Limit`); default: DynamoDB's 1 MB pages. */
   readonly pageSize?: number;
+  /** Strongly consistent reads (ConsistentRead on every Scan request; twice the read capacity). */
+  readonly consistentRead?: boolean;
   readonly signal?: AbortSignal;
   readonly rateLimit?: RateLimit;
   readonly retry?: RetryPolicy;
@@ -97,6 +99,7 @@ function baseInput(options: ScanOptions): ScanCommandInput {
   }
   if (Object.keys(names).length > 0) input.ExpressionAttributeNames = names;
   if (options.pageSize) input.Limit = options.pageSize;
+  if (options.consistentRead) input.ConsistentRead = true;
   return input;
 }
 

@@ -76,9 +76,8 @@ describe('hostile convention files', () => {
   });
 
   /**
-   * Well-formed but oversized files. The file format sets no size limits (reported: the bridge's
-   * conventionSchema does), so the loader may accept them; what must hold is a prompt answer, no
-   * pollution, and that such a convention can never cross the bridge.
+   * Well-formed but oversized files. The file format has the bridge schema's bounds, so the loader
+   * refuses them promptly, names the field, and pollutes nothing.
    */
   it.each(Object.keys(OVERSIZED_FILES))('%s: answered within 5 s; refused by the file parser, with the field named', async (label) => {
     const path = join(dir, `${label.replace(/\W+/g, '-')}.json`);
