@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { parseBenchArgs } from './args';
+
+describe('parseBenchArgs', () => {
+  it('defaults to 200,000 items, 3 runs, 4 segments, a 2g heap, the UI included', () => {
+    expect(parseBenchArgs([])).toEqual({ items: 200_000, runs: 3, segments: 4, heap: '2g', lookups: 40, json: false, skipUi: false });
+  });
+
+  it('reads every flag, accepting digit separators', () => {
+    expect(parseBenchArgs(['--items', '1_000_000', '--runs', '5', '--segments', '8', '--heap', '6g', '--lookups', '10', '--json', '--skip-ui'])).toEqual({
+      items: 1_000_000,
+      runs: 5,
+      segments: 8,
+      heap: '6g',
+      lookups: 10,
+      json: true,
+      skipUi: true,
+    });
+  });
+
+  it('gives a million-item table a bigger default heap', () => {
+    expect(parseBenchArgs(['--items', '1000000']).heap).toBe('4g');
+  });
+
+  it('rejects bad numbers, heaps and unknown flags', () => {
+    expect(() => parseBenchArgs(['--items', '0'])).toThrow(/--items/);
+    expect(() => parseBenchArgs(['--runs', 'two'])).toThrow(/--runs/);
+    expect(() => parseBenchArgs(['--heap', 'lots'])).toThrow(/--heap/);
+    expect(() => parseBenchArgs(['--fast'])).toThrow();
+  });
+});

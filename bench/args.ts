@@ -1,0 +1,61 @@
+/** `npm run bench` flags (pure; unit-tested). */
+import { parseArgs } from 'node:util';
+
+/** What one benchmark run does. */
+export interface BenchArgs {
+  /** Items in the seeded table (default 200,000). */
+  readonly items: number;
+  /** Runs of each measured variant; the report takes medians (default 3). */
+  readonly runs: number;
+  /** Print only the JSON results on stdout. */
+  readonly json: boolean;
+  /** Skip the Playwright UI benchmark. */
+  readonly skipUi: boolean;
+  /** Parallel scan segments of the audit and the parallel baseline (default 4, the CLI's default on an endpoint). */
+  readonly segments: number;
+  /** DynamoDB Local's JVM heap (default 2g; 4g from 500k items). */
+  readonly heap: string;
+  /** Lookups per variant (the scan variant reads the whole table each time, so it gets fewer). */
+  readonly lookups: number;
+}
+
+/** Usage text. */
+export const BENCH_USAGE = `Usage: npm run bench -- [--items N] [--runs K] [--segments S] [--heap 2g] [--lookups L] [--skip-ui] [--json]`;
+
+function positiveInt(text: string | undefined, name: string, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  const clean = text.replace(/[_,]/g, '');
+  const value = /^\d+$/.test(clean) ? Number(clean) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw new Error(`--${name} must be an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** Parses the flags; throws with a one-line message on anything unknown or out of range. */
+export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      items: { type: 'string' },
+      runs: { type: 'string' },
+      segments: { type: 'string' },
+      heap: { type: 'string' },
+      lookups: { type: 'string' },
+      json: { type: 'boolean' },
+      'skip-ui': { type: 'boolean' },
+    },
+  });
+  const items = positiveInt(values.items, 'items', 200_000, 10_000_000);
+  const heap = values.heap ?? (items >= 500_000 ? '4g' : '2g');
+  if (!/^\d+[mg]$/i.test(heap)) throw new Error(`--heap must look like 2g or 1536m, got ${JSON.stringify(heap)}`);
+  return {
+    items,
+    runs: positiveInt(values.runs, 'runs', 3, 50),
+    segments: positiveInt(values.segments, 'segments', 4, 64),
+    heap,
+    lookups: positiveInt(values.lookups, 'lookups', 40, 10_000),
+    json: values.json === true,
+    skipUi: values['skip-ui'] === true,
+  };
+}

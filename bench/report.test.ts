@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { summarize, targets, upsertSection, type BenchFigures } from './report';
+
+const figures: BenchFigures = {
+  items: 1000,
+  segments: 4,
+  runs: 3,
+  loadMs: 500,
+  scans: {
+    raw: [100, 200, 100],
+    single: [400, 700, 350],
+    audit: [105, 230, 110],
+    auditUi: [150, 260, 140],
+    cli: [600, 700, 650],
+    firstGroup: [120, 130, 110],
+    cliPeakRss: [200_000_000, 200_100_000, 199_900_000],
+    cliIdleRss: [100_000_000, 100_000_000, 100_000_000],
+    rawCpu: [50, 60, 55],
+    singleCpu: [50, 50, 50],
+    auditCpu: [100, 90, 110],
+    auditUiCpu: [200, 190, 210],
+    cliCpu: [1500, 1600, 1550],
+    cliIdleCpu: [1000, 1000, 1000],
+  },
+};
+
+describe('summarize', () => {
+  it('pairs each run’s subject with its own baselines before taking the median', () => {
+    const s = summarize(figures);
+    // Per-run audit/raw: 1.05, 1.15, 1.10 → 1.10 (a ratio of medians would say 110/100).
+    expect(s.auditVsRaw).toBeCloseTo(1.1, 10);
+    // Per-run single/audit: 3.81, 3.04, 3.18 → 3.18.
+    expect(s.auditSpeedupVsSingle).toBeCloseTo(350 / 110, 10);
+    expect(s.rssGrowthPerItem).toBe(100_000);
+    // Per-run CPU audit/raw: 2, 1.5, 2 → 2; the CLI's start-up CPU is taken out.
+    expect(s.auditCpuVsRaw).toBe(2);
+    expect(s.cliCpuUsPerItem).toBe(550);
+    expect(s.ui).toBeUndefined();
+  });
+
+  it('summarises UI runs over all their frames and long tasks', () => {
+    const s = summarize({ ...figures, ui: [{ firstRowsMs: 300, completeMs: 900, longTasksMs: [60, 140], frameMs: [16, 16, 33], scrollLongTasksMs: [], rowsText: '10 of 10 rows shown' }] });
+    expect(s.ui).toMatchObject({ firstRowsMs: 300, maxLongTaskMs: 140, longTasks: 2, scrollP50: 16, frames: 3 });
+    const verdicts = targets(1000, s);
+    expect(verdicts.find((t) => t.target.startsWith('no main-thread'))?.met).toBe(false);
+    expect(verdicts.find((t) => t.target.startsWith('first rows'))?.met).toBe(true);
+    expect(verdicts.find((t) => t.target.startsWith('--items'))?.met).toBeUndefined();
+  });
+});
+
+describe('upsertSection', () => {
+  const section = (n: number, body: string): string => `<!-- bench:${n} -->\n${body}\n<!-- /bench:${n} -->`;
+
+  it('appends under "## Latest figures", creating it when missing', () => {
+    const doc = upsertSection('# Benchmarks\n', 200, section(200, 'a'));
+    expect(doc).toBe('# Benchmarks\n\n## Latest figures\n\n<!-- bench:200 -->\na\n<!-- /bench:200 -->\n');
+  });
+
+  it('replaces only the section of the same item count, keeping hand-written text', () => {
+    let doc = upsertSection('# B\n\nintro\n\n## Latest figures\n\n## Analysis\nwhy\n', 200, section(200, 'a'));
+    doc = upsertSection(doc, 1000, section(1000, 'm'));
+    doc = upsertSection(doc, 200, section(200, 'b'));
+    expect(doc).toContain(section(200, 'b'));
+    expect(doc).not.toContain(section(200, 'a'));
+    expect(doc).toContain(section(1000, 'm'));
+    expect(doc).toContain('## Analysis\nwhy');
+    expect(doc.indexOf('intro')).toBeLessThan(doc.indexOf('bench:'));
+  });
+});

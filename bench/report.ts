@@ -1,0 +1,215 @@
+/** Turning raw samples into medians, target verdicts, a terminal table and the docs section (pure). */
+import { formatBytes, formatMs, formatRate, formatRatio, itemsPerSecond, markdownTable, median, percentile, ratio } from './stats';
+
+/** The machine a run came from. */
+export interface MachineInfo {
+  readonly date: string;
+  readonly cpus: number;
+  readonly cpuModel: string;
+  readonly memoryBytes: number;
+  readonly node: string;
+  readonly java: string;
+  readonly loadAverageStart: readonly number[];
+  readonly loadAverageEnd?: readonly number[];
+}
+
+/** Per-run timings of the scan variants (same index = same run, interleaved). */
+export interface ScanRuns {
+  readonly raw: readonly number[];
+  readonly single: readonly number[];
+  readonly audit: readonly number[];
+  /** The audit with UI deltas on (rows built every 100 ms), as the app runs it. */
+  readonly auditUi: readonly number[];
+  readonly cli: readonly number[];
+  readonly firstGroup: readonly number[];
+  readonly cliPeakRss: readonly number[];
+  /** Peak RSS of the CLI auditing a tiny table: its fixed start-up footprint. */
+  readonly cliIdleRss: readonly number[];
+  /** Node CPU time (user + system, ms) of each variant; the CLI's includes its start-up, cliIdleCpu is that start-up alone. */
+  readonly rawCpu: readonly number[];
+  readonly singleCpu: readonly number[];
+  readonly auditCpu: readonly number[];
+  readonly auditUiCpu: readonly number[];
+  readonly cliCpu: readonly number[];
+  readonly cliIdleCpu: readonly number[];
+}
+
+/** One UI run's figures. */
+export interface UiRun {
+  readonly firstRowsMs: number;
+  readonly completeMs: number;
+  readonly longTasksMs: readonly number[];
+  readonly frameMs: readonly number[];
+  readonly scrollLongTasksMs: readonly number[];
+  readonly rowsText: string;
+}
+
+/** Everything the summary needs. */
+export interface BenchFigures {
+  readonly items: number;
+  readonly segments: number;
+  readonly runs: number;
+  readonly loadMs: number;
+  readonly scans: ScanRuns;
+  readonly lookups?: { readonly gsi: readonly number[]; readonly scan: readonly number[] };
+  readonly ui?: readonly UiRun[];
+}
+
+/** Medians and derived figures. */
+export interface BenchSummary {
+  readonly rawMs: number;
+  readonly singleMs: number;
+  readonly auditMs: number;
+  readonly auditUiMs: number;
+  readonly auditUiVsRaw: number;
+  readonly auditUiCpuUsPerItem: number;
+  readonly cliMs: number;
+  /** Median of the per-run ratios audit / raw parallel scan (paired: same run, same load). */
+  readonly auditVsRaw: number;
+  /** Median of the per-run ratios single-segment / audit: how many times faster the audit is. */
+  readonly auditSpeedupVsSingle: number;
+  readonly cliVsRaw: number;
+  readonly cliSpeedupVsSingle: number;
+  readonly firstGroupMs: number;
+  readonly cliPeakRssBytes: number;
+  readonly rssGrowthPerItem: number;
+  /** Node CPU per item, in µs: the raw scan (SDK alone), the audit (SDK + engine), the CLI without its start-up. */
+  readonly rawCpuUsPerItem: number;
+  readonly singleCpuUsPerItem: number;
+  readonly auditCpuUsPerItem: number;
+  readonly cliCpuUsPerItem: number;
+  /** Median of the per-run ratios of Node CPU, audit / raw. */
+  readonly auditCpuVsRaw: number;
+  readonly lookup?: { readonly gsiP50: number; readonly gsiP95: number; readonly scanP50: number; readonly scanP95: number };
+  readonly ui?: { readonly firstRowsMs: number; readonly completeMs: number; readonly maxLongTaskMs: number; readonly longTasks: number; readonly scrollP50: number; readonly scrollP95: number; readonly frames: number; readonly rows: string };
+}
+
+const pairwise = (a: readonly number[], b: readonly number[]): number[] => a.map((x, i) => ratio(x, b[i] ?? Number.NaN));
+
+/** Medians, paired ratios and RSS growth per item. */
+export function summarize(f: BenchFigures): BenchSummary {
+  const s = f.scans;
+  const peak = median([...s.cliPeakRss]);
+  const summary: BenchSummary = {
+    rawMs: median([...s.raw]),
+    singleMs: median([...s.single]),
+    auditMs: median([...s.audit]),
+    auditUiMs: median([...s.auditUi]),
+    auditUiVsRaw: median(pairwise(s.auditUi, s.raw)),
+    auditUiCpuUsPerItem: (median([...s.auditUiCpu]) * 1000) / f.items,
+    cliMs: median([...s.cli]),
+    auditVsRaw: median(pairwise(s.audit, s.raw)),
+    auditSpeedupVsSingle: median(pairwise(s.single, s.audit)),
+    cliVsRaw: median(pairwise(s.cli, s.raw)),
+    cliSpeedupVsSingle: median(pairwise(s.single, s.cli)),
+    firstGroupMs: median([...s.firstGroup]),
+    cliPeakRssBytes: peak,
+    rssGrowthPerItem: (peak - median([...s.cliIdleRss])) / f.items,
+    rawCpuUsPerItem: (median([...s.rawCpu]) * 1000) / f.items,
+    singleCpuUsPerItem: (median([...s.singleCpu]) * 1000) / f.items,
+    auditCpuUsPerItem: (median([...s.auditCpu]) * 1000) / f.items,
+    cliCpuUsPerItem: ((median([...s.cliCpu]) - median([...s.cliIdleCpu])) * 1000) / f.items,
+    auditCpuVsRaw: median(pairwise(s.auditCpu, s.rawCpu)),
+  };
+  const withLookup = f.lookups
+    ? { ...summary, lookup: { gsiP50: percentile(f.lookups.gsi, 50), gsiP95: percentile(f.lookups.gsi, 95), scanP50: percentile(f.lookups.scan, 50), scanP95: percentile(f.lookups.scan, 95) } }
+    : summary;
+  if (!f.ui || f.ui.length === 0) return withLookup;
+  const frames = f.ui.flatMap((u) => [...u.frameMs]);
+  const longTasks = f.ui.flatMap((u) => [...u.longTasksMs]);
+  return {
+    ...withLookup,
+    ui: {
+      firstRowsMs: median(f.ui.map((u) => u.firstRowsMs)),
+      completeMs: median(f.ui.map((u) => u.completeMs)),
+      maxLongTaskMs: longTasks.length ? Math.max(...longTasks) : 0,
+      longTasks: median(f.ui.map((u) => u.longTasksMs.length)),
+      scrollP50: percentile(frames, 50),
+      scrollP95: percentile(frames, 95),
+      frames: frames.length,
+      rows: f.ui[0]?.rowsText ?? '',
+    },
+  };
+}
+
+/** One target and whether this run met it. */
+export interface TargetVerdict {
+  readonly target: string;
+  readonly value: string;
+  readonly met: boolean | undefined;
+}
+
+/** The issue's targets against this run (`met: undefined` when not measured). */
+export function targets(items: number, s: BenchSummary): TargetVerdict[] {
+  const ui = s.ui;
+  return [
+    { target: 'audit ≤ 1.10× raw parallel scan', value: formatRatio(s.auditVsRaw), met: s.auditVsRaw <= 1.1 },
+    { target: 'audit ≥ 3× faster than single-segment scan', value: formatRatio(s.auditSpeedupVsSingle), met: s.auditSpeedupVsSingle >= 3 },
+    { target: 'RSS growth ≤ 300 B/item (CLI)', value: `${Math.round(s.rssGrowthPerItem)} B/item`, met: s.rssGrowthPerItem <= 300 },
+    { target: '--items 1000000 completes', value: items >= 1_000_000 ? 'completed' : 'not this run', met: items >= 1_000_000 ? true : undefined },
+    { target: 'first rows ≤ 1 s', value: ui ? formatMs(ui.firstRowsMs) : 'skipped', met: ui ? ui.firstRowsMs <= 1000 : undefined },
+    { target: 'no main-thread task > 100 ms', value: ui ? `max ${formatMs(ui.maxLongTaskMs)}` : 'skipped', met: ui ? ui.maxLongTaskMs <= 100 : undefined },
+    { target: 'scroll p95 ≤ 20 ms', value: ui ? formatMs(ui.scrollP95) : 'skipped', met: ui ? ui.scrollP95 <= 20 : undefined },
+  ];
+}
+
+/** The figure rows shown in the terminal and the docs. */
+export function figureRows(items: number, s: BenchSummary): string[][] {
+  const rate = (ms: number): string => formatRate(itemsPerSecond(items, ms));
+  const cpu = (us: number): string => (Number.isFinite(us) ? `${us.toFixed(1)} µs` : '–');
+  const rows: string[][] = [
+    ['raw SDK parallel scan (baseline)', formatMs(s.rawMs), rate(s.rawMs), '1.00×', cpu(s.rawCpuUsPerItem), ''],
+    ['single-segment scan (baseline)', formatMs(s.singleMs), rate(s.singleMs), formatRatio(ratio(s.singleMs, s.rawMs)), cpu(s.singleCpuUsPerItem), ''],
+    ['audit, in process (engine, as the CLI)', formatMs(s.auditMs), rate(s.auditMs), formatRatio(s.auditVsRaw), cpu(s.auditCpuUsPerItem), `${formatRatio(s.auditSpeedupVsSingle)} faster than single; CPU ${formatRatio(s.auditCpuVsRaw)} raw's`],
+    ['audit, in process with UI deltas (as the app)', formatMs(s.auditUiMs), rate(s.auditUiMs), formatRatio(s.auditUiVsRaw), cpu(s.auditUiCpuUsPerItem), `first group ${formatMs(s.firstGroupMs)}`],
+    ['audit, CLI process (incl. start-up)', formatMs(s.cliMs), rate(s.cliMs), formatRatio(s.cliVsRaw), cpu(s.cliCpuUsPerItem), `${formatRatio(s.cliSpeedupVsSingle)} faster than single; peak RSS ${formatBytes(s.cliPeakRssBytes)}, growth ${Math.round(s.rssGrowthPerItem)} B/item`],
+  ];
+  if (s.lookup) {
+    rows.push(['lookup with GSI', `p50 ${formatMs(s.lookup.gsiP50)}`, `p95 ${formatMs(s.lookup.gsiP95)}`, '', '', '']);
+    rows.push(['lookup without GSI (filtered scan)', `p50 ${formatMs(s.lookup.scanP50)}`, `p95 ${formatMs(s.lookup.scanP95)}`, '', '', '']);
+  }
+  if (s.ui) {
+    rows.push(['UI: audit start → first rows', formatMs(s.ui.firstRowsMs), '', '', '', '']);
+    rows.push(['UI: audit start → complete', formatMs(s.ui.completeMs), rate(s.ui.completeMs), formatRatio(ratio(s.ui.completeMs, s.rawMs)), '', s.ui.rows]);
+    rows.push(['UI: long tasks during audit', `max ${formatMs(s.ui.maxLongTaskMs)}`, `${s.ui.longTasks} per run (median)`, '', '', '']);
+    rows.push(['UI: scroll frame time', `p50 ${formatMs(s.ui.scrollP50)}`, `p95 ${formatMs(s.ui.scrollP95)}`, '', '', `${s.ui.frames} frames`]);
+  }
+  return rows;
+}
+
+/** The header of {@link figureRows}. */
+export const FIGURE_HEADER = ['measure', 'time (median)', 'items/s', 'vs raw', 'Node CPU/item', 'notes'] as const;
+
+const verdict = (met: boolean | undefined): string => (met === undefined ? '–' : met ? 'met' : 'MISSED');
+
+/** The Markdown section of one item count, between markers so later runs replace it. */
+export function docsSection(machine: MachineInfo, f: BenchFigures, s: BenchSummary): string {
+  const mem = formatBytes(machine.memoryBytes);
+  const load = (l: readonly number[] | undefined): string => (l ? l.map((x) => x.toFixed(2)).join(' / ') : '–');
+  return [
+    `<!-- bench:${f.items} -->`,
+    `### ${f.items.toLocaleString('en-US')} items — ${machine.date}`,
+    '',
+    `Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${mem} RAM, Node ${machine.node}, ${machine.java}; load average (1/5/15 min) ${load(machine.loadAverageStart)} at start, ${load(machine.loadAverageEnd)} at end.`,
+    `Table loaded in ${formatMs(f.loadMs)} (${formatRate(itemsPerSecond(f.items, f.loadMs))}, parallel BatchWriteItem, GSI on email). ${f.segments} segments, ${f.runs} interleaved runs, medians.`,
+    '',
+    markdownTable([...FIGURE_HEADER], figureRows(f.items, s)),
+    '',
+    markdownTable(['target', 'this run', 'verdict'], targets(f.items, s).map((t) => [t.target, t.value, verdict(t.met)])),
+    `<!-- /bench:${f.items} -->`,
+  ].join('\n');
+}
+
+/** Replaces the section of the same item count in `doc`, or appends it under "## Latest figures". */
+export function upsertSection(doc: string, items: number, section: string): string {
+  const open = `<!-- bench:${items} -->`;
+  const close = `<!-- /bench:${items} -->`;
+  const start = doc.indexOf(open);
+  const end = doc.indexOf(close);
+  if (start >= 0 && end > start) return doc.slice(0, start) + section + doc.slice(end + close.length);
+  const heading = '## Latest figures';
+  const at = doc.indexOf(heading);
+  if (at < 0) return `${doc.trimEnd()}\n\n${heading}\n\n${section}\n`;
+  const insert = at + heading.length;
+  return `${doc.slice(0, insert)}\n\n${section}${doc.slice(insert)}`;
+}

@@ -1,0 +1,181 @@
+/**
+ * `npm run bench`: audit speed, memory and UI responsiveness on a seeded DynamoDB Local, each
+ * against baselines measured in the same run (see docs/benchmarks.md). Not a test: it asserts
+ * only that the audit found what the generator planted, so the figures describe a correct audit.
+ */
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../shared/conventions/presets';
+import type { AuditReport } from '../shared/audit/types';
+import { createDynamoClient } from '../electron/services/dynamo/client';
+import { startDynamoDbLocal } from '../electron/services/sandbox/dynamodb-local';
+import { BENCH_USAGE, parseBenchArgs, type BenchArgs } from './args';
+import { planDataset, type DatasetPlan } from './dataset';
+import { benchLookups } from './lookup-bench';
+import { describeMachine } from './machine';
+import { docsSection, FIGURE_HEADER, figureRows, summarize, targets, upsertSection, type BenchFigures, type UiRun } from './report';
+import { auditCli, auditInProcess, rawScan } from './scan-bench';
+import { formatMs, interleave, textTable } from './stats';
+import { createBenchTable, createPlainTable, loadBenchTable } from './table';
+
+const TABLE = 'bench_accounts';
+const TINY_TABLE = 'bench_tiny';
+const TINY_ITEMS = 1_000;
+const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
+const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+
+const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
+
+function checkReport(report: AuditReport, plan: DatasetPlan, what: string): void {
+  const got = { scanned: report.scanned, accounts: report.accounts, locks: report.locks, summary: report.summary };
+  const want = { scanned: plan.items, accounts: plan.accounts, locks: plan.locks, summary: plan.summary };
+  if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`${what} found ${JSON.stringify(got)}, the generator planted ${JSON.stringify(want)}`);
+}
+
+type Variant = 'raw' | 'single' | 'audit' | 'auditUi' | 'cli';
+
+async function measureScans(args: BenchArgs, client: DynamoDBClient, endpoint: string, plan: DatasetPlan, log: (line: string) => void): Promise<BenchFigures['scans']> {
+  const out = { raw: [] as number[], single: [] as number[], audit: [] as number[], cli: [] as number[], firstGroup: [] as number[], cliPeakRss: [] as number[], cliIdleRss: [] as number[], rawCpu: [] as number[], singleCpu: [] as number[], auditCpu: [] as number[], auditUi: [] as number[], auditUiCpu: [] as number[], cliCpu: [] as number[], cliIdleCpu: [] as number[] };
+  // One unmeasured pass warms the JIT, the SDK and DynamoDB Local's page cache for everyone.
+  await rawScan(client, TABLE, args.segments, convention);
+  for (let run = 0; run < args.runs; run++) {
+    for (const variant of interleave<Variant>(['raw', 'audit', 'single', 'auditUi', 'cli'], run)) {
+      switch (variant) {
+        case 'raw': {
+          const s = await rawScan(client, TABLE, args.segments, convention);
+          if (s.items !== plan.items) throw new Error(`raw scan read ${s.items} items, expected ${plan.items}`);
+          out.raw.push(s.ms);
+          out.rawCpu.push(s.cpuMs);
+          break;
+        }
+        case 'single': {
+          const s = await rawScan(client, TABLE, 1, convention);
+          out.single.push(s.ms);
+          out.singleCpu.push(s.cpuMs);
+          break;
+        }
+        case 'audit': {
+          const s = await auditInProcess(client, TABLE, args.segments, convention, false);
+          checkReport(s.report, plan, 'the in-process audit');
+          out.audit.push(s.ms);
+          out.auditCpu.push(s.cpuMs);
+          break;
+        }
+        case 'auditUi': {
+          const s = await auditInProcess(client, TABLE, args.segments, convention, true);
+          checkReport(s.report, plan, 'the in-process audit with deltas');
+          out.auditUi.push(s.ms);
+          out.auditUiCpu.push(s.cpuMs);
+          out.firstGroup.push(s.firstGroupMs ?? Number.NaN);
+          break;
+        }
+        case 'cli': {
+          const s = await auditCli(endpoint, TABLE, args.segments);
+          checkReport(s.report, plan, 'the CLI audit');
+          out.cli.push(s.ms);
+          out.cliPeakRss.push(s.peakRssBytes ?? Number.NaN);
+          out.cliCpu.push(s.cpuMs);
+          const idle = await auditCli(endpoint, TINY_TABLE, args.segments);
+          out.cliIdleRss.push(idle.peakRssBytes ?? Number.NaN);
+          out.cliIdleCpu.push(idle.cpuMs);
+          break;
+        }
+      }
+      log(`  run ${run + 1}/${args.runs} ${variant}: ${formatMs(out[variant].at(-1) ?? Number.NaN)}`);
+    }
+  }
+  return out;
+}
+
+async function measureUi(args: BenchArgs, endpoint: string, log: (line: string) => void): Promise<UiRun[]> {
+  const { launchChromium, uiRun } = await import('./ui-bench');
+  const browser = await launchChromium();
+  const runs: UiRun[] = [];
+  try {
+    for (let run = 0; run < args.runs; run++) {
+      const r = await uiRun(browser, endpoint, TABLE);
+      runs.push(r);
+      log(`  ui run ${run + 1}/${args.runs}: first rows ${formatMs(r.firstRowsMs)}, complete ${formatMs(r.completeMs)}, ${r.longTasksMs.length} long tasks (max ${formatMs(Math.max(0, ...r.longTasksMs))}), ${r.frameMs.length} frames`);
+    }
+  } finally {
+    await browser.close();
+  }
+  return runs;
+}
+
+async function main(): Promise<void> {
+  let args: BenchArgs;
+  try {
+    args = parseBenchArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n${BENCH_USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const log = (line: string): void => void process.stderr.write(`${line}\n`);
+  const machine = await describeMachine();
+  if (!args.skipUi && !existsSync(fileURLToPath(new URL('../dist/renderer/index.html', import.meta.url)))) throw new Error('the UI benchmark needs the built renderer: run `npx vite build` (or pass --skip-ui)');
+  log(`bench: ${args.items.toLocaleString('en-US')} items, ${args.runs} runs, ${args.segments} segments, heap ${args.heap}; load average ${machine.loadAverageStart.map((l) => l.toFixed(2)).join(' ')}`);
+
+  const started = await startDynamoDbLocal({ heap: args.heap });
+  if (!started.ok) throw new Error(`DynamoDB Local: ${started.error.message}`);
+  const local = started.value;
+  const client = createDynamoClient({ label: 'bench', endpoint: local.endpoint, region: 'us-east-1' });
+  try {
+    const plan = planDataset(args.items);
+    await createBenchTable(client, TABLE);
+    const loadStarted = performance.now();
+    let nextLog = 100_000;
+    await loadBenchTable(client, TABLE, args.items, 8, (written) => {
+      if (written >= nextLog) {
+        log(`  loaded ${written.toLocaleString('en-US')} items`);
+        nextLog += 100_000;
+      }
+    });
+    const loadMs = performance.now() - loadStarted;
+    await createPlainTable(client, TINY_TABLE);
+    await loadBenchTable(client, TINY_TABLE, TINY_ITEMS);
+    log(`loaded ${plan.items.toLocaleString('en-US')} items in ${formatMs(loadMs)}`);
+
+    const scans = await measureScans(args, client, local.endpoint, plan, log);
+    log('lookups…');
+    const lookups = await benchLookups(client, TABLE, args.items, convention, args.lookups, Math.max(3, Math.min(5, Math.round(1_000_000 / args.items))), args.segments);
+    let ui: UiRun[] | undefined;
+    let uiError: string | undefined;
+    if (!args.skipUi) {
+      log('UI…');
+      try {
+        ui = await measureUi(args, local.endpoint, log);
+      } catch (error) {
+        // The scan figures stand on their own: report them with the UI failure rather than lose them.
+        uiError = error instanceof Error ? error.message : String(error);
+        log(`UI benchmark failed: ${uiError}`);
+      }
+    }
+
+    const figures: BenchFigures = { items: plan.items, segments: args.segments, runs: args.runs, loadMs, scans, lookups, ...(ui ? { ui } : {}) };
+    const summary = summarize(figures);
+    const finished = { ...machine, loadAverageEnd: loadavg() };
+    const verdicts = targets(plan.items, summary);
+    writeFileSync(RESULTS, `${JSON.stringify({ machine: finished, args, plan, figures, summary, targets: verdicts, ...(uiError ? { uiError } : {}) }, null, 2)}\n`);
+    const doc = existsSync(DOCS) ? readFileSync(DOCS, 'utf8') : '# Benchmarks\n';
+    writeFileSync(DOCS, upsertSection(doc, plan.items, docsSection(finished, figures, summary)));
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify({ machine: finished, args, plan, summary, targets: verdicts })}\n`);
+    } else {
+      process.stdout.write(`\n${textTable([...FIGURE_HEADER], figureRows(plan.items, summary))}\n\n`);
+      process.stdout.write(`${textTable(['target', 'this run', 'verdict'], verdicts.map((t) => [t.target, t.value, t.met === undefined ? '–' : t.met ? 'met' : 'MISSED']))}\n`);
+      process.stdout.write(`\nwrote bench/results.json and docs/benchmarks.md\n`);
+    }
+  } finally {
+    client.destroy();
+    await local.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});

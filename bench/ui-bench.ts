@@ -1,0 +1,136 @@
+/**
+ * The UI in browser mode, driven by Playwright (Debian Chromium): selecting the table starts the
+ * audit; the page itself records (in its own clock) the click, the first inspector row and the end
+ * of the audit, every `longtask` in between, then frame times while scrolling the whole list.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { AppPage } from '../e2e/pages/app-page';
+import { startServe } from '../e2e/support/server';
+
+/** One UI run. */
+export interface UiSample {
+  readonly firstRowsMs: number;
+  readonly completeMs: number;
+  /** Durations of main-thread long tasks (> 50 ms) between the click and the end of the audit. */
+  readonly longTasksMs: number[];
+  /** Time between consecutive animation frames while scrolling from top to bottom. */
+  readonly frameMs: number[];
+  /** Rows in the list (from the row-count status line). */
+  readonly rowsText: string;
+  /** Long tasks during the scroll. */
+  readonly scrollLongTasksMs: number[];
+}
+
+/** The Chromium of this machine (Playwright cannot download its own here). */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** What the in-page probe records (page clock, ms). */
+interface PageProbe {
+  start?: number;
+  firstRows?: number;
+  done?: number;
+  longTasks: { start: number; duration: number }[];
+}
+
+/**
+ * Runs in the page before any app script: a long-task observer, a capture-phase click listener
+ * (the click on the table starts the audit) and a MutationObserver noting the first inspector row
+ * and the end of the audit. Plain JS text: the Node tsconfig has no DOM types, by design.
+ */
+const PROBE_SCRIPT = `(() => {
+  const probe = { sawRunning: false, longTasks: [] };
+  window.__bench = probe;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) probe.longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  document.addEventListener('click', (event) => {
+    const target = event.target instanceof Element ? event.target.closest('[data-testid^="table-"]') : null;
+    if (target && probe.start === undefined) probe.start = performance.now();
+  }, true);
+  const check = () => {
+    if (probe.start === undefined || probe.done !== undefined) return;
+    if (probe.firstRows === undefined && document.querySelector('[data-testid="inspector-row"]')) probe.firstRows = performance.now();
+    const phase = document.querySelector('[data-testid="inspector"]')?.getAttribute('data-audit-phase');
+    if (phase && phase !== 'done') probe.sawRunning = true;
+    if (phase === 'done' && probe.sawRunning) probe.done = performance.now();
+  };
+  const start = () => new MutationObserver(check).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-audit-phase'] });
+  if (document.body) start(); else document.addEventListener('DOMContentLoaded', start, { once: true });
+})()`;
+
+/** Scrolls the inspector list top to bottom, one step per frame (≤ ~600 steps); resolves to the frame intervals. */
+const SCROLL_SCRIPT = `(async () => {
+  const scroller = document.querySelector('[data-testid="inspector-scroll"]');
+  if (!scroller) throw new Error('no inspector-scroll element');
+  const frame = () => new Promise((r) => requestAnimationFrame(r));
+  scroller.scrollTop = 0;
+  await frame();
+  await frame();
+  const max = scroller.scrollHeight - scroller.clientHeight;
+  const step = Math.max(scroller.clientHeight, max / 600);
+  const out = [];
+  let last = await frame();
+  let target = 0;
+  // Drive by our own position (the browser may clamp scrollTop a pixel short), at most 2,000 frames.
+  while (target < max && out.length < 2000) {
+    target = Math.min(max, target + step);
+    scroller.scrollTop = target;
+    const now = await frame();
+    out.push(now - last);
+    last = now;
+  }
+  return out;
+})()`;
+
+const READ_PROBE = 'window.__bench';
+
+/** One UI run against a fresh `locksmith serve --endpoint` and a fresh page. */
+export async function uiRun(browser: Browser, endpoint: string, table: string): Promise<UiSample> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'locksmith-bench-ui-'));
+  const server = await startServe({ dataDir, args: ['--endpoint', endpoint] });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript({ content: PROBE_SCRIPT });
+    const app = new AppPage(page);
+    await app.open(server.url);
+    const connection = page.locator('[data-testid^="connection-endpoint"]').first();
+    await connection.click();
+    await page.waitForSelector(`[data-testid="table-${table}"]`, { timeout: 60_000 });
+    await app.selectTable(table);
+    // A function, not a string: the app's CSP forbids eval, which a string predicate needs.
+    try {
+      await page.waitForFunction(() => (globalThis as unknown as { __bench: PageProbe }).__bench.done !== undefined, undefined, { timeout: Number(process.env.BENCH_UI_TIMEOUT_MS ?? 900_000), polling: 250 });
+    } catch (error) {
+      // Say where the UI stood, so a stuck audit can be told apart from a slow one.
+      const phase = await page.getByTestId('inspector').getAttribute('data-audit-phase').catch(() => null);
+      const rows = await page.getByTestId('inspector-row-count').textContent().catch(() => null);
+      const progress = await page.getByTestId('progress').textContent().catch(() => null);
+      const seen = (await page.evaluate(READ_PROBE).catch(() => null)) as PageProbe | null;
+      throw new Error(`${error instanceof Error ? error.message.split('\n')[0] : String(error)}; phase=${String(phase)} rows=${String(rows)} progress=${String(progress)} probe=${JSON.stringify(seen && { ...seen, longTasks: seen.longTasks.length })}`, { cause: error });
+    }
+    const probe = (await page.evaluate(READ_PROBE)) as PageProbe;
+    const complete = await page.getByTestId('inspector').getAttribute('data-audit-complete');
+    if (complete !== 'true') throw new Error('the UI audit did not complete');
+    const start = probe.start ?? 0;
+    const done = probe.done ?? 0;
+    const during = probe.longTasks.filter((t) => t.start >= start && t.start <= done).map((t) => t.duration);
+    const frameMs = (await page.evaluate(SCROLL_SCRIPT)) as number[];
+    const after = ((await page.evaluate(READ_PROBE)) as PageProbe).longTasks;
+    const scrollLongTasksMs = after.filter((t) => t.start > done).map((t) => t.duration);
+    const rowsText = (await page.getByTestId('inspector-row-count').textContent())?.trim() ?? '';
+    return { firstRowsMs: (probe.firstRows ?? Number.NaN) - start, completeMs: done - start, longTasksMs: during, frameMs, rowsText, scrollLongTasksMs };
+  } finally {
+    await context.close();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
