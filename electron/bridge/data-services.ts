@@ -174,11 +174,27 @@ export function createDataServices(options: DataServicesOptions): DataServices &
           options.hub.publish('audit.events', { type: 'delta', runId, delta });
           options.hub.publish('audit.events', { type: 'progress', runId, progress });
         },
-      }).then((done) => {
-        run.report = done.report;
-        const { scanned, accounts, locks, summary } = done.report;
-        options.hub.publish('audit.events', { type: 'done', runId, complete: done.report.complete, ...(done.report.reason ? { reason: done.report.reason } : {}), counts: { scanned, accounts, locks, summary } });
-      });
+      })
+        // runAudit is not meant to throw; if it ever does, the run must still end — as incomplete,
+        // with the reason — or the UI would wait for a `done` that never comes.
+        .catch((error: unknown): { report: AuditReport } => ({
+          report: {
+            table,
+            complete: false,
+            reason: `the audit stopped unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+            convention,
+            scanned: run.counts?.scanned ?? 0,
+            accounts: run.counts?.accounts ?? 0,
+            locks: run.counts?.locks ?? 0,
+            summary: run.counts?.summary ?? { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 },
+            problems: [],
+          },
+        }))
+        .then((done) => {
+          run.report = done.report;
+          const { scanned, accounts, locks, summary } = done.report;
+          options.hub.publish('audit.events', { type: 'done', runId, complete: done.report.complete, ...(done.report.reason ? { reason: done.report.reason } : {}), counts: { scanned, accounts, locks, summary } });
+        });
       return ok({ runId, convention });
     }),
     cancelAudit: async (runId) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountGroup, AuditCounts, StrayLockRow } from '../../../../shared/audit/types';
-import { applyAuditDelta, EMPTY_AUDIT_ROWS } from './audit-rows';
+import { applyAuditDelta, applyAuditDeltas, EMPTY_AUDIT_ROWS } from './audit-rows';
 
 const counts = (scanned: number): AuditCounts => ({
   scanned,
@@ -44,5 +44,24 @@ describe('applyAuditDelta', () => {
     const first = applyAuditDelta(EMPTY_AUDIT_ROWS, { upserted: [account('a'), orphan], removed: [], counts: counts(2) });
     const second = applyAuditDelta(first, { upserted: [], removed: ['o1'], counts: counts(2) });
     expect(second.list.map((r) => r.id)).toEqual(['a']);
+  });
+});
+
+describe('applyAuditDeltas', () => {
+  it('gives the same rows as applying the deltas one by one, with the last counts', () => {
+    const deltas = [
+      { upserted: [account('a'), orphan], removed: [], counts: counts(2) },
+      { upserted: [account('b'), account('a', 'missing')], removed: [], counts: counts(3) },
+      { upserted: [], removed: ['o1'], counts: counts(4) },
+    ];
+    const batched = applyAuditDeltas(EMPTY_AUDIT_ROWS, deltas);
+    const sequential = deltas.reduce(applyAuditDelta, EMPTY_AUDIT_ROWS);
+    expect(batched.list).toEqual(sequential.list);
+    expect(batched.list.map((r) => r.id)).toEqual(['a', 'b']);
+    expect(batched.counts?.scanned).toBe(4);
+  });
+
+  it('returns the state itself for an empty batch', () => {
+    expect(applyAuditDeltas(EMPTY_AUDIT_ROWS, [])).toBe(EMPTY_AUDIT_ROWS);
   });
 });

@@ -10,7 +10,7 @@ import type { Convention } from '../../../../shared/model';
 import type { ScanProgress } from '../../../../shared/scan-types';
 import type { AppError, Result } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
-import { applyAuditDelta, EMPTY_AUDIT_ROWS, type AuditRows } from './audit-rows';
+import { applyAuditDeltas, EMPTY_AUDIT_ROWS, type AuditRows } from './audit-rows';
 import { patchRowsWithLookup } from './patch-rows';
 
 /** Where the run is. */
@@ -53,6 +53,15 @@ interface RunState {
 /** How often a running audit's report is polled, in case the stream's `done` event was missed. */
 const REPORT_POLL_MS = 1_000;
 
+/**
+ * Stream events are applied in batches, not one render per event: every batch copies the row store
+ * and re-sorts the grid, so the pause grows with the list (about 1 ms per 200 rows, 50 ms to 1 s)
+ * to keep that work a small share of the main thread even at 200k rows.
+ */
+function batchDelayMs(rowCount: number): number {
+  return Math.min(1_000, Math.max(50, Math.round(rowCount / 200)));
+}
+
 // Every account is one row and so is every orphan or malformed lock.
 function rowsMissing(rows: AuditRows, counts: AuditCounts): boolean {
   return rows.list.length < counts.accounts + counts.summary['orphan-lock'] + counts.summary['malformed-lock'];
@@ -65,17 +74,33 @@ function finish(state: RunState, complete: boolean, reason: string | undefined, 
 
 const IDLE: RunState = { phase: 'idle', rows: EMPTY_AUDIT_ROWS, cancelling: false };
 
-// Pure reducer over stream events, so the order of delta/progress/done is handled in one place.
-function onEvent(state: RunState, event: AuditEvent): RunState {
-  if (event.runId !== state.runId) return state;
-  switch (event.type) {
-    case 'delta':
-      return { ...state, rows: applyAuditDelta(state.rows, event.delta) };
-    case 'progress':
-      return { ...state, progress: event.progress };
-    case 'done':
-      return finish(state, event.complete, event.reason, event.counts);
+// Pure reducer over a batch of stream events (in arrival order): all deltas are merged in one pass,
+// and `done` is applied after every delta that preceded it, so its row check sees them all.
+function onEvents(state: RunState, events: readonly AuditEvent[]): RunState {
+  let next = state;
+  let deltas: AuditEvent[] = [];
+  const applyDeltas = (): void => {
+    if (deltas.length === 0) return;
+    next = { ...next, rows: applyAuditDeltas(next.rows, deltas.flatMap((e) => (e.type === 'delta' ? [e.delta] : []))) };
+    deltas = [];
+  };
+  for (const event of events) {
+    if (event.runId !== next.runId) continue;
+    switch (event.type) {
+      case 'delta':
+        deltas.push(event);
+        break;
+      case 'progress':
+        next = { ...next, progress: event.progress };
+        break;
+      case 'done':
+        applyDeltas();
+        next = finish(next, event.complete, event.reason, event.counts);
+        break;
+    }
   }
+  applyDeltas();
+  return next;
 }
 
 /** Runs audits of `table` on `connectionId`; starts one automatically when both are set. */
@@ -86,11 +111,40 @@ export function useAudit(connectionId: string | undefined, table: string | undef
   const runIdRef = useRef<string | undefined>(undefined);
   // Bumped by every start/stop: a start whose answer arrives after a newer start (or unmount) is stale.
   const generationRef = useRef(0);
+  // Stream events not yet applied, the timer that applies them, and the row count the pause is sized on.
+  const pendingRef = useRef<AuditEvent[]>([]);
+  const flushTimerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const rowCountRef = useRef(0);
+
+  const flush = useCallback(() => {
+    clearTimeout(flushTimerRef.current);
+    flushTimerRef.current = undefined;
+    const events = pendingRef.current;
+    if (events.length === 0) return;
+    pendingRef.current = [];
+    for (const event of events) if (event.type === 'delta') rowCountRef.current += event.delta.upserted.length;
+    setState((s) => onEvents(s, events));
+  }, []);
+
+  const enqueue = useCallback(
+    (event: AuditEvent) => {
+      pendingRef.current.push(event);
+      // The end of the run is shown at once (with everything before it); the rest waits for the next batch.
+      if (event.type === 'done') flush();
+      else flushTimerRef.current ??= setTimeout(flush, batchDelayMs(rowCountRef.current));
+    },
+    [flush],
+  );
 
   const stop = useCallback(() => {
     generationRef.current += 1;
     unsubscribeRef.current?.();
     unsubscribeRef.current = undefined;
+    // Events of the old run are dropped, not applied to the next one.
+    clearTimeout(flushTimerRef.current);
+    flushTimerRef.current = undefined;
+    pendingRef.current = [];
+    rowCountRef.current = 0;
     const running = runIdRef.current;
     runIdRef.current = undefined;
     return running;
@@ -121,7 +175,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
           const { runId } = result.value;
           runIdRef.current = runId;
           setState({ ...IDLE, phase: 'running', runId, convention: result.value.convention });
-          unsubscribeRef.current = bridge.subscribe('audit.events', { runId }, (event) => setState((s) => onEvent(s, event)));
+          unsubscribeRef.current = bridge.subscribe('audit.events', { runId }, enqueue);
         },
         (cause: unknown) => {
           if (generation === generationRef.current) {
@@ -130,7 +184,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
         },
       );
     },
-    [bridge, connectionId, table, stop],
+    [bridge, connectionId, table, stop, enqueue],
   );
 
   // A new table (or connection) means a new audit; leaving cancels the old one.
@@ -152,13 +206,14 @@ export function useAudit(connectionId: string | undefined, table: string | undef
         (result) => {
           if (!result.ok) return; // `conflict` while it runs: keep waiting
           const { complete, reason, scanned, accounts, locks, summary } = result.value;
+          flush(); // rows still waiting for their batch belong before the end
           setState((s) => (s.runId === pollRunId && s.phase === 'running' ? finish(s, complete, reason, { scanned, accounts, locks, summary }) : s));
         },
         () => undefined,
       );
     }, REPORT_POLL_MS);
     return () => clearInterval(timer);
-  }, [bridge, pollRunId]);
+  }, [bridge, pollRunId, flush]);
 
   const cancel = useCallback(() => {
     const runId = runIdRef.current;
