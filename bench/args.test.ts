@@ -3,7 +3,7 @@ import { parseBenchArgs } from './args';
 
 describe('parseBenchArgs', () => {
   it('defaults to 200,000 items, 3 runs, 4 segments, a 2g heap, the UI included', () => {
-    expect(parseBenchArgs([])).toEqual({ items: 200_000, runs: 3, segments: 4, heap: '2g', lookups: 40, json: false, skipUi: false });
+    expect(parseBenchArgs([])).toEqual({ items: 200_000, runs: 3, segments: 4, heap: '2g', lookups: 40, json: false, skipUi: false, uiOnly: false });
   });
 
   it('reads every flag, accepting digit separators', () => {
@@ -15,6 +15,7 @@ describe('parseBenchArgs', () => {
       lookups: 10,
       json: true,
       skipUi: true,
+      uiOnly: false,
     });
   });
 
@@ -27,5 +28,6 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--runs', 'two'])).toThrow(/--runs/);
     expect(() => parseBenchArgs(['--heap', 'lots'])).toThrow(/--heap/);
     expect(() => parseBenchArgs(['--fast'])).toThrow();
+    expect(() => parseBenchArgs(['--skip-ui', '--ui-only'])).toThrow(/exclude/);
   });
 });

@@ -11,6 +11,8 @@ export interface BenchArgs {
   readonly json: boolean;
   /** Skip the Playwright UI benchmark. */
   readonly skipUi: boolean;
+  /** Only the UI benchmark (for iterating on the renderer): no scans, no lookups, docs untouched. */
+  readonly uiOnly: boolean;
   /** Parallel scan segments of the audit and the parallel baseline (default 4, the CLI's default on an endpoint). */
   readonly segments: number;
   /** DynamoDB Local's JVM heap (default 2g; 4g from 500k items). */
@@ -20,7 +22,7 @@ export interface BenchArgs {
 }
 
 /** Usage text. */
-export const BENCH_USAGE = `Usage: npm run bench -- [--items N] [--runs K] [--segments S] [--heap 2g] [--lookups L] [--skip-ui] [--json]`;
+export const BENCH_USAGE = `Usage: npm run bench -- [--items N] [--runs K] [--segments S] [--heap 2g] [--lookups L] [--skip-ui | --ui-only] [--json]`;
 
 function positiveInt(text: string | undefined, name: string, fallback: number, max: number): number {
   if (text === undefined) return fallback;
@@ -44,9 +46,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       lookups: { type: 'string' },
       json: { type: 'boolean' },
       'skip-ui': { type: 'boolean' },
+      'ui-only': { type: 'boolean' },
     },
   });
   const items = positiveInt(values.items, 'items', 200_000, 10_000_000);
+  if (values['skip-ui'] === true && values['ui-only'] === true) throw new Error('--skip-ui and --ui-only exclude each other');
   const heap = values.heap ?? (items >= 500_000 ? '4g' : '2g');
   if (!/^\d+[mg]$/i.test(heap)) throw new Error(`--heap must look like 2g or 1536m, got ${JSON.stringify(heap)}`);
   return {
@@ -57,5 +61,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     lookups: positiveInt(values.lookups, 'lookups', 40, 10_000),
     json: values.json === true,
     skipUi: values['skip-ui'] === true,
+    uiOnly: values['ui-only'] === true,
   };
 }

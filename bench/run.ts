@@ -34,6 +34,10 @@ function checkReport(report: AuditReport, plan: DatasetPlan, what: string): void
   if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`${what} found ${JSON.stringify(got)}, the generator planted ${JSON.stringify(want)}`);
 }
 
+function emptyScans(): BenchFigures['scans'] {
+  return { raw: [], single: [], audit: [], auditUi: [], cli: [], firstGroup: [], cliPeakRss: [], cliIdleRss: [], rawCpu: [], singleCpu: [], auditCpu: [], auditUiCpu: [], cliCpu: [], cliIdleCpu: [] };
+}
+
 type Variant = 'raw' | 'single' | 'audit' | 'auditUi' | 'cli';
 
 async function measureScans(args: BenchArgs, client: DynamoDBClient, endpoint: string, plan: DatasetPlan, log: (line: string) => void): Promise<BenchFigures['scans']> {
@@ -139,6 +143,14 @@ async function main(): Promise<void> {
     await loadBenchTable(client, TINY_TABLE, TINY_ITEMS);
     log(`loaded ${plan.items.toLocaleString('en-US')} items in ${formatMs(loadMs)}`);
 
+    if (args.uiOnly) {
+      log('UI…');
+      const ui = await measureUi(args, local.endpoint, log);
+      const uiSummary = summarize({ items: plan.items, segments: args.segments, runs: args.runs, loadMs, scans: emptyScans(), ui }).ui;
+      writeFileSync(RESULTS, `${JSON.stringify({ machine: { ...machine, loadAverageEnd: loadavg() }, args, ui, summary: uiSummary }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(uiSummary, null, 2)}\nwrote bench/results.json (UI only; docs/benchmarks.md untouched)\n`);
+      return;
+    }
     const scans = await measureScans(args, client, local.endpoint, plan, log);
     log('lookups…');
     const lookups = await benchLookups(client, TABLE, args.items, convention, args.lookups, Math.max(3, Math.min(5, Math.round(1_000_000 / args.items))), args.segments);

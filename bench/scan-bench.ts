@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { ScanCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AuditReport } from '../shared/audit/types';
 import type { Convention } from '../shared/model';
-import { runAudit, scanProjection } from '../electron/services/audit/run-audit';
+import { runAudit, scanProjection, STREAM_ROWS_PER_DELTA } from '../electron/services/audit/run-audit';
 
 /** One timed scan or audit. */
 export interface ScanSample {
@@ -74,6 +74,7 @@ export async function auditInProcess(client: DynamoDBClient, table: string, segm
     segments,
     ...(deltas
       ? {
+          maxRowsPerDelta: STREAM_ROWS_PER_DELTA,
           onDelta: (delta) => {
             if (firstGroupMs === undefined && delta.upserted.length > 0) firstGroupMs = performance.now() - started;
           },

@@ -14,7 +14,7 @@ import { detectConvention } from '../../shared/conventions/detect';
 import type { PlainKey } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
 import type { ActionMeta, Preview, ReasonExplained, TransactionOperation } from '../../shared/transactions/types';
-import { runAudit } from '../services/audit/run-audit';
+import { runAudit, STREAM_ROWS_PER_DELTA } from '../services/audit/run-audit';
 import { sampleItems } from '../services/audit/sample';
 import { createDynamoClient, effectiveEndpoint, isLocalTarget, type DynamoTarget } from '../services/dynamo/client';
 import { toAppError } from '../services/dynamo/errors';
@@ -166,6 +166,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
         ...(segments ? { segments } : {}),
         signal: run.controller.signal,
         errorContext: context(c.target, table),
+        maxRowsPerDelta: STREAM_ROWS_PER_DELTA,
         onDelta: (delta, progress) => {
           for (const id of delta.removed) run.rows?.delete(id);
           for (const row of delta.upserted) run.rows?.set(row.id, row);

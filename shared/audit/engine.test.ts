@@ -143,6 +143,33 @@ describe('AuditEngine details', () => {
     expect(engine.takeDelta()).toMatchObject({ upserted: [], removed: [] });
   });
 
+  it('while unsettled, holds orphans and accounts awaiting a lock; sends them once settled; never sends a removal for a held row', () => {
+    const engine = new AuditEngine(layout.convention);
+    engine.addItems([layout.lock('EMAIL', 'ada@lovelace.io'), layout.account('b1', { email: 'bob@x.io', username: 'bob' })]);
+    expect(engine.takeDelta(Number.POSITIVE_INFINITY, false).upserted).toEqual([]);
+    // Ada's account settles her orphan; Bob's locks arrive, so his row goes out healthy.
+    engine.addItems([layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }), layout.lock('EMAIL', 'bob@x.io'), layout.lock('HANDLE', 'bob')]);
+    const running = engine.takeDelta(Number.POSITIVE_INFINITY, false);
+    expect(running.removed).toEqual([]);
+    expect(running.upserted.map((r) => [r.id, r.kind === 'account' ? r.problems : r.kind])).toEqual([['["ACCT#b1","PROFILE"]', []]]);
+    engine.addItems([layout.lock('EMAIL', 'ghost@x.io')]);
+    const settled = engine.takeDelta();
+    // Ada still lacks her handle lock (a real missing lock now), and the ghost is a real orphan.
+    expect(settled.upserted.map((r) => [r.id, r.kind === 'account' ? r.problems : r.kind])).toEqual([
+      ['["ACCT#a1","PROFILE"]', ['missing-lock']],
+      ['["UNIQ#EMAIL#ghost@x.io","LOCK"]', 'orphan-lock'],
+    ]);
+    expect(settled.removed).toEqual([]);
+  });
+
+  it('sends a duplicate at once, even while unsettled', () => {
+    const engine = new AuditEngine(layout.convention);
+    engine.addItems([layout.lock('EMAIL', 'ada@lovelace.io'), layout.lock('HANDLE', 'ada'), layout.lock('HANDLE', 'ada2')]);
+    engine.addItems([layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }), layout.account('a2', { email: 'ada@lovelace.io', username: 'ada2' })]);
+    const rows = engine.takeDelta(Number.POSITIVE_INFINITY, false).upserted;
+    expect(rows.map((r) => (r.kind === 'account' ? r.problems : []))).toEqual([['duplicate-value'], ['duplicate-value']]);
+  });
+
   it('batches deltas: only changed rows, capped by max', () => {
     const engine = new AuditEngine(layout.convention);
     engine.addItems(Array.from({ length: 10 }, (_, i) => layout.account(`a${i}`, { email: `e${i}@x.io` })));

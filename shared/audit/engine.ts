@@ -11,7 +11,7 @@ import type { Convention, Item, Problem, ProblemKind, ProblemSummary } from '../
 import { PROBLEM_KINDS } from '../model';
 import { toPlainValue } from '../plain-key';
 import { accountRow, compareProblems, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
-import { addHolder, addLockTo, compareText, holderCount, holdersOf, idOf, locksOf, type AccountState, type Entry, type LockState, type MalformedState, type RowState } from './state';
+import { addHolder, addLockTo, compareText, holderCount, holdersOf, idOf, lockCount, locksOf, type AccountState, type Entry, type LockState, type MalformedState, type RowState } from './state';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from './types';
 
 /** Engine options. */
@@ -39,6 +39,12 @@ export class AuditEngine {
   private readonly malformed: MalformedState[] = [];
   private dirty: Entry[] = [];
   private readonly pendingUpsert = new Set<RowState>();
+  /** Accounts held back while streaming because a lock of theirs has not been read yet (see takeDelta). */
+  private readonly heldAccounts = new Set<AccountState>();
+  /** Orphan lock rows not yet sent: kept apart, because one seen before its account is provisional. */
+  private readonly pendingStrays = new Set<LockState>();
+  /** Orphan lock rows that went out in a delta: only these need a removal when their account arrives. */
+  private readonly sentStrays = new Set<LockState>();
   private readonly pendingRemoved = new Set<string>();
   private readonly summary: Record<ProblemKind, number>;
   private scanned = 0;
@@ -134,15 +140,45 @@ export class AuditEngine {
     if (this.trackDeltas) this.pendingUpsert.add(state);
   }
 
-  /** Rows added or changed and rows removed since the last call (at most `max` upserts; the rest stay pending), with fresh counts. */
-  takeDelta(max = Number.POSITIVE_INFINITY): AuditDelta {
+  /**
+   * Rows added or changed and rows removed since the last call (at most `max` upserts; the rest stay
+   * pending), with fresh counts. With `settled: false` (while a scan runs), rows whose state is only
+   * provisional are held back: orphan locks (most are locks whose account has not been read yet) and
+   * accounts with a value whose lock has not been read yet (a "missing" lock that usually turns up
+   * moments later). Sending those only to retract or change them doubled what a watcher receives
+   * (61k orphan rows and 60k account re-sends in a 200k-item table). Pass `settled: true` (the
+   * default) once the scan has ended: every held row goes out then, as it finally is. Duplicates are
+   * never held: a second holder of a value is certain the moment it is read.
+   */
+  takeDelta(max = Number.POSITIVE_INFINITY, settled = true): AuditDelta {
     this.flush();
     const upserted: GroupRow[] = [];
     for (const state of this.pendingUpsert) {
       if (upserted.length >= max) break;
       this.pendingUpsert.delete(state);
+      if (!settled && state.kind === 'account' && awaitsLock(state)) {
+        this.heldAccounts.add(state);
+        continue;
+      }
+      if (state.kind === 'account') this.heldAccounts.delete(state);
       const row = this.rowOf(state);
       if (row) upserted.push(row);
+    }
+    if (settled) {
+      for (const state of this.heldAccounts) {
+        if (upserted.length >= max) break;
+        this.heldAccounts.delete(state);
+        const row = this.rowOf(state);
+        if (row) upserted.push(row);
+      }
+      for (const lock of this.pendingStrays) {
+        if (upserted.length >= max) break;
+        this.pendingStrays.delete(lock);
+        const row = this.rowOf(lock);
+        if (!row) continue;
+        upserted.push(row);
+        this.sentStrays.add(lock);
+      }
     }
     const removed = [...this.pendingRemoved];
     this.pendingRemoved.clear();
@@ -222,12 +258,13 @@ export class AuditEngine {
         // An orphan seen before its account is provisional: its row goes away when the account arrives.
         if (orphan) {
           lock.stray = true;
-          if (track) this.pendingUpsert.add(lock);
+          if (track) this.pendingStrays.add(lock);
         } else if (lock.stray) {
           lock.stray = false;
           if (track) {
-            this.pendingUpsert.delete(lock);
-            this.pendingRemoved.add(idOf(lock, keys));
+            this.pendingStrays.delete(lock);
+            // A row the watcher never received needs no removal.
+            if (this.sentStrays.delete(lock)) this.pendingRemoved.add(idOf(lock, keys));
           }
         }
       }
@@ -245,6 +282,12 @@ export class AuditEngine {
         return malformedRow(this.convention, state);
     }
   }
+}
+
+// True while one of the account's values has no lock item read so far.
+function awaitsLock(state: AccountState): boolean {
+  for (const entry of state.entries) if (lockCount(entry) === 0) return true;
+  return false;
 }
 
 /** The ProjectionExpression a scan needs for `convention`: keys, rule attributes, owner and account-type attributes only. */

@@ -81,6 +81,33 @@ describe.each(PRESET_NAMES.map((p) => [p]))('streaming on %s', (preset: PresetNa
     }
     expect([...view.values()].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(engine.rows());
   });
+
+  it('holds provisional rows while the scan runs and still ends with exactly the final rows', () => {
+    const engine = new AuditEngine(layout.convention);
+    const view = new Map<string, GroupRow>();
+    let upserts = 0;
+    let removals = 0;
+    const apply = (delta: ReturnType<AuditEngine['takeDelta']>): void => {
+      upserts += delta.upserted.length;
+      removals += delta.removed.length;
+      for (const id of delta.removed) view.delete(id);
+      for (const row of delta.upserted) view.set(row.id, row);
+    };
+    for (const page of pages(shuffled(items, 11), 37)) {
+      engine.addItems(page);
+      const delta = engine.takeDelta(25, false);
+      // While the scan runs, nothing provisional goes out: no orphan rows, no account still waiting for a lock.
+      expect(delta.upserted.filter((r) => r.kind === 'orphan-lock')).toEqual([]);
+      expect(delta.upserted.filter((r) => r.kind === 'account' && r.locks.some((l) => l.lock === undefined))).toEqual([]);
+      apply(delta);
+    }
+    for (let delta = engine.takeDelta(25); delta.upserted.length || delta.removed.length; delta = engine.takeDelta(25)) apply(delta);
+    const final = engine.rows();
+    expect([...view.values()].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(final);
+    // Each row went out about once: nothing was sent only to be retracted.
+    expect(removals).toBe(0);
+    expect(upserts).toBeLessThan(final.length * 1.2);
+  });
 });
 
 describe('scale', () => {

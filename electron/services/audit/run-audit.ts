@@ -44,6 +44,15 @@ export interface AuditRun {
   readonly error?: AppError;
 }
 
+/**
+ * Rows per delta when an audit is streamed to a window: a bounded message (~0.2 MB of JSON) keeps
+ * each parse and each apply step in the renderer short.
+ */
+export const STREAM_ROWS_PER_DELTA = 500;
+
+/** Items in each segment's first page when deltas are streamed (later pages are DynamoDB's full 1 MB). */
+export const FIRST_PAGE_ITEMS = 100;
+
 /** The engine's projection in the scanner's form. */
 export function scanProjection(convention: Convention): ScanProjection {
   const p = projectionFor(convention);
@@ -55,7 +64,21 @@ export async function runAudit(options: RunAuditOptions): Promise<AuditRun> {
   const { onDelta } = options;
   const engine = new AuditEngine(options.convention, { trackDeltas: onDelta !== undefined });
   const interval = options.deltaIntervalMs ?? 100;
-  let lastDeltaAt = performance.now();
+  // The first page's rows go out at once: they are what someone watching sees first.
+  let lastDeltaAt = Number.NEGATIVE_INFINITY;
+
+  // Deltas of at most maxRowsPerDelta rows each, until nothing is pending: a page can change
+  // thousands of rows, and one bounded message at a time keeps every receiver's step small.
+  // Orphans are held back until the scan has ended (see AuditEngine.takeDelta).
+  const emit = (progress: ScanProgress, final: boolean): void => {
+    if (!onDelta) return;
+    const max = options.maxRowsPerDelta ?? Number.POSITIVE_INFINITY;
+    let delta: AuditDelta;
+    do {
+      delta = engine.takeDelta(max, final);
+      onDelta(delta, progress);
+    } while (delta.upserted.length >= max);
+  };
 
   const outcome = await scanTable({
     client: options.client,
@@ -66,6 +89,8 @@ export async function runAudit(options: RunAuditOptions): Promise<AuditRun> {
     rateLimit: options.rateLimit,
     retry: options.retry,
     errorContext: options.errorContext,
+    // Someone is watching rows arrive: a small first page per segment gets rows on screen quickly.
+    ...(onDelta ? { firstPageSize: FIRST_PAGE_ITEMS } : {}),
     // The page goes straight into the engine: no copies, no per-item work here.
     onPage: (items) => engine.addItems(items),
     onProgress: (progress) => {
@@ -74,21 +99,13 @@ export async function runAudit(options: RunAuditOptions): Promise<AuditRun> {
       const now = performance.now();
       if (now - lastDeltaAt < interval) return;
       lastDeltaAt = now;
-      onDelta(engine.takeDelta(options.maxRowsPerDelta), progress);
+      emit(progress, false);
     },
   });
 
   const progress = outcome.progress;
-  if (onDelta) {
-    // Drain what is pending so the UI ends with exactly the report's rows.
-    let delta = engine.takeDelta(options.maxRowsPerDelta);
-    onDelta(delta, progress);
-    while (options.maxRowsPerDelta !== undefined && delta.upserted.length >= options.maxRowsPerDelta) {
-      delta = engine.takeDelta(options.maxRowsPerDelta);
-      if (delta.upserted.length === 0 && delta.removed.length === 0) break;
-      onDelta(delta, progress);
-    }
-  }
+  // Drain what is pending, orphans included, so the UI ends with exactly the report's rows.
+  if (onDelta) emit(progress, true);
   const report = engine.report(outcome.complete ? { table: options.table, complete: true } : { table: options.table, complete: false, reason: outcome.reason ?? 'incomplete' });
   return outcome.error ? { report, progress, error: outcome.error } : { report, progress };
 }

@@ -70,6 +70,31 @@ describe('scanTable', () => {
     expect(outcome.progress.pages).toBeGreaterThanOrEqual(Math.ceil(ITEMS / 100));
   });
 
+  it('starts each segment with small pages growing 4× when firstPageSize is set, then full pages, and still reads every item once', async () => {
+    const client = createDynamoClient(target);
+    const pages = new Map<number, number[]>();
+    const seen = new Set<string>();
+    const outcome = await scanTable({
+      client,
+      table,
+      segments: 2,
+      firstPageSize: 7,
+      onPage: (items, segment) => {
+        pages.set(segment, [...(pages.get(segment) ?? []), items.length]);
+        for (const item of items) seen.add(item.id?.S ?? '?');
+      },
+    });
+    client.destroy();
+    expect(outcome.complete).toBe(true);
+    expect(seen.size).toBe(ITEMS);
+    for (const segment of [0, 1]) {
+      const sizes = pages.get(segment) ?? [];
+      // 7, 28, 112 items, then pages still growing 4× until the ~600-item segment is read.
+      expect(sizes.slice(0, 3)).toEqual([7, 28, 112]);
+      expect(sizes.every((n, i) => n <= 7 * 4 ** i)).toBe(true);
+    }
+  });
+
   it('retries injected throttling and still completes with every item', async () => {
     // The first 5 Scan calls are throttled, whichever segment sends them.
     const client = createDynamoClient(target, { middleware: [failScans((call) => call <= 5, throttle)] });

@@ -40,6 +40,13 @@ export interface ScanOptions {
   readonly filter?: ScanFilter;
   /** Items per request (Scan `Limit`); default: DynamoDB's 1 MB pages. */
   readonly pageSize?: number;
+  /**
+   * Items in each segment's first request (when `pageSize` is not set), growing 4× per page until
+   * full 1 MB pages: a 1 MB first page holds thousands of items and takes seconds on a busy
+   * endpoint, so someone watching rows stream in gets small pages first (a "slow start": with 100,
+   * pages of 100, 400, 1,600 and 6,400 items, then full pages; four extra requests per segment).
+   */
+  readonly firstPageSize?: number;
   /** Strongly consistent reads (ConsistentRead on every Scan request; twice the read capacity). */
   readonly consistentRead?: boolean;
   readonly signal?: AbortSignal;
@@ -103,6 +110,9 @@ function baseInput(options: ScanOptions): ScanCommandInput {
   return input;
 }
 
+// Past this many items per request the slow start ends and pages are DynamoDB's full 1 MB.
+const RAMP_END = 10_000;
+
 /** Scans the whole table with parallel segments; resolves (never rejects) with how it ended. */
 export async function scanTable(options: ScanOptions): Promise<ScanOutcome> {
   const segments = Math.min(MAX_SEGMENTS, Math.max(1, Math.floor(options.segments ?? DEFAULT_SEGMENTS)));
@@ -119,9 +129,14 @@ export async function scanTable(options: ScanOptions): Promise<ScanOutcome> {
 
   const runSegment = async (segment: number): Promise<void> => {
     let startKey: Record<string, AttributeValue> | undefined;
+    let rampLimit = options.pageSize ? undefined : options.firstPageSize;
     do {
       if (limiter) await limiter.acquire(stop.signal);
       const request: ScanCommandInput = { ...input, Segment: segment, TotalSegments: segments, ExclusiveStartKey: startKey };
+      if (rampLimit !== undefined) {
+        request.Limit = rampLimit;
+        rampLimit = rampLimit * 4 > RAMP_END ? undefined : rampLimit * 4;
+      }
       const page = await withRetry(() => options.client.send(new ScanCommand(request), { abortSignal: stop.signal }), {
         policy,
         signal: stop.signal,

@@ -57,8 +57,27 @@ describe('applyAuditDeltas', () => {
     const batched = applyAuditDeltas(EMPTY_AUDIT_ROWS, deltas);
     const sequential = deltas.reduce(applyAuditDelta, EMPTY_AUDIT_ROWS);
     expect(batched.list).toEqual(sequential.list);
-    expect(batched.list.map((r) => r.id)).toEqual(['a', 'b']);
+    // A changed row moves to the end of the arrival order.
+    expect(batched.list.map((r) => r.id)).toEqual(['b', 'a']);
     expect(batched.counts?.scanned).toBe(4);
+  });
+
+  it('records what the batch changed, by row object, relative to the store it started from', () => {
+    const first = applyAuditDeltas(EMPTY_AUDIT_ROWS, [{ upserted: [account('a'), account('b'), orphan], removed: [], counts: counts(3) }]);
+    const oldA = first.byId.get('a');
+    const newA = account('a', 'missing');
+    const transient = account('c');
+    const next = applyAuditDeltas(first, [
+      { upserted: [newA, transient], removed: ['o1'], counts: counts(4) },
+      { upserted: [account('c', 'missing')], removed: [], counts: counts(5) },
+    ]);
+    expect(next.change?.from).toBe(first);
+    // c was added and replaced within the batch: only its last version counts as added.
+    expect(next.change?.added.map((r) => [r.id, r.kind === 'account' ? r.problems : r.kind])).toEqual([
+      ['a', ['missing-lock']],
+      ['c', ['missing-lock']],
+    ]);
+    expect(next.change?.removed).toEqual([oldA, orphan]);
   });
 
   it('returns the state itself for an empty batch', () => {

@@ -5,17 +5,28 @@
  */
 import type { AuditCounts, AuditDelta, GroupRow } from '../../../../shared/audit/types';
 
+/** What one step changed: rows that came in (new or replacing) and rows that went (removed or replaced). */
+export interface RowsChange {
+  /** The store this step started from: a consumer that saw exactly that store can apply just the change. */
+  readonly from: AuditRows;
+  readonly added: readonly GroupRow[];
+  readonly removed: readonly GroupRow[];
+}
+
 /** Rows received so far, in arrival order, plus the latest counts. */
 export interface AuditRows {
   readonly byId: ReadonlyMap<string, GroupRow>;
   readonly list: readonly GroupRow[];
   readonly counts: AuditCounts | undefined;
+  /** Set when this store was made by applying deltas to another one. */
+  readonly change?: RowsChange;
 }
 
 /** The store before the first delta. */
 export const EMPTY_AUDIT_ROWS: AuditRows = { byId: new Map(), list: [], counts: undefined };
 
-// Rows arrive as fresh objects on every delta; compare content so an unchanged row keeps its identity.
+// Rows arrive as fresh objects on every delta; compare content so an unchanged row keeps its identity
+// (the engine re-sends a row only when it changed, so this is rarely more than a reference check).
 function sameRow(a: GroupRow, b: GroupRow): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
@@ -34,16 +45,30 @@ export function applyAuditDeltas(state: AuditRows, deltas: readonly AuditDelta[]
   if (!last) return state;
   let byId: Map<string, GroupRow> | undefined;
   const writable = (): Map<string, GroupRow> => (byId ??= new Map(state.byId));
+  // Rows are tracked by object: a row added and replaced within these deltas is neither added nor removed.
+  const added = new Set<GroupRow>();
+  const removed: GroupRow[] = [];
+  const drop = (row: GroupRow): void => {
+    if (!added.delete(row)) removed.push(row);
+  };
   for (const delta of deltas) {
     for (const row of delta.upserted) {
       const previous = (byId ?? state.byId).get(row.id);
       if (previous && sameRow(previous, row)) continue;
+      // A changed row moves to the end of the arrival order (delete first): sorted views keep ties
+      // in arrival order, and an incremental sort puts a changed row after its equals too.
+      if (previous) writable().delete(row.id);
       writable().set(row.id, row);
+      if (previous) drop(previous);
+      added.add(row);
     }
     for (const id of delta.removed) {
-      if ((byId ?? state.byId).has(id)) writable().delete(id);
+      const previous = (byId ?? state.byId).get(id);
+      if (!previous) continue;
+      writable().delete(id);
+      drop(previous);
     }
   }
-  if (!byId) return { ...state, counts: last.counts };
-  return { byId, list: Array.from(byId.values()), counts: last.counts };
+  if (!byId) return { ...state, counts: last.counts, change: { from: state, added: [], removed: [] } };
+  return { byId, list: Array.from(byId.values()), counts: last.counts, change: { from: state, added: [...added], removed } };
 }

@@ -1,6 +1,5 @@
 /** The Inspector tab: counts per kind, progress with Cancel, filters and search, the grid, exports. */
 import { useMemo, useState } from 'react';
-import type { GroupRow } from '../../../../shared/audit/types';
 import { PROBLEM_KINDS } from '../../../../shared/model';
 import type { AppError } from '../../../../shared/result';
 import { ErrorBox } from '../../components/error-box';
@@ -10,16 +9,11 @@ import { AuditProgress, IncompleteBanner } from './audit-progress';
 import { InspectorTable } from './inspector-table';
 import { ProblemCounts } from './problem-counts';
 import { downloadText, reportToCsv, reportToJson } from './report-export';
-import { duplicateGroupKey, type RowFilter } from './row-filter';
+import type { RowFilter } from './row-filter';
 import { PROBLEM_LABEL } from './status-chips';
 
 /** The id of the search box, focused by the `/` shortcut. */
 export const INSPECTOR_SEARCH_ID = 'inspector-search';
-
-// Duplicates are shown grouped: rows of one (rule, value) next to each other.
-function groupDuplicates(rows: readonly GroupRow[]): GroupRow[] {
-  return [...rows].sort((a, b) => (duplicateGroupKey(a) ?? '\uffff').localeCompare(duplicateGroupKey(b) ?? '\uffff'));
-}
 
 /** The inspector for the selected table. */
 export function InspectorView({ table }: { table: string }) {
@@ -29,8 +23,6 @@ export function InspectorView({ table }: { table: string }) {
   const [exportError, setExportError] = useState<AppError>();
   const convention = audit.convention;
   const rules = useMemo(() => convention?.rules.map((r) => r.name) ?? [], [convention]);
-  const list = audit.rows.list;
-  const data = useMemo(() => (filter === 'duplicate-value' ? groupDuplicates(list) : list), [filter, list]);
 
   const exportAs = async (format: 'json' | 'csv') => {
     const result = await audit.report();
@@ -103,7 +95,7 @@ export function InspectorView({ table }: { table: string }) {
         />
       </div>
       {convention ? (
-        <InspectorTable rows={data} keys={convention.keys} rules={rules} filter={{ filter, search }} />
+        <InspectorTable rows={audit.rows} keys={convention.keys} rules={rules} filter={{ filter, search }} />
       ) : audit.phase === 'idle' ? (
         <p className="empty">Choose a table to audit.</p>
       ) : null}

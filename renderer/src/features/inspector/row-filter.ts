@@ -32,13 +32,22 @@ export function rowSearchText(row: GroupRow): string {
   return parts.join('\u0000').toLocaleLowerCase();
 }
 
-/** True when `row` passes the kind filter and contains the search text (case-insensitive). */
-export function rowMatches(row: GroupRow, { filter, search }: InspectorFilter): boolean {
+/**
+ * True when `row` passes the kind filter and contains the search text (case-insensitive). `cache`
+ * keeps each row's search text between calls (rows are immutable, so it never goes stale).
+ */
+export function rowMatches(row: GroupRow, { filter, search }: InspectorFilter, cache?: WeakMap<GroupRow, string>): boolean {
   const problems = rowProblems(row);
   if (filter === 'problems' && problems.length === 0) return false;
   if (filter !== 'all' && filter !== 'problems' && !problems.includes(filter)) return false;
   const needle = search.trim().toLocaleLowerCase();
-  return needle === '' || rowSearchText(row).includes(needle);
+  if (needle === '') return true;
+  let text = cache?.get(row);
+  if (text === undefined) {
+    text = rowSearchText(row);
+    cache?.set(row, text);
+  }
+  return text.includes(needle);
 }
 
 /**

@@ -1,0 +1,161 @@
+/**
+ * `npx tsx bench/profile-ui.ts <endpoint> [table] [--measure]`: opens the UI (browser mode) on a
+ * running endpoint (see bench/hold-table.ts), records a CPU profile of the audit and of a scroll
+ * over the whole list, and prints the functions with the most self time in each. Build the renderer
+ * with `npx vite build --minify false` first for readable names. With `--measure`, runs the UI
+ * benchmark's own probe instead (no profiler attached) and prints its figures.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppPage } from '../e2e/pages/app-page';
+import { startServe } from '../e2e/support/server';
+import { launchChromium, uiRun } from './ui-bench';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+function topSelf(profile: Profile, n = 25): string[] {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id);
+    if (!node) return;
+    const f = node.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, ms]) => `${ms.toFixed(0).padStart(7)} ms  ${name}`);
+}
+
+const measure = process.argv.includes('--measure');
+const trace = process.argv.includes('--trace');
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tid: number;
+  pid: number;
+  args?: { data?: { functionName?: string; url?: string; type?: string } };
+}
+
+/** The long main-thread tasks of a trace and, for each, the events inside it that took longest. */
+function longTaskBreakdown(events: readonly TraceEvent[]): string[] {
+  const complete = events.filter((e) => e.ph === 'X' && typeof e.dur === 'number');
+  const tasks = complete.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000);
+  return tasks
+    .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
+    .slice(0, 12)
+    .map((task) => {
+      const inner = complete.filter((e) => e.tid === task.tid && e.pid === task.pid && e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0));
+      const byName = new Map<string, number>();
+      for (const e of inner) {
+        const label = e.name === 'FunctionCall' || e.name === 'EventDispatch' || e.name === 'TimerFire' ? `${e.name}(${e.args?.data?.functionName ?? e.args?.data?.type ?? ''})` : e.name;
+        byName.set(label, Math.max(byName.get(label) ?? 0, (e.dur ?? 0) / 1000));
+      }
+      const top = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, ms]) => `${n} ${ms.toFixed(0)}`);
+      return `${((task.dur ?? 0) / 1000).toFixed(0)} ms: ${top.join(' | ')}`;
+    });
+}
+const [endpoint, table = 'bench_accounts'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+if (measure && endpoint) {
+  const browser = await launchChromium();
+  try {
+    const r = await uiRun(browser, endpoint, table);
+    const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
+    const frames = sorted(r.frameMs);
+    const at = (p: number): string => (frames[Math.min(frames.length - 1, Math.floor((frames.length * p) / 100))] ?? Number.NaN).toFixed(1);
+    process.stdout.write(
+      `first rows ${r.firstRowsMs.toFixed(0)} ms, complete ${r.completeMs.toFixed(0)} ms, ${r.longTasksMs.length} long tasks, largest ${sorted(r.longTasksMs).slice(-8).join(', ')} ms; ` +
+        `scroll ${frames.length} frames p50 ${at(50)} p95 ${at(95)} ms, scroll long tasks ${sorted(r.scrollLongTasksMs).slice(-5).join(', ')}; ${r.rowsText}\n`,
+    );
+  } finally {
+    await browser.close();
+  }
+  process.exit(0);
+}
+if (!endpoint) throw new Error('usage: profile-ui.ts <endpoint> [table]');
+const network = process.argv.includes('--network');
+if (network && endpoint) {
+  const dir = mkdtempSync(join(tmpdir(), 'locksmith-profile-'));
+  const serve = await startServe({ dataDir: dir, args: ['--endpoint', endpoint] });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const app = new AppPage(page);
+    await app.open(serve.url);
+    await page.locator('[data-testid^="connection-endpoint"]').first().click();
+    await page.waitForSelector(`[data-testid="table-${table}"]`, { timeout: 60_000 });
+    const t0 = performance.now();
+    const at = (): string => `${(performance.now() - t0).toFixed(0)} ms`;
+    page.on('request', (r) => process.stdout.write(`${at()} → ${r.method()} ${new URL(r.url()).pathname} ${(r.postData() ?? '').slice(0, 80)}\n`));
+    page.on('requestfinished', (r) => process.stdout.write(`${at()} ✓ ${new URL(r.url()).pathname}\n`));
+    await app.selectTable(table);
+    await page.waitForSelector('[data-testid="inspector-row"]', { timeout: 60_000 });
+    process.stdout.write(`${at()} first row\n`);
+  } finally {
+    await browser.close();
+    await serve.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+const dataDir = mkdtempSync(join(tmpdir(), 'locksmith-profile-'));
+const server = await startServe({ dataDir, args: ['--endpoint', endpoint] });
+const browser = await launchChromium();
+try {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  const app = new AppPage(page);
+  await app.open(server.url);
+  await page.locator('[data-testid^="connection-endpoint"]').first().click();
+  await page.waitForSelector(`[data-testid="table-${table}"]`, { timeout: 60_000 });
+  if (trace) {
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink'] });
+    await app.selectTable(table);
+    await page.waitForSelector('[data-testid="inspector"][data-audit-phase="done"]', { timeout: 600_000 });
+    const buffer = await browser.stopTracing();
+    const parsed = JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] };
+    process.stdout.write(`long tasks during the audit (largest inner events, ms):\n${longTaskBreakdown(parsed.traceEvents).join('\n')}\n`);
+    process.exit(0);
+  }
+  await cdp.send('Profiler.start');
+  const t0 = Date.now();
+  await app.selectTable(table);
+  await page.waitForSelector('[data-testid="inspector"][data-audit-phase="done"]', { timeout: 600_000 });
+  const audit = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
+  process.stdout.write(`audit took ${Date.now() - t0} ms; top self time:\n${topSelf(audit).join('\n')}\n\n`);
+  writeFileSync(join(tmpdir(), 'locksmith-audit.cpuprofile'), JSON.stringify(audit));
+  await cdp.send('Profiler.start');
+  const frames = (await page.evaluate(`(async () => {
+    const s = document.querySelector('[data-testid="inspector-scroll"]');
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    const out = []; let last = await frame();
+    const max = s.scrollHeight - s.clientHeight; const step = Math.max(s.clientHeight, max / 100);
+    for (let t = 0; t < max && out.length < 100;) { t = Math.min(max, t + step); s.scrollTop = t; const now = await frame(); out.push(now - last); last = now; }
+    return out;
+  })()`)) as number[];
+  const scroll = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
+  frames.sort((a, b) => a - b);
+  process.stdout.write(`scroll: ${frames.length} frames, p50 ${frames[Math.floor(frames.length / 2)]?.toFixed(1)} ms, p95 ${frames[Math.floor(frames.length * 0.95)]?.toFixed(1)} ms; top self time:\n${topSelf(scroll).join('\n')}\n`);
+  writeFileSync(join(tmpdir(), 'locksmith-scroll.cpuprofile'), JSON.stringify(scroll));
+} finally {
+  await browser.close();
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
