@@ -13,6 +13,13 @@ function javaVersion(): Promise<string> {
   });
 }
 
+// The commit measured, with a mark when the working tree has changes (figures then describe more than the commit).
+function gitRevision(): Promise<string> {
+  return new Promise((resolve) => {
+    execFile('git', ['describe', '--always', '--dirty'], { timeout: 10_000 }, (error, stdout) => resolve(error ? 'unknown' : stdout.trim()));
+  });
+}
+
 /** Describes this machine now. */
 export async function describeMachine(): Promise<MachineInfo> {
   const list = cpus();
@@ -23,6 +30,7 @@ export async function describeMachine(): Promise<MachineInfo> {
     memoryBytes: totalmem(),
     node: process.version,
     java: await javaVersion(),
+    revision: await gitRevision(),
     loadAverageStart: loadavg(),
   };
 }

@@ -9,6 +9,8 @@ export interface MachineInfo {
   readonly memoryBytes: number;
   readonly node: string;
   readonly java: string;
+  /** `git describe --always --dirty` of the code measured. */
+  readonly revision?: string;
   readonly loadAverageStart: readonly number[];
   readonly loadAverageEnd?: readonly number[];
 }
@@ -190,7 +192,7 @@ export function docsSection(machine: MachineInfo, f: BenchFigures, s: BenchSumma
     `<!-- bench:${f.items} -->`,
     `### ${f.items.toLocaleString('en-US')} items — ${machine.date}`,
     '',
-    `Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${mem} RAM, Node ${machine.node}, ${machine.java}; load average (1/5/15 min) ${load(machine.loadAverageStart)} at start, ${load(machine.loadAverageEnd)} at end.`,
+    `Code: ${machine.revision ?? 'unknown'}. Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${mem} RAM, Node ${machine.node}, ${machine.java}; load average (1/5/15 min) ${load(machine.loadAverageStart)} at start, ${load(machine.loadAverageEnd)} at end.`,
     `Table loaded in ${formatMs(f.loadMs)} (${formatRate(itemsPerSecond(f.items, f.loadMs))}, parallel BatchWriteItem, GSI on email). ${f.segments} segments, ${f.runs} interleaved runs, medians.`,
     '',
     markdownTable([...FIGURE_HEADER], figureRows(f.items, s)),
