@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarize, targets, upsertSection, type BenchFigures } from './report';
+import { figureRows, summarize, targets, upsertSection, type BenchFigures } from './report';
 
 const figures: BenchFigures = {
   items: 1000,
@@ -45,6 +45,13 @@ describe('summarize', () => {
     expect(verdicts.find((t) => t.target.startsWith('no main-thread'))?.met).toBe(false);
     expect(verdicts.find((t) => t.target.startsWith('first rows'))?.met).toBe(true);
     expect(verdicts.find((t) => t.target.startsWith('--items'))?.met).toBeUndefined();
+    expect(s.ui?.baselineP95).toBeNaN();
+  });
+
+  it('reports the scroll baseline beside the inspector scroll', () => {
+    const s = summarize({ ...figures, ui: [{ firstRowsMs: 300, completeMs: 900, longTasksMs: [], frameMs: [16, 33], scrollLongTasksMs: [], rowsText: '', baselineFrameMs: [16, 16, 17] }] });
+    expect(s.ui).toMatchObject({ baselineP50: 16, scrollP50: 24.5 });
+    expect(figureRows(1000, s).find((r) => r[0]?.startsWith('UI: scroll baseline'))?.slice(1, 3)).toEqual(['p50 16 ms', 'p95 17 ms']);
   });
 });
 

@@ -44,6 +44,8 @@ export interface UiRun {
   readonly frameMs: readonly number[];
   readonly scrollLongTasksMs: readonly number[];
   readonly rowsText: string;
+  /** The same scroll over a minimal hand-written virtual list in the same browser (the machine's floor). */
+  readonly baselineFrameMs?: readonly number[];
 }
 
 /** Everything the summary needs. */
@@ -83,7 +85,19 @@ export interface BenchSummary {
   /** Median of the per-run ratios of Node CPU, audit / raw. */
   readonly auditCpuVsRaw: number;
   readonly lookup?: { readonly gsiP50: number; readonly gsiP95: number; readonly scanP50: number; readonly scanP95: number };
-  readonly ui?: { readonly firstRowsMs: number; readonly completeMs: number; readonly maxLongTaskMs: number; readonly longTasks: number; readonly scrollP50: number; readonly scrollP95: number; readonly frames: number; readonly rows: string };
+  readonly ui?: {
+    readonly firstRowsMs: number;
+    readonly completeMs: number;
+    readonly maxLongTaskMs: number;
+    readonly longTasks: number;
+    readonly scrollP50: number;
+    readonly scrollP95: number;
+    readonly frames: number;
+    readonly rows: string;
+    /** Frame-time percentiles of the scroll baseline (NaN when not measured). */
+    readonly baselineP50: number;
+    readonly baselineP95: number;
+  };
 }
 
 const pairwise = (a: readonly number[], b: readonly number[]): number[] => a.map((x, i) => ratio(x, b[i] ?? Number.NaN));
@@ -118,6 +132,7 @@ export function summarize(f: BenchFigures): BenchSummary {
     : summary;
   if (!f.ui || f.ui.length === 0) return withLookup;
   const frames = f.ui.flatMap((u) => [...u.frameMs]);
+  const baseline = f.ui.flatMap((u) => [...(u.baselineFrameMs ?? [])]);
   const longTasks = f.ui.flatMap((u) => [...u.longTasksMs]);
   return {
     ...withLookup,
@@ -130,6 +145,8 @@ export function summarize(f: BenchFigures): BenchSummary {
       scrollP95: percentile(frames, 95),
       frames: frames.length,
       rows: f.ui[0]?.rowsText ?? '',
+      baselineP50: baseline.length ? percentile(baseline, 50) : Number.NaN,
+      baselineP95: baseline.length ? percentile(baseline, 95) : Number.NaN,
     },
   };
 }
@@ -175,6 +192,7 @@ export function figureRows(items: number, s: BenchSummary): string[][] {
     rows.push(['UI: audit start → complete', formatMs(s.ui.completeMs), rate(s.ui.completeMs), formatRatio(ratio(s.ui.completeMs, s.rawMs)), '', s.ui.rows]);
     rows.push(['UI: long tasks during audit', `max ${formatMs(s.ui.maxLongTaskMs)}`, `${s.ui.longTasks} per run (median)`, '', '', '']);
     rows.push(['UI: scroll frame time', `p50 ${formatMs(s.ui.scrollP50)}`, `p95 ${formatMs(s.ui.scrollP95)}`, '', '', `${s.ui.frames} frames`]);
+    rows.push(['UI: scroll baseline (plain virtual list, same browser)', `p50 ${formatMs(s.ui.baselineP50)}`, `p95 ${formatMs(s.ui.baselineP95)}`, '', '', 'the machine\'s floor for this scroll']);
   }
   return rows;
 }

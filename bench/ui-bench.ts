@@ -22,6 +22,8 @@ export interface UiSample {
   readonly rowsText: string;
   /** Long tasks during the scroll. */
   readonly scrollLongTasksMs: number[];
+  /** Frame times of the baseline list (see {@link baselineScroll}) scrolled the same way in the same browser, right after. */
+  readonly baselineFrameMs: number[];
 }
 
 /** The Chromium of this machine (Playwright cannot download its own here). */
@@ -92,6 +94,58 @@ const SCROLL_SCRIPT = `(async () => {
 
 const READ_PROBE = 'window.__bench';
 
+/**
+ * The scroll baseline: the least a browser must do for the same scroll on this machine. A plain
+ * page with a hand-written virtual list (no framework) of as many rows as the inspector showed,
+ * each a CSS grid row of five text cells at the inspector's row height and column template; on
+ * every scroll event it rewrites the visible rows' text. Scrolled by the same script, so the
+ * inspector's frame times can be read against it.
+ */
+function baselinePage(rows: number): string {
+  return `<!doctype html><html><head><style>
+  body { margin: 0; font: 14px system-ui, sans-serif; }
+  #s { height: 700px; overflow: auto; position: relative; }
+  #b { position: relative; }
+  .r { position: absolute; left: 0; top: 0; width: 100%; height: 38px; display: grid; contain: strict;
+       grid-template-columns: 2.2rem minmax(18rem, 2fr) repeat(2, minmax(14rem, 1fr)) minmax(12rem, 1fr);
+       align-items: center; border-bottom: 1px solid #ddd; }
+  .r > span { padding: 0.35rem 0.5rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  </style></head><body><div id="s" data-testid="inspector-scroll"><div id="b"></div></div><script>
+  const ROWS = ${rows}, H = 38, POOL = 40;
+  const s = document.getElementById('s'), b = document.getElementById('b');
+  b.style.height = ROWS * H + 'px';
+  const pool = [];
+  for (let i = 0; i < POOL; i++) {
+    const r = document.createElement('div'); r.className = 'r';
+    for (let c = 0; c < 5; c++) r.appendChild(document.createElement('span'));
+    b.appendChild(r); pool.push(r);
+  }
+  const draw = () => {
+    const first = Math.floor(s.scrollTop / H);
+    for (let i = 0; i < POOL; i++) {
+      const n = first + i, r = pool[i];
+      r.style.transform = 'translateY(' + n * H + 'px)';
+      const c = r.children;
+      c[0].textContent = '▸'; c[1].textContent = 'ACCT#' + n.toString(16).padStart(6, '0') + ' / PROFILE';
+      c[2].textContent = 'user' + n + '@example.com'; c[3].textContent = 'handle_' + n; c[4].textContent = 'healthy';
+    }
+  };
+  s.addEventListener('scroll', draw); draw();
+  </script></body></html>`;
+}
+
+/** Frame times of the baseline list ({@link baselinePage}) scrolled top to bottom like the inspector. */
+export async function baselineScroll(browser: Browser, rows: number): Promise<number[]> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.setContent(baselinePage(Math.max(1, rows)));
+    return (await page.evaluate(SCROLL_SCRIPT)) as number[];
+  } finally {
+    await context.close();
+  }
+}
+
 /** One UI run against a fresh `locksmith serve --endpoint` and a fresh page. */
 export async function uiRun(browser: Browser, endpoint: string, table: string): Promise<UiSample> {
   const dataDir = mkdtempSync(join(tmpdir(), 'locksmith-bench-ui-'));
@@ -127,7 +181,9 @@ export async function uiRun(browser: Browser, endpoint: string, table: string): 
     const after = ((await page.evaluate(READ_PROBE)) as PageProbe).longTasks;
     const scrollLongTasksMs = after.filter((t) => t.start > done).map((t) => t.duration);
     const rowsText = (await page.getByTestId('inspector-row-count').textContent())?.trim() ?? '';
-    return { firstRowsMs: (probe.firstRows ?? Number.NaN) - start, completeMs: done - start, longTasksMs: during, frameMs, rowsText, scrollLongTasksMs };
+    const rowCount = Number(/^(\d+)/.exec(rowsText)?.[1] ?? '0');
+    const baselineFrameMs = await baselineScroll(browser, rowCount);
+    return { firstRowsMs: (probe.firstRows ?? Number.NaN) - start, completeMs: done - start, longTasksMs: during, frameMs, rowsText, scrollLongTasksMs, baselineFrameMs };
   } finally {
     await context.close();
     await server.stop();
