@@ -15,6 +15,7 @@ import type { PlainKey } from '../../shared/model';
 import { err, ok, type Result } from '../../shared/result';
 import type { ActionMeta, Preview, ReasonExplained, TransactionOperation } from '../../shared/transactions/types';
 import { runAudit, STREAM_ROWS_PER_DELTA } from '../services/audit/run-audit';
+import { recentCache } from './recent-cache';
 import { sampleItems } from '../services/audit/sample';
 import { createDynamoClient, effectiveEndpoint, isLocalTarget, type DynamoTarget } from '../services/dynamo/client';
 import { toAppError } from '../services/dynamo/errors';
@@ -31,6 +32,10 @@ import { itemJson, typedKey } from './item-json';
 const MAX_KEPT_RUNS = 20;
 /** Runs whose rows are kept for late subscribers; older runs keep only their report. */
 const MAX_SNAPSHOT_RUNS = 3;
+/** How long a DescribeTable answer is reused (see `describe`). */
+const DESCRIBE_REUSE_MS = 5_000;
+/** Described tables remembered at once. */
+const MAX_DESCRIBED = 200;
 
 interface Run {
   readonly controller: AbortController;
@@ -102,7 +107,14 @@ export function createDataServices(options: DataServicesOptions): DataServices &
       return { ok: false, error: toAppError(error, context(t, table)) };
     }
   };
-  const describe = (c: ResolvedConnection, table: string): Promise<Result<TableInfo>> => describeTable(clientFor(c), table, { local: local(c.target) });
+  // DescribeTable answers are reused for a few seconds: one audit start or lookup needs the key
+  // schema up to three times, and DynamoDB Local answers DescribeTable by counting the table's items
+  // (~0.5 s at 200k items). Failures are not kept; key schemas and indexes do not change that fast.
+  const described = recentCache<TableInfo>(DESCRIBE_REUSE_MS, MAX_DESCRIBED);
+  const describe = (c: ResolvedConnection, table: string): Promise<Result<TableInfo>> =>
+    described.get(JSON.stringify([c.view.id, c.target.region, c.target.endpoint ?? '', c.target.profile ?? '', table]), () =>
+      describeTable(clientFor(c), table, { local: local(c.target) }),
+    );
 
   function txContext(c: ResolvedConnection): TransactionContext {
     const endpoint = effectiveEndpoint(c.target, options.env).url;
@@ -140,9 +152,9 @@ export function createDataServices(options: DataServicesOptions): DataServices &
       return ok(found.Item ? { found: true, ...itemJson(found.Item) } : { found: false, dynamo: null, plain: null });
     }),
     detect: (c, table, sampleSize) => guard(c.target, table, async () => {
-      const info = await describe(c, table);
+      // Both at once: neither needs the other, and on DynamoDB Local each takes a few hundred ms.
+      const [info, sample] = await Promise.all([describe(c, table), sampleItems(clientFor(c), table, sampleSize, { errorContext: context(c.target, table) })]);
       if (!info.ok) return info;
-      const sample = await sampleItems(clientFor(c), table, sampleSize, { errorContext: context(c.target, table) });
       if (!sample.ok) return sample;
       const detected = detectConvention(info.value.keys, sample.value);
       return detected.ok ? ok({ convention: detected.value.convention, evidence: detected.value.evidence, sampled: sample.value.length }) : detected;
