@@ -34,6 +34,8 @@ export interface ScanRuns {
   readonly auditUiCpu: readonly number[];
   readonly cliCpu: readonly number[];
   readonly cliIdleCpu: readonly number[];
+  /** JSON bytes of the deltas of the audit with UI deltas (optional: older results lack it). */
+  readonly streamedBytes?: readonly number[];
 }
 
 /** One UI run's figures. */
@@ -75,6 +77,8 @@ export interface BenchSummary {
   readonly cliVsRaw: number;
   readonly cliSpeedupVsSingle: number;
   readonly firstGroupMs: number;
+  /** JSON the UI audit streamed (median bytes per run). */
+  readonly streamedBytes: number;
   readonly cliPeakRssBytes: number;
   readonly rssGrowthPerItem: number;
   /** Node CPU per item, in µs: the raw scan (SDK alone), the audit (SDK + engine), the CLI without its start-up. */
@@ -119,6 +123,7 @@ export function summarize(f: BenchFigures): BenchSummary {
     cliVsRaw: median(pairwise(s.cli, s.raw)),
     cliSpeedupVsSingle: median(pairwise(s.single, s.cli)),
     firstGroupMs: median([...s.firstGroup]),
+    streamedBytes: median([...(s.streamedBytes ?? [])]),
     cliPeakRssBytes: peak,
     rssGrowthPerItem: (peak - median([...s.cliIdleRss])) / f.items,
     rawCpuUsPerItem: (median([...s.rawCpu]) * 1000) / f.items,
@@ -180,7 +185,7 @@ export function figureRows(items: number, s: BenchSummary): string[][] {
     ['raw SDK parallel scan (baseline)', formatMs(s.rawMs), rate(s.rawMs), '1.00×', cpu(s.rawCpuUsPerItem), ''],
     ['single-segment scan (baseline)', formatMs(s.singleMs), rate(s.singleMs), formatRatio(ratio(s.singleMs, s.rawMs)), cpu(s.singleCpuUsPerItem), ''],
     ['audit, in process (engine, as the CLI)', formatMs(s.auditMs), rate(s.auditMs), formatRatio(s.auditVsRaw), cpu(s.auditCpuUsPerItem), `${formatRatio(s.auditSpeedupVsSingle)} faster than single; CPU ${formatRatio(s.auditCpuVsRaw)} raw's`],
-    ['audit, in process with UI deltas (as the app)', formatMs(s.auditUiMs), rate(s.auditUiMs), formatRatio(s.auditUiVsRaw), cpu(s.auditUiCpuUsPerItem), `first group ${formatMs(s.firstGroupMs)}`],
+    ['audit, in process with UI deltas (as the app)', formatMs(s.auditUiMs), rate(s.auditUiMs), formatRatio(s.auditUiVsRaw), cpu(s.auditUiCpuUsPerItem), `first group ${formatMs(s.firstGroupMs)}; ${formatBytes(s.streamedBytes)} of JSON streamed`],
     ['audit, CLI process (incl. start-up)', formatMs(s.cliMs), rate(s.cliMs), formatRatio(s.cliVsRaw), cpu(s.cliCpuUsPerItem), `${formatRatio(s.cliSpeedupVsSingle)} faster than single; peak RSS ${formatBytes(s.cliPeakRssBytes)}, growth ${Math.round(s.rssGrowthPerItem)} B/item`],
   ];
   if (s.lookup) {

@@ -41,7 +41,7 @@ function emptyScans(): BenchFigures['scans'] {
 type Variant = 'raw' | 'single' | 'audit' | 'auditUi' | 'cli';
 
 async function measureScans(args: BenchArgs, client: DynamoDBClient, endpoint: string, plan: DatasetPlan, log: (line: string) => void): Promise<BenchFigures['scans']> {
-  const out = { raw: [] as number[], single: [] as number[], audit: [] as number[], cli: [] as number[], firstGroup: [] as number[], cliPeakRss: [] as number[], cliIdleRss: [] as number[], rawCpu: [] as number[], singleCpu: [] as number[], auditCpu: [] as number[], auditUi: [] as number[], auditUiCpu: [] as number[], cliCpu: [] as number[], cliIdleCpu: [] as number[] };
+  const out = { raw: [] as number[], single: [] as number[], audit: [] as number[], cli: [] as number[], firstGroup: [] as number[], cliPeakRss: [] as number[], cliIdleRss: [] as number[], rawCpu: [] as number[], singleCpu: [] as number[], auditCpu: [] as number[], auditUi: [] as number[], auditUiCpu: [] as number[], cliCpu: [] as number[], cliIdleCpu: [] as number[], streamedBytes: [] as number[] };
   // One unmeasured pass warms the JIT, the SDK and DynamoDB Local's page cache for everyone.
   await rawScan(client, TABLE, args.segments, convention);
   for (let run = 0; run < args.runs; run++) {
@@ -73,6 +73,7 @@ async function measureScans(args: BenchArgs, client: DynamoDBClient, endpoint: s
           out.auditUi.push(s.ms);
           out.auditUiCpu.push(s.cpuMs);
           out.firstGroup.push(s.firstGroupMs ?? Number.NaN);
+          out.streamedBytes.push(s.streamedBytes ?? Number.NaN);
           break;
         }
         case 'cli': {

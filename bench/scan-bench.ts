@@ -21,6 +21,8 @@ export interface ScanSample {
   readonly cpuMs: number;
   /** Audit only: ms from start to the first delta carrying rows. */
   readonly firstGroupMs?: number;
+  /** Audit with deltas only: bytes of JSON the deltas made (what browser mode streams to the page). */
+  readonly streamedBytes?: number;
   /** CLI only: the child's peak resident set size. */
   readonly peakRssBytes?: number;
 }
@@ -67,6 +69,7 @@ export async function auditInProcess(client: DynamoDBClient, table: string, segm
   const started = performance.now();
   const cpu = process.cpuUsage();
   let firstGroupMs: number | undefined;
+  let streamedBytes = 0;
   const run = await runAudit({
     client,
     table,
@@ -76,6 +79,8 @@ export async function auditInProcess(client: DynamoDBClient, table: string, segm
       ? {
           maxRowsPerDelta: STREAM_ROWS_PER_DELTA,
           onDelta: (delta) => {
+            // Serialised as browser mode sends it over its event stream (the work the bridge adds).
+            streamedBytes += JSON.stringify(delta).length;
             if (firstGroupMs === undefined && delta.upserted.length > 0) firstGroupMs = performance.now() - started;
           },
         }
@@ -84,7 +89,7 @@ export async function auditInProcess(client: DynamoDBClient, table: string, segm
   const ms = performance.now() - started;
   const cpuSpent = cpuMs(cpu);
   if (!run.report.complete) throw new Error(`the audit did not complete: ${run.report.reason ?? 'unknown'}`);
-  return { ms, items: run.report.scanned, cpuMs: cpuSpent, report: run.report, ...(firstGroupMs === undefined ? {} : { firstGroupMs }) };
+  return { ms, items: run.report.scanned, cpuMs: cpuSpent, report: run.report, ...(firstGroupMs === undefined ? {} : { firstGroupMs }), ...(deltas ? { streamedBytes } : {}) };
 }
 
 /** `locksmith audit --json` as a separate process; wall time includes Node, tsx and SDK start-up. */
