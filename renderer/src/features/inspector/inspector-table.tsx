@@ -82,15 +82,15 @@ export function InspectorTable({ rows, keys, rules, filter }: InspectorTableProp
   // Collapsed rows all have ROW_HEIGHT and are never measured: measuring a row makes the virtualizer
   // recompute every row after it, which on each scroll frame cost O(rows) (~350 ms at 68k rows).
   // Only expanded rows are measured; collapsing one gives it the fixed height back.
-  const toggle = (id: string, index: number) =>
+  const toggle = (id: string, index: number) => {
+    if (expanded.has(id)) virtualizer.resizeItem(index, ROW_HEIGHT);
     setExpanded((current) => {
       const next = new Set(current);
-      if (next.has(id)) {
-        next.delete(id);
-        virtualizer.resizeItem(index, ROW_HEIGHT);
-      } else next.add(id);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
       return next;
     });
+  };
 
   const move = (index: number) => {
     const clamped = Math.max(0, Math.min(view.length - 1, index));
