@@ -40,6 +40,16 @@ function topSelf(profile: Profile, n = 25): string[] {
     .map(([name, ms]) => `${ms.toFixed(0).padStart(7)} ms  ${name}`);
 }
 
+/** 100 scroll steps over the whole inspector list, one per frame; resolves to the frame intervals. */
+const SCROLL_100 = `(async () => {
+  const s = document.querySelector('[data-testid="inspector-scroll"]');
+  const frame = () => new Promise((r) => requestAnimationFrame(r));
+  const out = []; let last = await frame();
+  const max = s.scrollHeight - s.clientHeight; const step = Math.max(s.clientHeight, max / 100);
+  for (let t = 0; t < max && out.length < 100;) { t = Math.min(max, t + step); s.scrollTop = t; const now = await frame(); out.push(now - last); last = now; }
+  return out;
+})()`;
+
 const measure = process.argv.includes('--measure');
 const trace = process.argv.includes('--trace');
 
@@ -134,6 +144,20 @@ try {
     const buffer = await browser.stopTracing();
     const parsed = JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] };
     process.stdout.write(`long tasks during the audit (largest inner events, ms):\n${longTaskBreakdown(parsed.traceEvents).join('\n')}\n`);
+    // Then the scroll: where the main thread's time goes, summed by event name.
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink'] });
+    await page.evaluate(SCROLL_100);
+    const scrollTrace = (JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+    const totals = new Map<string, { ms: number; n: number }>();
+    for (const e of scrollTrace) {
+      if (e.ph !== 'X' || typeof e.dur !== 'number') continue;
+      const t = totals.get(e.name) ?? { ms: 0, n: 0 };
+      t.ms += e.dur / 1000;
+      t.n += 1;
+      totals.set(e.name, t);
+    }
+    const top = [...totals.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
+    process.stdout.write(`scroll (100 steps), total ms by event (nested events count in their parents too):\n${top.map(([n, t]) => `${t.ms.toFixed(0).padStart(7)} ms ${String(t.n).padStart(6)}×  ${n}`).join('\n')}\n`);
     process.exit(0);
   }
   await cdp.send('Profiler.start');
@@ -144,14 +168,7 @@ try {
   process.stdout.write(`audit took ${Date.now() - t0} ms; top self time:\n${topSelf(audit).join('\n')}\n\n`);
   writeFileSync(join(tmpdir(), 'locksmith-audit.cpuprofile'), JSON.stringify(audit));
   await cdp.send('Profiler.start');
-  const frames = (await page.evaluate(`(async () => {
-    const s = document.querySelector('[data-testid="inspector-scroll"]');
-    const frame = () => new Promise((r) => requestAnimationFrame(r));
-    const out = []; let last = await frame();
-    const max = s.scrollHeight - s.clientHeight; const step = Math.max(s.clientHeight, max / 100);
-    for (let t = 0; t < max && out.length < 100;) { t = Math.min(max, t + step); s.scrollTop = t; const now = await frame(); out.push(now - last); last = now; }
-    return out;
-  })()`)) as number[];
+  const frames = (await page.evaluate(SCROLL_100)) as number[];
   const scroll = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
   frames.sort((a, b) => a - b);
   process.stdout.write(`scroll: ${frames.length} frames, p50 ${frames[Math.floor(frames.length / 2)]?.toFixed(1)} ms, p95 ${frames[Math.floor(frames.length * 0.95)]?.toFixed(1)} ms; top self time:\n${topSelf(scroll).join('\n')}\n`);

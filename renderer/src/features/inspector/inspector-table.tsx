@@ -170,7 +170,10 @@ export function InspectorTable({ rows, keys, rules, filter }: InspectorTableProp
             const isExpanded = expanded.has(row.id);
             return (
               <tr
-                key={row.id}
+                // Keyed by place in the window, not by row: when the window moves, each <tr> and its
+                // cells are reused for the row now in that place (new text and attributes) instead of
+                // being destroyed and rebuilt, which cost a full style resolve per new element.
+                key={position}
                 id={`inspector-row-${item.index}`}
                 role="row"
                 aria-rowindex={item.index + 2}
@@ -184,7 +187,7 @@ export function InspectorTable({ rows, keys, rules, filter }: InspectorTableProp
                 onClick={() => setActive(item.index)}
               >
                 {row.getAllCells().map((cell) => (
-                  <td key={cell.id} role="gridcell" className="grid-cell">
+                  <td key={cell.column.id} role="gridcell" className="grid-cell">
                     {cell.column.id === 'expand' ? (
                       <button
                         type="button"
@@ -202,7 +205,7 @@ export function InspectorTable({ rows, keys, rules, filter }: InspectorTableProp
                   </td>
                 ))}
                 {isExpanded ? (
-                  <td role="gridcell" className="grid-detail">
+                  <td key={`detail:${row.id}`} role="gridcell" className="grid-detail">
                     <RowDetail row={row.original} keys={keys} />
                   </td>
                 ) : null}
