@@ -6,7 +6,7 @@ import { deleteTable, testClient, uniqueTableName } from '../../testing/dynamo-f
 import { DEMO_TABLES, seedDemoData } from '../sandbox/demo-data';
 import { DEMO_TABLE_NAMES, EXPECTED_PROBLEMS, problemSignature } from '../sandbox/expected-problems';
 import { createDynamoClient } from '../dynamo/client';
-import { runAudit } from './run-audit';
+import { FIRST_PAGE_ITEMS, runAudit } from './run-audit';
 import { sampleItems } from './sample';
 
 const endpoint = inject('dynamoEndpoint');
@@ -69,6 +69,49 @@ describe('runAudit on the sandbox demo data', () => {
     expect(rows.size).toBe(expected.accounts + expected.summary['orphan-lock'] + expected.summary['malformed-lock']);
     expect([...rows.values()].filter((r) => r.kind === 'orphan-lock')).toHaveLength(expected.summary['orphan-lock']);
     expect(report.complete).toBe(true);
+  });
+
+  it('streams bounded deltas, holds provisional rows until the scan ends, and starts with a small page per segment', async () => {
+    const spec = DEMO_TABLES.accounts;
+    const convention = presetConvention('uniq', spec.keys, PRESET_DEFAULTS.uniq);
+    const sizes: number[] = [];
+    const rows = new Map<string, GroupRow>();
+    let firstProgressItems: number | undefined;
+    let scanEnded = false;
+    let provisionalWhileRunning = 0;
+    let sentWhileRunning = 0;
+    const { report } = await runAudit({
+      client,
+      table: `${prefix}${spec.name}`,
+      convention,
+      segments: 4,
+      deltaIntervalMs: 0,
+      maxRowsPerDelta: 40,
+      onProgress: (progress) => {
+        firstProgressItems ??= progress.items;
+        if (progress.segmentsDone === progress.segments) scanEnded = true;
+      },
+      onDelta: (delta) => {
+        sizes.push(delta.upserted.length);
+        for (const row of delta.upserted) {
+          // Before the last segment finished, no orphan row and no account still waiting for a lock may go out.
+          if (!scanEnded && (row.kind === 'orphan-lock' || (row.kind === 'account' && row.locks.some((l) => l.lock === undefined)))) provisionalWhileRunning++;
+          if (!scanEnded) sentWhileRunning++;
+          rows.set(row.id, row);
+        }
+        for (const id of delta.removed) rows.delete(id);
+      },
+    });
+    expect(report.complete).toBe(true);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(40);
+    expect(provisionalWhileRunning).toBe(0);
+    expect(sentWhileRunning).toBeGreaterThan(0);
+    // The first page of one segment holds FIRST_PAGE_ITEMS items at most.
+    expect(firstProgressItems).toBeLessThanOrEqual(FIRST_PAGE_ITEMS);
+    const expected = EXPECTED_PROBLEMS.accounts;
+    expect(rows.size).toBe(expected.accounts + expected.summary['orphan-lock'] + expected.summary['malformed-lock']);
+    // Held accounts went out at the end as they finally are: every missing lock is among the rows.
+    expect([...rows.values()].flatMap((r) => (r.kind === 'account' ? r.locks.filter((l) => l.status === 'missing') : []))).toHaveLength(expected.summary['missing-lock']);
   });
 
   it('rides out injected throttling and still finds exactly the expected problems', async () => {
