@@ -5,7 +5,7 @@
 import type { Convention, Problem, ProblemKind } from '../model';
 import { PROBLEM_KINDS } from '../model';
 import type { AccountGroup, GroupLock, LockStatus, StrayLockRow } from './types';
-import { byId, compareText, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, rawValue, type AccountState, type Entry, type LockState, type MalformedState } from './state';
+import { byId, compareText, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, rawValue, singleLock, type AccountState, type Entry, type LockState, type MalformedState } from './state';
 
 const NONE: readonly Problem[] = [];
 
@@ -67,7 +67,7 @@ function ownerMismatch(convention: Convention, entry: Entry, lock: LockState | u
 function pickLock(convention: Convention, entry: Entry, account: AccountState): LockState | undefined {
   const only = entry.locks;
   // The common case needs no comparison (and no list).
-  if (only === undefined || !Array.isArray(only)) return only;
+  if (!Array.isArray(only)) return singleLock(entry);
   let best: LockState | undefined;
   const keys = convention.keys;
   for (const lock of only) {

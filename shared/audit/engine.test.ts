@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Item, PresetName, Problem } from '../model';
 import { PRESET_NAMES } from '../model';
 import { layoutFor, S } from '../conventions/test-layouts';
-import { PRESET_DEFAULTS, uniqConvention } from '../conventions/presets';
+import { markerConvention, PRESET_DEFAULTS, uniqConvention } from '../conventions/presets';
 import { AuditEngine, projectionFor } from './engine';
 import type { AccountGroup, StrayLockRow } from './types';
 
@@ -245,6 +245,114 @@ describe('AuditEngine details', () => {
     ]);
     expect(report.summary).toEqual({ 'orphan-lock': 2, 'missing-lock': 1, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 1 });
     expect(report.convention).toEqual(layout.convention);
+  });
+});
+
+// Most lock items are exactly what their rule's first template writes for the value: the engine keeps
+// them as a mark on the join entry and rebuilds the lock on demand (see CanonicalForm in state.ts).
+// These pin that everything read back is what a stored lock would give.
+describe('AuditEngine canonical locks', () => {
+  const layout = layoutFor('uniq');
+  const accountOf = (engine: AuditEngine, id: string): AccountGroup => engine.rows().find((r) => r.id === id) as AccountGroup;
+
+  it('rebuilds the exact key of a canonical lock for rows and problems', () => {
+    const engine = audit([layout.lock('EMAIL', 'ada@x.io'), layout.account('a1', { email: 'ada@x.io' }), layout.lock('HANDLE', 'zed')]);
+    expect(accountOf(engine, '["ACCT#a1","PROFILE"]').locks).toEqual([{ rule: 'EMAIL', value: 'ada@x.io', normalized: 'ada@x.io', status: 'ok', lock: { PK: 'UNIQ#EMAIL#ada@x.io', SK: 'LOCK' } }]);
+    expect(engine.problems()).toEqual([{ kind: 'orphan-lock', rule: 'HANDLE', value: 'zed', lock: { PK: 'UNIQ#HANDLE#zed', SK: 'LOCK' } }]);
+    expect(engine.rows().find((r) => r.kind === 'orphan-lock')).toEqual({ kind: 'orphan-lock', id: '["UNIQ#HANDLE#zed","LOCK"]', key: { PK: 'UNIQ#HANDLE#zed', SK: 'LOCK' }, rule: 'HANDLE', value: 'zed' });
+  });
+
+  it('a canonical lock sent as an orphan is removed when its account arrives, and counted once', () => {
+    const engine = new AuditEngine(layout.convention);
+    engine.addItems([layout.lock('EMAIL', 'ada@x.io'), layout.lock('HANDLE', 'ada')]);
+    const first = engine.takeDelta();
+    expect(first.upserted.map((r) => r.id)).toEqual(['["UNIQ#EMAIL#ada@x.io","LOCK"]', '["UNIQ#HANDLE#ada","LOCK"]']);
+    engine.addItems([layout.account('a1', { email: 'Ada@X.io', username: 'ada' })]);
+    const second = engine.takeDelta();
+    expect([...second.removed].sort()).toEqual(['["UNIQ#EMAIL#ada@x.io","LOCK"]', '["UNIQ#HANDLE#ada","LOCK"]']);
+    expect(second.upserted).toEqual([
+      {
+        kind: 'account',
+        id: '["ACCT#a1","PROFILE"]',
+        key: { PK: 'ACCT#a1', SK: 'PROFILE' },
+        locks: [
+          { rule: 'EMAIL', value: 'Ada@X.io', normalized: 'ada@x.io', status: 'ok', lock: { PK: 'UNIQ#EMAIL#ada@x.io', SK: 'LOCK' } },
+          { rule: 'HANDLE', value: 'ada', normalized: 'ada', status: 'ok', lock: { PK: 'UNIQ#HANDLE#ada', SK: 'LOCK' } },
+        ],
+        problems: [],
+      },
+    ]);
+    expect(second.counts).toMatchObject({ accounts: 1, locks: 2, summary: { 'orphan-lock': 0 } });
+    expect(engine.rows().map((r) => r.kind)).toEqual(['account']);
+    expect(engine.takeDelta()).toMatchObject({ upserted: [], removed: [] });
+  });
+
+  it('a canonical orphan held while unsettled never goes out once its account arrives', () => {
+    const engine = new AuditEngine(layout.convention);
+    engine.addItems([layout.lock('EMAIL', 'ada@x.io')]);
+    expect(engine.takeDelta(Number.POSITIVE_INFINITY, false).upserted).toEqual([]);
+    engine.addItems([layout.account('a1', { email: 'ada@x.io' })]);
+    const settled = engine.takeDelta();
+    expect(settled.removed).toEqual([]);
+    expect(settled.upserted.map((r) => r.kind)).toEqual(['account']);
+  });
+
+  it('joins later accounts and locks to an entry a canonical lock created (rebased onto the first holder)', () => {
+    const o = layoutFor('onetable');
+    const engine = audit([layout.lock('EMAIL', 'ada@x.io'), layout.account('a1', { email: ' Ada@X.io' }), layout.account('a2', { email: 'ada@x.io' })]);
+    expect(engine.problems()).toEqual([{ kind: 'duplicate-value', rule: 'EMAIL', value: 'ada@x.io', accounts: [{ PK: 'ACCT#a1', SK: 'PROFILE' }, { PK: 'ACCT#a2', SK: 'PROFILE' }] }]);
+    expect(accountOf(engine, '["ACCT#a1","PROFILE"]').locks[0]).toMatchObject({ value: ' Ada@X.io', normalized: 'ada@x.io', lock: { PK: 'UNIQ#EMAIL#ada@x.io', SK: 'LOCK' } });
+    // A legacy lock read after the rebase still finds the entry.
+    const legacy = audit([o.lock('User.email', 'b@x.io', {}, 0), o.account('u1', { email: 'b@x.io' }), o.lock('User.email', 'b@x.io', {}, 2)], o);
+    expect(legacy.problems()).toEqual([]);
+    expect(legacy.counts()).toMatchObject({ accounts: 1, locks: 2 });
+  });
+
+  it('shows the lowest-id lock whether the canonical or the legacy form arrived first', () => {
+    const o = layoutFor('onetable');
+    const items = [o.lock('User.email', 'a@x.io', {}, 0), o.lock('User.email', 'a@x.io', {}, 2), o.account('u1', { email: 'a@x.io' })];
+    const lockOf = (list: Item[]): unknown => (audit(list, o).rows()[0] as AccountGroup).locks[0]?.lock;
+    expect(lockOf(items)).toEqual({ pk: '_Unique:User:email:a@x.io', sk: '_unique:' });
+    expect(lockOf([items[1]!, items[0]!, items[2]!])).toEqual({ pk: '_Unique:User:email:a@x.io', sk: '_unique:' });
+    expect(audit([items[0]!, items[2]!], o).rows()[0]).toMatchObject({ locks: [{ lock: { pk: '_unique#User#email#a@x.io', sk: '_unique#' } }] });
+  });
+
+  it('keeps scoped and legacy locks as written', () => {
+    const o = layoutFor('onetable');
+    const scoped = o.raw('_unique#Org1#User#email#a@x.io', '_unique#');
+    expect(audit([scoped, o.account('u1', { email: 'a@x.io' })], o).rows()[0]).toMatchObject({ locks: [{ status: 'ok', lock: { pk: '_unique#Org1#User#email#a@x.io', sk: '_unique#' } }] });
+    expect(audit([scoped], o).problems()).toEqual([{ kind: 'orphan-lock', rule: 'User.email', value: 'a@x.io', lock: { pk: '_unique#Org1#User#email#a@x.io', sk: '_unique#' } }]);
+    expect(audit([o.lock('User.email', 'z@x.io', {}, 3)], o).problems()[0]?.lock).toEqual({ pk: '_Unique:User:email:z@x.io', sk: '_unique#' });
+  });
+
+  it('keeps a lock written in another spelling than its normalized value', () => {
+    const engine = audit([layout.raw('UNIQ#EMAIL#Ada@X.io', 'LOCK')]);
+    expect(engine.rows()).toEqual([{ kind: 'orphan-lock', id: '["UNIQ#EMAIL#Ada@X.io","LOCK"]', key: { PK: 'UNIQ#EMAIL#Ada@X.io', SK: 'LOCK' }, rule: 'EMAIL', value: 'Ada@X.io' }]);
+  });
+
+  it('keeps a lock that names an owner; a lock without one stays canonical under an owner convention', () => {
+    const owned = layoutFor('uniq', { ownerAttribute: 'owner' });
+    const engine = audit(
+      [owned.lock('EMAIL', 'a@x.io', { owner: S('ACCT#a2') }), owned.account('a1', { email: 'a@x.io' }), owned.lock('EMAIL', 'b@x.io'), owned.account('a2', { email: 'b@x.io' })],
+      owned,
+    );
+    expect(engine.problems()).toEqual([
+      expect.objectContaining({ kind: 'owner-mismatch', rule: 'EMAIL', value: 'a@x.io', lock: { PK: 'UNIQ#EMAIL#a@x.io', SK: 'LOCK' }, reason: expect.stringContaining('ACCT#a2') }),
+    ]);
+    expect(accountOf(engine, '["ACCT#a1","PROFILE"]').locks[0]).toMatchObject({ status: 'owner-mismatch', owner: 'ACCT#a2' });
+    const clean = accountOf(engine, '["ACCT#a2","PROFILE"]').locks[0];
+    expect(clean).toEqual({ rule: 'EMAIL', value: 'b@x.io', normalized: 'b@x.io', status: 'ok', lock: { PK: 'UNIQ#EMAIL#b@x.io', SK: 'LOCK' } });
+  });
+
+  it('rebuilds a hash-only key without a range, and never invents a range the template leaves open', () => {
+    const hashOnly = new AuditEngine(uniqConvention({ hash: { name: 'PK', type: 'S' } }, PRESET_DEFAULTS.uniq));
+    hashOnly.addItems([{ PK: S('UNIQ#EMAIL#a@x.io') }, { PK: S('ACCT#1'), email: S('a@x.io') }]);
+    expect((hashOnly.rows()[0] as AccountGroup).locks[0]?.lock).toEqual({ PK: 'UNIQ#EMAIL#a@x.io' });
+    // A range key the template does not fix: the lock keeps whatever range it was written with.
+    const open = new AuditEngine(markerConvention({ hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } }, PRESET_DEFAULTS.marker));
+    open.addItems([{ PK: S('NAME#ada'), SK: S('anything') }, { PK: S('NAME#zed'), SK: S('v2') }, { PK: S('u1'), SK: S('p'), name: S('ada') }]);
+    expect((open.rows().find((r) => r.kind === 'account') as AccountGroup).locks[0]?.lock).toEqual({ PK: 'NAME#ada', SK: 'anything' });
+    expect(open.problems()).toEqual([{ kind: 'orphan-lock', rule: 'NAME', value: 'zed', lock: { PK: 'NAME#zed', SK: 'v2' } }]);
   });
 });
 

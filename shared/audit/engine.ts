@@ -11,7 +11,7 @@ import type { Convention, Item, Problem, ProblemKind, ProblemSummary } from '../
 import { PROBLEM_KINDS } from '../model';
 import { toPlainValue } from '../plain-key';
 import { accountRow, compareProblems, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
-import { addHolder, addLockTo, compareText, holderCount, holdersOf, idOf, lockCount, locksOf, type AccountState, type Entry, type LockState, type MalformedState, type RowState } from './state';
+import { addCanonicalLock, addHolder, addLockTo, compareText, hasCanonicalLock, holderCount, holdersOf, idOf, lockCount, locksOf, storeLocks, type AccountState, type CanonicalForm, type Entry, type LockState, type MalformedState, type RowState } from './state';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from './types';
 
 /** Engine options. */
@@ -24,6 +24,7 @@ export interface AuditEngineOptions {
 }
 
 const NO_PROBLEMS: readonly Problem[] = [];
+const NO_LOCKS: readonly LockState[] = [];
 
 /**
  * The pure, incremental audit of one table under one convention. Each item must be fed once
@@ -33,6 +34,8 @@ export class AuditEngine {
   readonly convention: Convention;
   private readonly compiled: CompiledConvention;
   private readonly trackDeltas: boolean;
+  /** Per rule: the lock its first template writes, when a lock can be exactly that (see CanonicalForm). */
+  private readonly canonical: readonly (CanonicalForm | undefined)[];
   /** Per rule: normalized value → join entry. */
   private readonly index: Map<string, Entry>[];
   private readonly accounts: AccountState[] = [];
@@ -56,6 +59,7 @@ export class AuditEngine {
     this.compiled = compileConvention(convention);
     this.trackDeltas = options.trackDeltas ?? true;
     this.index = convention.rules.map(() => new Map<string, Entry>());
+    this.canonical = canonicalForms(this.compiled);
     this.summary = Object.fromEntries(PROBLEM_KINDS.map((k) => [k, 0])) as Record<ProblemKind, number>;
   }
 
@@ -75,7 +79,7 @@ export class AuditEngine {
       if (hash !== undefined) {
         const parsed = parseLockKey(compiled, hash, rangeAttr?.S);
         if (parsed.kind === 'lock') {
-          this.addLock(item, hash, rangeAttr, parsed.ruleIndex, parsed.value);
+          this.addLock(item, hash, rangeAttr, parsed.ruleIndex, parsed.templateIndex, parsed.value);
           continue;
         }
         if (parsed.kind === 'malformed') {
@@ -91,7 +95,7 @@ export class AuditEngine {
     }
   }
 
-  private addLock(item: Item, hash: string, rangeAttr: Item[string] | undefined, ruleIndex: number, raw: string): void {
+  private addLock(item: Item, hash: string, rangeAttr: Item[string] | undefined, ruleIndex: number, templateIndex: number, raw: string): void {
     const normalize = this.compiled.normalizers[ruleIndex];
     const value = normalize ? normalize(raw) : raw;
     const byValue = this.index[ruleIndex]!;
@@ -99,8 +103,15 @@ export class AuditEngine {
     const owner = ownerAttribute === undefined ? undefined : scalarText(item[ownerAttribute]);
     const existing = byValue.get(value);
     const entry = existing ?? this.newEntry(byValue, ruleIndex, value);
-    const lock: LockState = { kind: 'lock', hash, range: toPlainValue(rangeAttr), id: undefined, ruleIndex, raw, owner, entry, stray: false };
-    addLockTo(entry, lock);
+    const form = this.canonical[ruleIndex];
+    // Exactly what the rule's first template writes for the entry's value: rebuilt on demand, not stored.
+    // parseLockKey already checked the range equals the form's (or that the table has none).
+    if (form !== undefined && templateIndex === 0 && owner === undefined && raw === value && entry.locks === undefined) {
+      addCanonicalLock(entry, form);
+    } else {
+      const lock: LockState = { kind: 'lock', hash, range: toPlainValue(rangeAttr), id: undefined, ruleIndex, raw, owner, entry, stray: false };
+      addLockTo(entry, lock);
+    }
     if (existing) this.touch(existing);
     this.lockCount++;
   }
@@ -120,8 +131,17 @@ export class AuditEngine {
       if (normalized === '') continue;
       const byValue = this.index[i]!;
       let entry = byValue.get(normalized);
-      if (entry) this.touch(entry);
-      else entry = this.newEntry(byValue, i, normalized);
+      if (entry) {
+        this.touch(entry);
+        // First holder of a value a canonical lock brought in: key the entry by this account's copy, so
+        // the slice of the (unstored) lock key stops keeping that key string alive. Order in the index
+        // does not matter: every reader sorts.
+        if (entry.holders === undefined && hasCanonicalLock(entry)) {
+          byValue.delete(entry.value);
+          entry.value = normalized;
+          byValue.set(normalized, entry);
+        }
+      } else entry = this.newEntry(byValue, i, normalized);
       // The stored spelling is kept only when it is not the entry's value (see AccountState.raws).
       if (raw !== entry.value && raws === undefined) {
         raws = new Array<string>(rules.length);
@@ -195,7 +215,8 @@ export class AuditEngine {
   rows(): GroupRow[] {
     this.flush();
     const states: RowState[] = [...this.accounts, ...this.malformed];
-    for (const byValue of this.index) for (const entry of byValue.values()) for (const lock of locksOf(entry)) if (lock.stray) states.push(lock);
+    // A canonical form is never a stray: flush stores a real lock for every orphan.
+    for (const byValue of this.index) for (const entry of byValue.values()) if (!hasCanonicalLock(entry)) for (const lock of locksOf(entry)) if (lock.stray) states.push(lock);
     const keys = this.convention.keys;
     states.sort((a, b) => compareText(idOf(a, keys), idOf(b, keys)));
     const out: GroupRow[] = [];
@@ -250,11 +271,13 @@ export class AuditEngine {
     const keys = this.convention.keys;
     for (const entry of dirty) {
       entry.dirty = false;
+      const orphan = holderCount(entry) === 0;
+      // An orphan's lock gets state (stray) and, when tracking, an identity in the delta sets: store it.
+      const locks = orphan ? storeLocks(entry) : hasCanonicalLock(entry) ? NO_LOCKS : locksOf(entry);
       for (const p of entry.problems) this.summary[p.kind]--;
       entry.problems = entryProblems(this.convention, entry);
       for (const p of entry.problems) this.summary[p.kind]++;
-      const orphan = holderCount(entry) === 0;
-      for (const lock of locksOf(entry)) {
+      for (const lock of locks) {
         // An orphan seen before its account is provisional: its row goes away when the account arrives.
         if (orphan) {
           lock.stray = true;
@@ -282,6 +305,17 @@ export class AuditEngine {
         return malformedRow(this.convention, state);
     }
   }
+}
+
+/** Per rule, the canonical form of its first template, when a lock item can be exactly it (see CanonicalForm). */
+function canonicalForms(compiled: CompiledConvention): (CanonicalForm | undefined)[] {
+  const hasRange = compiled.convention.keys.range !== undefined;
+  return compiled.convention.rules.map((_, ruleIndex) => {
+    const t = compiled.templates.find((c) => c.ruleIndex === ruleIndex && c.templateIndex === 0);
+    // A scope cannot be rebuilt from the value; a range key without a fixed value cannot either.
+    if (t === undefined || t.scopeSeparator !== undefined || (hasRange && t.range === undefined)) return undefined;
+    return { kind: 'canonical', prefix: t.prefix, suffix: t.suffix, range: hasRange ? t.range : undefined };
+  });
 }
 
 // True while one of the account's values has no lock item read so far.

@@ -38,6 +38,25 @@ export interface LockState extends Keyed {
   stray: boolean;
 }
 
+/**
+ * What a rule's first template writes for a value, when that is all a lock item can be: no
+ * `{scope}`, and a fixed range on a table with a range key (or no range key at all). Nearly every
+ * lock item is exactly this for its entry's value (value as written === normalized value, no owner),
+ * so such a lock is not stored: the entry points at its rule's form instead (one shared object per
+ * rule) and a LockState is rebuilt from it when something reads the lock (see locksOf). That saves
+ * the state object and the key string of ~2/3 of the items of a table. The form never carries
+ * state: the engine stores a real LockState before anything must be remembered about the lock
+ * (an orphan's `stray`, the identity the delta sets track, a second lock on the value).
+ */
+export interface CanonicalForm {
+  readonly kind: 'canonical';
+  /** Literal hash text before and after `{value}`. */
+  readonly prefix: string;
+  readonly suffix: string;
+  /** The range value of every such lock; undefined on a hash-only table. */
+  readonly range: string | undefined;
+}
+
 /** A lock key that cannot be read. */
 export interface MalformedState extends Keyed {
   readonly kind: 'malformed';
@@ -57,9 +76,15 @@ export type RowState = AccountState | LockState | MalformedState;
  */
 export interface Entry {
   readonly ruleIndex: number;
-  readonly value: string;
+  /**
+   * The normalized value (the index key). Rebased by the engine onto its first holder's copy when a
+   * canonical lock created the entry: the text read from the lock key is a slice that would keep the
+   * whole key string alive, which nothing else needs.
+   */
+  value: string;
   holders: AccountState | AccountState[] | undefined;
-  locks: LockState | LockState[] | undefined;
+  /** Real lock states, or the rule's canonical form standing for the one lock that is exactly it. */
+  locks: LockState | LockState[] | CanonicalForm | undefined;
   /** Problems computed at the last flush (subtracted from the summary before recomputing). */
   problems: readonly Problem[];
   /** Queued for recomputation (avoids a Set insert per touched entry). */
@@ -80,10 +105,43 @@ export function holdersOf(entry: Entry): readonly AccountState[] {
   return h === undefined ? NO_ACCOUNTS : Array.isArray(h) ? h : [h];
 }
 
-/** The locks protecting an entry's value. */
+/** True when the entry's only lock is its rule's canonical form (no LockState stored). */
+export function hasCanonicalLock(entry: Entry): boolean {
+  const l = entry.locks;
+  return l !== undefined && !Array.isArray(l) && l.kind === 'canonical';
+}
+
+/** The lock a canonical form stands for: field for field what the engine would have stored for the item. */
+export function canonicalLock(entry: Entry, form: CanonicalForm): LockState {
+  const value = entry.value;
+  return { kind: 'lock', hash: form.prefix + value + form.suffix, range: form.range, id: undefined, ruleIndex: entry.ruleIndex, raw: value, owner: undefined, entry, stray: false };
+}
+
+/** The one lock of an entry holding a single lock (rebuilt when canonical; undefined when none or several). */
+export function singleLock(entry: Entry): LockState | undefined {
+  const l = entry.locks;
+  if (l === undefined || Array.isArray(l)) return undefined;
+  return l.kind === 'canonical' ? canonicalLock(entry, l) : l;
+}
+
+/**
+ * The locks protecting an entry's value. A canonical lock comes back as a fresh LockState on every
+ * call: fine for reading, never for keeping (use storeLocks for that).
+ */
 export function locksOf(entry: Entry): readonly LockState[] {
   const l = entry.locks;
-  return l === undefined ? NO_LOCKS : Array.isArray(l) ? l : [l];
+  return l === undefined ? NO_LOCKS : Array.isArray(l) ? l : [l.kind === 'canonical' ? canonicalLock(entry, l) : l];
+}
+
+/** Replaces a canonical form with a real LockState, so the lock can carry state and identity; returns the locks. */
+export function storeLocks(entry: Entry): readonly LockState[] {
+  const l = entry.locks;
+  if (l !== undefined && !Array.isArray(l) && l.kind === 'canonical') {
+    const lock = canonicalLock(entry, l);
+    entry.locks = lock;
+    return [lock];
+  }
+  return locksOf(entry);
 }
 
 /** How many accounts hold an entry's value. */
@@ -106,12 +164,18 @@ export function addHolder(entry: Entry, state: AccountState): void {
   else entry.holders = [h, state];
 }
 
-/** Adds a lock, turning a bare one into a list on the second. */
+/** Adds a lock, turning a bare one into a list on the second (a canonical one is stored first, keeping arrival order). */
 export function addLockTo(entry: Entry, lock: LockState): void {
   const l = entry.locks;
   if (l === undefined) entry.locks = lock;
   else if (Array.isArray(l)) l.push(lock);
-  else entry.locks = [l, lock];
+  else entry.locks = [l.kind === 'canonical' ? canonicalLock(entry, l) : l, lock];
+}
+
+/** Records an entry's first lock as its rule's canonical form (the caller checked the lock is exactly that). */
+export function addCanonicalLock(entry: Entry, form: CanonicalForm): void {
+  if (entry.locks !== undefined) throw new Error('a canonical lock must be the first lock of its entry');
+  entry.locks = form;
 }
 
 /** The canonical id of a state's key (cached); equal to keyId() of its plain key. */
