@@ -36,6 +36,14 @@ describe('summarize', () => {
     expect(s.auditCpuVsRaw).toBe(2);
     expect(s.cliCpuUsPerItem).toBe(550);
     expect(s.ui).toBeUndefined();
+    expect(s.rssSlopePerItem).toBeNaN();
+  });
+
+  it('gives the marginal RSS growth from the half table when it was measured', () => {
+    const s = summarize({ ...figures, halfItems: 500, scans: { ...figures.scans, cliHalfRss: [180_000_000, 181_000_000, 179_000_000] } });
+    // (200,000,000 − 180,000,000) / (1000 − 500) items.
+    expect(s.rssSlopePerItem).toBe(40_000);
+    expect(targets(1000, s).find((t) => t.target.startsWith('RSS'))?.value).toBe('100000 B/item vs a 1k table; 40000 B/item marginal (half → full table)');
   });
 
   it('summarises UI runs over all their frames and long tasks', () => {

@@ -23,6 +23,8 @@ import { createBenchTable, createPlainTable, loadBenchTable } from './table';
 const TABLE = 'bench_accounts';
 const TINY_TABLE = 'bench_tiny';
 const TINY_ITEMS = 1_000;
+/** Half the bench table: the CLI's RSS on it and on the full table give the marginal growth per item. */
+const HALF_TABLE = 'bench_half';
 const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
 const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 
@@ -35,13 +37,13 @@ function checkReport(report: AuditReport, plan: DatasetPlan, what: string): void
 }
 
 function emptyScans(): BenchFigures['scans'] {
-  return { raw: [], single: [], audit: [], auditUi: [], cli: [], firstGroup: [], cliPeakRss: [], cliIdleRss: [], rawCpu: [], singleCpu: [], auditCpu: [], auditUiCpu: [], cliCpu: [], cliIdleCpu: [] };
+  return { raw: [], single: [], audit: [], auditUi: [], cli: [], firstGroup: [], cliPeakRss: [], cliIdleRss: [], rawCpu: [], singleCpu: [], auditCpu: [], auditUiCpu: [], cliCpu: [], cliIdleCpu: [], cliHalfRss: [] };
 }
 
 type Variant = 'raw' | 'single' | 'audit' | 'auditUi' | 'cli';
 
-async function measureScans(args: BenchArgs, client: DynamoDBClient, endpoint: string, plan: DatasetPlan, log: (line: string) => void): Promise<BenchFigures['scans']> {
-  const out = { raw: [] as number[], single: [] as number[], audit: [] as number[], cli: [] as number[], firstGroup: [] as number[], cliPeakRss: [] as number[], cliIdleRss: [] as number[], rawCpu: [] as number[], singleCpu: [] as number[], auditCpu: [] as number[], auditUi: [] as number[], auditUiCpu: [] as number[], cliCpu: [] as number[], cliIdleCpu: [] as number[], streamedBytes: [] as number[] };
+async function measureScans(args: BenchArgs, client: DynamoDBClient, endpoint: string, plan: DatasetPlan, halfPlan: DatasetPlan, log: (line: string) => void): Promise<BenchFigures['scans']> {
+  const out = { raw: [] as number[], single: [] as number[], audit: [] as number[], cli: [] as number[], firstGroup: [] as number[], cliPeakRss: [] as number[], cliIdleRss: [] as number[], rawCpu: [] as number[], singleCpu: [] as number[], auditCpu: [] as number[], auditUi: [] as number[], auditUiCpu: [] as number[], cliCpu: [] as number[], cliIdleCpu: [] as number[], streamedBytes: [] as number[], cliHalfRss: [] as number[] };
   // One unmeasured pass warms the JIT, the SDK and DynamoDB Local's page cache for everyone.
   await rawScan(client, TABLE, args.segments, convention);
   for (let run = 0; run < args.runs; run++) {
@@ -85,6 +87,9 @@ async function measureScans(args: BenchArgs, client: DynamoDBClient, endpoint: s
           const idle = await auditCli(endpoint, TINY_TABLE, args.segments);
           out.cliIdleRss.push(idle.peakRssBytes ?? Number.NaN);
           out.cliIdleCpu.push(idle.cpuMs);
+          const half = await auditCli(endpoint, HALF_TABLE, args.segments);
+          checkReport(half.report, halfPlan, 'the CLI audit of the half table');
+          out.cliHalfRss.push(half.peakRssBytes ?? Number.NaN);
           break;
         }
       }
@@ -142,6 +147,7 @@ async function main(): Promise<void> {
     const loadMs = performance.now() - loadStarted;
     await createPlainTable(client, TINY_TABLE);
     await loadBenchTable(client, TINY_TABLE, TINY_ITEMS);
+    const halfPlan = planDataset(Math.floor(args.items / 2));
     log(`loaded ${plan.items.toLocaleString('en-US')} items in ${formatMs(loadMs)}`);
 
     if (args.uiOnly) {
@@ -152,7 +158,12 @@ async function main(): Promise<void> {
       process.stdout.write(`${JSON.stringify(uiSummary, null, 2)}\nwrote bench/results.json (UI only; docs/benchmarks.md untouched)\n`);
       return;
     }
-    const scans = await measureScans(args, client, local.endpoint, plan, log);
+    if (!args.uiOnly) {
+      await createPlainTable(client, HALF_TABLE);
+      await loadBenchTable(client, HALF_TABLE, Math.floor(args.items / 2));
+      log(`loaded the half table (${halfPlan.items.toLocaleString('en-US')} items)`);
+    }
+    const scans = await measureScans(args, client, local.endpoint, plan, halfPlan, log);
     log('lookups…');
     const lookups = await benchLookups(client, TABLE, args.items, convention, args.lookups, Math.max(3, Math.min(5, Math.round(1_000_000 / args.items))), args.segments);
     let ui: UiRun[] | undefined;
@@ -168,7 +179,7 @@ async function main(): Promise<void> {
       }
     }
 
-    const figures: BenchFigures = { items: plan.items, segments: args.segments, runs: args.runs, loadMs, scans, lookups, ...(ui ? { ui } : {}) };
+    const figures: BenchFigures = { items: plan.items, halfItems: halfPlan.items, segments: args.segments, runs: args.runs, loadMs, scans, lookups, ...(ui ? { ui } : {}) };
     const summary = summarize(figures);
     const finished = { ...machine, loadAverageEnd: loadavg() };
     const verdicts = targets(plan.items, summary);
