@@ -74,32 +74,25 @@ function finish(state: RunState, complete: boolean, reason: string | undefined, 
 
 const IDLE: RunState = { phase: 'idle', rows: EMPTY_AUDIT_ROWS, cancelling: false };
 
-// Pure reducer over a batch of stream events (in arrival order): all deltas are merged in one pass,
-// and `done` is applied after every delta that preceded it, so its row check sees them all.
-function onEvents(state: RunState, events: readonly AuditEvent[]): RunState {
+// Pure reducer over a batch of stream events (in arrival order), given the rows after all of the
+// batch's deltas (applied beforehand, once, outside React's updater: see `flush`). `done` is the
+// last event of a run, so the rows it is checked against are the ones every delta built.
+function onEvents(state: RunState, events: readonly AuditEvent[], rows: AuditRows): RunState {
   let next = state;
-  let deltas: AuditEvent[] = [];
-  const applyDeltas = (): void => {
-    if (deltas.length === 0) return;
-    next = { ...next, rows: applyAuditDeltas(next.rows, deltas.flatMap((e) => (e.type === 'delta' ? [e.delta] : []))) };
-    deltas = [];
-  };
   for (const event of events) {
     if (event.runId !== next.runId) continue;
     switch (event.type) {
       case 'delta':
-        deltas.push(event);
+        next = next.rows === rows ? next : { ...next, rows };
         break;
       case 'progress':
         next = { ...next, progress: event.progress };
         break;
       case 'done':
-        applyDeltas();
-        next = finish(next, event.complete, event.reason, event.counts);
+        next = finish({ ...next, rows }, event.complete, event.reason, event.counts);
         break;
     }
   }
-  applyDeltas();
   return next;
 }
 
@@ -116,14 +109,21 @@ export function useAudit(connectionId: string | undefined, table: string | undef
   const flushTimerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const rowCountRef = useRef(0);
 
+  // The row store of the current run. Deltas are applied to it here, exactly once per event, in
+  // place (not in a state updater, which React may call twice), and the state gets the result.
+  const rowsRef = useRef<AuditRows>(EMPTY_AUDIT_ROWS);
+
   const flush = useCallback(() => {
     clearTimeout(flushTimerRef.current);
     flushTimerRef.current = undefined;
-    const events = pendingRef.current;
-    if (events.length === 0) return;
+    const events = pendingRef.current.filter((e) => e.runId === runIdRef.current);
     pendingRef.current = [];
-    for (const event of events) if (event.type === 'delta') rowCountRef.current += event.delta.upserted.length;
-    setState((s) => onEvents(s, events));
+    if (events.length === 0) return;
+    const deltas = events.flatMap((e) => (e.type === 'delta' ? [e.delta] : []));
+    for (const delta of deltas) rowCountRef.current += delta.upserted.length;
+    const rows = applyAuditDeltas(rowsRef.current, deltas, { inPlace: true });
+    rowsRef.current = rows;
+    setState((s) => onEvents(s, events, rows));
   }, []);
 
   const enqueue = useCallback(
@@ -145,6 +145,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     flushTimerRef.current = undefined;
     pendingRef.current = [];
     rowCountRef.current = 0;
+    rowsRef.current = EMPTY_AUDIT_ROWS;
     const running = runIdRef.current;
     runIdRef.current = undefined;
     return running;
@@ -234,8 +235,11 @@ export function useAudit(connectionId: string | undefined, table: string | undef
   }, [bridge, state.runId]);
 
   const patch = useCallback((lookup: LookupView) => {
-    setState((s) => ({ ...s, rows: patchRowsWithLookup(s.rows, lookup) }));
-  }, []);
+    flush(); // rows still waiting for their batch come first
+    const rows = patchRowsWithLookup(rowsRef.current, lookup);
+    rowsRef.current = rows;
+    setState((s) => ({ ...s, rows }));
+  }, [flush]);
 
   return {
     phase: state.phase,
