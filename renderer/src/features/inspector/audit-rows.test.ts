@@ -80,6 +80,18 @@ describe('applyAuditDeltas', () => {
     expect(next.change?.removed).toEqual([oldA, orphan]);
   });
 
+  it('in place: updates the store's own map, never the shared empty store, with the same result', () => {
+    const deltas = [{ upserted: [account('a'), orphan], removed: [], counts: counts(2) }];
+    const first = applyAuditDeltas(EMPTY_AUDIT_ROWS, deltas, { inPlace: true });
+    expect(EMPTY_AUDIT_ROWS.byId.size).toBe(0);
+    const next = applyAuditDeltas(first, [{ upserted: [account('b')], removed: ['o1'], counts: counts(3) }], { inPlace: true });
+    expect(next.byId).toBe(first.byId);
+    expect(next.list.map((r) => r.id)).toEqual(['a', 'b']);
+    expect(next.change?.removed).toEqual([orphan]);
+    const copied = applyAuditDeltas(applyAuditDeltas(EMPTY_AUDIT_ROWS, deltas), [{ upserted: [account('b')], removed: ['o1'], counts: counts(3) }]);
+    expect(copied.list).toEqual(next.list);
+  });
+
   it('returns the state itself for an empty batch', () => {
     expect(applyAuditDeltas(EMPTY_AUDIT_ROWS, [])).toBe(EMPTY_AUDIT_ROWS);
   });
