@@ -80,7 +80,7 @@ describe('applyAuditDeltas', () => {
     expect(next.change?.removed).toEqual([oldA, orphan]);
   });
 
-  it('in place: updates the store's own map, never the shared empty store, with the same result', () => {
+  it('in place: updates the map of the store it is given, never the shared empty store, with the same result', () => {
     const deltas = [{ upserted: [account('a'), orphan], removed: [], counts: counts(2) }];
     const first = applyAuditDeltas(EMPTY_AUDIT_ROWS, deltas, { inPlace: true });
     expect(EMPTY_AUDIT_ROWS.byId.size).toBe(0);
