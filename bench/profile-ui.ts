@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { AppPage } from '../e2e/pages/app-page';
 import { startServe } from '../e2e/support/server';
 import { percentile as percentileOf } from './stats';
-import { launchChromium, uiRun } from './ui-bench';
+import { launchChromium, scrollScript, uiRun } from './ui-bench';
 
 interface ProfileNode {
   id: number;
@@ -40,15 +40,8 @@ function topSelf(profile: Profile, n = 25): string[] {
     .map(([name, ms]) => `${ms.toFixed(0).padStart(7)} ms  ${name}`);
 }
 
-/** 100 scroll steps over the whole inspector list, one per frame; resolves to the frame intervals. */
-const SCROLL_100 = `(async () => {
-  const s = document.querySelector('[data-testid="inspector-scroll"]');
-  const frame = () => new Promise((r) => requestAnimationFrame(r));
-  const out = []; let last = await frame();
-  const max = s.scrollHeight - s.clientHeight; const step = Math.max(s.clientHeight, max / 100);
-  for (let t = 0; t < max && out.length < 100;) { t = Math.min(max, t + step); s.scrollTop = t; const now = await frame(); out.push(now - last); last = now; }
-  return out;
-})()`;
+/** 100 scroll steps over the whole inspector list (the benchmark's script, fewer steps). */
+const SCROLL_100 = scrollScript(100);
 
 const measure = process.argv.includes('--measure');
 const trace = process.argv.includes('--trace');

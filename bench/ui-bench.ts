@@ -68,8 +68,12 @@ const PROBE_SCRIPT = `(() => {
   if (document.body) start(); else document.addEventListener('DOMContentLoaded', start, { once: true });
 })()`;
 
-/** Scrolls the inspector list top to bottom, one step per frame (≤ ~600 steps); resolves to the frame intervals. */
-const SCROLL_SCRIPT = `(async () => {
+/**
+ * Page script: scrolls the inspector list top to bottom in about `steps` steps (each at least a
+ * viewport), one per animation frame; resolves to the frame intervals.
+ */
+export function scrollScript(steps: number): string {
+  return `(async () => {
   const scroller = document.querySelector('[data-testid="inspector-scroll"]');
   if (!scroller) throw new Error('no inspector-scroll element');
   const frame = () => new Promise((r) => requestAnimationFrame(r));
@@ -77,7 +81,7 @@ const SCROLL_SCRIPT = `(async () => {
   await frame();
   await frame();
   const max = scroller.scrollHeight - scroller.clientHeight;
-  const step = Math.max(scroller.clientHeight, max / 600);
+  const step = Math.max(scroller.clientHeight, max / ${steps});
   const out = [];
   let last = await frame();
   let target = 0;
@@ -91,6 +95,10 @@ const SCROLL_SCRIPT = `(async () => {
   }
   return out;
 })()`;
+}
+
+/** The benchmark's scroll: ≤ ~600 steps. */
+const SCROLL_SCRIPT = scrollScript(600);
 
 const READ_PROBE = 'window.__bench';
 

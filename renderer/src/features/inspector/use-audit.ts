@@ -54,9 +54,10 @@ interface RunState {
 const REPORT_POLL_MS = 1_000;
 
 /**
- * Stream events are applied in batches, not one render per event: every batch copies the row store
- * and re-sorts the grid, so the pause grows with the list (about 1 ms per 200 rows, 50 ms to 1 s)
- * to keep that work a small share of the main thread even at 200k rows.
+ * Stream events are applied in batches, not one render per event: every batch still does a few
+ * O(rows) passes (the row list, merging the change into the sorted order, the virtualizer's
+ * offsets), so the pause grows with the list (about 1 ms per 200 rows, 50 ms to 1 s) to keep that
+ * work a small share of the main thread even at 200k rows.
  */
 function batchDelayMs(rowCount: number): number {
   return Math.min(1_000, Math.max(50, Math.round(rowCount / 200)));
