@@ -43,6 +43,22 @@ export interface LockKeyTemplate {
   readonly range?: string;
 }
 
+/**
+ * Scoped (composite) uniqueness: each placeholder of the hash templates other than `{value}` and the
+ * account attribute that fills it, e.g. `{ "scope": "orgId" }` for OneTable's
+ * `_unique#{scope}#User#nickname#{value}`. The value is unique per tuple (scope values…, value): two
+ * accounts holding one nickname in two orgs are both fine, and each needs its own lock.
+ */
+export type RuleScope = Readonly<Record<string, string>>;
+
+/**
+ * The attributes a library writes on a lock item besides its key: attribute name → text template.
+ * Templates may use `{value}` (the value as written in the key), `{raw}` (the value as the holder
+ * stores it), `{rule}` (the rule's name) and the rule's scope placeholders, e.g. OneTable
+ * `{ "_type": "_Unique" }`, ElectroDB `{ "value": "{raw}", "__edb_e__": "constraint", … }`.
+ */
+export type LockItemTemplate = Readonly<Record<string, string>>;
+
 /** One protected attribute: `email` ↔ `UNIQ#EMAIL#{value}` / `LOCK`, lowercase. */
 export interface LockRule {
   /** The rule name used in the CLI (`--rule`), JSON reports and the UI, e.g. `EMAIL`. */
@@ -53,6 +69,12 @@ export interface LockRule {
   readonly lockKeys: readonly LockKeyTemplate[];
   /** Applied to both the account's value and the lock's value before joining. */
   readonly normalize: readonly NormalizationStep[];
+  /** Scope placeholders → account attributes, for uniqueness within a scope (see RuleScope). */
+  readonly scope?: RuleScope;
+  /** Extra attributes written on every lock item of this rule (see LockItemTemplate). */
+  readonly lockItem?: LockItemTemplate;
+  /** The DynamoDB type of the protected attribute on accounts: `S` (default) or `N` (numbers compare as numbers). */
+  readonly valueType?: 'S' | 'N';
 }
 
 /** How an account item is recognised. */
@@ -65,10 +87,10 @@ export type AccountMatcher =
   | { readonly kind: 'not-lock' };
 
 /** Built-in preset names (DESIGN.md "Presets"). */
-export type PresetName = 'uniq' | 'marker' | 'onetable' | 'aws-blog';
+export type PresetName = 'uniq' | 'marker' | 'onetable' | 'aws-blog' | 'electrodb';
 
 /** All preset names. */
-export const PRESET_NAMES: readonly PresetName[] = ['uniq', 'marker', 'onetable', 'aws-blog'];
+export const PRESET_NAMES: readonly PresetName[] = ['uniq', 'marker', 'onetable', 'aws-blog', 'electrodb'];
 
 /** Everything needed to read one table. */
 export interface Convention {
@@ -84,6 +106,11 @@ export interface Convention {
   readonly lockPrefixes: readonly string[];
   /** Attribute on lock items naming the holder's hash key value, when the convention stores one. */
   readonly ownerAttribute?: string;
+  /**
+   * The table holding the lock items, when the application keeps them apart from its accounts
+   * (`users` + `users_unique`, written in one TransactWriteItems). Absent: locks live with the accounts.
+   */
+  readonly lockTable?: string;
 }
 
 /** The five problem kinds, exactly as DESIGN.md defines them. */
@@ -99,6 +126,8 @@ export interface Problem {
   readonly rule?: string;
   /** The normalized value (or the raw key text for a malformed lock). */
   readonly value: string;
+  /** For a scoped rule: the scope the value is unique within, by account attribute (`{ "orgId": "acme" }`). */
+  readonly scope?: Readonly<Record<string, string>>;
   /** The lock item's key (orphan, owner-mismatch, malformed). */
   readonly lock?: PlainKey;
   /** The accounts involved (missing-lock: the holder; duplicate-value: every holder; owner-mismatch: the real holder). */

@@ -46,7 +46,7 @@ describe('presetFlag', () => {
   it('accepts known presets and refuses others with the list', () => {
     expect(presetFlag({ preset: 'uniq' })).toBe('uniq');
     expect(presetFlag({})).toBeUndefined();
-    expect(() => presetFlag({ preset: 'Uniq' })).toThrow(/unknown preset "Uniq" \(presets: uniq, marker, onetable, aws-blog\)/);
+    expect(() => presetFlag({ preset: 'Uniq' })).toThrow(/unknown preset "Uniq" \(presets: uniq, marker, onetable, aws-blog, electrodb\)/);
   });
 });
 

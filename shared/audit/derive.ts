@@ -4,6 +4,7 @@
  */
 import type { Convention, Problem, ProblemKind } from '../model';
 import { PROBLEM_KINDS } from '../model';
+import { scopeRecord } from '../conventions/scope';
 import type { AccountGroup, GroupLock, LockStatus, StrayLockRow } from './types';
 import { byId, compareText, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, rawValue, singleLock, type AccountState, type Entry, type LockState, type MalformedState } from './state';
 
@@ -21,25 +22,27 @@ export function entryProblems(convention: Convention, entry: Entry): readonly Pr
   const holders = holdersOf(entry);
   const locks = locksOf(entry);
   const keys = convention.keys;
-  const rule = convention.rules[entry.ruleIndex]?.name ?? '';
+  const lockRule = convention.rules[entry.ruleIndex];
+  const rule = lockRule?.name ?? '';
   const value = entry.value;
+  const scope = lockRule ? scopeRecord(lockRule, entry.scope) : undefined;
+  const at = scope ? { rule, value, scope } : { rule, value };
   if (holders.length === 0) {
     // Each lock nobody holds is an orphan (canonical and legacy forms can both be left behind).
-    return byId(locks, keys).map((lock) => ({ kind: 'orphan-lock', rule, value, lock: keyOfState(lock, keys) }));
+    return byId(locks, keys).map((lock) => ({ kind: 'orphan-lock', ...at, lock: keyOfState(lock, keys) }));
   }
   const out: Problem[] = [];
   const sorted = byId(holders, keys);
   const accounts = sorted.map((h) => keyOfState(h, keys));
-  if (locks.length === 0) out.push({ kind: 'missing-lock', rule, value, accounts });
-  if (holders.length >= 2) out.push({ kind: 'duplicate-value', rule, value, accounts });
+  if (locks.length === 0) out.push({ kind: 'missing-lock', ...at, accounts });
+  if (holders.length >= 2) out.push({ kind: 'duplicate-value', ...at, accounts });
   if (convention.ownerAttribute !== undefined) {
     for (const lock of byId(locks, keys)) {
       const owner = lock.owner;
       if (owner === undefined || holders.some((h) => hashText(h) === owner)) continue;
       out.push({
         kind: 'owner-mismatch',
-        rule,
-        value,
+        ...at,
         lock: keyOfState(lock, keys),
         accounts,
         reason: `the lock names ${owner}, which does not hold this value; held by ${sorted.map(hashText).join(', ')}`,
@@ -99,7 +102,9 @@ export function accountRow(convention: Convention, account: AccountState): Accou
       missing = true;
       status = 'missing';
     }
-    const row: Writable<GroupLock> = { rule: convention.rules[entry.ruleIndex]?.name ?? '', value: rawValue(account, i), normalized: entry.value, status };
+    const lockRule = convention.rules[entry.ruleIndex];
+    const row: Writable<GroupLock> = { rule: lockRule?.name ?? '', value: rawValue(account, i), normalized: entry.value, status };
+    if (entry.scope !== undefined && lockRule) row.scope = scopeRecord(lockRule, entry.scope);
     if (holderCount(entry) >= 2) {
       duplicate = true;
       row.status = 'duplicate';
@@ -117,7 +122,9 @@ export function accountRow(convention: Convention, account: AccountState): Accou
 /** The row of an orphan lock (its value as written in the key). */
 export function orphanRow(convention: Convention, lock: LockState): StrayLockRow {
   const keys = convention.keys;
-  const base: StrayLockRow = { kind: 'orphan-lock', id: idOf(lock, keys), key: keyOfState(lock, keys), rule: convention.rules[lock.ruleIndex]?.name ?? '', value: lock.raw };
+  const rule = convention.rules[lock.ruleIndex];
+  const scope = rule ? scopeRecord(rule, lock.entry.scope) : undefined;
+  const base: StrayLockRow = { kind: 'orphan-lock', id: idOf(lock, keys), key: keyOfState(lock, keys), rule: rule?.name ?? '', value: lock.raw, ...(scope ? { scope } : {}) };
   return lock.owner === undefined ? base : { ...base, owner: lock.owner };
 }
 
@@ -136,8 +143,13 @@ export function compareProblems(a: Problem, b: Problem): number {
     KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
     compareText(a.rule ?? '', b.rule ?? '') ||
     compareText(a.value, b.value) ||
+    compareText(scopeText(a), scopeText(b)) ||
     compareText(tieBreak(a), tieBreak(b))
   );
+}
+
+function scopeText(p: Problem): string {
+  return p.scope === undefined ? '' : JSON.stringify(p.scope);
 }
 
 function tieBreak(p: Problem): string {

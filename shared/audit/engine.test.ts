@@ -318,11 +318,13 @@ describe('AuditEngine canonical locks', () => {
   });
 
   it('keeps scoped and legacy locks as written', () => {
-    const o = layoutFor('onetable');
+    const o = layoutFor('onetable', { rules: [{ attribute: 'email', scope: 'orgId' }] });
     const scoped = o.raw('_unique#Org1#User#email#a@x.io', '_unique#');
-    expect(audit([scoped, o.account('u1', { email: 'a@x.io' })], o).rows()[0]).toMatchObject({ locks: [{ status: 'ok', lock: { pk: '_unique#Org1#User#email#a@x.io', sk: '_unique#' } }] });
-    expect(audit([scoped], o).problems()).toEqual([{ kind: 'orphan-lock', rule: 'User.email', value: 'a@x.io', lock: { pk: '_unique#Org1#User#email#a@x.io', sk: '_unique#' } }]);
-    expect(audit([o.lock('User.email', 'z@x.io', {}, 3)], o).problems()[0]?.lock).toEqual({ pk: '_Unique:User:email:z@x.io', sk: '_unique#' });
+    expect(audit([scoped, o.account('u1', { email: 'a@x.io', orgId: 'Org1' })], o).rows()[0]).toMatchObject({ locks: [{ status: 'ok', lock: { pk: '_unique#Org1#User#email#a@x.io', sk: '_unique#' }, scope: { orgId: 'Org1' } }] });
+    expect(audit([scoped], o).problems()).toEqual([{ kind: 'orphan-lock', rule: 'User.email', value: 'a@x.io', scope: { orgId: 'Org1' }, lock: { pk: '_unique#Org1#User#email#a@x.io', sk: '_unique#' } }]);
+    const unscoped = layoutFor('onetable');
+    expect(audit([scoped], unscoped).problems()).toEqual([expect.objectContaining({ kind: 'malformed-lock', rule: 'User.email', reason: expect.stringContaining('add "scope"') })]);
+    expect(audit([unscoped.lock('User.email', 'z@x.io', {}, 3)], unscoped).problems()[0]?.lock).toEqual({ pk: '_Unique:User:email:z@x.io', sk: '_unique#' });
   });
 
   it('keeps a lock written in another spelling than its normalized value', () => {

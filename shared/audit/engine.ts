@@ -7,6 +7,7 @@
  */
 import { isAccount, scalarText } from '../conventions/classify';
 import { compileConvention, parseLockKey, type CompiledConvention } from '../conventions/parse';
+import { accountScope, joinKey, lockScope, type ScopeValues } from '../conventions/scope';
 import type { Convention, Item, Problem, ProblemKind, ProblemSummary } from '../model';
 import { PROBLEM_KINDS } from '../model';
 import { toPlainValue } from '../plain-key';
@@ -36,7 +37,7 @@ export class AuditEngine {
   private readonly trackDeltas: boolean;
   /** Per rule: the lock its first template writes, when a lock can be exactly that (see CanonicalForm). */
   private readonly canonical: readonly (CanonicalForm | undefined)[];
-  /** Per rule: normalized value → join entry. */
+  /** Per rule: join key (the normalized value, with the scope in front for a scoped rule) → join entry. */
   private readonly index: Map<string, Entry>[];
   private readonly accounts: AccountState[] = [];
   private readonly malformed: MalformedState[] = [];
@@ -79,7 +80,7 @@ export class AuditEngine {
       if (hash !== undefined) {
         const parsed = parseLockKey(compiled, hash, rangeAttr?.S);
         if (parsed.kind === 'lock') {
-          this.addLock(item, hash, rangeAttr, parsed.ruleIndex, parsed.templateIndex, parsed.value);
+          this.addLock(item, hash, rangeAttr, parsed.ruleIndex, parsed.templateIndex, parsed.value, parsed.parts);
           continue;
         }
         if (parsed.kind === 'malformed') {
@@ -95,14 +96,17 @@ export class AuditEngine {
     }
   }
 
-  private addLock(item: Item, hash: string, rangeAttr: Item[string] | undefined, ruleIndex: number, templateIndex: number, raw: string): void {
+  private addLock(item: Item, hash: string, rangeAttr: Item[string] | undefined, ruleIndex: number, templateIndex: number, raw: string, parts: Readonly<Record<string, string>> | undefined): void {
     const normalize = this.compiled.normalizers[ruleIndex];
     const value = normalize ? normalize(raw) : raw;
     const byValue = this.index[ruleIndex]!;
     const ownerAttribute = this.convention.ownerAttribute;
     const owner = ownerAttribute === undefined ? undefined : scalarText(item[ownerAttribute]);
-    const existing = byValue.get(value);
-    const entry = existing ?? this.newEntry(byValue, ruleIndex, value);
+    // parseLockKey gives parts only for templates whose placeholders the rule's scope maps.
+    const scope = parts === undefined ? undefined : lockScope(this.convention.rules[ruleIndex]!, parts);
+    const key = joinKey(scope, value);
+    const existing = byValue.get(key);
+    const entry = existing ?? this.newEntry(byValue, ruleIndex, key, value, scope);
     const form = this.canonical[ruleIndex];
     // Exactly what the rule's first template writes for the entry's value: rebuilt on demand, not stored.
     // parseLockKey already checked the range equals the form's (or that the table has none).
@@ -123,14 +127,22 @@ export class AuditEngine {
     let raws: string[] | undefined;
     let held = 0;
     for (let i = 0; i < rules.length; i++) {
-      const raw = scalarText(item[rules[i]!.attribute]);
+      const rule = rules[i]!;
+      const raw = scalarText(item[rule.attribute]);
       if (raw === undefined || raw === '') continue;
       const normalize = this.compiled.normalizers[i];
       const normalized = normalize ? normalize(raw) : raw;
       // A value that normalizes to nothing (only spaces, with trim) protects nothing.
       if (normalized === '') continue;
+      let scope: ScopeValues | undefined;
+      if (rule.scope !== undefined) {
+        // Without its scope a value is protected by no lock the library could write: it joins nothing.
+        scope = accountScope(rule, item);
+        if (scope === undefined) continue;
+      }
+      const key = joinKey(scope, normalized);
       const byValue = this.index[i]!;
-      let entry = byValue.get(normalized);
+      let entry = byValue.get(key);
       if (entry) {
         this.touch(entry);
         // First holder of a value a canonical lock brought in: key the entry by this account's copy, so
@@ -141,7 +153,7 @@ export class AuditEngine {
           entry.value = normalized;
           byValue.set(normalized, entry);
         }
-      } else entry = this.newEntry(byValue, i, normalized);
+      } else entry = this.newEntry(byValue, i, key, normalized, scope);
       // The stored spelling is kept only when it is not the entry's value (see AccountState.raws).
       if (raw !== entry.value && raws === undefined) {
         raws = new Array<string>(rules.length);
@@ -249,9 +261,9 @@ export class AuditEngine {
   }
 
   /** A new entry, queued for recomputation; the caller puts its first participant in. */
-  private newEntry(byValue: Map<string, Entry>, ruleIndex: number, value: string): Entry {
-    const entry: Entry = { ruleIndex, value, holders: undefined, locks: undefined, problems: NO_PROBLEMS, dirty: true };
-    byValue.set(value, entry);
+  private newEntry(byValue: Map<string, Entry>, ruleIndex: number, key: string, value: string, scope: ScopeValues | undefined): Entry {
+    const entry: Entry = { ruleIndex, value, scope, holders: undefined, locks: undefined, problems: NO_PROBLEMS, dirty: true };
+    byValue.set(key, entry);
     this.dirty.push(entry);
     return entry;
   }
@@ -313,7 +325,7 @@ function canonicalForms(compiled: CompiledConvention): (CanonicalForm | undefine
   return compiled.convention.rules.map((_, ruleIndex) => {
     const t = compiled.templates.find((c) => c.ruleIndex === ruleIndex && c.templateIndex === 0);
     // A scope cannot be rebuilt from the value; a range key without a fixed value cannot either.
-    if (t === undefined || t.scopeSeparator !== undefined || (hasRange && t.range === undefined)) return undefined;
+    if (t === undefined || t.placeholders > 0 || (hasRange && t.range === undefined)) return undefined;
     return { kind: 'canonical', prefix: t.prefix, suffix: t.suffix, range: hasRange ? t.range : undefined };
   });
 }

@@ -4,6 +4,7 @@
  * the SDK already allocated (no key objects, no id strings until someone asks) and link to one
  * join entry per (rule, normalized value).
  */
+import type { ScopeValues } from '../conventions/scope';
 import type { KeySchema, PlainKey, PlainValue, Problem } from '../model';
 
 /** Key values and the lazily computed row id shared by account and lock states. */
@@ -77,11 +78,13 @@ export type RowState = AccountState | LockState | MalformedState;
 export interface Entry {
   readonly ruleIndex: number;
   /**
-   * The normalized value (the index key). Rebased by the engine onto its first holder's copy when a
+   * The normalized value (the index key of an unscoped rule). Rebased by the engine onto its first holder's copy when a
    * canonical lock created the entry: the text read from the lock key is a slice that would keep the
    * whole key string alive, which nothing else needs.
    */
   value: string;
+  /** A scoped rule's scope values (the index key is then joinKey(scope, value)); undefined for an unscoped rule. */
+  readonly scope: ScopeValues | undefined;
   holders: AccountState | AccountState[] | undefined;
   /** Real lock states, or the rule's canonical form standing for the one lock that is exactly it. */
   locks: LockState | LockState[] | CanonicalForm | undefined;

@@ -19,6 +19,8 @@ export interface GroupLock {
   readonly value: string;
   /** The value after the rule's normalization; joins use this. */
   readonly normalized: string;
+  /** For a scoped rule: the scope the value is unique within (account attribute → value). */
+  readonly scope?: Readonly<Record<string, string>>;
   /** Key of the lock item found for this value, if any. */
   readonly lock?: PlainKey;
   /** Owner named on the lock, when the convention has an owner attribute. */
@@ -46,6 +48,8 @@ export interface StrayLockRow {
   readonly key: PlainKey;
   readonly rule?: string;
   readonly value: string;
+  /** For a scoped rule: the scope written in the lock key (account attribute → value). */
+  readonly scope?: Readonly<Record<string, string>>;
   readonly owner?: string;
   readonly reason?: string;
 }

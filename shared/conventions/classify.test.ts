@@ -9,6 +9,7 @@ const uniq = layoutFor('uniq').convention;
 const onetable = layoutFor('onetable').convention;
 const marker = layoutFor('marker').convention;
 const awsBlog = layoutFor('aws-blog').convention;
+const scopedOnetable = layoutFor('onetable', { rules: [{ attribute: 'email', scope: 'orgId' }] }).convention;
 
 describe('parseLockKey', () => {
   it.each([
@@ -19,7 +20,10 @@ describe('parseLockKey', () => {
     ['unicode', marker, 'NAME#백과', undefined, 'lock', 'NAME', '백과'],
     ['aws-blog tag', awsBlog, 'userName#Ada', undefined, 'lock', 'userName', 'Ada'],
     ['onetable current', onetable, '_unique#User#email#a@b.c', '_unique#', 'lock', 'User.email', 'a@b.c'],
-    ['onetable scoped', onetable, '_unique#acme#User#email#a@b.c', '_unique#', 'lock', 'User.email', 'a@b.c'],
+    ['onetable scoped, no scope declared', onetable, '_unique#acme#User#email#a@b.c', '_unique#', 'malformed', 'does not say which account attribute holds its {scope}', undefined],
+    ['onetable scoped', scopedOnetable, '_unique#acme#User#email#a@b.c', '_unique#', 'lock', 'User.email', 'a@b.c'],
+    ['onetable scoped, value with #', scopedOnetable, '_unique#acme#User#email#a#b', '_unique#', 'lock', 'User.email', 'a#b'],
+    ['onetable scoped, empty scope', scopedOnetable, '_unique##User#email#a', '_unique#', 'not-lock', undefined, undefined],
     ['onetable legacy', onetable, '_Unique:User:email:a@b.c', '_unique:', 'lock', 'User.email', 'a@b.c'],
     ['onetable legacy, # sort key', onetable, '_Unique:User:email:a:b', '_unique#', 'lock', 'User.email', 'a:b'],
     ['empty value', uniq, 'UNIQ#EMAIL#', 'LOCK', 'malformed', 'empty EMAIL value', undefined],

@@ -7,6 +7,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Convention, Item, PlainKey } from '../model';
 import { keyOf } from '../plain-key';
 import { compileConvention, parseLockKey, type CompiledConvention } from './parse';
+import { accountScope, isScoped, lockScope, type ScopeValues } from './scope';
 
 /** One protected value held by an account. */
 export interface AccountValue {
@@ -18,6 +19,8 @@ export interface AccountValue {
   readonly value: string;
   /** The value after the rule's normalization; joins use this. */
   readonly normalized: string;
+  /** For a scoped rule: the scope values the account holds (aligned with the rule's scope placeholders). */
+  readonly scope?: ScopeValues;
 }
 
 /** What one item is under a convention. */
@@ -31,6 +34,8 @@ export type ItemClass =
       /** The value as written in the key. */
       readonly value: string;
       readonly normalized: string;
+      /** For a scoped rule: the scope values written in the key. */
+      readonly scope?: ScopeValues;
       /** The owner attribute's value, when the convention has one and the lock carries it. */
       readonly owner?: string;
     }
@@ -69,7 +74,8 @@ export function classifyItem(convention: Convention | CompiledConvention, item: 
       const key = keyOf(item, keys);
       const normalized = normalizeFn ? normalizeFn(parsed.value) : parsed.value;
       const owner = conv.ownerAttribute === undefined ? undefined : scalarText(item[conv.ownerAttribute]);
-      const base = { kind: 'lock' as const, key, rule: rule?.name ?? '', ruleIndex: parsed.ruleIndex, value: parsed.value, normalized };
+      const scope = rule && isScoped(rule) ? lockScope(rule, parsed.parts) : undefined;
+      const base = { kind: 'lock' as const, key, rule: rule?.name ?? '', ruleIndex: parsed.ruleIndex, value: parsed.value, normalized, ...(scope ? { scope } : {}) };
       return owner === undefined ? base : { ...base, owner };
     }
     if (parsed.kind === 'malformed') {
@@ -100,7 +106,7 @@ export function isAccount(compiled: CompiledConvention, item: Item, hash: string
   }
 }
 
-/** The protected values an account holds: one per rule whose attribute is a non-empty S or N. */
+/** The protected values an account holds: one per rule whose attribute is a non-empty S or N (and, for a scoped rule, whose scope attributes are all set). */
 export function accountValues(compiled: CompiledConvention, item: Item): AccountValue[] {
   const rules = compiled.convention.rules;
   const out: AccountValue[] = [];
@@ -112,7 +118,12 @@ export function accountValues(compiled: CompiledConvention, item: Item): Account
     const normalized = fn ? fn(value) : value;
     // A value that normalizes to nothing (only spaces, with trim) protects nothing.
     if (normalized === '') continue;
-    out.push({ rule: rule.name, ruleIndex: i, value, normalized });
+    if (isScoped(rule)) {
+      // Without its scope a value is protected by no lock the library could write: it joins nothing.
+      const scope = accountScope(rule, item);
+      if (scope === undefined) continue;
+      out.push({ rule: rule.name, ruleIndex: i, value, normalized, scope });
+    } else out.push({ rule: rule.name, ruleIndex: i, value, normalized });
   }
   return out;
 }

@@ -5,13 +5,15 @@
  */
 import type { Item, KeySchema, PresetName } from '../model';
 import { fmt } from './detect-overlap';
-import { ONETABLE_LEGACY_PREFIX, ONETABLE_PREFIX, UNIQ_LOCK_RANGE, UNIQ_PREFIX, type PresetOptions } from './presets';
+import { ELECTRODB_ENTITY, ELECTRODB_VERSION, ONETABLE_LEGACY_PREFIX, ONETABLE_PREFIX, UNIQ_LOCK_RANGE, UNIQ_PREFIX, type PresetOptions } from './presets';
 
 /** One sampled item that looks like a lock. */
 export interface LockObservation {
   /** The part of the key naming the rule (`EMAIL`; OneTable: `User#email`). */
   readonly tag: string;
   readonly value: string;
+  /** The scope text written before the model in a scoped OneTable lock (`_unique#<scope>#User#…`). */
+  readonly scope?: string;
   readonly item: Item;
 }
 
@@ -60,6 +62,8 @@ export function findLocks(preset: PresetName, keys: KeySchema, sample: readonly 
     case 'marker':
     case 'aws-blog':
       return tagScan(preset, keys, sample);
+    case 'electrodb':
+      return electrodbScan(keys, sample);
   }
 }
 
@@ -138,7 +142,7 @@ function onetableScan(keys: KeySchema, sample: readonly Item[]): LockScan {
 }
 
 /** `[scope#]Model#attr#value`: the model is found among sampled `_type` values (a scope may precede it). */
-function parseCurrent(rest: string, models: readonly string[]): { tag: string; value: string } | undefined {
+function parseCurrent(rest: string, models: readonly string[]): { tag: string; value: string; scope?: string } | undefined {
   for (const model of models) {
     let at = 0;
     if (!rest.startsWith(`${model}#`)) {
@@ -149,7 +153,8 @@ function parseCurrent(rest: string, models: readonly string[]): { tag: string; v
     const afterModel = rest.slice(at + model.length + 1);
     const hashAt = afterModel.indexOf('#');
     if (hashAt <= 0) continue;
-    return { tag: `${model}#${afterModel.slice(0, hashAt)}`, value: afterModel.slice(hashAt + 1) };
+    const found = { tag: `${model}#${afterModel.slice(0, hashAt)}`, value: afterModel.slice(hashAt + 1) };
+    return at === 0 ? found : { ...found, scope: rest.slice(0, at - 1) };
   }
   // No sampled account of this model: read it unscoped.
   const parts = rest.split('#');
@@ -191,4 +196,69 @@ export function findLocksForced(preset: PresetName, keys: KeySchema, sample: rea
   const a = tagScan('marker', keys, sample);
   const b = tagScan('aws-blog', keys, sample);
   return { ...a, locks: [...a.locks, ...b.locks] };
+}
+
+const EDB_RANGE = /^\$([^#_]+(?:_[^#_]+)*)_([^#_]+)#name_(.+)#entity_([^#]+)$/;
+
+/**
+ * ElectroDB's constraint entity: pk `$<service>#value_<value>`, sk `$<constraint>_<version>#name_<name>#entity_<entity>`,
+ * `__edb_e__ = <constraint>`. The tag is `<entity>#<name>`; the constraint's other attributes
+ * (its name index keys) are read off the sampled locks.
+ */
+function electrodbScan(keys: KeySchema, sample: readonly Item[]): LockScan {
+  const locks: LockObservation[] = [];
+  const services: string[] = [];
+  const constraints: string[] = [];
+  const versions: string[] = [];
+  for (const item of sample) {
+    const hash = text(item, keys.hash.name);
+    const range = text(item, keys.range?.name);
+    if (hash === undefined || range === undefined || !hash.startsWith('$')) continue;
+    const at = hash.indexOf('#value_');
+    const m = EDB_RANGE.exec(range);
+    if (at <= 1 || !m) continue;
+    services.push(hash.slice(1, at));
+    constraints.push(m[1]!);
+    versions.push(m[2]!);
+    locks.push({ tag: `${m[4]!}#${m[3]!}`, value: hash.slice(at + '#value_'.length), item });
+  }
+  const entity = mostCommon(locks.map((l) => l.tag.slice(0, l.tag.indexOf('#'))))?.value ?? '';
+  const mine = locks.filter((l) => l.tag.startsWith(`${entity}#`));
+  const ignored = new Set<Item>(locks.filter((l) => !l.tag.startsWith(`${entity}#`)).map((l) => l.item));
+  const lockItems = new Set(mine.map((l) => l.item));
+  // Items of other entities (and ElectroDB items without an entity) are not accounts of this convention.
+  for (const item of sample) if (!lockItems.has(item) && text(item, ELECTRODB_ENTITY) !== entity) ignored.add(item);
+  const service = mostCommon(services)?.value ?? 'app';
+  const constraint = text(mine[0]?.item ?? {}, ELECTRODB_ENTITY) ?? mostCommon(constraints)?.value ?? 'constraint';
+  const version = text(mine[0]?.item ?? {}, ELECTRODB_VERSION) ?? mostCommon(versions)?.value ?? '1';
+  return {
+    locks: mine,
+    ignored,
+    typeAttribute: ELECTRODB_ENTITY,
+    note: `ElectroDB service ${service}, constraint entity ${constraint} v${version}, values of entity ${entity}`,
+    tagName: (tag) => tag.slice(tag.indexOf('#') + 1),
+    ruleName: (tag) => tag.replace('#', '.'),
+    presetOptions(accounts, _attributes, evidence) {
+      evidence.push(`accounts: ${fmt(accounts.length)} sampled items with ${ELECTRODB_ENTITY} = \`${entity}\``);
+      const gsi = gsiFieldsOf(mine, service);
+      if (gsi) evidence.push(`constraint name index fields \`${gsi[0]}\` / \`${gsi[1]}\` (written on every lock, so ElectroDB's own queries list it)`);
+      return { service, constraintEntity: constraint, constraintVersion: version, accountEntity: entity, ...(gsi ? { gsiFields: gsi } : {}) };
+    },
+    extraPrefixes: () => [],
+  };
+}
+
+/** The constraint entity's name-index key fields: the attributes holding `$<service>#name_…` and `$<constraint>_<v>#value_…`. */
+function gsiFieldsOf(locks: readonly LockObservation[], service: string): [string, string] | undefined {
+  const item = locks[0]?.item;
+  if (!item) return undefined;
+  let pk: string | undefined;
+  let sk: string | undefined;
+  for (const name of Object.keys(item)) {
+    const v = item[name]?.S;
+    if (v === undefined) continue;
+    if (v.startsWith(`$${service}#name_`)) pk = name;
+    else if (v.startsWith('$') && v.includes('#value_') && !v.startsWith(`$${service}#value_`)) sk = name;
+  }
+  return pk && sk ? [pk, sk] : undefined;
 }

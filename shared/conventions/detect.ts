@@ -3,10 +3,11 @@
  * keys of each preset's shape, pair every lock tag with an account attribute by value
  * overlap, find an owner attribute, and say why in evidence lines.
  */
-import type { Convention, Item, KeySchema, PresetName } from '../model';
+import type { Convention, Item, KeySchema, NormalizationStep, PresetName } from '../model';
 import { PRESET_NAMES } from '../model';
 import { err, ok, type Result } from '../result';
 import { scalarText } from './classify';
+import { normalizeValue } from './normalize';
 import { defaultRuleTag, inferNormalization, presetDefaultNormalization } from './detect-normalize';
 import { attributeValues, fmt, overlap, pairTag } from './detect-overlap';
 import { ONETABLE_LEGACY_PREFIX, ONETABLE_PREFIX, PRESET_DEFAULTS, presetConvention, UNIQ_PREFIX, type PresetOptions, type PresetRuleSpec } from './presets';
@@ -31,6 +32,7 @@ const SHAPES: Readonly<Record<PresetName, string>> = {
   marker: '<RULE>#…',
   onetable: `${ONETABLE_PREFIX}<Model>#<attr>#… / ${ONETABLE_LEGACY_PREFIX}<Model>:<attr>:…`,
   'aws-blog': '<attr>#…',
+  electrodb: '$<service>#value_… / $<constraint>_<v>#name_<name>#entity_<entity>',
 };
 
 interface Candidate {
@@ -70,7 +72,7 @@ export function detectConvention(keys: KeySchema, sample: readonly Item[], optio
 }
 
 function applicablePresets(keys: KeySchema): PresetName[] {
-  return keys.range ? ['uniq', 'onetable', 'marker', 'aws-blog'] : ['marker', 'aws-blog', 'uniq', 'onetable'];
+  return keys.range ? ['uniq', 'electrodb', 'onetable', 'marker', 'aws-blog'] : ['marker', 'aws-blog', 'uniq', 'onetable'];
 }
 
 /** Groups lock observations by tag. */
@@ -171,7 +173,8 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
       const common = overlap(lockValues, attributes.get(pairing.attribute) ?? [], inferred.steps);
       evidence.push(`rule ${name} ↔ attribute \`${pairing.attribute}\`${norm}: ${fmt(common)} values in common (${fmt(locks.length)} sampled locks)${why}`);
     }
-    rules.push({ attribute: pairing.attribute, tag: scan.tagName(tag), normalize: inferred.steps });
+    const scope = scopeOf(locks, pairing.attribute, inferred.steps, accountCandidates, skip, name, evidence);
+    rules.push({ attribute: pairing.attribute, tag: scan.tagName(tag), normalize: inferred.steps, ...(scope ? { scope } : {}) });
   }
   if (forced) addDocumentedRules(preset, rules, attributes, evidence);
   if (rules.length === 0) return `${fmt(fullScan.locks.length)} keys look like \`${SHAPES[preset]}\` but none of their values appear on other items`;
@@ -189,6 +192,44 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
   const convention = presetConvention(preset, keys, owner ? { ...options, ownerAttribute: owner.attribute } : options);
   const confidence = Math.round((covered / scan.locks.length) * (pairedByValue / rules.length) * 100) / 100;
   return { detection: { convention, evidence, confidence }, covered };
+}
+
+/**
+ * The scope attribute of a tag whose locks carry a scope (`_unique#<scope>#User#nickname#…`): the
+ * account attribute that, together with the value attribute, reproduces the most (scope, value)
+ * pairs of the sampled locks. Undefined when the locks are unscoped; when no attribute fits, the
+ * evidence says so (the locks will read as malformed until a scope is declared).
+ */
+function scopeOf(
+  locks: readonly LockObservation[],
+  attribute: string,
+  steps: readonly NormalizationStep[],
+  accounts: readonly Item[],
+  skip: ReadonlySet<string>,
+  ruleName: string,
+  evidence: string[],
+): string | undefined {
+  const scoped = locks.filter((l) => l.scope !== undefined);
+  if (scoped.length * 2 <= locks.length) return undefined;
+  const pairs = new Set(scoped.map((l) => JSON.stringify([l.scope, normalizeValue(l.value, steps)])));
+  const tally = new Map<string, number>();
+  for (const account of accounts) {
+    const value = scalarText(account[attribute]);
+    if (value === undefined) continue;
+    const normalized = normalizeValue(value, steps);
+    for (const name in account) {
+      if (name === attribute || skip.has(name)) continue;
+      const scope = scalarText(account[name]);
+      if (scope !== undefined && pairs.has(JSON.stringify([scope, normalized]))) tally.set(name, (tally.get(name) ?? 0) + 1);
+    }
+  }
+  const best = [...tally].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  if (!best) {
+    evidence.push(`rule ${ruleName}: ${fmt(scoped.length)} sampled locks are scoped (\`${scoped[0]?.scope ?? ''}\`…) but no account attribute holds their scope: add "scope" to the rule by hand`);
+    return undefined;
+  }
+  evidence.push(`rule ${ruleName} is unique within \`${best[0]}\`: ${fmt(best[1])} sampled accounts hold a (${best[0]}, ${attribute}) pair that a scoped lock protects (${fmt(scoped.length)} scoped locks)`);
+  return best[0];
 }
 
 /** An attribute on lock items whose values are the hash keys of sampled accounts. */

@@ -4,17 +4,17 @@
  * vs. the key schema, unique rule names) are checked after, each error naming its field.
  */
 import { z } from 'zod';
-import { MAX_NAME_LENGTH, MAX_TEMPLATE_LENGTH } from '../contract/limits';
-import type { Convention, KeySchema, NormalizationStep } from '../model';
+import { MAX_NAME_LENGTH, MAX_TEMPLATE_LENGTH, tableNameSchema } from '../contract/limits';
+import type { Convention, KeySchema, LockRule, NormalizationStep } from '../model';
+import { PRESET_NAMES } from '../model';
 import { err, ok, type Result } from '../result';
-import { VALUE_PLACEHOLDER } from './format';
-import { splitTemplate } from './parse';
-import { SCOPE_PLACEHOLDER } from './presets';
+import { scopeNamesOf, splitPlaceholders, templateProblem, VALUE_NAME } from './template';
 
-/** The current convention file format version. */
-export const CONVENTION_FILE_VERSION = 1 as const;
+/** The current convention file format version: 2 adds scopes, lock item templates, number values and a lock table. */
+export const CONVENTION_FILE_VERSION = 2 as const;
 
-const count = (text: string, needle: string): number => text.split(needle).length - 1;
+/** A v1 placeholder that OneTable presets carry without saying which attribute fills it (its locks read as malformed). */
+const LEGACY_SCOPE = 'scope';
 
 // The same bounds as the bridge's convention schema (shared/contract/limits.ts): a convention
 // file is user input too, and a 20 MB rule name must be refused, not carried into every report.
@@ -26,23 +26,37 @@ const keyAttribute = z.strictObject({
   type: z.enum(['S', 'N', 'B']),
 });
 
+const placeholderName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be a placeholder name (letters, digits, _)');
+
 const lockKey = z.strictObject({
-  hash: text()
-    .refine((h) => count(h, VALUE_PLACEHOLDER) === 1, `must contain ${VALUE_PLACEHOLDER} exactly once`)
-    .refine((h) => count(h, SCOPE_PLACEHOLDER) <= 1, `may contain ${SCOPE_PLACEHOLDER} at most once`)
-    .refine((h) => !h.includes(SCOPE_PLACEHOLDER) || h.indexOf(SCOPE_PLACEHOLDER) < h.indexOf(VALUE_PLACEHOLDER), `${SCOPE_PLACEHOLDER} must come before ${VALUE_PLACEHOLDER}`)
-    .refine((h) => !h.includes(VALUE_PLACEHOLDER) || splitTemplate(h).prefix !== '', `must start with literal text before ${VALUE_PLACEHOLDER} (e.g. \`UNIQ#EMAIL#${VALUE_PLACEHOLDER}\`), or every item would read as a lock`),
+  hash: text().superRefine((h, ctx) => {
+    const problem = templateProblem(h);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   range: text().min(1, 'must not be empty').optional(),
 });
 
-const rule = z.strictObject({
+/** One lock rule, shared by the convention file and the bridge's convention schema. */
+export const lockRuleSchema = z.strictObject({
   name: name(),
   attribute: name(),
-  lockKeys: z.array(lockKey).min(1, 'needs at least one lock key template').max(8, 'at most 8 lock key templates'),
-  normalize: z.array(z.enum(['trim', 'lowercase', 'nfc'] satisfies readonly NormalizationStep[])).default([]),
+  lockKeys: z.array(lockKey).min(1, 'needs at least one lock key template').max(8, 'at most 8 lock key templates').readonly(),
+  normalize: z.array(z.enum(['trim', 'lowercase', 'nfc'] satisfies readonly NormalizationStep[])).max(3).readonly().default([]),
+  scope: z
+    .record(placeholderName, name())
+    .refine((s) => Object.keys(s).length <= 4, 'at most 4 scope placeholders')
+    .readonly()
+    .optional(),
+  lockItem: z
+    .record(name(), text())
+    .refine((s) => Object.keys(s).length <= 16, 'at most 16 lock item attributes')
+    .readonly()
+    .optional(),
+  valueType: z.enum(['S', 'N']).optional(),
 });
 
-const account = z.discriminatedUnion('kind', [
+/** How account items are recognised, shared by the convention file and the bridge's convention schema. */
+export const accountMatcherSchema = z.discriminatedUnion('kind', [
   z
     .strictObject({ kind: z.literal('key-prefix'), prefix: text(), range: text().min(1, 'must not be empty').optional() })
     // An empty prefix is meaningful only with a range (accounts keyed by bare ids, told apart by `SK = PROFILE`).
@@ -51,15 +65,22 @@ const account = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('not-lock') }),
 ]);
 
+/** A table's key schema, shared by the convention file and the bridge's convention schema. */
+export const keySchemaSchema = z.strictObject({ hash: keyAttribute, range: keyAttribute.optional() });
+
+/** Preset names a convention may carry. */
+export const presetOrCustomSchema = z.enum(['custom', ...PRESET_NAMES] as [Convention['preset'], ...Convention['preset'][]]);
+
 /** The JSON schema of a convention file (zod). */
 export const conventionFileSchema = z.strictObject({
-  version: z.literal(CONVENTION_FILE_VERSION).default(CONVENTION_FILE_VERSION),
-  preset: z.enum(['uniq', 'marker', 'onetable', 'aws-blog', 'custom'] satisfies readonly Convention['preset'][]).default('custom'),
-  keys: z.strictObject({ hash: keyAttribute, range: keyAttribute.optional() }).optional(),
-  account,
-  rules: z.array(rule).min(1, 'needs at least one rule').max(32, 'at most 32 rules'),
+  version: z.union([z.literal(1), z.literal(CONVENTION_FILE_VERSION)]).default(CONVENTION_FILE_VERSION),
+  preset: presetOrCustomSchema.default('custom'),
+  keys: keySchemaSchema.optional(),
+  account: accountMatcherSchema,
+  rules: z.array(lockRuleSchema).min(1, 'needs at least one rule').max(32, 'at most 32 rules'),
   lockPrefixes: z.array(name()).max(16, 'at most 16 lock prefixes').default([]),
   ownerAttribute: name().optional(),
+  lockTable: tableNameSchema.optional(),
 });
 
 /** A convention file as written on disk. */
@@ -113,6 +134,10 @@ export function parseConventionFile(json: unknown, tableKeys?: KeySchema): Resul
       if (first !== undefined) return err('validation', `${at}.hash: the same lock key as ${first}; one of them could never match`, { field: `${at}.hash` });
       templates.set(id, at);
     }
+    const scoped = checkScope(r, i, keys);
+    if (scoped) return err('validation', scoped.message, { field: scoped.field });
+    const item = checkLockItem(r, i, keys, file.ownerAttribute);
+    if (item) return err('validation', item.message, { field: item.field });
   }
   if (file.account.kind === 'key-prefix' && keys.hash.type !== 'S') {
     return err('validation', `account: a key-prefix matcher needs a string (S) hash key; this table's is ${keys.hash.type}`, { field: 'account' });
@@ -127,15 +152,73 @@ export function parseConventionFile(json: unknown, tableKeys?: KeySchema): Resul
     preset: file.preset,
     keys: keys.range ? { hash: { ...keys.hash }, range: { ...keys.range } } : { hash: { ...keys.hash } },
     account: accountMatcher,
-    rules: file.rules.map((r) => ({
-      name: r.name,
-      attribute: r.attribute,
-      lockKeys: r.lockKeys.map((t) => (t.range === undefined ? { hash: t.hash } : { hash: t.hash, range: t.range })),
-      normalize: r.normalize,
-    })),
+    rules: file.rules.map(toRule),
     lockPrefixes: file.lockPrefixes,
+    ...(file.ownerAttribute === undefined ? {} : { ownerAttribute: file.ownerAttribute }),
+    ...(file.lockTable === undefined ? {} : { lockTable: file.lockTable }),
   };
-  return ok(file.ownerAttribute === undefined ? convention : { ...convention, ownerAttribute: file.ownerAttribute });
+  return ok(convention);
+}
+
+/** A parsed rule as a model rule: optional fields only when present, so v1 rules stay exactly v1. */
+function toRule(r: z.output<typeof lockRuleSchema>): LockRule {
+  return {
+    name: r.name,
+    attribute: r.attribute,
+    lockKeys: r.lockKeys.map((t) => (t.range === undefined ? { hash: t.hash } : { hash: t.hash, range: t.range })),
+    normalize: r.normalize,
+    ...(r.scope === undefined || Object.keys(r.scope).length === 0 ? {} : { scope: { ...r.scope } }),
+    ...(r.lockItem === undefined || Object.keys(r.lockItem).length === 0 ? {} : { lockItem: { ...r.lockItem } }),
+    ...(r.valueType === undefined || r.valueType === 'S' ? {} : { valueType: r.valueType }),
+  };
+}
+
+type FieldError = { field: string; message: string };
+
+/**
+ * A scoped rule: every placeholder of every template is mapped to an account attribute (the v1
+ * `{scope}` of OneTable presets excepted: its locks read as malformed until it is mapped), every
+ * mapped placeholder appears in every template (else a lock could not tell its scope), and no
+ * scope attribute is the value's own attribute or a key attribute.
+ */
+function checkScope(r: z.output<typeof lockRuleSchema>, i: number, keys: KeySchema): FieldError | undefined {
+  const scope = r.scope ?? {};
+  for (const [j, t] of r.lockKeys.entries()) {
+    const names = scopeNamesOf(t.hash);
+    for (const n of names) {
+      if (scope[n] === undefined && n !== LEGACY_SCOPE) {
+        const field = `rules[${i}].lockKeys[${j}].hash`;
+        return { field, message: `${field}: the placeholder {${n}} has no attribute: add "scope": {"${n}": "<account attribute>"} to rules[${i}]` };
+      }
+    }
+    for (const n of Object.keys(scope)) {
+      if (!names.includes(n)) {
+        const field = `rules[${i}].scope.${n}`;
+        return { field, message: `${field}: the placeholder {${n}} is missing from lockKeys[${j}] (${t.hash}); every lock key of a scoped rule must carry its scope` };
+      }
+    }
+  }
+  const keyNames = [keys.hash.name, ...(keys.range ? [keys.range.name] : [])];
+  for (const [n, attribute] of Object.entries(scope)) {
+    const field = `rules[${i}].scope.${n}`;
+    if (n === VALUE_NAME) return { field, message: `${field}: {value} is the rule's own value (attribute ${r.attribute}), not a scope` };
+    if (attribute === r.attribute) return { field, message: `${field}: the scope attribute cannot be the protected attribute ${r.attribute} itself` };
+    if (keyNames.includes(attribute)) return { field, message: `${field}: ${attribute} is a key attribute; a scope is an account attribute such as orgId` };
+  }
+  return undefined;
+}
+
+/** Lock item templates: never a key attribute or the owner attribute (Locksmith writes those), only known placeholders. */
+function checkLockItem(r: z.output<typeof lockRuleSchema>, i: number, keys: KeySchema, ownerAttribute: string | undefined): FieldError | undefined {
+  const allowed = new Set([VALUE_NAME, 'raw', 'rule', ...Object.keys(r.scope ?? {})]);
+  for (const [attribute, template] of Object.entries(r.lockItem ?? {})) {
+    const field = `rules[${i}].lockItem.${attribute}`;
+    if (attribute === keys.hash.name || attribute === keys.range?.name) return { field, message: `${field}: ${attribute} is a key attribute of the table; a lock item template would overwrite the lock's key` };
+    if (attribute === ownerAttribute) return { field, message: `${field}: ${attribute} is the owner attribute, which Locksmith writes itself (the holder's key)` };
+    const unknown = splitPlaceholders(template).names.find((n) => !allowed.has(n));
+    if (unknown !== undefined) return { field, message: `${field}: unknown placeholder {${unknown}} (use {value}, {raw}, {rule}${r.scope ? ' or the rule\'s scope placeholders' : ''})` };
+  }
+  return undefined;
 }
 
 function compareKeys(file: KeySchema, table: KeySchema): { field: string; message: string } | undefined {
@@ -154,8 +237,10 @@ function compareKeys(file: KeySchema, table: KeySchema): { field: string; messag
 
 /** Writes a convention as a convention file object (JSON.stringify it to save). */
 export function conventionToFile(convention: Convention): ConventionFile {
+  const v2 = convention.lockTable !== undefined || convention.rules.some((r) => r.scope || r.lockItem || r.valueType);
   const base: ConventionFile = {
-    version: CONVENTION_FILE_VERSION,
+    // A convention without v2 features is written as v1, byte for byte what earlier versions wrote.
+    version: v2 ? CONVENTION_FILE_VERSION : 1,
     preset: convention.preset,
     keys: convention.keys.range ? { hash: { ...convention.keys.hash }, range: { ...convention.keys.range } } : { hash: { ...convention.keys.hash } },
     account: { ...convention.account },
@@ -164,10 +249,15 @@ export function conventionToFile(convention: Convention): ConventionFile {
       attribute: r.attribute,
       lockKeys: r.lockKeys.map((t) => ({ ...t })),
       normalize: [...r.normalize],
+      ...(r.scope ? { scope: { ...r.scope } } : {}),
+      ...(r.lockItem ? { lockItem: { ...r.lockItem } } : {}),
+      ...(r.valueType ? { valueType: r.valueType } : {}),
     })),
     lockPrefixes: [...convention.lockPrefixes],
+    ...(convention.ownerAttribute === undefined ? {} : { ownerAttribute: convention.ownerAttribute }),
+    ...(convention.lockTable === undefined ? {} : { lockTable: convention.lockTable }),
   };
-  return convention.ownerAttribute === undefined ? base : { ...base, ownerAttribute: convention.ownerAttribute };
+  return base;
 }
 
 /**

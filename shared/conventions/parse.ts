@@ -4,20 +4,24 @@
  * `startsWith` calls — no regular expressions on the hot path of a million-item audit.
  */
 import type { Convention, LockRule, NormalizationStep } from '../model';
-import { VALUE_PLACEHOLDER } from './format';
 import { normalizeValue } from './normalize';
-import { SCOPE_PLACEHOLDER } from './presets';
+import { canonicalNumber } from './scope';
+import { compileHash, readKey, type CompiledHash } from './template';
 
 /** One lock-key template, split into the literal parts around its placeholders. */
 export interface CompiledTemplate {
   readonly ruleIndex: number;
   readonly templateIndex: number;
-  /** Literal text before `{value}` (or before `{scope}` when the template has one). */
+  /** Literal text before the first placeholder. */
   readonly prefix: string;
-  /** Literal text between `{scope}` and `{value}`; undefined when the template has no scope. */
-  readonly scopeSeparator?: string;
-  /** Literal text after `{value}` (usually empty). */
+  /** Literal text after the last placeholder (usually empty). */
   readonly suffix: string;
+  /** The template compiled for reading (see template.ts). */
+  readonly hash: CompiledHash;
+  /** Placeholders other than `{value}` (scope parts); 0 for most templates. */
+  readonly placeholders: number;
+  /** A placeholder the rule's scope does not map (a v1 `{scope}`): locks of this template cannot join. */
+  readonly unmapped?: string;
   readonly range?: string;
 }
 
@@ -32,25 +36,31 @@ export interface CompiledConvention {
 
 /** What a hash (+ range) key text is under a convention. */
 export type ParsedLockKey =
-  | { readonly kind: 'lock'; readonly rule: LockRule; readonly ruleIndex: number; readonly templateIndex: number; readonly value: string }
+  | {
+      readonly kind: 'lock';
+      readonly rule: LockRule;
+      readonly ruleIndex: number;
+      readonly templateIndex: number;
+      readonly value: string;
+      /** Scope placeholder → text, for a scoped template. */
+      readonly parts?: Readonly<Record<string, string>>;
+    }
   | { readonly kind: 'malformed'; readonly reason: string; readonly rule?: LockRule; readonly ruleIndex?: number }
   | { readonly kind: 'not-lock' };
 
 const cache = new WeakMap<Convention, CompiledConvention>();
 const NOT_LOCK: ParsedLockKey = { kind: 'not-lock' };
 
-/** Splits a hash template around `{value}` (and an optional leading `{scope}`). */
-export function splitTemplate(hash: string): { prefix: string; scopeSeparator?: string; suffix: string } {
-  const at = hash.indexOf(VALUE_PLACEHOLDER);
-  if (at < 0) throw new Error(`lock key template ${hash} has no ${VALUE_PLACEHOLDER}`);
-  const before = hash.slice(0, at);
-  const suffix = hash.slice(at + VALUE_PLACEHOLDER.length);
-  const scopeAt = before.indexOf(SCOPE_PLACEHOLDER);
-  if (scopeAt < 0) return { prefix: before, suffix };
-  return { prefix: before.slice(0, scopeAt), scopeSeparator: before.slice(scopeAt + SCOPE_PLACEHOLDER.length), suffix };
+/** Splits a hash template around `{value}`: the literal prefix (before any placeholder) and suffix. */
+export function splitTemplate(hash: string): { prefix: string; suffix: string } {
+  const compiled = compileHash(hash);
+  return { prefix: compiled.prefix, suffix: compiled.suffix };
 }
 
-function normalizer(steps: readonly NormalizationStep[]): (value: string) => string {
+/** The normalization of a rule as one function: numbers in canonical form first (N rules), then the steps. */
+export function ruleNormalizer(rule: Pick<LockRule, 'normalize' | 'valueType'>): (value: string) => string {
+  const steps: readonly NormalizationStep[] = rule.normalize;
+  if (rule.valueType === 'N') return steps.length === 0 ? canonicalNumber : (value) => normalizeValue(canonicalNumber(value), steps);
   if (steps.length === 0) return (value) => value;
   return (value) => normalizeValue(value, steps);
 }
@@ -62,21 +72,17 @@ export function compileConvention(convention: Convention): CompiledConvention {
   const templates: CompiledTemplate[] = [];
   convention.rules.forEach((rule, ruleIndex) => {
     rule.lockKeys.forEach((template, templateIndex) => {
-      const parts = splitTemplate(template.hash);
-      const base = { ruleIndex, templateIndex, prefix: parts.prefix, suffix: parts.suffix };
-      const withScope = parts.scopeSeparator === undefined ? base : { ...base, scopeSeparator: parts.scopeSeparator };
-      templates.push(template.range === undefined || !convention.keys.range ? withScope : { ...withScope, range: template.range });
+      const hash = compileHash(template.hash);
+      const names = [...hash.before.map((p) => p.name), ...hash.after.map((p) => p.name)];
+      const unmapped = names.find((n) => rule.scope?.[n] === undefined);
+      const base: CompiledTemplate = { ruleIndex, templateIndex, prefix: hash.prefix, suffix: hash.suffix, hash, placeholders: names.length, ...(unmapped === undefined ? {} : { unmapped }) };
+      templates.push(template.range === undefined || !convention.keys.range ? base : { ...base, range: template.range });
     });
   });
   // Stable sort, most specific first: longer literal prefix, then longer literal suffix (`U#{value}#LOCK`
-  // before `U#{value}`, whatever the rule order), then unscoped before scoped.
-  templates.sort(
-    (a, b) =>
-      b.prefix.length - a.prefix.length ||
-      b.suffix.length - a.suffix.length ||
-      Number(a.scopeSeparator !== undefined) - Number(b.scopeSeparator !== undefined),
-  );
-  const compiled: CompiledConvention = { convention, templates, normalizers: convention.rules.map((r) => normalizer(r.normalize)) };
+  // before `U#{value}`, whatever the rule order), then fewer placeholders (unscoped before scoped).
+  templates.sort((a, b) => b.prefix.length - a.prefix.length || b.suffix.length - a.suffix.length || a.placeholders - b.placeholders);
+  const compiled: CompiledConvention = { convention, templates, normalizers: convention.rules.map((r) => ruleNormalizer(r)) };
   cache.set(convention, compiled);
   return compiled;
 }
@@ -98,27 +104,30 @@ export function parseLockKey(convention: Convention | CompiledConvention, hash: 
   const rules = compiled.convention.rules;
   let wrongRange: CompiledTemplate | undefined;
   for (const t of compiled.templates) {
-    if (!hash.startsWith(t.prefix)) continue;
-    const end = hash.length - t.suffix.length;
-    if (end < t.prefix.length || (t.suffix !== '' && !hash.endsWith(t.suffix))) continue;
-    let start = t.prefix.length;
-    if (t.scopeSeparator !== undefined) {
-      const at = hash.indexOf(t.scopeSeparator, start);
-      // The scope must be non-empty and the separator must end before the value starts.
-      if (at <= start || at + t.scopeSeparator.length > end) continue;
-      start = at + t.scopeSeparator.length;
-    }
+    const read = readKey(t.hash, hash);
+    if (read === undefined) continue;
     if (t.range !== undefined && range !== t.range) {
       wrongRange ??= t;
       continue;
     }
-    const value = hash.slice(start, end);
+    const value = read.value;
     const rule = rules[t.ruleIndex]!;
+    if (t.unmapped !== undefined) {
+      const text = read.parts?.[t.unmapped] ?? '';
+      return {
+        kind: 'malformed',
+        reason: `a scoped lock ({${t.unmapped}} = \`${text}\`) but rule ${rule.name} does not say which account attribute holds its {${t.unmapped}}: add "scope": {"${t.unmapped}": "<attribute>"} to the rule`,
+        rule,
+        ruleIndex: t.ruleIndex,
+      };
+    }
     const bad = checkValue(value, rule.name);
     if (bad !== undefined) return { kind: 'malformed', reason: bad, rule, ruleIndex: t.ruleIndex };
     // A value that normalizes to nothing (spaces under `trim`) can join no account and cannot be released by value.
     if (compiled.normalizers[t.ruleIndex]?.(value) === '') return { kind: 'malformed', reason: `the ${rule.name} value is empty after normalization (${rule.normalize.join(', ')})`, rule, ruleIndex: t.ruleIndex };
-    return { kind: 'lock', rule, ruleIndex: t.ruleIndex, templateIndex: t.templateIndex, value };
+    return read.parts === undefined
+      ? { kind: 'lock', rule, ruleIndex: t.ruleIndex, templateIndex: t.templateIndex, value }
+      : { kind: 'lock', rule, ruleIndex: t.ruleIndex, templateIndex: t.templateIndex, value, parts: read.parts };
   }
   if (wrongRange) {
     const expected = rules[wrongRange.ruleIndex]?.lockKeys
@@ -141,10 +150,4 @@ export function parseLockKey(convention: Convention | CompiledConvention, hash: 
     }
   }
   return NOT_LOCK;
-}
-
-/** Normalizes a value with rule `ruleIndex` of a compiled convention. */
-export function normalizeForRule(compiled: CompiledConvention, ruleIndex: number, value: string): string {
-  const fn = compiled.normalizers[ruleIndex];
-  return fn ? fn(value) : value;
 }

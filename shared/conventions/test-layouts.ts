@@ -4,7 +4,7 @@
  * Used by unit tests only; pure, so it may live in shared/.
  */
 import type { Convention, Item, PresetName } from '../model';
-import { formatLockKey } from './format';
+import { formatLockItem, formatLockKey } from './format';
 import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention, type PresetOptions } from './presets';
 
 /** Builders of account and lock items for one preset's layout. */
@@ -45,6 +45,8 @@ export function layoutFor(preset: PresetName, overrides: Partial<PresetOptions> 
       case 'marker':
       case 'aws-blog':
         return id;
+      case 'electrodb':
+        return `$app#id_${id}`;
     }
   };
   return {
@@ -60,13 +62,15 @@ export function layoutFor(preset: PresetName, overrides: Partial<PresetOptions> 
         case 'marker':
         case 'aws-blog':
           return raw(accountHash(id), undefined, attrs(values));
+        case 'electrodb':
+          return raw(accountHash(id), `$user_1#id_${id}`, { ...attrs(values), __edb_e__: S('user'), __edb_v__: S('1') });
       }
     },
     lock(ruleName, value, extra = {}, templateIndex = 0) {
       const rule = convention.rules.find((x) => x.name === ruleName);
       if (!rule) throw new Error(`no rule ${ruleName} in ${preset}`);
       const key = formatLockKey(rule, value, rule.lockKeys[templateIndex]);
-      const typed = preset === 'onetable' ? { _type: S('_Unique'), ...extra } : extra;
+      const typed = { ...Object.fromEntries(Object.entries(formatLockItem(rule, value, value)).map(([k, v]) => [k, S(v)])), ...extra };
       return raw(key.hash, key.range, typed);
     },
     raw,
