@@ -47,13 +47,16 @@ export function checkKeyValue(text: string, part: KeyPart, field?: string): Resu
   return ok(undefined);
 }
 
+/** Empty scope values: sizes are checked for the value alone here; builders check the key with its scope. */
+const emptyScope = (rule: LockRule): string[] => Object.keys(rule.scope ?? {}).map(() => '');
+
 /**
  * Checks that the lock key for `value` under `rule` fits DynamoDB's limits, with a message
  * naming the rule and how many bytes the value may have.
  */
 export function checkLockKeyLimits(rule: LockRule, value: string): Result<void> {
   if (value.length === 0) return err('validation', `${rule.name}: the value must not be empty`, { field: 'value' });
-  const key = formatLockKey(rule, value);
+  const key = formatLockKey(rule, value, undefined, emptyScope(rule));
   const bytes = utf8ByteLength(key.hash);
   if (bytes > PARTITION_KEY_MAX_BYTES) {
     const room = PARTITION_KEY_MAX_BYTES - (bytes - utf8ByteLength(value));
@@ -69,6 +72,6 @@ export function checkLockKeyLimits(rule: LockRule, value: string): Result<void> 
 
 /** The most UTF-8 bytes a value may have under `rule` (its canonical template's prefix and suffix take the rest). */
 export function maxValueBytes(rule: LockRule): number {
-  const probe = formatLockKey(rule, '');
+  const probe = formatLockKey(rule, '', undefined, emptyScope(rule));
   return PARTITION_KEY_MAX_BYTES - utf8ByteLength(probe.hash);
 }

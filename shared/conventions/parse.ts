@@ -48,6 +48,9 @@ export type ParsedLockKey =
   | { readonly kind: 'malformed'; readonly reason: string; readonly rule?: LockRule; readonly ruleIndex?: number }
   | { readonly kind: 'not-lock' };
 
+/** How the reason of a lock read under an undeclared scope placeholder begins (the repair plan keys on it). */
+export const UNDECLARED_SCOPE_REASON = 'a scoped lock';
+
 const cache = new WeakMap<Convention, CompiledConvention>();
 const NOT_LOCK: ParsedLockKey = { kind: 'not-lock' };
 
@@ -116,7 +119,7 @@ export function parseLockKey(convention: Convention | CompiledConvention, hash: 
       const text = read.parts?.[t.unmapped] ?? '';
       return {
         kind: 'malformed',
-        reason: `a scoped lock ({${t.unmapped}} = \`${text}\`) but rule ${rule.name} does not say which account attribute holds its {${t.unmapped}}: add "scope": {"${t.unmapped}": "<attribute>"} to the rule`,
+        reason: `${UNDECLARED_SCOPE_REASON} ({${t.unmapped}} = \`${text}\`) but rule ${rule.name} does not say which account attribute holds its {${t.unmapped}}: add "scope": {"${t.unmapped}": "<attribute>"} to the rule`,
         rule,
         ruleIndex: t.ruleIndex,
       };

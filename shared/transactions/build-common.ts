@@ -1,8 +1,8 @@
 /** Shared pieces of the pure builders: rule lookup, lock and account keys, owner values, action assembly. */
-import { formatLockKey } from '../conventions/format';
-import { normalizeValue } from '../conventions/normalize';
-import { parseLockKey } from '../conventions/parse';
-import { checkLockKeyLimits } from '../limits';
+import { formatLockItem, formatLockKey } from '../conventions/format';
+import { parseLockKey, ruleNormalizer } from '../conventions/parse';
+import { canonicalNumber, isScoped, lockScope, scopeRecord, scopeWords, type ScopeValues } from '../conventions/scope';
+import { checkLockKeyLimits, PARTITION_KEY_MAX_BYTES, utf8ByteLength as utf8Bytes } from '../limits';
 import type { Convention, LockRule, PlainKey, PlainValue } from '../model';
 import { formatKey } from '../plain-key';
 import { err, ok, type Result } from '../result';
@@ -16,13 +16,30 @@ export interface BuildContext {
   readonly convention: Convention;
 }
 
-/** A lock key resolved for one value: normalized value, plain key, DynamoDB JSON key, text. */
+/** A lock key resolved for one value: normalized value, scope, plain key, DynamoDB JSON key, text. */
 export interface LockTarget {
   readonly rule: LockRule;
   readonly value: string;
+  /** A scoped rule's scope values (aligned with its placeholders); undefined for an unscoped rule. */
+  readonly scope?: ScopeValues;
   readonly key: PlainKey;
   readonly json: ItemJson;
   readonly text: string;
+}
+
+/** A rule's normalization of a value (numbers in canonical form for an N rule). */
+export function normalizeFor(rule: LockRule, value: string): string {
+  return ruleNormalizer(rule)(value);
+}
+
+/** A protected value as DynamoDB JSON in the rule's type: N (canonical number text) for an N rule, else S. */
+export function valueJson(rule: LockRule, value: string): AttributeValueJson {
+  return rule.valueType === 'N' ? { N: canonicalNumber(value) } : { S: value };
+}
+
+/** How a lock's value and scope read in a sentence: `ada` in orgId `acme`. */
+export function valueWords(lock: Pick<LockTarget, 'rule' | 'value' | 'scope'>): string {
+  return `${q(lock.value)}${scopeWords(scopeRecord(lock.rule, lock.scope))}`;
 }
 
 /** An account key resolved: plain, DynamoDB JSON, text and the owner value a lock would name. */
@@ -45,29 +62,36 @@ export function ruleLabel(rule: LockRule): string {
   return rule.name.toLowerCase();
 }
 
-/** The lock for `value` under `rule` (canonical template, normalized value), with size and type checks. */
-export function lockTarget(ctx: BuildContext, rule: LockRule, value: string): Result<LockTarget> {
-  const normalized = normalizeValue(value, rule.normalize);
+/**
+ * The lock for `value` under `rule` (canonical template, normalized value, and for a scoped rule
+ * the scope it is unique within), with size and type checks.
+ */
+export function lockTarget(ctx: BuildContext, rule: LockRule, value: string, scope?: ScopeValues): Result<LockTarget> {
+  const normalized = normalizeFor(rule, value);
   if (normalized.length === 0) return err('validation', `${rule.name}: the value is empty after normalization`, { field: 'value' });
+  const scoped = isScoped(rule);
+  if (scoped && (scope === undefined || scope.length !== Object.keys(rule.scope ?? {}).length || scope.some((s) => s === ''))) {
+    return err('validation', `${rule.name} is unique within ${Object.values(rule.scope ?? {}).join(' + ')}: its lock key needs the scope, and none was given`, { field: 'scope' });
+  }
   const limits = checkLockKeyLimits(rule, normalized);
   if (!limits.ok) return limits;
-  const text = formatLockKey(rule, normalized);
+  const text = formatLockKey(rule, normalized, undefined, scoped ? scope : undefined);
+  if (utf8Bytes(text.hash) > PARTITION_KEY_MAX_BYTES) return err('validation', `${rule.name}: the lock key with its scope is longer than DynamoDB's ${PARTITION_KEY_MAX_BYTES} bytes`, { field: 'value' });
   const keys = ctx.convention.keys;
   if (keys.range && text.range === undefined) return err('validation', `${rule.name}: the table has a sort key \`${keys.range.name}\` but the rule's lock template has no sort key value`, { field: 'rule' });
   const key: Record<string, PlainValue> = { [keys.hash.name]: text.hash };
   if (keys.range && text.range !== undefined) key[keys.range.name] = text.range;
   const json = keyJson(key, keys, 'lock key');
   if (!json.ok) return json;
-  return ok({ rule, value: normalized, key, json: json.value, text: formatKey(key, keys) });
+  return ok({ rule, value: normalized, ...(scoped ? { scope } : {}), key, json: json.value, text: formatKey(key, keys) });
 }
 
 /**
  * The lock to release: the canonical key for the value, or an explicit key (a legacy template or an
  * un-normalized value) that must read as a lock of this rule whose value normalizes to the same.
  */
-export function existingLockTarget(ctx: BuildContext, rule: LockRule, value: string, explicit: PlainKey | undefined): Result<LockTarget> {
-  const canonical = lockTarget(ctx, rule, value);
-  if (!canonical.ok || explicit === undefined) return canonical;
+export function existingLockTarget(ctx: BuildContext, rule: LockRule, value: string, explicit: PlainKey | undefined, scope?: ScopeValues): Result<LockTarget> {
+  if (explicit === undefined) return lockTarget(ctx, rule, value, scope);
   const keys = ctx.convention.keys;
   const json = keyJson(explicit, keys, 'lock');
   if (!json.ok) return json;
@@ -75,10 +99,36 @@ export function existingLockTarget(ctx: BuildContext, rule: LockRule, value: str
   const range = keys.range ? explicit[keys.range.name] : undefined;
   const parsed = typeof hash === 'string' ? parseLockKey(ctx.convention, hash, typeof range === 'string' ? range : undefined) : undefined;
   const text = formatKey(explicit, keys);
-  if (parsed?.kind !== 'lock' || ctx.convention.rules[parsed.ruleIndex] !== rule || normalizeValue(parsed.value, rule.normalize) !== canonical.value.value) {
-    return err('validation', `${text} is not a lock of rule ${rule.name} for ${q(canonical.value.value)}`, { field: 'lock' });
+  const normalized = normalizeFor(rule, value);
+  if (parsed?.kind !== 'lock' || ctx.convention.rules[parsed.ruleIndex] !== rule || normalizeFor(rule, parsed.value) !== normalized) {
+    return err('validation', `${text} is not a lock of rule ${rule.name} for ${q(normalized)}`, { field: 'lock' });
   }
-  return ok({ rule, value: canonical.value.value, key: explicit, json: json.value, text });
+  // The key names its own scope; a scope given beside it must be the same one.
+  const keyScope = isScoped(rule) ? lockScope(rule, parsed.parts) : undefined;
+  if (scope !== undefined && keyScope !== undefined && scope.join('\u0000') !== keyScope.join('\u0000')) {
+    return err('validation', `${text} is the lock of ${q(normalized)}${scopeWords(scopeRecord(rule, keyScope))}, not${scopeWords(scopeRecord(rule, scope))}`, { field: 'scope' });
+  }
+  const canonical = lockTarget(ctx, rule, value, keyScope);
+  if (!canonical.ok) return canonical;
+  return ok({ rule, value: normalized, ...(keyScope ? { scope: keyScope } : {}), key: explicit, json: json.value, text });
+}
+
+/** The item a claim puts: the lock key, the rule's lock item attributes for the holder's stored value, and the owner. */
+export function lockPutItem(ctx: BuildContext, lock: LockTarget, account: AccountTarget, stored: string): ItemJson {
+  const extra = Object.fromEntries(Object.entries(formatLockItem(lock.rule, lock.value, stored, lock.scope)).map(([k, v]) => [k, str(v)]));
+  const ownerAttribute = ctx.convention.ownerAttribute;
+  return { ...extra, ...lock.json, ...(ownerAttribute ? { [ownerAttribute]: account.owner } : {}) };
+}
+
+/**
+ * The condition that an account holds a rule's value in the lock's scope: `#attr = :v` plus one
+ * equality per scope attribute. Names and values are added to `p`.
+ */
+export function holdsCondition(p: Placeholders, lock: Pick<LockTarget, 'rule' | 'scope'>, stored: string): string {
+  const parts = [`${p.name(lock.rule.attribute, 'attr')} = ${p.value(valueJson(lock.rule, stored), 'stored')}`];
+  const record = scopeRecord(lock.rule, lock.scope) ?? {};
+  Object.entries(record).forEach(([attribute, v], i) => parts.push(`${p.name(attribute, `scope${i}`)} = ${p.value(str(v), `scope${i}`)}`));
+  return parts.join(' AND ');
 }
 
 /** The account's key, checked against the table's key schema and the convention's account matcher. */

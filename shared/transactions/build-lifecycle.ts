@@ -1,6 +1,6 @@
 /** Pure builders for the lifecycle templates of seed 1: signup, change value, delete account. */
-import { normalizeValue } from '../conventions/normalize';
-import type { LockRule } from '../model';
+import { accountScope, isScoped, type ScopeValues } from '../conventions/scope';
+import type { Item, LockRule } from '../model';
 import { err, ok, type Result } from '../result';
 import {
   type AccountTarget,
@@ -9,34 +9,46 @@ import {
   type BuildContext,
   findRule,
   type LockTarget,
+  lockPutItem,
   lockTarget,
   makeItem,
+  normalizeFor,
   ownedByOrUnowned,
   q,
   ruleLabel,
   str,
+  valueJson,
 } from './build-common';
 import { Placeholders } from './dynamo-json';
 import type { AttributeValueJson, BuiltTransaction, ChangeValueSpec, DeleteAccountSpec, SignupSpec } from './types';
 
-/** Resolves rule name → stored value pairs to rules and their locks. */
-function resolveValues(ctx: BuildContext, values: Readonly<Record<string, string>>): Result<{ rule: LockRule; stored: string; lock: LockTarget }[]> {
+/** Resolves rule name → stored value pairs to rules and their locks (scoped rules in the scope `scopeOf` gives). */
+function resolveValues(
+  ctx: BuildContext,
+  values: Readonly<Record<string, string>>,
+  scopeOf: (rule: LockRule) => ScopeValues | undefined,
+): Result<{ rule: LockRule; stored: string; lock: LockTarget }[]> {
   const out: { rule: LockRule; stored: string; lock: LockTarget }[] = [];
   for (const [name, stored] of Object.entries(values)) {
     const rule = findRule(ctx.convention, name);
     if (!rule.ok) return err('validation', rule.error.message, { field: `values.${name}` });
-    const lock = lockTarget(ctx, rule.value, stored);
+    const lock = lockTarget(ctx, rule.value, stored, scopeOf(rule.value));
     if (!lock.ok) return err('validation', lock.error.message, { field: `values.${name}` });
     out.push({ rule: rule.value, stored, lock: lock.value });
   }
   return ok(out);
 }
 
-/** Adds the guarded Put of a new lock (with the owner attribute when the convention has one). */
-function addLockPut(ctx: BuildContext, list: ActionList, lock: LockTarget, account: AccountTarget): void {
+/** A signup's extra string attributes as an item, to read scope attributes from. */
+function attributesAsItem(attributes: Readonly<Record<string, string>> | undefined): Item {
+  return Object.fromEntries(Object.entries(attributes ?? {}).map(([k, v]) => [k, { S: v }]));
+}
+
+/** Adds the guarded Put of a new lock (with the rule's lock item attributes and the owner attribute when the convention has one). */
+function addLockPut(ctx: BuildContext, list: ActionList, lock: LockTarget, account: AccountTarget, stored: string): void {
   const ownerAttribute = ctx.convention.ownerAttribute;
   const p = new Placeholders();
-  const item = { ...lock.json, ...(ownerAttribute ? { [ownerAttribute]: account.owner } : {}) };
+  const item = lockPutItem(ctx, lock, account, stored);
   list.add(makeItem(ctx, 'Put', item, p, `attribute_not_exists(${p.name(ctx.convention.keys.hash.name, 'pk')})`), {
     role: 'put-lock',
     key: lock.key,
@@ -52,7 +64,8 @@ function addLockPut(ctx: BuildContext, list: ActionList, lock: LockTarget, accou
 export function buildSignup(ctx: BuildContext, spec: SignupSpec): Result<BuiltTransaction> {
   const account = accountTarget(ctx, spec.account);
   if (!account.ok) return account;
-  const values = resolveValues(ctx, spec.values);
+  // A scoped value's scope is what the new account will store in its scope attributes.
+  const values = resolveValues(ctx, spec.values, (rule) => (isScoped(rule) ? accountScope(rule, attributesAsItem(spec.attributes)) : undefined));
   if (!values.ok) return values;
   const item: Record<string, AttributeValueJson> = { ...account.value.json };
   const matcher = ctx.convention.account;
@@ -63,7 +76,7 @@ export function buildSignup(ctx: BuildContext, spec: SignupSpec): Result<BuiltTr
   }
   for (const { rule, stored } of values.value) {
     if (rule.attribute in item) return err('validation', `attribute \`${rule.attribute}\` (rule ${rule.name}) is set twice`, { field: `values.${rule.name}` });
-    item[rule.attribute] = str(stored);
+    item[rule.attribute] = valueJson(rule, stored);
   }
   const list = new ActionList();
   const p = new Placeholders();
@@ -74,7 +87,7 @@ export function buildSignup(ctx: BuildContext, spec: SignupSpec): Result<BuiltTr
     explanation: `Put the account ${account.value.text} (${values.value.map((v) => `${v.rule.attribute} = ${q(v.stored)}`).join(', ')}) only if no item has this key`,
     failure: `an item with the key ${account.value.text} already exists`,
   });
-  for (const { lock } of values.value) addLockPut(ctx, list, lock, account.value);
+  for (const { lock, stored } of values.value) addLockPut(ctx, list, lock, account.value, stored);
   return ok({
     kind: 'signup',
     table: ctx.table,
@@ -101,13 +114,13 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
   const account = accountTarget(ctx, spec.account);
   if (!account.ok) return account;
   if (spec.from === spec.to) return err('validation', `${account.value.text} already stores ${q(spec.to)}; nothing to change`, { field: 'to' });
-  const oldLock = lockTarget(ctx, rule.value, spec.from);
+  const oldLock = lockTarget(ctx, rule.value, spec.from, spec.scope);
   if (!oldLock.ok) return err('validation', oldLock.error.message, { field: 'from' });
-  const newLock = lockTarget(ctx, rule.value, spec.to);
+  const newLock = lockTarget(ctx, rule.value, spec.to, spec.scope);
   if (!newLock.ok) return err('validation', newLock.error.message, { field: 'to' });
   const label = ruleLabel(rule.value);
   const list = new ActionList();
-  const sameLock = normalizeValue(spec.from, rule.value.normalize) === normalizeValue(spec.to, rule.value.normalize);
+  const sameLock = normalizeFor(rule.value, spec.from) === normalizeFor(rule.value, spec.to);
   const pk = ctx.convention.keys.hash.name;
 
   if (sameLock) {
@@ -124,7 +137,7 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
       failure: `the lock ${oldLock.value.text} is missing${owner ? ' or names another account' : ''}`,
     });
   } else {
-    addLockPut(ctx, list, newLock.value, account.value);
+    addLockPut(ctx, list, newLock.value, account.value, spec.to);
     const p = new Placeholders();
     const owner = ownedByOrUnowned(ctx, p, account.value);
     const cond = `attribute_exists(${p.name(pk, 'pk')})${owner ? ` AND ${owner.expression}` : ''}`;
@@ -140,8 +153,8 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
   }
   const u = new Placeholders();
   const attr = u.name(rule.value.attribute, 'attr');
-  const update = `SET ${attr} = ${u.value(str(spec.to), 'to')}`;
-  list.add(makeItem(ctx, 'Update', account.value.json, u, `${attr} = ${u.value(str(spec.from), 'from')}`, update), {
+  const update = `SET ${attr} = ${u.value(valueJson(rule.value, spec.to), 'to')}`;
+  list.add(makeItem(ctx, 'Update', account.value.json, u, `${attr} = ${u.value(valueJson(rule.value, spec.from), 'from')}`, update), {
     role: 'update-account',
     key: account.value.key,
     keyText: account.value.text,
@@ -174,13 +187,13 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
 export function buildDeleteAccount(ctx: BuildContext, spec: DeleteAccountSpec): Result<BuiltTransaction> {
   const account = accountTarget(ctx, spec.account);
   if (!account.ok) return account;
-  const values = resolveValues(ctx, spec.values);
+  const values = resolveValues(ctx, spec.values, (rule) => spec.scopes?.[rule.name]);
   if (!values.ok) return values;
   const list = new ActionList();
   const p = new Placeholders();
   const pk = ctx.convention.keys.hash.name;
   const parts = [`attribute_exists(${p.name(pk, 'pk')})`];
-  values.value.forEach(({ rule, stored }, i) => parts.push(`${p.name(rule.attribute, `a${i}`)} = ${p.value(str(stored), `s${i}`)}`));
+  values.value.forEach(({ rule, stored }, i) => parts.push(`${p.name(rule.attribute, `a${i}`)} = ${p.value(valueJson(rule, stored), `s${i}`)}`));
   // The values the account must still hold are exactly those whose locks are deleted; an account without values is deleted on existence alone.
   list.add(makeItem(ctx, 'Delete', account.value.json, p, parts.join(' AND ')), {
     role: 'delete-account',

@@ -1,7 +1,7 @@
 /** Pure builders for the two lock operations: claim (write a lock for a holder) and release (delete a lock). */
-import { normalizeValue } from '../conventions/normalize';
+import { scopeRecord, scopeWords } from '../conventions/scope';
 import { err, ok, type Result } from '../result';
-import { accountTarget, ActionList, type BuildContext, existingLockTarget, findRule, lockTarget, makeItem, q, ruleLabel, str } from './build-common';
+import { accountTarget, ActionList, type BuildContext, existingLockTarget, findRule, holdsCondition, lockPutItem, lockTarget, makeItem, normalizeFor, q, ruleLabel, str, valueJson, valueWords } from './build-common';
 import { plainToJson, Placeholders } from './dynamo-json';
 import type { BuiltTransaction, ClaimSpec, ReleaseSpec } from './types';
 
@@ -13,40 +13,43 @@ import type { BuiltTransaction, ClaimSpec, ReleaseSpec } from './types';
 export function buildClaim(ctx: BuildContext, spec: ClaimSpec): Result<BuiltTransaction> {
   const rule = findRule(ctx.convention, spec.rule);
   if (!rule.ok) return rule;
-  const lock = lockTarget(ctx, rule.value, spec.value);
+  const lock = lockTarget(ctx, rule.value, spec.value, spec.scope);
   if (!lock.ok) return lock;
   const account = accountTarget(ctx, spec.account);
   if (!account.ok) return account;
   const label = ruleLabel(rule.value);
   const v = lock.value.value;
-  if (normalizeValue(spec.stored, rule.value.normalize) !== v) {
+  const vw = valueWords(lock.value);
+  if (normalizeFor(rule.value, spec.stored) !== v) {
     return err('validation', `${account.value.text} stores ${rule.value.attribute} = ${q(spec.stored)}, which is not ${label} ${q(v)} under this rule's normalization`, { field: 'stored' });
   }
   const { keys, ownerAttribute } = ctx.convention;
   const list = new ActionList();
+  const extra = Object.keys(rule.value.lockItem ?? {});
 
   const put = new Placeholders();
-  const item = { ...lock.value.json, ...(ownerAttribute ? { [ownerAttribute]: account.value.owner } : {}) };
+  const item = lockPutItem(ctx, lock.value, account.value, spec.stored);
   list.add(makeItem(ctx, 'Put', item, put, `attribute_not_exists(${put.name(keys.hash.name, 'pk')})`), {
     role: 'put-lock',
     key: lock.value.key,
     keyText: lock.value.text,
     rule: rule.value,
     value: v,
-    explanation: `Put ${lock.value.text} only if no item has this key${ownerAttribute ? `, naming ${account.value.text} in \`${ownerAttribute}\`` : ''}`,
-    failure: `${label} ${q(v)} is already held — the lock ${lock.value.text} exists`,
+    explanation: `Put ${lock.value.text} only if no item has this key${ownerAttribute ? `, naming ${account.value.text} in \`${ownerAttribute}\`` : ''}${extra.length ? `, with ${extra.map((a) => `\`${a}\``).join(', ')} as the library writes them` : ''}`,
+    failure: `${label} ${vw} is already held — the lock ${lock.value.text} exists`,
   });
 
   const check = new Placeholders();
-  const attr = check.name(rule.value.attribute, 'attr');
-  list.add(makeItem(ctx, 'ConditionCheck', account.value.json, check, `${attr} = ${check.value(str(spec.stored), 'stored')}`), {
+  const scope = scopeRecord(rule.value, lock.value.scope);
+  const scopeText = scope ? ` and ${Object.entries(scope).map(([k, s]) => `${k} = ${q(s)}`).join(', ')}` : '';
+  list.add(makeItem(ctx, 'ConditionCheck', account.value.json, check, holdsCondition(check, lock.value, spec.stored)), {
     role: 'check-account',
     key: account.value.key,
     keyText: account.value.text,
     rule: rule.value,
     value: v,
-    explanation: `Check ${account.value.text} exists and still has ${rule.value.attribute} = ${q(spec.stored)} (as stored)`,
-    failure: `${account.value.text} no longer holds ${label} ${q(spec.stored)} (or no longer exists)`,
+    explanation: `Check ${account.value.text} exists and still has ${rule.value.attribute} = ${q(spec.stored)} (as stored)${scopeText}`,
+    failure: `${account.value.text} no longer holds ${label} ${q(spec.stored)}${scope ? ' in that scope' : ''} (or no longer exists)`,
   });
 
   return ok({
@@ -55,11 +58,11 @@ export function buildClaim(ctx: BuildContext, spec: ClaimSpec): Result<BuiltTran
     items: list.items,
     actions: list.actions,
     confirm: v,
-    summary: `Claim ${label} ${q(v)} for ${account.value.text}: write the lock ${lock.value.text}`,
+    summary: `Claim ${label} ${vw} for ${account.value.text}: write the lock ${lock.value.text}`,
     guards: {
       guarded: [
         `no item has the key ${lock.value.text} when the transaction commits (nobody else took ${q(v)} meanwhile)`,
-        `${account.value.text} still has ${rule.value.attribute} exactly ${q(spec.stored)} when the transaction commits`,
+        `${account.value.text} still has ${rule.value.attribute} exactly ${q(spec.stored)}${scopeText} when the transaction commits`,
       ],
       notGuarded: [`other accounts holding ${q(v)} without a lock (duplicate-value) are not checked; an audit finds them`],
     },
@@ -74,11 +77,13 @@ export function buildClaim(ctx: BuildContext, spec: ClaimSpec): Result<BuiltTran
 export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<BuiltTransaction> {
   const rule = findRule(ctx.convention, spec.rule);
   if (!rule.ok) return rule;
-  const lock = existingLockTarget(ctx, rule.value, spec.value, spec.lockKey);
+  const lock = existingLockTarget(ctx, rule.value, spec.value, spec.lockKey, spec.scope);
   if (!lock.ok) return lock;
   const { keys, ownerAttribute } = ctx.convention;
   const label = ruleLabel(rule.value);
   const v = lock.value.value;
+  const vw = valueWords(lock.value);
+  const lockScope = scopeRecord(rule.value, lock.value.scope);
   const guarded: string[] = [`the lock ${lock.value.text} still exists when the transaction commits (nothing else is deleted)`];
   const notGuarded: string[] = [
     `DynamoDB has no condition for "no account holds ${q(v)}": Locksmith looks for holders with a consistent read just before sending and refuses if one is found, but an account that takes ${q(v)} between that read and the commit is not caught`,
@@ -120,6 +125,8 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
     const check = new Placeholders();
     const attr = check.name(rule.value.attribute, 'attr');
     const seen = spec.holder.seen;
+    // For a scoped rule the holder holds the value only in the lock's scope: read in another scope, it cannot.
+    const otherScope = lockScope !== undefined && spec.holder.seenScope !== undefined && spec.holder.seenScope.join('\u0000') !== (lock.value.scope ?? []).join('\u0000');
     let cond: string;
     let words: string;
     if (seen?.state === 'absent') {
@@ -127,21 +134,27 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
       words = `still has no ${rule.value.attribute} (as read at preview)`;
       guarded.push(`${h} still has no ${rule.value.attribute}`);
     } else if (seen?.state === 'value') {
-      if (normalizeValue(seen.value, rule.value.normalize) === v) {
-        return err('conflict', `${h} still holds ${label} ${q(v)} (stored as ${q(seen.value)}); releasing its lock would let someone else take it`, { field: 'holder' });
+      if (normalizeFor(rule.value, seen.value) === v && !otherScope) {
+        return err('conflict', `${h} still holds ${label} ${vw} (stored as ${q(seen.value)}); releasing its lock would let someone else take it`, { field: 'holder' });
       }
       // Pinning the exact value read at preview guards every spelling: if the holder changes at all, the release fails.
-      cond = `attribute_not_exists(${attr}) OR ${attr} = ${check.value(str(seen.value), 'seen')}`;
+      cond = `attribute_not_exists(${attr}) OR ${attr} = ${check.value(valueJson(rule.value, seen.value), 'seen')}`;
       words = `has no ${rule.value.attribute} or still exactly ${q(seen.value)} (as read at preview), so it cannot hold ${q(v)} in any spelling`;
       guarded.push(`${h} does not hold ${q(v)} in any spelling: its ${rule.value.attribute} is unchanged since the preview`);
     } else {
       const forms = [...new Set([v, spec.value])];
-      cond = `attribute_not_exists(${attr}) OR (${forms.map((f, i) => `${attr} <> ${check.value(str(f), i === 0 ? 'v' : 'typed')}`).join(' AND ')})`;
+      cond = `attribute_not_exists(${attr}) OR (${forms.map((f, i) => `${attr} <> ${check.value(valueJson(rule.value, f), i === 0 ? 'v' : 'typed')}`).join(' AND ')})`;
       words = `no longer holds it: ${rule.value.attribute} is absent or not exactly ${forms.map(q).join(' / ')}`;
       guarded.push(`${h}'s ${rule.value.attribute} is not exactly ${forms.map(q).join(' or ')}`);
       if (rule.value.normalize.length > 0) {
         notGuarded.push(`other spellings that the rule's normalization (${rule.value.normalize.join(', ')}) folds into ${q(v)} are not excluded by the condition on ${h}; the fresh lookup before sending catches them`);
       }
+    }
+    if (lockScope !== undefined) {
+      // …or it holds the value in another scope: that is not this lock's value.
+      const other = Object.entries(lockScope).map(([attribute, sv], i) => `${check.name(attribute, `scope${i}`)} <> ${check.value(str(sv), `scope${i}`)}`);
+      cond = `(${cond}) OR ${other.join(' OR ')}`;
+      words += `, or it is outside${scopeWords(lockScope)}`;
     }
     list.add(makeItem(ctx, 'ConditionCheck', holder.value.json, check, cond), {
       role: 'check-holder',
@@ -162,7 +175,7 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
     items: list.items,
     actions: list.actions,
     confirm: v,
-    summary: `Release ${label} ${q(v)}: delete the lock ${lock.value.text}`,
+    summary: `Release ${label} ${vw}: delete the lock ${lock.value.text}`,
     guards: { guarded, notGuarded },
   });
 }

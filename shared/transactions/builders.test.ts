@@ -72,7 +72,11 @@ describe.each(CASES)('builders on $name', (c) => {
     const normalized = c.convention.rules.find((r) => r.name === c.rule)!.normalize.includes('lowercase') ? 'ada@lovelace.io' : ' Ada@Lovelace.io ';
     expect(item[pk]!.S).toContain(c.convention.rules[0]!.normalize.includes('trim') ? normalized.trim() : normalized);
     if (owner) expect(item[owner]).toEqual({ S: String(c.account[pk]) });
-    else expect(Object.keys(item).length).toBe(c.convention.keys.range ? 2 : 1);
+    // The key and exactly the attributes the library writes on its locks (OneTable's _type, ElectroDB's entity fields).
+    const rule = c.convention.rules.find((r) => r.name === c.rule)!;
+    const lockItem = Object.keys(rule.lockItem ?? {});
+    expect(Object.keys(item).sort()).toEqual([...(owner ? [owner] : []), pk, ...(c.convention.keys.range ? [c.convention.keys.range.name] : []), ...lockItem].sort());
+    if (rule.lockItem?.['value'] === '{raw}') expect(item['value']).toEqual({ S: ' Ada@Lovelace.io ' });
     const check = body(b.items[1]!);
     expect(check.ConditionExpression).toBe('#attr = :stored');
     expect(check.ExpressionAttributeNames).toEqual({ '#attr': c.attribute });

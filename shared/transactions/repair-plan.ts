@@ -3,6 +3,8 @@
  * everything a machine should not decide (duplicates, owner mismatches, malformed locks) listed
  * for a human. Each fix is its own small transaction (well under DynamoDB's 100 actions).
  */
+import { UNDECLARED_SCOPE_REASON } from '../conventions/parse';
+import { scopeWords } from '../conventions/scope';
 import type { Problem } from '../model';
 import type { TransactionOperation } from './types';
 
@@ -29,17 +31,26 @@ export interface RepairPlan {
 export function planRepairs(problems: readonly Problem[]): RepairPlan {
   const fixes: RepairFix[] = [];
   const manual: ManualRepair[] = [];
+  // Scoped locks the convention cannot read: a "missing" lock of that rule may well exist under a
+  // scope, and writing the unscoped key would protect nothing the library checks. Leave those to a person.
+  const undeclared = new Set(problems.filter((p) => p.kind === 'malformed-lock' && p.rule !== undefined && p.reason?.startsWith(UNDECLARED_SCOPE_REASON)).map((p) => p.rule));
   for (const problem of problems) {
-    const label = problem.rule ? `${problem.rule.toLowerCase()} \`${problem.value}\`` : `\`${problem.value}\``;
+    const label = `${problem.rule ? `${problem.rule.toLowerCase()} \`${problem.value}\`` : `\`${problem.value}\``}${scopeWords(problem.scope)}`;
     switch (problem.kind) {
       case 'orphan-lock':
         if (problem.rule) {
-          fixes.push({ problem, summary: `release ${label} (orphan lock)`, operation: { kind: 'release', rule: problem.rule, value: problem.value, ...(problem.lock ? { lock: problem.lock } : {}) } });
+          fixes.push({
+            problem,
+            summary: `release ${label} (orphan lock)`,
+            operation: { kind: 'release', rule: problem.rule, value: problem.value, ...(problem.lock ? { lock: problem.lock } : {}), ...(problem.scope ? { scope: problem.scope } : {}) },
+          });
         } else manual.push({ problem, why: 'the orphan lock names no rule' });
         break;
       case 'missing-lock': {
         const account = problem.accounts?.[0];
-        if (problem.rule && account) fixes.push({ problem, summary: `claim ${label} for its holder (missing lock)`, operation: { kind: 'claim', rule: problem.rule, value: problem.value, account } });
+        if (problem.rule && undeclared.has(problem.rule)) {
+          manual.push({ problem, why: `rule ${problem.rule} has scoped locks whose scope the convention does not declare: declare the rule's "scope" first, or a claim would write a key the library never checks` });
+        } else if (problem.rule && account) fixes.push({ problem, summary: `claim ${label} for its holder (missing lock)`, operation: { kind: 'claim', rule: problem.rule, value: problem.value, account } });
         else manual.push({ problem, why: 'the missing lock names no rule or holder' });
         break;
       }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { conventionSchema } from '../contract/convention-schema';
 import { nameSchema, opaqueIdSchema, plainKeySchema, tableNameSchema, valueSchema } from '../contract/limits';
+import type { ScopeValues } from '../conventions/scope';
 import type { PlainKey, PlainValue } from '../model';
 
 // ---------------------------------------------------------------- DynamoDB JSON (what is sent)
@@ -71,6 +72,8 @@ export const releaseOperationSchema = z.strictObject({
   holder: plainKeySchema.optional(),
   /** The lock's exact key, when it is not the canonical one (legacy template, un-normalized value). */
   lock: plainKeySchema.optional(),
+  /** For a scoped rule: the scope the value is unique within, by account attribute (`{ "orgId": "acme" }`). */
+  scope: z.record(nameSchema, valueSchema).refine((s) => Object.keys(s).length <= 4, 'at most 4 scope attributes').optional(),
 });
 
 /** Signup (seed 1): put the account with its protected values and one lock per value. */
@@ -153,6 +156,8 @@ export interface ClaimSpec {
   readonly account: PlainKey;
   /** The account's attribute exactly as stored (may differ from the normalized lock value). */
   readonly stored: string;
+  /** For a scoped rule: the scope the account holds the value in (read with it). */
+  readonly scope?: ScopeValues;
 }
 
 /** Release with what is known about the lock's owner and the last holder. */
@@ -162,10 +167,12 @@ export interface ReleaseSpec {
   readonly value: string;
   /** Only with an owner attribute: the owner named on the lock when previewed (absent = the lock names nobody). */
   readonly lockOwner?: { readonly state: 'absent' } | { readonly state: 'value'; readonly value: PlainValue };
-  /** The last known holder and, when read fresh, what its attribute held then. */
-  readonly holder?: { readonly key: PlainKey; readonly seen?: SeenValue };
+  /** The last known holder and, when read fresh, what its attribute (and, for a scoped rule, its scope) held then. */
+  readonly holder?: { readonly key: PlainKey; readonly seen?: SeenValue; readonly seenScope?: ScopeValues };
   /** The lock's exact key when it is not the canonical one; it must read as a lock of this rule and value. */
   readonly lockKey?: PlainKey;
+  /** For a scoped rule: the scope of the lock (else read from `lockKey`). */
+  readonly scope?: ScopeValues;
 }
 
 /** Signup with values as they will be stored. */
@@ -183,6 +190,8 @@ export interface ChangeValueSpec {
   readonly rule: string;
   readonly from: string;
   readonly to: string;
+  /** For a scoped rule: the account's scope (both locks live in it). */
+  readonly scope?: ScopeValues;
 }
 
 /** Delete account with every protected value it holds now (rule name → stored value). */
@@ -190,6 +199,8 @@ export interface DeleteAccountSpec {
   readonly kind: 'delete-account';
   readonly account: PlainKey;
   readonly values: Readonly<Record<string, string>>;
+  /** Rule name → the account's scope, for its scoped rules. */
+  readonly scopes?: Readonly<Record<string, ScopeValues>>;
 }
 
 /** Any resolved transaction spec. */

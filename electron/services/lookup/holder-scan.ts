@@ -17,7 +17,11 @@ export function holderScanProjection(convention: Convention, rules: readonly Hol
   const attributes = new Set<string>([convention.keys.hash.name]);
   if (convention.keys.range) attributes.add(convention.keys.range.name);
   if (convention.account.kind === 'attribute-equals') attributes.add(convention.account.attribute);
-  for (const r of rules) attributes.add(r.rule.attribute);
+  for (const r of rules) {
+    attributes.add(r.rule.attribute);
+    // A scoped rule's value joins only with its scope: classifying an account needs those attributes.
+    for (const attribute of Object.values(r.rule.scope ?? {})) attributes.add(attribute);
+  }
   const names: Record<string, string> = {};
   const parts = [...attributes].map((name, i) => {
     names[`#p${i}`] = name;

@@ -6,8 +6,8 @@
 import { GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { classifyItem } from '../../../shared/conventions/classify';
-import { compileConvention } from '../../../shared/conventions/parse';
-import { normalizeValue } from '../../../shared/conventions/normalize';
+import { compileConvention, ruleNormalizer } from '../../../shared/conventions/parse';
+import { joinKey, type ScopeValues } from '../../../shared/conventions/scope';
 import type { Convention, Item, LockRule, PlainKey } from '../../../shared/model';
 import { keyId, toTypedKey } from '../../../shared/plain-key';
 import { withRetry } from '../dynamo/retry';
@@ -19,10 +19,10 @@ export async function readItem(client: DynamoDBClient, table: string, convention
   return out.Item;
 }
 
-/** A string attribute as stored (S only: conditions compare with S values), undefined otherwise. */
+/** A scalar attribute as stored: S as is, N as its decimal text (conditions send it back typed by the rule); undefined otherwise. */
 export function storedText(item: Item | undefined, attribute: string): string | undefined {
   const value = item?.[attribute];
-  return value?.S;
+  return value?.S ?? value?.N;
 }
 
 /** Options of the holder search. */
@@ -32,6 +32,8 @@ export interface HolderSearchOptions {
   readonly convention: Convention;
   readonly rule: LockRule;
   readonly value: string;
+  /** For a scoped rule: only holders in this scope hold the lock's value. */
+  readonly scope?: ScopeValues;
   readonly segments?: number;
   readonly signal?: AbortSignal;
 }
@@ -43,7 +45,8 @@ export interface HolderSearchOptions {
 export async function findHolders(options: HolderSearchOptions): Promise<PlainKey[]> {
   const { client, table, convention, rule, signal } = options;
   const ruleIndex = convention.rules.indexOf(rule);
-  const normalized = normalizeValue(options.value, rule.normalize);
+  const normalized = ruleNormalizer(rule)(options.value);
+  const inScope = (scope: ScopeValues | undefined): boolean => options.scope === undefined || joinKey(scope, '') === joinKey(options.scope, '');
   const forms = [...new Set([normalized, options.value])];
   const scanRules = [{ rule, index: ruleIndex, normalized, forms }];
   const projection = holderScanProjection(convention, scanRules);
@@ -75,7 +78,7 @@ export async function findHolders(options: HolderSearchOptions): Promise<PlainKe
         );
         for (const item of page.Items ?? []) {
           const cls = classifyItem(compiled, item);
-          if (cls.kind === 'account' && cls.values.some((v) => v.ruleIndex === ruleIndex && v.normalized === normalized)) found.set(keyId(cls.key, convention.keys), cls.key);
+          if (cls.kind === 'account' && cls.values.some((v) => v.ruleIndex === ruleIndex && v.normalized === normalized && inScope(v.scope))) found.set(keyId(cls.key, convention.keys), cls.key);
         }
         start = page.LastEvaluatedKey;
       } while (start);

@@ -4,7 +4,8 @@
  * (release), and what the last holder holds now. The pure builders then take it from there.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { Convention, PlainKey, PlainValue } from '../../../shared/model';
+import { accountScope, isScoped, scopeFromRecord, type ScopeValues } from '../../../shared/conventions/scope';
+import type { Convention, Item, LockRule, PlainKey, PlainValue } from '../../../shared/model';
 import { formatKey } from '../../../shared/plain-key';
 import { err, ok, type Result } from '../../../shared/result';
 import { accountTarget, existingLockTarget, findRule } from '../../../shared/transactions/build-common';
@@ -35,6 +36,16 @@ export function holderFromOwner(convention: Convention, owner: PlainValue): Plai
   return undefined;
 }
 
+/** The scope an account holds a scoped rule's value in; an error naming the missing attribute when it has none. */
+function scopeOfAccount(rule: LockRule, item: Item, key: PlainKey, convention: Convention): Result<ScopeValues | undefined> {
+  if (!isScoped(rule)) return ok(undefined);
+  const scope = accountScope(rule, item);
+  if (scope === undefined) {
+    return err('validation', `${formatKey(key, convention.keys)} has no ${Object.values(rule.scope ?? {}).join(' / ')}: rule ${rule.name} is unique within it, so no lock can be written for this account`, { field: 'account' });
+  }
+  return ok(scope);
+}
+
 /** Reads what the request depends on and returns the spec to build. */
 export async function resolveSpec(ctx: ResolveContext, op: TransactionOperation): Promise<Result<TransactionSpec>> {
   const { convention } = ctx;
@@ -46,12 +57,16 @@ export async function resolveSpec(ctx: ResolveContext, op: TransactionOperation)
       if (!account.ok) return account;
       const stored = op.stored ?? storedText(account.value, rule.value.attribute);
       if (stored === undefined) return err('validation', `${formatKey(op.account, convention.keys)} has no ${rule.value.attribute}: it holds no value to claim`, { field: 'account' });
-      return ok({ kind: 'claim', rule: rule.value.name, value: op.value, account: op.account, stored });
+      const scope = scopeOfAccount(rule.value, account.value, op.account, convention);
+      if (!scope.ok) return scope;
+      return ok({ kind: 'claim', rule: rule.value.name, value: op.value, account: op.account, stored, ...(scope.value ? { scope: scope.value } : {}) });
     }
     case 'release': {
       const rule = findRule(convention, op.rule);
       if (!rule.ok) return rule;
-      const lock = existingLockTarget({ table: ctx.table, convention }, rule.value, op.value, op.lock);
+      const given = op.scope === undefined && op.lock !== undefined ? undefined : scopeFromRecord(rule.value, op.scope);
+      if (typeof given === 'string') return err('validation', given, { field: 'scope' });
+      const lock = existingLockTarget({ table: ctx.table, convention }, rule.value, op.value, op.lock, given);
       if (!lock.ok) return lock;
       const lockItem = await readItem(ctx.client, ctx.table, convention, lock.value.key, ctx.signal);
       if (!lockItem) return err('not-found', `no lock ${lock.value.text} exists: nothing to release`, { field: 'value' });
@@ -59,13 +74,22 @@ export async function resolveSpec(ctx: ResolveContext, op: TransactionOperation)
       const ownerText = ownerAttribute === undefined ? undefined : storedText(lockItem, ownerAttribute);
       const lockOwner = ownerAttribute === undefined ? undefined : ownerText === undefined ? ({ state: 'absent' } as const) : ({ state: 'value', value: ownerText } as const);
       const holderKey = op.holder ?? (ownerText === undefined ? undefined : holderFromOwner(convention, ownerText));
-      let holder: { key: PlainKey; seen: SeenValue } | undefined;
+      let holder: { key: PlainKey; seen: SeenValue; seenScope?: ScopeValues } | undefined;
       if (holderKey) {
         const item = await readItem(ctx.client, ctx.table, convention, holderKey, ctx.signal);
         const seen = storedText(item, rule.value.attribute);
-        holder = { key: holderKey, seen: seen === undefined ? { state: 'absent' } : { state: 'value', value: seen } };
+        const seenScope = item && isScoped(rule.value) ? accountScope(rule.value, item) : undefined;
+        holder = { key: holderKey, seen: seen === undefined ? { state: 'absent' } : { state: 'value', value: seen }, ...(seenScope ? { seenScope } : {}) };
       }
-      return ok({ kind: 'release', rule: rule.value.name, value: op.value, ...(op.lock ? { lockKey: op.lock } : {}), ...(lockOwner ? { lockOwner } : {}), ...(holder ? { holder } : {}) });
+      return ok({
+        kind: 'release',
+        rule: rule.value.name,
+        value: op.value,
+        ...(op.lock ? { lockKey: op.lock } : {}),
+        ...(lock.value.scope ? { scope: lock.value.scope } : {}),
+        ...(lockOwner ? { lockOwner } : {}),
+        ...(holder ? { holder } : {}),
+      });
     }
     case 'signup':
       return ok({ kind: 'signup', account: op.account, values: op.values, ...(op.attributes ? { attributes: op.attributes } : {}) });
@@ -76,17 +100,27 @@ export async function resolveSpec(ctx: ResolveContext, op: TransactionOperation)
       if (!account.ok) return account;
       const from = op.from ?? storedText(account.value, rule.value.attribute);
       if (from === undefined) return err('validation', `${formatKey(op.account, convention.keys)} has no ${rule.value.attribute} to change`, { field: 'account' });
-      return ok({ kind: 'change-value', account: op.account, rule: rule.value.name, from, to: op.to });
+      const scope = scopeOfAccount(rule.value, account.value, op.account, convention);
+      if (!scope.ok) return scope;
+      return ok({ kind: 'change-value', account: op.account, rule: rule.value.name, from, to: op.to, ...(scope.value ? { scope: scope.value } : {}) });
     }
     case 'delete-account': {
       const account = await readAccount(ctx, op.account);
       if (!account.ok) return account;
       const values: Record<string, string> = {};
+      const scopes: Record<string, ScopeValues> = {};
       for (const rule of convention.rules) {
         const stored = storedText(account.value, rule.attribute);
-        if (stored !== undefined && stored.trim() !== '') values[rule.name] = stored;
+        if (stored === undefined || stored.trim() === '') continue;
+        if (isScoped(rule)) {
+          // A scoped value without its scope has no lock to delete (the audit joins it to nothing either).
+          const scope = accountScope(rule, account.value);
+          if (scope === undefined) continue;
+          scopes[rule.name] = scope;
+        }
+        values[rule.name] = stored;
       }
-      return ok({ kind: 'delete-account', account: op.account, values });
+      return ok({ kind: 'delete-account', account: op.account, values, ...(Object.keys(scopes).length ? { scopes } : {}) });
     }
   }
 }

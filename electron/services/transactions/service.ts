@@ -79,7 +79,8 @@ async function currentHolders(ctx: TransactionContext, entry: StoredPreview): Pr
   if (entry.spec.kind !== 'release') return [];
   const rule = findRule(entry.convention, entry.spec.rule);
   if (!rule.ok) return [];
-  return findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule: rule.value, value: entry.spec.value, segments: deps(ctx).holderSegments });
+  const scope = entry.spec.scope;
+  return findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule: rule.value, value: entry.spec.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments });
 }
 
 /** Names the holders of lock values that turned out to be taken, when the lock itself does not say. */
@@ -93,7 +94,8 @@ async function nameHolders(ctx: TransactionContext, entry: StoredPreview, reason
       const keys = entry.convention.keys;
       // The account claiming the value holds it too; naming it as "the holder" would mislead.
       const claimants = new Set(entry.built.actions.filter((a) => a.role === 'check-account' || a.role === 'put-account').map((a) => keyId(a.key, keys)));
-      const found = await findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule: rule.value, value: meta.value, segments: deps(ctx).holderSegments }).catch(() => []);
+      const scope = entry.spec.kind === 'claim' || entry.spec.kind === 'change-value' ? entry.spec.scope : undefined;
+      const found = await findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule: rule.value, value: meta.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments }).catch(() => []);
       const holders = found.filter((h) => !claimants.has(keyId(h, keys)));
       if (holders.length === 0) return { ...reason, message: `${reason.message}, and no other account holds it (an orphan lock, or this account's own: release it first if it is an orphan)` };
       const names = holders.map((h) => formatKey(h, keys)).sort().join(', ');
