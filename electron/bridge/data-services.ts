@@ -221,10 +221,10 @@ export function createDataServices(options: DataServicesOptions): DataServices &
       if (!run) return err('not-found', `No audit run ${runId}.`);
       return run.report ? ok(run.report) : err('conflict', 'The audit is still running; its report is ready when it finishes.');
     },
-    lookup: (c, table, convention, value, rule) => guard(c.target, table, async () => {
+    lookup: (c, table, convention, value, rule, scope) => guard(c.target, table, async () => {
       const info = await describe(c, table);
       if (!info.ok) return info;
-      const answer = await lookupValue({ client: clientFor(c), table: { name: table, gsis: info.value.gsis }, convention, value, ...(rule ? { rule } : {}), errorContext: context(c.target, table) });
+      const answer = await lookupValue({ client: clientFor(c), table: { name: table, gsis: info.value.gsis }, convention, value, ...(rule ? { rule } : {}), ...(scope ? { scope } : {}), errorContext: context(c.target, table) });
       if (!answer.ok) return answer;
       const a = answer.value;
       const index = a.rules.map((r) => (r.search.kind === 'gsi' ? r.search.index : undefined)).find(Boolean);
@@ -236,7 +236,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
         ...(a.reason ? { reason: a.reason } : {}),
         rules: a.rules.map((r) => {
           const lock = r.locks.find((probe) => probe.exists);
-          return { rule: r.rule, normalized: r.normalized, verdict: r.verdict, ...(lock ? { lock: lock.key } : {}), ...(lock?.owner ? { owner: lock.owner } : {}), holders: r.holders, notes: r.notes };
+          return { rule: r.rule, normalized: r.normalized, ...(r.scope ? { scope: r.scope } : {}), verdict: r.verdict, ...(lock ? { lock: lock.key } : {}), ...(lock?.owner ? { owner: lock.owner } : {}), holders: r.holders, notes: r.notes };
         }),
       });
     }),
@@ -313,7 +313,14 @@ function toOperation(request: TxRequest): TransactionOperation {
     case 'claim':
       return { kind: 'claim', rule: request.rule, value: request.value, account: request.account };
     case 'release':
-      return { kind: 'release', rule: request.rule, value: request.value, ...(request.holder ? { holder: request.holder } : {}) };
+      return {
+        kind: 'release',
+        rule: request.rule,
+        value: request.value,
+        ...(request.holder ? { holder: request.holder } : {}),
+        ...(request.lock ? { lock: request.lock } : {}),
+        ...(request.scope ? { scope: request.scope } : {}),
+      };
     case 'signup':
       return { kind: 'signup', account: request.account, values: request.values };
     case 'change-value':

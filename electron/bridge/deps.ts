@@ -25,7 +25,7 @@ export interface DataServices {
   startAudit(connection: ResolvedConnection, table: string, convention: Convention, segments: number | undefined): Promise<Result<AuditStarted>>;
   cancelAudit(runId: string): Promise<Result<{ cancelled: boolean }>>;
   auditReport(runId: string): Promise<Result<AuditReportView>>;
-  lookup(connection: ResolvedConnection, table: string, convention: Convention, value: string, rule: string | undefined): Promise<Result<LookupView>>;
+  lookup(connection: ResolvedConnection, table: string, convention: Convention, value: string, rule: string | undefined, scope?: Readonly<Record<string, string>>): Promise<Result<LookupView>>;
   preview(connection: ResolvedConnection, table: string, convention: Convention, request: TxRequest): Promise<Result<TxPreviewView>>;
   execute(previewId: string, confirmation: string, resolve: ResolveConnection): Promise<Result<TxOutcomeView>>;
   decode(text: string, request: string | undefined): Promise<Result<DecodeView>>;

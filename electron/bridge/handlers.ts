@@ -88,10 +88,10 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     'audit.cancel': ({ runId }) => data.cancelAudit(runId),
     'audit.report': ({ runId }) => data.auditReport(runId),
 
-    'lookup.run': ({ connectionId, table, value, rule, convention }) =>
+    'lookup.run': ({ connectionId, table, value, rule, scope, convention }) =>
       on(connectionId, async (c) => {
         const chosen = await conventionFor(c, table, convention);
-        return chosen.ok ? data.lookup(c, table, chosen.value, value, rule) : chosen;
+        return chosen.ok ? data.lookup(c, table, chosen.value, value, rule, scope) : chosen;
       }),
 
     'tx.preview': ({ connectionId, table, request, convention }) =>

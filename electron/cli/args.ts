@@ -54,6 +54,25 @@ export function optionalString(values: FlagValues, name: string): string | undef
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * `--scope orgId=acme[,tenantId=t1]`: a scoped rule's scope by account attribute; undefined when not given.
+ * Only the first `=` of each pair separates (values may contain `=`), commas separate pairs.
+ */
+export function scopeFlag(values: FlagValues, command: string): Record<string, string> | undefined {
+  const text = optionalString(values, 'scope');
+  if (text === undefined) return undefined;
+  const out: Record<string, string> = {};
+  for (const pair of text.split(',')) {
+    const at = pair.indexOf('=');
+    if (at <= 0 || at === pair.length - 1) return usageError(`${command}: --scope takes attribute=value pairs (e.g. --scope orgId=acme), not \`${pair}\``, 'scope');
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+/** The --scope flag's spec, for commands that address one scoped value. */
+export const SCOPE_FLAG = { scope: { type: 'string', valueName: 'ATTR=V', description: 'for a scoped rule: the scope the value is unique within, e.g. orgId=acme' } } as const;
+
 /** An optional positive integer flag within [min, max]. */
 export function optionalInt(values: FlagValues, name: string, command: string, min: number, max: number): number | undefined {
   const value = optionalString(values, name);

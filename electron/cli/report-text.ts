@@ -24,6 +24,7 @@ function keysText(keys: readonly PlainKey[] | undefined, schema: KeySchema): str
 /** One problem as one line. */
 export function problemLine(problem: Problem, schema: KeySchema): string {
   const parts = [problem.kind.padEnd(15), (problem.rule ?? '-').padEnd(10), JSON.stringify(problem.value)];
+  if (problem.scope) parts.push(`in ${Object.entries(problem.scope).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`);
   if (problem.lock) parts.push(`lock ${formatKey(problem.lock, schema)}`);
   if (problem.accounts?.length) parts.push(`${problem.accounts.length > 1 ? 'accounts' : 'account'} ${keysText(problem.accounts, schema)}`);
   if (problem.reason) parts.push(`— ${problem.reason}`);
@@ -80,7 +81,8 @@ export function lookupText(answer: LookupAnswer, schema: KeySchema): string {
   if (answer.scan) lines.push(`Holders found by scan: ${progressLine(answer.scan)}`);
   for (const rule of answer.rules) {
     const how = rule.search.kind === 'gsi' ? `via index ${rule.search.index}` : 'via scan';
-    lines.push('', `${rule.rule} (${rule.attribute} = ${JSON.stringify(rule.normalized)}, holders ${how}): ${verdictText(rule, schema)}`);
+    const scope = rule.scope ? ` in ${Object.entries(rule.scope).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}` : '';
+    lines.push('', `${rule.rule} (${rule.attribute} = ${JSON.stringify(rule.normalized)}${scope}, holders ${how}): ${verdictText(rule, schema)}`);
     for (const lock of rule.locks) {
       lines.push(`  lock ${formatKey(lock.key, schema)}${lock.legacy ? ' (legacy form)' : ''}: ${lock.exists ? 'exists' : 'absent'}${lock.owner ? `, owner ${lock.owner}` : ''}`);
     }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AuditReportView, AuditStarted, ActivityPage, AppInfo, ConnectionView, ConnectionsView, DecodeView, DetectionView, ItemView, LookupView, SandboxView, SavedConventionView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView, UiSettings } from './views';
 import { connectionIdSchema, endpointUrlSchema, externalUrlSchema, nameSchema, noArgsSchema, opaqueIdSchema, plainKeySchema, regionSchema, tableNameSchema, valueSchema } from './limits';
 import { conventionSchema } from './convention-schema';
-import { decodeInputSchema, txRequestSchema } from './tx-schema';
+import { decodeInputSchema, scopeArgSchema, txRequestSchema } from './tx-schema';
 import { method } from './spec';
 
 const onTable = { connectionId: connectionIdSchema, table: tableNameSchema };
@@ -74,8 +74,8 @@ export const methods = {
   'audit.report': method<AuditReportView>()(z.strictObject({ runId: opaqueIdSchema }), { writes: false, summary: 'The (partial or final) report of a run.' }),
 
   'lookup.run': method<LookupView>()(
-    z.strictObject({ ...onTable, value: valueSchema, rule: nameSchema.optional(), convention: conventionSchema.optional() }),
-    { writes: false, summary: 'Who holds a value: locks, holders, verdict per rule.' },
+    z.strictObject({ ...onTable, value: valueSchema, rule: nameSchema.optional(), scope: scopeArgSchema.optional(), convention: conventionSchema.optional() }),
+    { writes: false, summary: 'Who holds a value: locks, holders, verdict per rule (and per scope of a scoped rule).' },
   ),
 
   'tx.preview': method<TxPreviewView>()(z.strictObject({ ...onTable, request: txRequestSchema, convention: conventionSchema.optional() }), {

@@ -8,8 +8,21 @@ import { MAX_TEXT_LENGTH, nameSchema, plainKeySchema, valueSchema } from './limi
 /** Claim: put the missing lock for `value` of `rule`, guarded by the account still holding it. */
 const claimSchema = z.strictObject({ kind: z.literal('claim'), rule: nameSchema, value: valueSchema, account: plainKeySchema });
 
-/** Release: delete the lock for `value` of `rule`; `holder` is the last known holder, when there was one. */
-const releaseSchema = z.strictObject({ kind: z.literal('release'), rule: nameSchema, value: valueSchema, holder: plainKeySchema.optional() });
+/** A scoped rule's scope, by account attribute (`{ "orgId": "acme" }`). */
+export const scopeArgSchema = z.record(nameSchema, valueSchema).refine((s) => Object.keys(s).length <= 4, 'at most 4 scope attributes');
+
+/**
+ * Release: delete the lock for `value` of `rule`; `holder` is the last known holder, when there was one;
+ * `lock` the exact key of the lock row (legacy or scoped forms); `scope` the scope of a scoped rule.
+ */
+const releaseSchema = z.strictObject({
+  kind: z.literal('release'),
+  rule: nameSchema,
+  value: valueSchema,
+  holder: plainKeySchema.optional(),
+  lock: plainKeySchema.optional(),
+  scope: scopeArgSchema.optional(),
+});
 
 /** Signup template: the account item and one lock per rule, all `attribute_not_exists`. */
 const signupSchema = z.strictObject({

@@ -131,6 +131,8 @@ export type LookupVerdict = 'free' | 'held' | 'orphan' | 'unprotected' | 'duplic
 export interface LookupRuleView {
   readonly rule: string;
   readonly normalized: string;
+  /** For a scoped rule: the scope this verdict is about (account attribute → value). */
+  readonly scope?: Readonly<Record<string, string>>;
   readonly verdict: LookupVerdict;
   /** The lock item's key, when a lock exists. */
   readonly lock?: PlainKey;

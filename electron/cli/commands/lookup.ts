@@ -1,5 +1,5 @@
 /** `locksmith lookup`: one value, a verdict per rule (free, held, orphan, unprotected, duplicate). */
-import { CONVENTION_FLAGS, optionalInt, optionalString, requireString } from '../args';
+import { CONVENTION_FLAGS, optionalInt, optionalString, requireString, SCOPE_FLAG, scopeFlag } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_OK, EXIT_PROBLEMS, unwrap } from '../command';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
@@ -9,11 +9,12 @@ import type { TableSession } from '../session';
 export const lookupCommand: CliCommand = {
   name: 'lookup',
   summary: 'Look one value up: which lock exists, which accounts hold it, and the verdict per rule.',
-  usage: 'lookup --table T --value V [--rule R] [--preset P | --convention FILE] [--json]',
+  usage: 'lookup --table T --value V [--rule R] [--scope ATTR=V] [--preset P | --convention FILE] [--json]',
   flags: {
     table: { type: 'string', valueName: 'T', description: 'the table' },
     value: { type: 'string', valueName: 'V', description: 'the value, e.g. ada@lovelace.io' },
     rule: { type: 'string', valueName: 'R', description: 'only this rule (names as audit reports them, e.g. EMAIL)' },
+    ...SCOPE_FLAG,
     ...CONVENTION_FLAGS,
     segments: { type: 'string', valueName: 'N', description: 'segments of the holder scan, when no index fits' },
     json: { type: 'boolean', description: 'print only the JSON answer on stdout' },
@@ -21,12 +22,15 @@ export const lookupCommand: CliCommand = {
   details: `
 Locks are read with consistent GetItem (every template, legacy forms included). Holders are found
 through a GSI whose partition key is the rule's attribute when the table has one, else by a scan.
+A scoped rule (unique within an org, a tenant…) is looked up in the --scope given; without one,
+one scan finds its locks and holders in every scope and answers once per scope found.
 Exit codes: 0 free or held, 1 orphan, unprotected or duplicate, 2 error or incomplete.
 Example:
   locksmith lookup --endpoint http://localhost:8000 --table accounts --value ada@lovelace.io`,
   async run({ values, io }) {
     const value = requireString(values, 'value', 'lookup');
     const rule = optionalString(values, 'rule');
+    const scope = scopeFlag(values, 'lookup');
     const segmentsFlag = optionalInt(values, 'segments', 'lookup', 1, 1_000_000);
     let session: TableSession | undefined;
     try {
@@ -42,7 +46,7 @@ Example:
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments });
       const progress = progressPrinter(io);
       const answer = unwrap(
-        await lookupValue({ client: connection.client, table, convention: resolved.convention, value, rule, segments, signal: io.signal, onProgress: progress.update, errorContext: connection.errorContext }),
+        await lookupValue({ client: connection.client, table, convention: resolved.convention, value, rule, ...(scope ? { scope } : {}), segments, signal: io.signal, onProgress: progress.update, errorContext: connection.errorContext }),
       );
       progress.done();
       io.stdout(values.json === true ? `${JSON.stringify(answer)}\n` : lookupText(answer, table.keys));

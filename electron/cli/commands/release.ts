@@ -1,5 +1,5 @@
 /** `locksmith release`: delete the lock of a value nobody holds (the stuck handle), guarded, previewed, confirmed. */
-import { CONVENTION_FLAGS, requireString } from '../args';
+import { CONVENTION_FLAGS, requireString, SCOPE_FLAG, scopeFlag } from '../args';
 import type { CliCommand } from '../command';
 import { closeSession, openTable } from '../session';
 import type { TableSession } from '../session';
@@ -9,13 +9,14 @@ import { keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } 
 export const releaseCommand: CliCommand = {
   name: 'release',
   summary: 'Release a value: Delete its lock only if it exists, after checking that no account holds the value.',
-  usage: "release --table T --rule R --value V [--holder '<key json>'] [--lock '<key json>'] [--dry-run] [--yes] [--json] [--allow-writes]",
+  usage: "release --table T --rule R --value V [--scope ATTR=V] [--holder '<key json>'] [--lock '<key json>'] [--dry-run] [--yes] [--json] [--allow-writes]",
   flags: {
     table: { type: 'string', valueName: 'T', description: 'the table' },
     rule: { type: 'string', valueName: 'R', description: 'the rule, as audit --json reports it (e.g. HANDLE)' },
     value: { type: 'string', valueName: 'V', description: 'the value to release' },
     holder: { type: 'string', valueName: 'JSON', description: 'the last known holder: the transaction checks it no longer holds the value' },
     lock: { type: 'string', valueName: 'JSON', description: "the lock's exact key, when it is not the canonical one (legacy forms)" },
+    ...SCOPE_FLAG,
     ...CONVENTION_FLAGS,
     ...WRITE_FLAGS,
   },
@@ -32,6 +33,7 @@ Example:
     const value = requireString(values, 'value', 'release');
     const holder = keyFlag(values, 'holder');
     const lock = keyFlag(values, 'lock');
+    const scope = scopeFlag(values, 'release');
     let session: TableSession | undefined;
     try {
       session = await openTable(values, io, 'release');
@@ -39,7 +41,7 @@ Example:
       const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([import('../convention-source'), import('../../services/dynamo/client')]);
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
-      const operation = { kind: 'release' as const, rule, value, ...(holder ? { holder } : {}), ...(lock ? { lock } : {}) };
+      const operation = { kind: 'release' as const, rule, value, ...(holder ? { holder } : {}), ...(lock ? { lock } : {}), ...(scope ? { scope } : {}) };
       return await runWrite({ io, values, ctx, table: table.name, convention: resolved.convention, operation });
     } finally {
       closeSession(session);

@@ -2,6 +2,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Convention, LockRule } from '../../../shared/model';
 import type { ScanFilter, ScanProjection } from '../scanner/scanner';
+import { isScoped } from '../../../shared/conventions/scope';
+import { compileHash } from '../../../shared/conventions/template';
 
 /** One rule the holder scan searches for. */
 export interface HolderScanRule {
@@ -35,7 +37,7 @@ export function holderScanProjection(convention: Convention, rules: readonly Hol
  * for normalizing rules only `attribute_exists`, because DynamoDB cannot compare case-insensitively —
  * the normalized comparison then happens on the projected attributes.
  */
-export function holderScanFilter(rules: readonly HolderScanRule[]): ScanFilter {
+export function holderScanFilter(rules: readonly HolderScanRule[], convention?: Convention): ScanFilter {
   const names: Record<string, string> = {};
   const values: Record<string, AttributeValue> = {};
   const clauses = rules.map((r, i) => {
@@ -51,6 +53,22 @@ export function holderScanFilter(rules: readonly HolderScanRule[]): ScanFilter {
       }
     });
     return `(${alternatives.join(' OR ')})`;
+  });
+  // A scoped rule asked in every scope: its locks come from the same scan (their keys begin with the
+  // template's literal prefix and contain the value); the scope in between is read client-side.
+  rules.forEach((r, i) => {
+    if (!convention || !isScoped(r.rule)) return;
+    names['#lh'] = convention.keys.hash.name;
+    const prefixes = [...new Set(r.rule.lockKeys.map((t) => compileHash(t.hash).prefix))];
+    const begins = prefixes.map((prefix, k) => {
+      values[`:l${i}p${k}`] = { S: prefix };
+      return `begins_with(#lh, :l${i}p${k})`;
+    });
+    const contains = r.forms.map((form, j) => {
+      values[`:l${i}v${j}`] = { S: form };
+      return `contains(#lh, :l${i}v${j})`;
+    });
+    clauses.push(`((${begins.join(' OR ')}) AND (${contains.join(' OR ')}))`);
   });
   return Object.keys(values).length > 0 ? { expression: clauses.join(' OR '), names, values } : { expression: clauses.join(' OR '), names };
 }

@@ -36,6 +36,8 @@ export interface RuleLookup {
   readonly attribute: string;
   /** The value after the rule's normalization (what locks and joins use). */
   readonly normalized: string;
+  /** For a scoped rule: the scope this verdict is about (a lookup without a scope answers once per scope found). */
+  readonly scope?: Readonly<Record<string, string>>;
   readonly verdict: LookupVerdict;
   /** Every candidate lock key that was read, found or not. */
   readonly locks: readonly LockProbe[];

@@ -7,12 +7,12 @@ import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { classifyItem, scalarText } from '../../../shared/conventions/classify';
 import { formatLockKey } from '../../../shared/conventions/format';
-import { normalizeValue } from '../../../shared/conventions/normalize';
-import { parseLockKey } from '../../../shared/conventions/parse';
-import { SCOPE_PLACEHOLDER } from '../../../shared/conventions/presets';
+import { ruleNormalizer } from '../../../shared/conventions/parse';
+import { isScoped, joinKey, scopeFromRecord, type ScopeValues } from '../../../shared/conventions/scope';
+import { scopeNamesOf } from '../../../shared/conventions/template';
 import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../../../shared/limits';
 import type { Convention, Item, LockRule, PlainKey } from '../../../shared/model';
-import { formatKey, keyId, keyOf, toTypedKey } from '../../../shared/plain-key';
+import { keyId, keyOf, toTypedKey } from '../../../shared/plain-key';
 import { err, ok } from '../../../shared/result';
 import type { Result } from '../../../shared/result';
 import type { ScanProgress } from '../../../shared/scan-types';
@@ -22,7 +22,10 @@ import { withRetry } from '../dynamo/retry';
 import type { GsiInfo } from '../dynamo/tables';
 import { scanTable } from '../scanner/scanner';
 import { holderScanFilter, holderScanProjection } from './holder-scan';
-import type { HolderSearch, LockProbe, LookupAnswer, LookupVerdict, RuleLookup } from './lookup-types';
+import type { HolderSearch, LockProbe, LookupAnswer, RuleLookup } from './lookup-types';
+import { collectEveryScope, dedupe, everyScopeResults, ruleResult, valueForms, type Plan, type ScopeFinds } from './lookup-results';
+
+export { foundLockNotes, verdictFor } from './lookup-results';
 
 /** What to look up, where. */
 export interface LookupOptions {
@@ -32,6 +35,11 @@ export interface LookupOptions {
   readonly value: string;
   /** A rule name; default: every rule of the convention. */
   readonly rule?: string;
+  /**
+   * For scoped rules: the scope to look in, by account attribute (`{ orgId: "acme" }`). Without it,
+   * a scoped rule's locks and holders are found in every scope by one scan.
+   */
+  readonly scope?: Readonly<Record<string, string>>;
   /** Segments of the holder scan (when no GSI fits). */
   readonly segments?: number;
   readonly signal?: AbortSignal;
@@ -44,14 +52,8 @@ export interface LookupOptions {
   readonly confirmAbsenceWithScan?: boolean;
 }
 
-/** Distinct forms of the value worth reading: the normalized one (what locks are written with) first. */
-function valueForms(rule: LockRule, value: string): string[] {
-  const normalized = normalizeValue(value, rule.normalize);
-  return normalized === value ? [value] : [normalized, value];
-}
-
-/** The lock keys a value may be written under: every template (legacy included) × every form; scoped templates cannot be enumerated. */
-function candidateKeys(convention: Convention, rule: LockRule, value: string, notes: string[]): { key: PlainKey; legacy: boolean }[] {
+/** The lock keys a value may be written under: every template (legacy included) × every form, in `scope` for a scoped rule; undeclared scopes cannot be enumerated. */
+function candidateKeys(convention: Convention, rule: LockRule, value: string, notes: string[], scope?: ScopeValues): { key: PlainKey; legacy: boolean }[] {
   const keys = convention.keys;
   if (keys.hash.type !== 'S') {
     notes.push(`the table's partition key is of type ${keys.hash.type}: locks need string keys`);
@@ -60,12 +62,12 @@ function candidateKeys(convention: Convention, rule: LockRule, value: string, no
   const out: { key: PlainKey; legacy: boolean }[] = [];
   const seen = new Set<string>();
   rule.lockKeys.forEach((template, index) => {
-    if (template.hash.includes(SCOPE_PLACEHOLDER)) {
-      notes.push(`scoped locks (${template.hash}) cannot be read by key without knowing the scope; an audit finds them`);
+    if (scopeNamesOf(template.hash).some((n) => rule.scope?.[n] === undefined)) {
+      notes.push(`scoped locks (${template.hash}) cannot be read by key: the convention does not say which attribute holds their scope (an audit lists them as malformed)`);
       return;
     }
     for (const form of valueForms(rule, value)) {
-      const text = formatLockKey(rule, form, template);
+      const text = formatLockKey(rule, form, template, scope);
       if (utf8ByteLength(text.hash) > PARTITION_KEY_MAX_BYTES || (text.range !== undefined && utf8ByteLength(text.range) > SORT_KEY_MAX_BYTES)) {
         notes.push(`the lock key for this value would exceed DynamoDB's key size limit, so no such lock can exist`);
         continue;
@@ -100,17 +102,18 @@ function queryValue(index: GsiInfo, form: string): AttributeValue | undefined {
   return form.trim() !== '' && Number.isFinite(Number(form)) ? { N: form } : undefined;
 }
 
-/** Accounts among `items` that hold `normalized` under rule `ruleIndex`. */
-function holdersIn(convention: Convention, items: readonly Item[], ruleIndex: number, normalized: string): PlainKey[] {
+/** Accounts among `items` that hold `normalized` under rule `ruleIndex` (in `scope`, when given). */
+function holdersIn(convention: Convention, items: readonly Item[], ruleIndex: number, normalized: string, scope?: ScopeValues): PlainKey[] {
   const out: PlainKey[] = [];
+  const want = scope === undefined ? undefined : joinKey(scope, normalized);
   for (const item of items) {
     const cls = classifyItem(convention, item);
-    if (cls.kind === 'account' && cls.values.some((v) => v.ruleIndex === ruleIndex && v.normalized === normalized)) out.push(cls.key);
+    if (cls.kind === 'account' && cls.values.some((v) => v.ruleIndex === ruleIndex && v.normalized === normalized && (want === undefined || joinKey(v.scope, v.normalized) === want))) out.push(cls.key);
   }
   return out;
 }
 
-async function queryHolders(options: LookupOptions, index: GsiInfo, rule: LockRule, ruleIndex: number, normalized: string): Promise<PlainKey[]> {
+async function queryHolders(options: LookupOptions, index: GsiInfo, rule: LockRule, ruleIndex: number, normalized: string, scope?: ScopeValues): Promise<PlainKey[]> {
   const { client, convention, signal } = options;
   const items: Item[] = [];
   for (const form of valueForms(rule, options.value)) {
@@ -133,77 +136,55 @@ async function queryHolders(options: LookupOptions, index: GsiInfo, rule: LockRu
       return out.Item;
     }),
   );
-  return holdersIn(convention, full.filter((i): i is Item => i !== undefined), ruleIndex, normalized);
+  return holdersIn(convention, full.filter((i): i is Item => i !== undefined), ruleIndex, normalized, scope);
 }
 
-function dedupe(keys: readonly PlainKey[], convention: Convention): PlainKey[] {
-  return [...new Map(keys.map((k) => [keyId(k, convention.keys), k])).values()];
-}
-
-/** Why an index answer may miss holders: it matches the stored spelling exactly, the audit joins normalized values. */
-function storedFormNote(index: string, rule: LockRule, value: string): string {
-  const forms = valueForms(rule, value);
-  return `index ${index} finds the stored form${forms.length > 1 ? 's' : ''} ${forms.map((f) => JSON.stringify(f)).join(' and ')} only; an account storing another spelling that normalizes (${rule.normalize.join(', ')}) to the same value is found only by a scan or an audit`;
-}
-
-/**
- * Caveats about the locks found for rule `ruleIndex`: a malformed one (the audit lists it as
- * malformed-lock, though it still blocks signups), or one written with a non-normalized value
- * (it joins like the canonical one, but claims and releases address the canonical key).
- */
-export function foundLockNotes(convention: Convention, ruleIndex: number, probes: readonly LockProbe[]): string[] {
-  const keys = convention.keys;
-  const rule = convention.rules[ruleIndex];
-  const notes: string[] = [];
-  if (!rule) return notes;
-  for (const probe of probes) {
-    if (!probe.exists) continue;
-    const hash = String(probe.key[keys.hash.name] ?? '');
-    const range = keys.range ? String(probe.key[keys.range.name] ?? '') : undefined;
-    const parsed = parseLockKey(convention, hash, range);
-    const text = formatKey(probe.key, keys);
-    if (parsed.kind === 'malformed') notes.push(`lock ${text} exists but is malformed: ${parsed.reason}`);
-    else if (parsed.kind === 'lock' && parsed.ruleIndex === ruleIndex) {
-      const normalized = normalizeValue(parsed.value, rule.normalize);
-      if (normalized !== parsed.value) {
-        const canonical = formatLockKey(rule, normalized);
-        const canonicalKey: PlainKey = keys.range ? { [keys.hash.name]: canonical.hash, [keys.range.name]: canonical.range ?? '' } : { [keys.hash.name]: canonical.hash };
-        notes.push(`lock ${text} is written with the value as typed, not normalized (${rule.normalize.join(', ')}): new claims and releases use ${formatKey(canonicalKey, keys)}`);
+/** The rules to look in, with the scope each is asked in; an error for a bad rule, value or scope. */
+function planRules(options: LookupOptions): Result<Plan[]> {
+  const { convention, value } = options;
+  const all = convention.rules.map((rule, index) => ({ rule, index }));
+  const selected = options.rule === undefined ? all : all.filter((r) => r.rule.name === options.rule);
+  if (selected.length === 0) {
+    const known = convention.rules.map((r) => r.name).join(', ') || 'none';
+    return err('validation', options.rule === undefined ? 'the convention has no rules' : `unknown rule ${options.rule} (rules: ${known})`, { field: 'rule' });
+  }
+  const plans: Plan[] = [];
+  for (const { rule, index } of selected) {
+    const normalized = ruleNormalizer(rule)(value);
+    // Only spaces under `trim`: no lock can hold it and no account is found for it; say so instead of "free".
+    if (normalized === '') return err('validation', `${rule.name}: the value is empty after normalization (${rule.normalize.join(', ')})`, { field: 'value' });
+    const notes: string[] = [];
+    const scoped = isScoped(rule);
+    let scope: ScopeValues | undefined;
+    if (options.scope !== undefined && Object.keys(options.scope).length > 0) {
+      if (!scoped) {
+        if (options.rule !== undefined) return err('validation', `rule ${rule.name} is not scoped; it takes no scope`, { field: 'scope' });
+        notes.push(`rule ${rule.name} is not scoped: the scope was not used`);
+      } else {
+        const given = scopeFromRecord(rule, options.scope);
+        if (typeof given === 'string') return err('validation', given, { field: 'scope' });
+        scope = given;
       }
     }
+    const everyScope = scoped && scope === undefined;
+    if (everyScope) notes.push(`rule ${rule.name} is unique within ${Object.values(rule.scope ?? {}).join(' + ')}; no scope was given, so every scope was read by a scan`);
+    const candidates = everyScope ? [] : candidateKeys(convention, rule, value, notes, scope);
+    const gsi = everyScope ? undefined : holderIndex(options.table.gsis, rule);
+    plans.push({ rule, index, normalized, notes, candidates, gsi, ...(scope ? { scope } : {}), everyScope });
   }
-  return notes;
-}
-
-/** The verdict from the holders and the locks found. */
-export function verdictFor(holders: number, locksFound: number): LookupVerdict {
-  if (holders > 1) return 'duplicate';
-  if (holders === 1) return locksFound > 0 ? 'held' : 'unprotected';
-  return locksFound > 0 ? 'orphan' : 'free';
+  return ok(plans);
 }
 
 /** Looks a value up under one rule or all rules of the convention. */
 export async function lookupValue(options: LookupOptions): Promise<Result<LookupAnswer>> {
   const { convention, value } = options;
   if (value === '') return err('validation', 'the value must not be empty', { field: 'value' });
-  const selected = options.rule === undefined ? convention.rules.map((rule, index) => ({ rule, index })) : convention.rules.map((rule, index) => ({ rule, index })).filter((r) => r.rule.name === options.rule);
-  if (selected.length === 0) {
-    const known = convention.rules.map((r) => r.name).join(', ') || 'none';
-    return err('validation', options.rule === undefined ? 'the convention has no rules' : `unknown rule ${options.rule} (rules: ${known})`, { field: 'rule' });
-  }
-  for (const { rule } of selected) {
-    // Only spaces under `trim`: no lock can hold it and no account is found for it; say so instead of "free".
-    if (normalizeValue(value, rule.normalize) === '') return err('validation', `${rule.name}: the value is empty after normalization (${rule.normalize.join(', ')})`, { field: 'value' });
-  }
+  const planned = planRules(options);
+  if (!planned.ok) return planned;
+  const plans = planned.value;
   try {
-    const plans = selected.map(({ rule, index }) => {
-      const notes: string[] = [];
-      const candidates = candidateKeys(convention, rule, value, notes);
-      const gsi = holderIndex(options.table.gsis, rule);
-      return { rule, index, notes, candidates, gsi, normalized: normalizeValue(value, rule.normalize) };
-    });
     const locks = await Promise.all(plans.map((p) => Promise.all(p.candidates.map((c) => readLock(options, c)))));
-    const indexed: (PlainKey[] | undefined)[] = await Promise.all(plans.map((p) => (p.gsi ? queryHolders(options, p.gsi, p.rule, p.index, p.normalized) : Promise.resolve(undefined))));
+    const indexed: (PlainKey[] | undefined)[] = await Promise.all(plans.map((p) => (p.gsi ? queryHolders(options, p.gsi, p.rule, p.index, p.normalized, p.scope) : Promise.resolve(undefined))));
 
     plans.forEach((p, i) => {
       if (p.gsi && options.confirmAbsenceWithScan && p.rule.normalize.length > 0 && (indexed[i]?.length ?? 0) === 0) {
@@ -213,6 +194,7 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
     });
     const scanPlans = plans.filter((_p, i) => indexed[i] === undefined);
     const scanned = new Map<number, PlainKey[]>(scanPlans.map((p) => [p.index, []]));
+    const everyScope = new Map<number, ScopeFinds>(scanPlans.filter((p) => p.everyScope).map((p) => [p.index, new Map()]));
     let outcome: Awaited<ReturnType<typeof scanTable>> | undefined;
     if (scanPlans.length > 0) {
       const rules = scanPlans.map((p) => ({ rule: p.rule, index: p.index, normalized: p.normalized, forms: valueForms(p.rule, value) }));
@@ -221,30 +203,27 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
         table: options.table.name,
         segments: options.segments,
         projection: holderScanProjection(convention, rules),
-        filter: holderScanFilter(rules),
+        filter: holderScanFilter(rules, convention),
         signal: options.signal,
         onProgress: options.onProgress,
         errorContext: options.errorContext,
         onPage: (items) => {
-          for (const r of rules) scanned.get(r.index)?.push(...holdersIn(convention, items, r.index, r.normalized));
+          for (const p of scanPlans) {
+            const finds = everyScope.get(p.index);
+            if (finds) collectEveryScope(convention, items, p, finds);
+            else scanned.get(p.index)?.push(...holdersIn(convention, items, p.index, p.normalized, p.scope));
+          }
         },
       });
       if (outcome.error && outcome.error.kind !== 'cancelled' && outcome.progress.pages === 0) return { ok: false, error: outcome.error };
     }
 
-    const results: RuleLookup[] = plans.map((p, i) => {
-      const probes = locks[i] ?? [];
-      const holders = dedupe(indexed[i] ?? scanned.get(p.index) ?? [], convention);
-      const found = probes.filter((l) => l.exists);
-      const notes = [...new Set([...p.notes, ...foundLockNotes(convention, p.index, found)])];
-      const holderHash = holders.length === 1 ? String(holders[0]?.[convention.keys.hash.name] ?? '') : undefined;
-      for (const lock of found) {
-        if (holderHash !== undefined && lock.owner !== undefined && lock.owner !== holderHash) notes.push(`the lock names ${lock.owner} as owner, but ${holderHash} holds the value (owner-mismatch)`);
-      }
-      const search: HolderSearch = indexed[i] !== undefined && p.gsi ? { kind: 'gsi', index: p.gsi.name } : { kind: 'scan', segments: outcome?.progress.segments ?? 0, complete: outcome?.complete ?? false };
-      if (search.kind === 'gsi' && p.rule.normalize.length > 0) notes.push(storedFormNote(search.index, p.rule, value));
-      if (search.kind === 'scan' && !search.complete) notes.push(`the scan for holders did not finish (${outcome?.reason ?? 'unknown'}): the verdict may be wrong`);
-      return { rule: p.rule.name, attribute: p.rule.attribute, normalized: p.normalized, verdict: verdictFor(holders.length, found.length), locks: probes, holders, search, notes };
+    const scanSearch: HolderSearch = { kind: 'scan', segments: outcome?.progress.segments ?? 0, complete: outcome?.complete ?? false };
+    const results: RuleLookup[] = plans.flatMap((p, i): RuleLookup[] => {
+      const finds = everyScope.get(p.index);
+      if (finds) return everyScopeResults(convention, p, finds, scanSearch, outcome?.reason);
+      const search: HolderSearch = indexed[i] !== undefined && p.gsi ? { kind: 'gsi', index: p.gsi.name } : scanSearch;
+      return [ruleResult(convention, p, locks[i] ?? [], dedupe(indexed[i] ?? scanned.get(p.index) ?? [], convention), search, value, outcome?.reason, p.scope)];
     });
     const kinds = new Set(results.map((r) => r.search.kind));
     const method = kinds.size === 2 ? 'mixed' : kinds.has('gsi') ? 'gsi' : 'scan';
