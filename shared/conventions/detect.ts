@@ -174,7 +174,9 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
       evidence.push(`rule ${name} ↔ attribute \`${pairing.attribute}\`${norm}: ${fmt(common)} values in common (${fmt(locks.length)} sampled locks)${why}`);
     }
     const scope = scopeOf(locks, pairing.attribute, inferred.steps, accountCandidates, skip, name, evidence);
-    rules.push({ attribute: pairing.attribute, tag: scan.tagName(tag), normalize: inferred.steps, ...(scope ? { scope } : {}) });
+    const numeric = numberTyped(accountCandidates, pairing.attribute);
+    if (numeric) evidence.push(`rule ${name}: sampled accounts store \`${pairing.attribute}\` as a number (N): values compare as numbers`);
+    rules.push({ attribute: pairing.attribute, tag: scan.tagName(tag), normalize: inferred.steps, ...(scope ? { scope } : {}), ...(numeric ? { valueType: 'N' as const } : {}) });
   }
   if (forced) addDocumentedRules(preset, rules, attributes, evidence);
   if (rules.length === 0) return `${fmt(fullScan.locks.length)} keys look like \`${SHAPES[preset]}\` but none of their values appear on other items`;
@@ -230,6 +232,18 @@ function scopeOf(
   }
   evidence.push(`rule ${ruleName} is unique within \`${best[0]}\`: ${fmt(best[1])} sampled accounts hold a (${best[0]}, ${attribute}) pair that a scoped lock protects (${fmt(scoped.length)} scoped locks)`);
   return best[0];
+}
+
+/** True when every sampled account holding `attribute` stores it as a number. */
+function numberTyped(accounts: readonly Item[], attribute: string): boolean {
+  let numbers = 0;
+  for (const a of accounts) {
+    const v = a[attribute];
+    if (v === undefined) continue;
+    if (v.N === undefined) return false;
+    numbers++;
+  }
+  return numbers > 0;
 }
 
 /** An attribute on lock items whose values are the hash keys of sampled accounts. */

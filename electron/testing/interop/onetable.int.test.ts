@@ -1,0 +1,135 @@
+/**
+ * The library is the judge: a table written by the real dynamodb-onetable (unique fields, one of
+ * them scoped to an org), drift made the way production makes it (raw deletes, raw puts, OneTable's
+ * own remove-without-scope footgun), audited by `locksmith audit`, repaired by `locksmith repair
+ * --execute` — and then OneTable itself must refuse a claimed value and accept a released one.
+ */
+import { DeleteItemCommand, GetItemCommand, PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { Table } from 'dynamodb-onetable';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AuditReport } from '../../../shared/audit/types';
+import { main } from '../../cli/main';
+import { captureIo } from '../../cli/testing-io';
+import { createTempTable, deleteTable, testClient } from '../dynamo-fixtures';
+
+const endpoint = inject('dynamoEndpoint');
+let client: DynamoDBClient;
+let tableName = '';
+
+const schema = {
+  format: 'onetable:1.1.0',
+  version: '0.0.1',
+  indexes: { primary: { hash: 'pk', sort: 'sk' } },
+  models: {
+    User: {
+      pk: { type: String, value: 'User#${id}' },
+      sk: { type: String, value: 'User#' },
+      id: { type: String, required: true },
+      orgId: { type: String, required: true },
+      email: { type: String, required: true, unique: true },
+      nickname: { type: String, unique: true, scope: '${orgId}' },
+    },
+  },
+  params: { timestamps: false },
+} as const;
+
+type UserInput = { id: string; orgId: string; email: string; nickname?: string };
+let User: { create(u: UserInput): Promise<unknown>; remove(key: Record<string, string>): Promise<unknown> };
+
+async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIo();
+  const code = await main([...args, '--endpoint', endpoint, '--table', tableName], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+async function audit(): Promise<{ code: number; report: AuditReport }> {
+  const run = await cli(['audit', '--json']);
+  expect(run.err).toBe('');
+  return { code: run.code, report: JSON.parse(run.out) as AuditReport };
+}
+
+/** Problems as [kind, rule, value, scope] rows, sorted. */
+const rows = (report: AuditReport): string[] => report.problems.map((p) => JSON.stringify([p.kind, p.rule, p.value, p.scope ?? null])).sort();
+
+beforeAll(async () => {
+  client = testClient(endpoint);
+  tableName = await createTempTable(client, { hash: { name: 'pk', type: 'S' }, range: { name: 'sk', type: 'S' } }, 'onetable');
+  const table = new Table({ client, name: tableName, schema, partial: false });
+  User = table.getModel('User') as unknown as typeof User;
+  // Healthy data as OneTable writes it: one nickname in two orgs is legal.
+  await User.create({ id: 'u1', orgId: 'acme', email: 'ada@lovelace.io', nickname: 'ada' });
+  await User.create({ id: 'u2', orgId: 'globex', email: 'ada@globex.io', nickname: 'ada' });
+  await User.create({ id: 'u3', orgId: 'acme', email: 'bob@acme.io', nickname: 'bob' });
+  await User.create({ id: 'u5', orgId: 'globex', email: 'eve@globex.io', nickname: 'eve' });
+  // Drift 1: a raw delete of an account leaves both its locks behind.
+  await client.send(new DeleteItemCommand({ TableName: tableName, Key: { pk: { S: 'User#u3' }, sk: { S: 'User#' } } }));
+  // Drift 2: an account written outside the transaction has no locks.
+  await client.send(
+    new PutItemCommand({
+      TableName: tableName,
+      Item: { pk: { S: 'User#u4' }, sk: { S: 'User#' }, _type: { S: 'User' }, id: { S: 'u4' }, orgId: { S: 'acme' }, email: { S: 'dan@acme.io' }, nickname: { S: 'dan' } },
+    }),
+  );
+  // Drift 3: OneTable's own footgun — remove without the scope property deletes the account, its
+  // unscoped email lock and `_unique#undefined#…`, and leaves the real scoped lock of `eve` in globex.
+  await User.remove({ id: 'u5' });
+});
+
+afterAll(async () => {
+  await deleteTable(client, tableName);
+  client.destroy();
+});
+
+describe('a table written by dynamodb-onetable 2.7', () => {
+  it('is audited exactly: scoped values joined within their org, the drift found, nothing else', async () => {
+    const { code, report } = await audit();
+    expect(code).toBe(1);
+    expect(report.complete).toBe(true);
+    expect(report.convention.preset).toBe('onetable');
+    expect(report.convention.rules.find((r) => r.attribute === 'nickname')?.scope).toEqual({ scope: 'orgId' });
+    expect(rows(report)).toEqual(
+      [
+        ['orphan-lock', 'User.email', 'bob@acme.io', null],
+        ['orphan-lock', 'User.nickname', 'bob', { orgId: 'acme' }],
+        ['orphan-lock', 'User.nickname', 'eve', { orgId: 'globex' }],
+        ['missing-lock', 'User.email', 'dan@acme.io', null],
+        ['missing-lock', 'User.nickname', 'dan', { orgId: 'acme' }],
+      ]
+        .map((r) => JSON.stringify(r))
+        .sort(),
+    );
+  });
+
+  it('lookup answers per org: ada is held in acme and in globex; bob is an orphan in acme only', async () => {
+    const ada = await cli(['lookup', '--value', 'ada', '--rule', 'User.nickname', '--json']);
+    const answer = JSON.parse(ada.out) as { rules: { scope?: Record<string, string>; verdict: string }[] };
+    expect(answer.rules.map((r) => [r.scope, r.verdict])).toEqual([
+      [{ orgId: 'acme' }, 'held'],
+      [{ orgId: 'globex' }, 'held'],
+    ]);
+    const bob = await cli(['lookup', '--value', 'bob', '--rule', 'User.nickname', '--scope', 'orgId=acme', '--json']);
+    expect(bob.code).toBe(1);
+    expect((JSON.parse(bob.out) as { rules: { verdict: string }[] }).rules.map((r) => r.verdict)).toEqual(['orphan']);
+    const elsewhere = await cli(['lookup', '--value', 'bob', '--rule', 'User.nickname', '--scope', 'orgId=globex', '--json']);
+    expect((JSON.parse(elsewhere.out) as { rules: { verdict: string }[] }).rules.map((r) => r.verdict)).toEqual(['free']);
+  });
+
+  it('after repair --execute, OneTable itself refuses the claimed values and accepts the released ones', async () => {
+    const repair = await cli(['repair', '--execute', '--yes', '--json']);
+    expect(repair.err).toBe('');
+    expect(repair.code).toBe(0);
+    // The claimed scoped lock is the key OneTable checks, written as OneTable writes it.
+    const lock = await client.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: '_unique#acme#User#nickname#dan' }, sk: { S: '_unique#' } }, ConsistentRead: true }));
+    expect(lock.Item).toEqual({ pk: { S: '_unique#acme#User#nickname#dan' }, sk: { S: '_unique#' }, _type: { S: '_Unique' } });
+
+    await expect(User.create({ id: 'u6', orgId: 'acme', email: 'dan@acme.io' })).rejects.toThrow();
+    await expect(User.create({ id: 'u7', orgId: 'acme', email: 'other@acme.io', nickname: 'dan' })).rejects.toThrow();
+    await expect(User.create({ id: 'u8', orgId: 'globex', email: 'dan@globex.io', nickname: 'dan' })).resolves.toBeTruthy();
+    await expect(User.create({ id: 'u9', orgId: 'acme', email: 'bob@acme.io', nickname: 'bob' })).resolves.toBeTruthy();
+    await expect(User.create({ id: 'u10', orgId: 'globex', email: 'eve@globex.io', nickname: 'eve' })).resolves.toBeTruthy();
+
+    const after = await audit();
+    expect(rows(after.report)).toEqual([]);
+    expect(after.code).toBe(0);
+  });
+});
