@@ -5,7 +5,7 @@
 import type { Convention } from '../../shared/model';
 import type { Result } from '../../shared/result';
 import { err, ok } from '../../shared/result';
-import { checkConvention } from '../../shared/conventions/file';
+import { checkConvention, checkLockTable } from '../../shared/conventions/file';
 import type { BridgeDeps } from './deps';
 import type { HandlerTable } from './pipeline';
 import type { ResolvedConnection } from '../services/connections/registry';
@@ -30,7 +30,12 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
   async function fitsTable(connection: ResolvedConnection, table: string, convention: Convention): Promise<Result<Convention>> {
     const described = await data.describeTable(connection, table);
     if (!described.ok) return described;
-    const checked = checkConvention(convention, described.value.keys);
+    let checked = checkConvention(convention, described.value.keys);
+    if (checked.ok && convention.lockTable !== undefined) {
+      const lockTable = await data.describeTable(connection, convention.lockTable);
+      if (!lockTable.ok && lockTable.error.kind !== 'not-found') return lockTable;
+      checked = checkLockTable(convention, lockTable.ok ? lockTable.value.keys : undefined);
+    }
     if (checked.ok) return ok(convention);
     const field = checked.error.field ? `convention.${checked.error.field}` : 'convention';
     const message = checked.error.field && checked.error.message.startsWith(`${checked.error.field}: `) ? `convention.${checked.error.message}` : `convention: ${checked.error.message}`;

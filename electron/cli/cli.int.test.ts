@@ -104,7 +104,7 @@ describe('audit exit codes and errors', () => {
   it('rejects an unknown preset and a broken convention file, exit 2', async () => {
     const preset = await runCli(['audit', '--endpoint', endpoint, '--table', cleanTable, '--preset', 'nope']);
     expect(preset.code).toBe(2);
-    expect(preset.stderr).toBe('locksmith: --preset: unknown preset "nope" (presets: uniq, marker, onetable, aws-blog)\n');
+    expect(preset.stderr).toBe('locksmith: --preset: unknown preset "nope" (presets: uniq, marker, onetable, aws-blog, electrodb)\n');
     const file = await runCli(['audit', '--endpoint', endpoint, '--table', cleanTable, '--convention', '/nonexistent/conv.json']);
     expect(file.code).toBe(2);
     expect(file.stderr).toBe('locksmith: --convention: cannot read /nonexistent/conv.json (ENOENT)\n');

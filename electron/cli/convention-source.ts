@@ -90,12 +90,23 @@ export async function presetDefaults(preset: PresetName, keys: KeySchema, table:
   return checked.value;
 }
 
+/** A convention file's lock table, checked with DescribeTable: it exists and shares the accounts table's key attributes. */
+async function withLockTable(request: ConventionRequest, convention: Convention): Promise<Convention> {
+  if (convention.lockTable === undefined) return convention;
+  const [{ describeTable }, { checkLockTable }] = await Promise.all([import('../services/dynamo/tables'), import('../../shared/conventions/file')]);
+  const described = await describeTable(request.client, convention.lockTable, { signal: request.signal, errorContext: request.errorContext });
+  if (!described.ok && described.error.kind !== 'not-found') throw new CliError(described.error);
+  const checked = checkLockTable(convention, described.ok ? described.value.keys : undefined);
+  if (!checked.ok) throw new CliError({ ...checked.error, message: `--convention: ${checked.error.message}` });
+  return checked.value;
+}
+
 /** Resolves the convention from --convention, --preset, or detection. */
 export async function resolveConvention(request: ConventionRequest): Promise<ResolvedConvention> {
   const file = optionalString(request.values, 'convention');
   const preset = presetFlag(request.values);
   if (file !== undefined && preset !== undefined) usageError('use either --preset or --convention, not both', 'preset');
-  if (file !== undefined) return { convention: await loadConventionFile(file, request.keys), source: 'file' };
+  if (file !== undefined) return { convention: await withLockTable(request, await loadConventionFile(file, request.keys)), source: 'file' };
   const detected = await detectFromSample(request, preset);
   if (detected.ok) return { convention: detected.value.convention, source: preset ? 'preset' : 'detected', detection: detected.value };
   if (preset) {

@@ -64,9 +64,15 @@ export class AuditEngine {
     this.summary = Object.fromEntries(PROBLEM_KINDS.map((k) => [k, 0])) as Record<ProblemKind, number>;
   }
 
-  /** Feeds one scan page (any order, any segment). */
-  addItems(items: readonly Item[]): void {
+  /**
+   * Feeds one scan page (any order, any segment). With a convention that names a lock table, pages
+   * of that table come with `from: 'lock-table'`: only locks count there, and a lock found in the
+   * accounts table is malformed (the library checks the lock table, so it protects nothing).
+   */
+  addItems(items: readonly Item[], from: 'table' | 'lock-table' = 'table'): void {
     const compiled = this.compiled;
+    const split = this.convention.lockTable !== undefined;
+    const lockSide = from === 'lock-table';
     const keys = this.convention.keys;
     const hashName = keys.hash.name;
     const rangeName = keys.range?.name;
@@ -78,7 +84,8 @@ export class AuditEngine {
       const rangeAttr = rangeName === undefined ? undefined : item[rangeName];
       // Locks only exist on string hash keys; N/B-keyed items are accounts or other.
       if (hash !== undefined) {
-        const parsed = parseLockKey(compiled, hash, rangeAttr?.S);
+        let parsed = parseLockKey(compiled, hash, rangeAttr?.S);
+        if (split && !lockSide && parsed.kind === 'lock') parsed = { ...parsed, kind: 'malformed', reason: `a lock item in the accounts table, but the locks live in ${this.convention.lockTable ?? ''}: nothing checks this one` };
         if (parsed.kind === 'lock') {
           this.addLock(item, hash, rangeAttr, parsed.ruleIndex, parsed.templateIndex, parsed.value, parsed.parts);
           continue;
@@ -92,7 +99,7 @@ export class AuditEngine {
           continue;
         }
       }
-      if (isAccount(compiled, item, hash)) this.addAccount(item, hashAttr, rangeAttr);
+      if (!lockSide && isAccount(compiled, item, hash)) this.addAccount(item, hashAttr, rangeAttr);
     }
   }
 

@@ -267,3 +267,20 @@ export function conventionToFile(convention: Convention): ConventionFile {
 export function checkConvention(convention: Convention, tableKeys?: KeySchema): Result<Convention> {
   return parseConventionFile(conventionToFile(convention), tableKeys);
 }
+
+/**
+ * A convention's lock table against what DescribeTable said of it (undefined: it does not exist):
+ * it must exist and have the accounts table's key attribute names and types, because lock keys are
+ * read and written with the convention's one key schema.
+ */
+export function checkLockTable(convention: Convention, lockTableKeys: KeySchema | undefined): Result<Convention> {
+  const name = convention.lockTable;
+  if (name === undefined) return ok(convention);
+  if (!lockTableKeys) return err('validation', `lockTable: the table ${name} does not exist (or cannot be described with this connection)`, { field: 'lockTable' });
+  const mismatch = compareKeys(convention.keys, lockTableKeys);
+  if (mismatch) {
+    const say = (k: KeySchema): string => [k.hash, ...(k.range ? [k.range] : [])].map((a) => `${a.name} (${a.type})`).join(' + ');
+    return err('validation', `lockTable: ${name} is keyed by ${say(lockTableKeys)}; Locksmith needs the accounts table's key attributes, ${say(convention.keys)}`, { field: 'lockTable' });
+  }
+  return ok(convention);
+}

@@ -205,6 +205,16 @@ export function makeItem(
   }
 }
 
+/** The table lock actions address: the convention's lock table, else the table itself. */
+export function lockTableOf(ctx: BuildContext): string {
+  return ctx.convention.lockTable ?? ctx.table;
+}
+
+/** makeItem for an action on a lock item (it lives in the lock table when the convention names one). */
+export function makeLockItem(ctx: BuildContext, operation: 'Put' | 'Delete' | 'ConditionCheck', target: ItemJson, p: Placeholders, condition: string | undefined): TransactItemJson {
+  return makeItem({ ...ctx, table: lockTableOf(ctx) }, operation, target, p, condition);
+}
+
 /** Collects items and their metadata in order, numbering actions as DynamoDB numbers CancellationReasons. */
 export class ActionList {
   readonly items: TransactItemJson[] = [];

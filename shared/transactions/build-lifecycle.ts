@@ -12,6 +12,7 @@ import {
   lockPutItem,
   lockTarget,
   makeItem,
+  makeLockItem,
   normalizeFor,
   ownedByOrUnowned,
   q,
@@ -49,7 +50,7 @@ function addLockPut(ctx: BuildContext, list: ActionList, lock: LockTarget, accou
   const ownerAttribute = ctx.convention.ownerAttribute;
   const p = new Placeholders();
   const item = lockPutItem(ctx, lock, account, stored);
-  list.add(makeItem(ctx, 'Put', item, p, `attribute_not_exists(${p.name(ctx.convention.keys.hash.name, 'pk')})`), {
+  list.add(makeLockItem(ctx, 'Put', item, p, `attribute_not_exists(${p.name(ctx.convention.keys.hash.name, 'pk')})`), {
     role: 'put-lock',
     key: lock.key,
     keyText: lock.text,
@@ -127,7 +128,7 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
     const p = new Placeholders();
     const owner = ownedByOrUnowned(ctx, p, account.value);
     const cond = `attribute_exists(${p.name(pk, 'pk')})${owner ? ` AND ${owner.expression}` : ''}`;
-    list.add(makeItem(ctx, 'ConditionCheck', oldLock.value.json, p, cond), {
+    list.add(makeLockItem(ctx, 'ConditionCheck', oldLock.value.json, p, cond), {
       role: 'check-lock',
       key: oldLock.value.key,
       keyText: oldLock.value.text,
@@ -141,7 +142,7 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
     const p = new Placeholders();
     const owner = ownedByOrUnowned(ctx, p, account.value);
     const cond = `attribute_exists(${p.name(pk, 'pk')})${owner ? ` AND ${owner.expression}` : ''}`;
-    list.add(makeItem(ctx, 'Delete', oldLock.value.json, p, cond), {
+    list.add(makeLockItem(ctx, 'Delete', oldLock.value.json, p, cond), {
       role: 'delete-lock',
       key: oldLock.value.key,
       keyText: oldLock.value.text,
@@ -205,7 +206,7 @@ export function buildDeleteAccount(ctx: BuildContext, spec: DeleteAccountSpec): 
   for (const { rule, lock } of values.value) {
     const lp = new Placeholders();
     const owner = ownedByOrUnowned(ctx, lp, account.value);
-    list.add(makeItem(ctx, 'Delete', lock.json, lp, owner?.expression), {
+    list.add(makeLockItem(ctx, 'Delete', lock.json, lp, owner?.expression), {
       role: 'delete-lock',
       key: lock.key,
       keyText: lock.text,

@@ -1,7 +1,7 @@
 /** Pure builders for the two lock operations: claim (write a lock for a holder) and release (delete a lock). */
 import { scopeRecord, scopeWords } from '../conventions/scope';
 import { err, ok, type Result } from '../result';
-import { accountTarget, ActionList, type BuildContext, existingLockTarget, findRule, holdsCondition, lockPutItem, lockTarget, makeItem, normalizeFor, q, ruleLabel, str, valueJson, valueWords } from './build-common';
+import { accountTarget, ActionList, type BuildContext, existingLockTarget, findRule, holdsCondition, lockPutItem, lockTarget, makeItem, makeLockItem, normalizeFor, q, ruleLabel, str, valueJson, valueWords } from './build-common';
 import { plainToJson, Placeholders } from './dynamo-json';
 import type { BuiltTransaction, ClaimSpec, ReleaseSpec } from './types';
 
@@ -29,7 +29,7 @@ export function buildClaim(ctx: BuildContext, spec: ClaimSpec): Result<BuiltTran
 
   const put = new Placeholders();
   const item = lockPutItem(ctx, lock.value, account.value, spec.stored);
-  list.add(makeItem(ctx, 'Put', item, put, `attribute_not_exists(${put.name(keys.hash.name, 'pk')})`), {
+  list.add(makeLockItem(ctx, 'Put', item, put, `attribute_not_exists(${put.name(keys.hash.name, 'pk')})`), {
     role: 'put-lock',
     key: lock.value.key,
     keyText: lock.value.text,
@@ -108,7 +108,7 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
   } else if (ownerAttribute !== undefined) {
     notGuarded.push(`the lock's owner (\`${ownerAttribute}\`) was not read, so a lock re-claimed meanwhile would be deleted too`);
   }
-  list.add(makeItem(ctx, 'Delete', lock.value.json, del, condition), {
+  list.add(makeLockItem(ctx, 'Delete', lock.value.json, del, condition), {
     role: 'delete-lock',
     key: lock.value.key,
     keyText: lock.value.text,

@@ -30,6 +30,6 @@ export function buildTransaction(table: string, convention: Convention, spec: Tr
       return assertNever(spec);
   }
   if (!built.ok) return built;
-  const checked = preflight({ TransactItems: built.value.items, ClientRequestToken: 'preflight-token' }, { [table]: convention.keys });
+  const checked = preflight({ TransactItems: built.value.items, ClientRequestToken: 'preflight-token' }, { [table]: convention.keys, ...(convention.lockTable ? { [convention.lockTable]: convention.keys } : {}) });
   return checked.ok ? built : checked;
 }

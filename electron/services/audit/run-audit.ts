@@ -59,6 +59,22 @@ export function scanProjection(convention: Convention): ScanProjection {
   return { expression: p.ProjectionExpression, names: p.ExpressionAttributeNames };
 }
 
+/** The progress of two scans as one (sums; the slower one's elapsed time). */
+function combineProgress(parts: readonly (ScanProgress | undefined)[]): ScanProgress {
+  const seen = parts.filter((p): p is ScanProgress => p !== undefined);
+  if (seen.length === 1) return seen[0]!;
+  const sum = (f: (p: ScanProgress) => number): number => seen.reduce((n, p) => n + f(p), 0);
+  return {
+    items: sum((p) => p.items),
+    pages: sum((p) => p.pages),
+    segments: sum((p) => p.segments),
+    segmentsDone: sum((p) => p.segmentsDone),
+    capacityUnits: sum((p) => p.capacityUnits),
+    elapsedMs: Math.max(0, ...seen.map((p) => p.elapsedMs)),
+    retries: sum((p) => p.retries),
+  };
+}
+
 /** Audits a whole table; resolves (never rejects) with a report that is complete only if every segment finished. */
 export async function runAudit(options: RunAuditOptions): Promise<AuditRun> {
   const { onDelta } = options;
@@ -80,30 +96,40 @@ export async function runAudit(options: RunAuditOptions): Promise<AuditRun> {
     } while (delta.upserted.length >= max);
   };
 
-  const outcome = await scanTable({
-    client: options.client,
-    table: options.table,
-    segments: options.segments,
-    projection: scanProjection(options.convention),
-    signal: options.signal,
-    rateLimit: options.rateLimit,
-    retry: options.retry,
-    errorContext: options.errorContext,
-    // Someone is watching rows arrive: a small first page per segment gets rows on screen quickly.
-    ...(onDelta ? { firstPageSize: FIRST_PAGE_ITEMS } : {}),
-    // The page goes straight into the engine: no copies, no per-item work here.
-    onPage: (items) => engine.addItems(items),
-    onProgress: (progress) => {
-      options.onProgress?.(progress);
-      if (!onDelta) return;
-      const now = performance.now();
-      if (now - lastDeltaAt < interval) return;
-      lastDeltaAt = now;
-      emit(progress, false);
-    },
-  });
-
-  const progress = outcome.progress;
+  // A convention with a lock table: both tables are scanned at once, each in parallel segments, into one engine.
+  const lockTable = options.convention.lockTable;
+  const sides = lockTable === undefined ? [{ table: options.table, from: 'table' as const }] : [{ table: options.table, from: 'table' as const }, { table: lockTable, from: 'lock-table' as const }];
+  const latest: (ScanProgress | undefined)[] = sides.map(() => undefined);
+  const outcomes = await Promise.all(
+    sides.map((side, i) =>
+      scanTable({
+        client: options.client,
+        table: side.table,
+        segments: options.segments,
+        projection: scanProjection(options.convention),
+        signal: options.signal,
+        rateLimit: options.rateLimit,
+        retry: options.retry,
+        errorContext: side.from === 'table' ? options.errorContext : { ...options.errorContext, table: side.table },
+        // Someone is watching rows arrive: a small first page per segment gets rows on screen quickly.
+        ...(onDelta ? { firstPageSize: FIRST_PAGE_ITEMS } : {}),
+        // The page goes straight into the engine: no copies, no per-item work here.
+        onPage: (items) => engine.addItems(items, side.from),
+        onProgress: (p) => {
+          latest[i] = p;
+          const progress = combineProgress(latest);
+          options.onProgress?.(progress);
+          if (!onDelta) return;
+          const now = performance.now();
+          if (now - lastDeltaAt < interval) return;
+          lastDeltaAt = now;
+          emit(progress, false);
+        },
+      }),
+    ),
+  );
+  const outcome = outcomes.find((o) => !o.complete) ?? outcomes[0]!;
+  const progress = combineProgress(outcomes.map((o) => o.progress));
   // Drain what is pending, orphans included, so the UI ends with exactly the report's rows.
   if (onDelta) emit(progress, true);
   const report = engine.report(outcome.complete ? { table: options.table, complete: true } : { table: options.table, complete: false, reason: outcome.reason ?? 'incomplete' });

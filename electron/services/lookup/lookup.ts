@@ -85,7 +85,7 @@ function candidateKeys(convention: Convention, rule: LockRule, value: string, no
 async function readLock(options: LookupOptions, candidate: { key: PlainKey; legacy: boolean }): Promise<LockProbe> {
   const { client, convention, signal } = options;
   const out = await withRetry(
-    () => client.send(new GetItemCommand({ TableName: options.table.name, Key: toTypedKey(candidate.key, convention.keys), ConsistentRead: true }), { abortSignal: signal }),
+    () => client.send(new GetItemCommand({ TableName: convention.lockTable ?? options.table.name, Key: toTypedKey(candidate.key, convention.keys), ConsistentRead: true }), { abortSignal: signal }),
     { signal },
   );
   const owner = out.Item && convention.ownerAttribute ? scalarText(out.Item[convention.ownerAttribute]) : undefined;
@@ -198,23 +198,30 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
     let outcome: Awaited<ReturnType<typeof scanTable>> | undefined;
     if (scanPlans.length > 0) {
       const rules = scanPlans.map((p) => ({ rule: p.rule, index: p.index, normalized: p.normalized, forms: valueForms(p.rule, value) }));
-      outcome = await scanTable({
-        client: options.client,
-        table: options.table.name,
-        segments: options.segments,
-        projection: holderScanProjection(convention, rules),
-        filter: holderScanFilter(rules, convention),
-        signal: options.signal,
-        onProgress: options.onProgress,
-        errorContext: options.errorContext,
-        onPage: (items) => {
-          for (const p of scanPlans) {
-            const finds = everyScope.get(p.index);
-            if (finds) collectEveryScope(convention, items, p, finds);
-            else scanned.get(p.index)?.push(...holdersIn(convention, items, p.index, p.normalized, p.scope));
-          }
-        },
-      });
+      const scanOf = (table: string, only: readonly Plan[]) => {
+        const subset = rules.filter((r) => only.some((p) => p.index === r.index));
+        return scanTable({
+          client: options.client,
+          table,
+          segments: options.segments,
+          projection: holderScanProjection(convention, subset),
+          filter: holderScanFilter(subset, convention),
+          signal: options.signal,
+          onProgress: options.onProgress,
+          errorContext: options.errorContext,
+          onPage: (items) => {
+            for (const p of only) {
+              const finds = everyScope.get(p.index);
+              if (finds) collectEveryScope(convention, items, p, finds);
+              else scanned.get(p.index)?.push(...holdersIn(convention, items, p.index, p.normalized, p.scope));
+            }
+          },
+        });
+      };
+      // With a lock table, a scoped rule asked in every scope finds its locks there, in a second scan.
+      const lockPlans = convention.lockTable === undefined ? [] : scanPlans.filter((p) => p.everyScope);
+      const [main, locksScan] = await Promise.all([scanOf(options.table.name, scanPlans), lockPlans.length > 0 && convention.lockTable ? scanOf(convention.lockTable, lockPlans) : undefined]);
+      outcome = locksScan && !locksScan.complete ? locksScan : main;
       if (outcome.error && outcome.error.kind !== 'cancelled' && outcome.progress.pages === 0) return { ok: false, error: outcome.error };
     }
 

@@ -68,7 +68,7 @@ export async function resolveSpec(ctx: ResolveContext, op: TransactionOperation)
       if (typeof given === 'string') return err('validation', given, { field: 'scope' });
       const lock = existingLockTarget({ table: ctx.table, convention }, rule.value, op.value, op.lock, given);
       if (!lock.ok) return lock;
-      const lockItem = await readItem(ctx.client, ctx.table, convention, lock.value.key, ctx.signal);
+      const lockItem = await readItem(ctx.client, convention.lockTable ?? ctx.table, convention, lock.value.key, ctx.signal);
       if (!lockItem) return err('not-found', `no lock ${lock.value.text} exists: nothing to release`, { field: 'value' });
       const ownerAttribute = convention.ownerAttribute;
       const ownerText = ownerAttribute === undefined ? undefined : storedText(lockItem, ownerAttribute);
