@@ -186,6 +186,32 @@ describe('guards', () => {
   });
 });
 
+describe('a release deletes only a lock', () => {
+  const base = layoutFor('uniq').convention;
+  const lockTemplate = { hash: 'ACCT#{value}', range: 'PROFILE' };
+
+  it('a convention whose lock template is the account key: the preview is refused and the account stays', async () => {
+    const conv: Convention = { ...base, rules: [{ ...base.rules[1]!, lockKeys: [lockTemplate] }] };
+    const account: Item = { PK: { S: 'ACCT#zz1' }, SK: { S: 'PROFILE' }, username: { S: 'zz1-elsewhere' }, email: { S: 'z@x.io' } };
+    const name = await table(conv.keys, [account]);
+    const r = await previewTransaction(context(), { table: name, convention: conv, operation: { kind: 'release', rule: conv.rules[0]!.name, value: 'zz1' } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/is an account key under this convention/);
+    expect(await all(name)).toEqual([account]);
+  });
+
+  it('accounts recognised by an attribute: the Delete\'s own condition refuses an item carrying a rule attribute', async () => {
+    const conv: Convention = { ...base, account: { kind: 'attribute-equals', attribute: '_type', value: 'User' }, rules: [{ ...base.rules[1]!, lockKeys: [lockTemplate] }] };
+    const account: Item = { PK: { S: 'ACCT#zz1' }, SK: { S: 'PROFILE' }, _type: { S: 'User' }, username: { S: 'someone-else' } };
+    const name = await table(conv.keys, [account]);
+    const ctx = context();
+    const p = await preview(ctx, name, conv, { kind: 'release', rule: conv.rules[0]!.name, value: 'zz1' });
+    const outcome = await execute(ctx, p);
+    expect(outcome.status).toBe('cancelled');
+    expect(await all(name)).toEqual([account]);
+  });
+});
+
 describe('release with an owner attribute', () => {
   const layout = layoutFor('uniq', { ownerAttribute: 'owner' });
   const conv = layout.convention;
@@ -196,7 +222,7 @@ describe('release with an owner attribute', () => {
     const ctx = context();
     const p = await preview(ctx, name, conv, { kind: 'release', rule: 'HANDLE', value: 'oldname' });
     expect(p.input.TransactItems).toMatchObject([
-      { Delete: { ConditionExpression: 'attribute_exists(#pk) AND #owner = :owner', ExpressionAttributeValues: { ':owner': { S: 'ACCT#o1' } } } },
+      { Delete: { ConditionExpression: 'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#ra0) AND attribute_not_exists(#ra1)', ExpressionAttributeValues: { ':owner': { S: 'ACCT#o1' } } } },
       { ConditionCheck: { Key: { PK: { S: 'ACCT#o1' }, SK: { S: 'PROFILE' } }, ConditionExpression: 'attribute_not_exists(#attr) OR #attr = :seen', ExpressionAttributeValues: { ':seen': { S: 'newname' } } } },
     ]);
     expect((await execute(ctx, p)).status).toBe('succeeded');
