@@ -98,7 +98,9 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     if ('endpoint' in wanted) {
       const existing = (await settings.read()).endpoints.find((entry) => entry.endpoint === wanted.endpoint);
       if (existing) return { connectionId: existing.id };
-      const added = await connections.addEndpoint({ endpoint: wanted.endpoint, ...(wanted.region ? { region: wanted.region } : {}) });
+      // Typed on the command line next to the environment's keys: like the CLI, sign with them when present.
+      const credentials = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { source: 'env' as const } : { source: 'dummy' as const };
+      const added = await connections.addEndpoint({ endpoint: wanted.endpoint, credentials, ...(wanted.region ? { region: wanted.region } : {}) });
       return added.ok ? { connectionId: added.value.id } : null;
     }
     const id = `profile:${wanted.profile}`;

@@ -8,13 +8,15 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { conventionSchema } from '../../../shared/contract/convention-schema';
-import { connectionIdSchema, endpointUrlSchema, regionSchema } from '../../../shared/contract/limits';
+import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, regionSchema } from '../../../shared/contract/limits';
 
 const endpointEntrySchema = z.object({
   id: z.string().regex(/^endpoint:[A-Za-z0-9-]{1,64}$/),
   endpoint: endpointUrlSchema,
   region: regionSchema,
   label: z.string().min(1).max(100),
+  /** What requests are signed with; endpoints saved before this existed sign with dummy keys, never the environment's by accident. */
+  credentials: credentialSourceSchema.default({ source: 'dummy' }),
 });
 
 const settingsSchema = z.object({
