@@ -20,6 +20,7 @@ import type { RunningSandbox } from './sandbox-control';
 import { createSandboxController } from './sandbox-control';
 import type { StreamHub } from './stream-hub';
 import { createStreamHub } from './stream-hub';
+import { rememberEnvSecrets } from '../services/dynamo/errors';
 
 /** The table opened on first run (the sandbox's seed-1 demo table). */
 export const FIRST_RUN_TABLE = 'accounts';
@@ -57,6 +58,8 @@ export interface ComposedApp {
 /** Wires the app. Nothing starts until `prepareStartup`. */
 export function composeApp(options: ComposeOptions): ComposedApp {
   const env = options.env ?? process.env;
+  // The environment's keys are secrets whether or not a connection signs with them.
+  rememberEnvSecrets(env);
   const log = options.log ?? createConsoleLogger();
   const dataDir = resolveDataDir(env);
   const hub = createStreamHub();

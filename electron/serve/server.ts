@@ -16,6 +16,7 @@ import type { BridgeLogger } from '../bridge/logger';
 import { validationError, type Dispatch } from '../bridge/pipeline';
 import type { StreamHub } from '../bridge/stream-hub';
 import { SECURITY_HEADERS } from '../main/security';
+import { rememberSecrets } from '../services/dynamo/errors';
 import { readStaticFile } from './static-files';
 
 /** Largest request body accepted (a convention or a pasted cancellation fits easily). */
@@ -98,6 +99,8 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
 /** Starts the host on 127.0.0.1. */
 export async function startServeHost(options: ServeOptions): Promise<ServeHost> {
   const token = options.token ?? newToken();
+  // The token is a secret like any key: nothing the process logs or answers may carry it.
+  rememberSecrets(token);
   const channels = new Map<string, Channel>();
   let port = 0;
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);

@@ -59,7 +59,8 @@ Needs the built renderer (npm run build; npm start builds it for you).`,
       if (sandbox.state === 'error' && sandbox.error) io.stderr(`locksmith: sandbox not started: ${sandbox.error.message}${sandbox.error.fix ? ` (${sandbox.error.fix})` : ''}\n`);
       const hash = formatStartupHash({ token: host.token, ...(startup?.connectionId ? { connection: startup.connectionId } : {}), ...(startup?.table ? { table: startup.table } : {}) });
       const url = `${host.origin}/${hash}`;
-      io.stdout(`Locksmith (browser mode): ${url}\n  Ctrl+C stops it.\n`);
+      // The token is a known secret (scrubbed from all other output): this line hands it to the user on purpose.
+      (io.revealOnStdout ?? io.stdout)(`Locksmith (browser mode): ${url}\n  Ctrl+C stops it.\n`);
       if (values.open === true) openInBrowser(url);
       await new Promise<void>((resolve) => {
         if (io.signal.aborted) resolve();

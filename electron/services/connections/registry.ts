@@ -10,7 +10,7 @@ import { assertNever, err, ok } from '../../../shared/result';
 import type { DynamoTarget, EndpointOrigin } from '../dynamo/client';
 import { DUMMY_CREDENTIALS, effectiveEndpoint } from '../dynamo/client';
 import type { DynamoCredentials } from '../dynamo/client';
-import { memoizeCredentials, profileCredentials } from './credentials';
+import { memoizeCredentials, profileCredentialsWithSso } from './credentials';
 import type { MfaBroker } from './mfa-broker';
 import type { ProfileInfo } from './profiles';
 import { loadProfiles, presentCredentialEnv } from './profiles';
@@ -85,7 +85,7 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
   const providers = new Map<string, ReturnType<typeof memoizeCredentials>>();
   const credentialsFor = (profile: string) => {
     let provider = providers.get(profile);
-    if (!provider) providers.set(profile, (provider = memoizeCredentials(profileCredentials(profile, options.broker, env))));
+    if (!provider) providers.set(profile, (provider = memoizeCredentials(profileCredentialsWithSso(profile, options.broker, env, options.home))));
     return provider;
   };
   const envRegion = (): { region: string; from?: string } =>

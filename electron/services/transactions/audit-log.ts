@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { AppError } from '../../../shared/result';
 import type { Outcome, TransactWriteInputJson } from '../../../shared/transactions/types';
 import { resolveDataDir } from '../connections/data-dir';
+import { scrubKnownSecrets } from '../dynamo/errors';
 
 /** The log file's name inside the data folder. */
 export const AUDIT_LOG_FILE = 'audit-log.jsonl';
@@ -37,20 +38,24 @@ const SECRET_FIELD = /secret|session.?token|access.?key|password|credential/i;
 /** AWS access key ids (long-term AKIA…, temporary ASIA…) wherever they appear in a value. */
 const ACCESS_KEY_ID = /\b(?:AKIA|ASIA)[A-Z0-9]{12,}\b/g;
 
+/** Removes access-key-id shapes from every string value (attribute names are the request's, kept as sent). */
+function scrubKeyIds(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(ACCESS_KEY_ID, '***');
+  if (Array.isArray(value)) return value.map(scrubKeyIds);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubKeyIds(v)]));
+}
+
 /**
- * Scrubs an entry before writing: fields named like credentials are masked, the connection's
- * known secrets and anything shaped like an access key id are removed from every string.
+ * Scrubs an entry before writing: secret values go — every secret the process knows, the
+ * connection's own, anything shaped like an access key id — but the request keeps its exact shape:
+ * an attribute named `secretAlias` is the user's data, not a credential. Only a top-level field
+ * named like a credential (never part of an entry; a bug if present) is masked whole.
  * (A generic "token=…" text rule would also eat the ClientRequestToken, which the log must keep.)
  */
-function scrub(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') {
-    let out = value.replace(ACCESS_KEY_ID, '***');
-    for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('***');
-    return out;
-  }
-  if (Array.isArray(value)) return value.map((v) => scrub(v, secrets));
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) ? '***' : scrub(v, secrets)]));
+function scrub(entry: ActivityEntry, secrets: readonly string[]): unknown {
+  const top = Object.fromEntries(Object.entries(entry).map(([k, v]) => [k, SECRET_FIELD.test(k) ? '***' : v]));
+  return scrubKnownSecrets(scrubKeyIds(top), secrets);
 }
 
 /** Serializes an entry as one scrubbed JSON line. */
