@@ -94,15 +94,37 @@ describe('idempotency and staleness', () => {
   const acctKey = keyOf(acct, conv.keys);
   const lockKey = { PK: 'UNIQ#HANDLE#grace', SK: 'LOCK' };
 
-  it('the same preview executed again within the window succeeds with no second effect', async () => {
+  it('a preview is used once: executed again it is refused and nothing is sent', async () => {
     const name = await table(conv.keys, [acct]);
     const ctx = context();
     const p = await preview(ctx, name, conv, { kind: 'claim', rule: 'HANDLE', value: 'grace', account: acctKey });
     expect((await execute(ctx, p)).status).toBe('succeeded');
-    // Remove the lock behind the token's back: a second effect would write it again.
+    // Remove the lock behind the preview's back: a second send would write it again.
     await admin.send(new DeleteItemCommand({ TableName: name, Key: toTypedKey(lockKey, conv.keys) }));
-    expect((await execute(ctx, p)).status).toBe('succeeded');
+    expect(await executePreview(ctx, { previewId: p.id, confirmation: p.confirm })).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/already executed/) } });
     expect(await get(name, conv, lockKey)).toBeUndefined();
+  });
+
+  it('five simultaneous executes of one preview: one is sent and logged, four are told it is already being executed (#16 finding 6)', async () => {
+    const name = await table(conv.keys, [acct]);
+    const client = testClient(endpoint);
+    let sends = 0;
+    client.middlewareStack.add((next, context) => async (args) => {
+      if (context.commandName === 'TransactWriteItemsCommand') sends++;
+      return next(args);
+    }, { step: 'initialize', name: 'count-sends' });
+    const logDir = await mkdtemp(join(tmpdir(), 'locksmith-once-'));
+    const base = context({ client });
+    const ctx: TransactionContext = { ...base, deps: { ...base.deps, dataDir: logDir } };
+    const p = await preview(ctx, name, conv, { kind: 'claim', rule: 'HANDLE', value: 'grace', account: acctKey });
+    const results = await Promise.all(Array.from({ length: 5 }, () => executePreview(ctx, { previewId: p.id, confirmation: p.confirm })));
+    expect(results.filter((r) => r.ok && r.value.status === 'succeeded')).toHaveLength(1);
+    const refused = results.filter((r) => !r.ok);
+    expect(refused).toHaveLength(4);
+    for (const r of refused) expect(r).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/already being executed: nothing was sent/) } });
+    expect(sends).toBe(1);
+    expect((await readActivity({ dataDir: logDir })).filter((e) => e.previewId === p.id)).toHaveLength(1);
+    await rm(logDir, { recursive: true, force: true });
   });
 
   it('the same token with another request is explained', async () => {
