@@ -6,7 +6,7 @@ import { Busy } from '../../components/busy';
 import { MAX_TEXT_LENGTH } from '../../../../shared/contract';
 
 /** The bound main enforces on each pasted text, as people read it. */
-const LIMIT_TEXT = `${MAX_TEXT_LENGTH / 1024} KB`;
+const LIMIT_TEXT = `${(MAX_TEXT_LENGTH / 1024).toString()} K characters`;
 
 const EXAMPLE = 'Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]';
 
@@ -25,7 +25,7 @@ export function DecodeView() {
         <div className="field">
           <label htmlFor="decode-text">Cancellation message or CancellationReasons JSON</label>
           <textarea id="decode-text" rows={5} value={text} maxLength={MAX_TEXT_LENGTH} onChange={(e) => setText(e.target.value)} placeholder={EXAMPLE} data-testid="decode-text" />
-          <span className="field-hint" data-testid="decode-limit">Up to {LIMIT_TEXT} of text ({text.length.toLocaleString()} characters now).</span>
+          <span className="field-hint" data-testid="decode-limit">Up to {LIMIT_TEXT} ({text.length.toLocaleString()} characters now).</span>
         </div>
         <div className="field">
           <label htmlFor="decode-request">The TransactWriteItems request (optional JSON)</label>
