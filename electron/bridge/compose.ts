@@ -20,7 +20,7 @@ import type { RunningSandbox } from './sandbox-control';
 import { createSandboxController } from './sandbox-control';
 import type { StreamHub } from './stream-hub';
 import { createStreamHub } from './stream-hub';
-import { rememberEnvSecrets } from '../services/dynamo/errors';
+import { rememberEnvSecrets, rememberSecrets } from '../services/dynamo/errors';
 
 /** The table opened on first run (the sandbox's seed-1 demo table). */
 export const FIRST_RUN_TABLE = 'accounts';
@@ -36,6 +36,8 @@ export interface ComposeOptions {
   readonly startSandbox?: () => Promise<Result<RunningSandbox>>;
   readonly log?: BridgeLogger;
   /** A connection asked for on the command line (`serve --endpoint/--profile`): opened instead of the first-run sandbox. */
+  /** Told the sandbox's private key each time it starts (serve prints it for the user's own tools; the renderer never sees it). */
+  readonly onSandboxKey?: (key: { readonly endpoint: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: string }) => void;
   readonly startupConnection?: { readonly endpoint: string; readonly region?: string } | { readonly profile: string; readonly region?: string };
 }
 
@@ -66,7 +68,17 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   const settings = createSettingsStore(dataDir);
   const mfa = createMfaBroker((event) => hub.publish('mfa.prompts', event));
   const sandbox = createSandboxController({
-    start: options.startSandbox ?? (() => startSandbox({})),
+    start:
+      options.startSandbox ??
+      (async () => {
+        const started = await startSandbox({});
+        // The sandbox's key is what keeps its tables private: a secret like any other.
+        if (started.ok) {
+          rememberSecrets(started.value.credentials.accessKeyId, started.value.credentials.secretAccessKey);
+          options.onSandboxKey?.({ endpoint: started.value.endpoint, region: started.value.region, ...started.value.credentials });
+        }
+        return started;
+      }),
     publish: (view) => hub.publish('sandbox.status', view),
     region: SANDBOX_REGION,
     credentials: SANDBOX_CREDENTIALS,

@@ -42,6 +42,8 @@ Needs the built renderer (npm run build; npm start builds it for you).`,
       mode: 'browser',
       version: pkg.version ?? '0.0.0',
       env: io.env,
+      // The sandbox is a private database: its key is handed to the user (and only here), for their own tools.
+      onSandboxKey: (key) => (io.revealOnStdout ?? io.stdout)(`Sandbox at ${key.endpoint} (a private database; for your own tools): export AWS_ACCESS_KEY_ID=${key.accessKeyId} AWS_SECRET_ACCESS_KEY=${key.secretAccessKey} AWS_REGION=${key.region}\n`),
       ...(endpoint ? { startupConnection: { endpoint, ...(region ? { region } : {}) } } : profile ? { startupConnection: { profile, ...(region ? { region } : {}) } } : {}),
     });
     const host = await startServeHost({
