@@ -3,11 +3,11 @@
  * endpoint, table, preview id, token, the exact request, the outcome), in the data folder,
  * mode 0600. Credentials never belong here; anything that looks like one is scrubbed anyway.
  */
-import { chmod, mkdir, open, appendFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { join } from 'node:path';
 import type { AppError } from '../../../shared/result';
 import type { Outcome, TransactWriteInputJson } from '../../../shared/transactions/types';
-import { resolveDataDir } from '../connections/data-dir';
+import { ensureDataDir, openNoFollow, resolveDataDir } from '../connections/data-dir';
 import { scrubKnownSecrets } from '../dynamo/errors';
 
 /** The log file's name inside the data folder. */
@@ -63,14 +63,18 @@ export function auditLine(entry: ActivityEntry, secrets: readonly string[] = [])
   return `${JSON.stringify(scrub(entry, secrets))}\n`;
 }
 
-/** Appends one entry; the folder is created 0700 and the file kept 0600. */
+/** Appends one entry; the folder is verified (0700, not writable by others) and the file kept 0600, never through a link. */
 export async function appendActivity(entry: ActivityEntry, options: { dataDir?: string; secrets?: readonly string[] } = {}): Promise<void> {
   const dir = options.dataDir ?? resolveDataDir();
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const path = auditLogPath(dir);
-  await appendFile(path, auditLine(entry, options.secrets), { mode: 0o600 });
-  // appendFile's mode only applies on creation; a file made by hand or by an old version is tightened too.
-  await chmod(path, 0o600);
+  await ensureDataDir(dir);
+  const handle = await openNoFollow(auditLogPath(dir), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+  try {
+    // The mode only applies on creation; a file made by hand or by an old version is tightened too (on the handle: no path to swap).
+    await handle.chmod(0o600);
+    await handle.appendFile(auditLine(entry, options.secrets));
+  } finally {
+    await handle.close();
+  }
 }
 
 /** How much of the file's end is read for recent entries (older ones stay on disk). */
@@ -81,7 +85,7 @@ export async function readActivity(options: { limit?: number; dataDir?: string }
   const limit = Math.max(1, Math.min(options.limit ?? 100, 10_000));
   let text: string;
   try {
-    const handle = await open(auditLogPath(options.dataDir ?? resolveDataDir()), 'r');
+    const handle = await openNoFollow(auditLogPath(options.dataDir ?? resolveDataDir()), constants.O_RDONLY);
     try {
       const { size } = await handle.stat();
       const start = Math.max(0, size - TAIL_BYTES);
