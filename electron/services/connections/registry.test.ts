@@ -123,7 +123,7 @@ async function captureServer(): Promise<{ url: string; headers: IncomingHttpHead
 describe('endpoint connections: credentials follow the connection (#16 finding 1)', () => {
   const ENV_KEYS = { AWS_ACCESS_KEY_ID: 'AKIAENVKEY0123456789', AWS_SECRET_ACCESS_KEY: 'env-secret-value-xyz', AWS_SESSION_TOKEN: 'env-session-token-xyz' };
 
-  it('an endpoint added in the app signs with dummy keys: the environment\'s key and session token never reach it', async () => {
+  it('an endpoint added in the app signs with dummy keys: the environment key and session token never reach it', async () => {
     const capture = await captureServer();
     try {
       const r = registry(ENV_KEYS);
@@ -146,7 +146,7 @@ describe('endpoint connections: credentials follow the connection (#16 finding 1
     }
   });
 
-  it('signs with the environment\'s keys only when that source is chosen, and shows it by name', async () => {
+  it('signs with the environment keys only when that source is chosen, and shows it by name', async () => {
     const capture = await captureServer();
     try {
       const r = registry(ENV_KEYS);

@@ -222,7 +222,7 @@ describe('a release deletes only a lock', () => {
     expect(await all(name)).toEqual([account]);
   });
 
-  it('accounts recognised by an attribute: the Delete\'s own condition refuses an item carrying a rule attribute', async () => {
+  it('accounts recognised by an attribute: the Delete condition itself refuses an item carrying a rule attribute', async () => {
     const conv: Convention = { ...base, account: { kind: 'attribute-equals', attribute: '_type', value: 'User' }, rules: [{ ...base.rules[1]!, lockKeys: [lockTemplate] }] };
     const account: Item = { PK: { S: 'ACCT#zz1' }, SK: { S: 'PROFILE' }, _type: { S: 'User' }, username: { S: 'someone-else' } };
     const name = await table(conv.keys, [account]);
