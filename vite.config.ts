@@ -9,7 +9,8 @@ export default defineConfig({
   root: 'renderer',
   base: './',
   plugins: [react()],
-  build: { outDir: `${here}dist/renderer`, emptyOutDir: true, sourcemap: true },
+  // No source maps in the build: it is served to browsers (browser mode), and a map hands out the whole source.
+  build: { outDir: `${here}dist/renderer`, emptyOutDir: true, sourcemap: false },
   test: {
     root: here,
     projects: [

@@ -3,10 +3,10 @@ import { sandboxClient } from '../electron/services/sandbox';
 import { expect, test } from './fixtures';
 import { seedLargeUniqTable } from './support/seed';
 
-test('cancel stops a running audit and the result says incomplete', async ({ app, inspector, page }) => {
+test('cancel stops a running audit and the result says incomplete', async ({ app, server, inspector, page }) => {
   test.setTimeout(180_000);
   await app.selectConnection('sandbox');
-  const client = sandboxClient(await app.effectiveEndpoint());
+  const client = sandboxClient(await app.effectiveEndpoint(), server.sandboxKey());
   await seedLargeUniqTable(client, 'big_accounts', 30_000);
   client.destroy();
   await page.getByRole('button', { name: 'Reload tables' }).click();

@@ -3,11 +3,11 @@ import { DeleteItemCommand, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { sandboxClient } from '../electron/services/sandbox';
 import { expect, test } from './fixtures';
 
-test('executing a stale release preview is refused with the reason', async ({ app, inspector, lookup, lockForm }) => {
+test('executing a stale release preview is refused with the reason', async ({ app, server, inspector, lookup, lockForm }) => {
   await app.selectConnection('sandbox');
   await app.selectTable('accounts');
   await inspector.waitComplete();
-  const client = sandboxClient(await app.effectiveEndpoint());
+  const client = sandboxClient(await app.effectiveEndpoint(), server.sandboxKey());
   const key = { PK: { S: 'UNIQ#HANDLE#ghost' }, SK: { S: 'LOCK' } };
 
   await lookup.lookUp('ghost');

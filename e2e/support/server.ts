@@ -14,6 +14,8 @@ export interface ServeHandle {
   readonly url: string;
   /** Everything the server printed (attached to failing tests). */
   readonly output: () => string;
+  /** The private key of the server's sandbox, as it printed it (the sandbox's tables are visible to no other key). */
+  readonly sandboxKey: () => { accessKeyId: string; secretAccessKey: string } | undefined;
   /** Stops the server and everything it started (its sandbox JVM included). */
   stop(): Promise<void>;
 }
@@ -66,6 +68,10 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   return {
     url,
     output: () => output,
+    sandboxKey: () => {
+      const key = /export AWS_ACCESS_KEY_ID=(\w+) AWS_SECRET_ACCESS_KEY=(\w+)/.exec(output);
+      return key?.[1] && key[2] ? { accessKeyId: key[1], secretAccessKey: key[2] } : undefined;
+    },
     async stop() {
       if (child.pid === undefined) return;
       try {

@@ -20,6 +20,7 @@ import type { RunningSandbox } from './sandbox-control';
 import { createSandboxController } from './sandbox-control';
 import type { StreamHub } from './stream-hub';
 import { createStreamHub } from './stream-hub';
+import { rememberEnvSecrets, rememberSecrets } from '../services/dynamo/errors';
 
 /** The table opened on first run (the sandbox's seed-1 demo table). */
 export const FIRST_RUN_TABLE = 'accounts';
@@ -35,6 +36,8 @@ export interface ComposeOptions {
   readonly startSandbox?: () => Promise<Result<RunningSandbox>>;
   readonly log?: BridgeLogger;
   /** A connection asked for on the command line (`serve --endpoint/--profile`): opened instead of the first-run sandbox. */
+  /** Told the sandbox's private key each time it starts (serve prints it for the user's own tools; the renderer never sees it). */
+  readonly onSandboxKey?: (key: { readonly endpoint: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: string }) => void;
   readonly startupConnection?: { readonly endpoint: string; readonly region?: string } | { readonly profile: string; readonly region?: string };
 }
 
@@ -57,13 +60,25 @@ export interface ComposedApp {
 /** Wires the app. Nothing starts until `prepareStartup`. */
 export function composeApp(options: ComposeOptions): ComposedApp {
   const env = options.env ?? process.env;
+  // The environment's keys are secrets whether or not a connection signs with them.
+  rememberEnvSecrets(env);
   const log = options.log ?? createConsoleLogger();
   const dataDir = resolveDataDir(env);
   const hub = createStreamHub();
   const settings = createSettingsStore(dataDir);
   const mfa = createMfaBroker((event) => hub.publish('mfa.prompts', event));
   const sandbox = createSandboxController({
-    start: options.startSandbox ?? (() => startSandbox({})),
+    start:
+      options.startSandbox ??
+      (async () => {
+        const started = await startSandbox({});
+        // The sandbox's key is what keeps its tables private: a secret like any other.
+        if (started.ok) {
+          rememberSecrets(started.value.credentials.accessKeyId, started.value.credentials.secretAccessKey);
+          options.onSandboxKey?.({ endpoint: started.value.endpoint, region: started.value.region, ...started.value.credentials });
+        }
+        return started;
+      }),
     publish: (view) => hub.publish('sandbox.status', view),
     region: SANDBOX_REGION,
     credentials: SANDBOX_CREDENTIALS,
@@ -98,7 +113,9 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     if ('endpoint' in wanted) {
       const existing = (await settings.read()).endpoints.find((entry) => entry.endpoint === wanted.endpoint);
       if (existing) return { connectionId: existing.id };
-      const added = await connections.addEndpoint({ endpoint: wanted.endpoint, ...(wanted.region ? { region: wanted.region } : {}) });
+      // Typed on the command line next to the environment's keys: like the CLI, sign with them when present.
+      const credentials = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { source: 'env' as const } : { source: 'dummy' as const };
+      const added = await connections.addEndpoint({ endpoint: wanted.endpoint, credentials, ...(wanted.region ? { region: wanted.region } : {}) });
       return added.ok ? { connectionId: added.value.id } : null;
     }
     const id = `profile:${wanted.profile}`;

@@ -8,6 +8,7 @@ import { isMethodName } from '../../shared/contract/api';
 import { methods } from '../../shared/contract/methods';
 import type { Result } from '../../shared/result';
 import { err } from '../../shared/result';
+import { scrubKnownSecrets } from '../services/dynamo/errors';
 import type { BridgeLogger } from './logger';
 
 /** Who is calling, as judged by the transport (IPC: window + frame URL; HTTP: token, Host, Origin). */
@@ -57,7 +58,8 @@ export function createDispatcher(handlers: HandlerTable, log: BridgeLogger): Dis
     const handler = handlers[method] as (args: unknown, context: HandlerContext) => Promise<Result<unknown>>;
     try {
       const result = await handler(parsed.data, { transport, sender: sender.label });
-      return isResultShape(result) ? result : internal(log, method, transport, new Error('handler returned a non-Result'));
+      // The last gate before the renderer: no secret the process knows crosses it, whatever path produced the result.
+      return isResultShape(result) ? scrubKnownSecrets(result) : internal(log, method, transport, new Error('handler returned a non-Result'));
     } catch (cause) {
       return internal(log, method, transport, cause);
     }

@@ -11,6 +11,8 @@ import type { SandboxControl } from './deps';
 /** What the control needs from a started sandbox (B1's SandboxHandle satisfies it). */
 export interface RunningSandbox {
   readonly endpoint: string;
+  /** The sandbox's private key, when it has one (the bundled sandbox does; a test double may not). */
+  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
   stop(): Promise<void>;
   readonly exited: Promise<unknown>;
 }
@@ -89,7 +91,10 @@ export function createSandboxController(options: SandboxControlOptions): Sandbox
       endpoint: () => (view.state === 'running' ? view.endpoint : undefined),
       error: () => view.error,
       region: options.region,
-      credentials: options.credentials,
+      // The running sandbox's own key: its tables are visible to no other.
+      get credentials() {
+        return running?.credentials ?? options.credentials;
+      },
     },
     async shutdown() {
       await stop();

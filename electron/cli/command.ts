@@ -32,6 +32,8 @@ export interface CliIo {
   readonly interactive: boolean;
   /** Aborted on SIGINT/SIGTERM. */
   readonly signal: AbortSignal;
+  /** stdout without the secret scrubber, for the one line that must hand a secret to the user (serve's URL with its token). */
+  readonly revealOnStdout?: (text: string) => void;
 }
 
 /** What a command's run function receives. */

@@ -89,9 +89,18 @@ export async function openConnection(values: FlagValues, io: CliIo): Promise<Con
     const region = request.region ?? (await profileRegion(request.profile));
     if (!region) usageError(`no region: pass --region or set AWS_REGION${request.profile ? ` (profile ${request.profile} has none)` : ''}`, 'region');
     const { fromIni, fromNodeProviderChain } = await import('@aws-sdk/credential-providers');
-    const credentials = request.profile
+    const { rememberCredentials } = await import('../services/dynamo/errors');
+    const { rememberSsoTokens } = await import('../services/connections/credentials');
+    const provider = request.profile
       ? fromIni({ profile: request.profile, mfaCodeProvider: (serial) => promptMfa(io, serial) })
       : fromNodeProviderChain({ mfaCodeProvider: (serial) => promptMfa(io, serial) });
+    // The scrubber learns every credential before a request is signed with it (and the SSO tokens the SDK reads itself).
+    const credentials: typeof provider = async (options) => {
+      await rememberSsoTokens();
+      const identity = await provider(options);
+      rememberCredentials(identity);
+      return identity;
+    };
     target = { label: request.profile ? `profile ${request.profile}` : 'aws (default credentials)', region, credentials, ...(request.profile ? { profile: request.profile } : {}) };
   }
   const client = createDynamoClient(target, { env: io.env });

@@ -3,6 +3,7 @@ import { parseFlags, commandHelp } from './args';
 import { CliError, EXIT_ERROR, EXIT_OK } from './command';
 import type { CliIo } from './command';
 import { COMMANDS, findCommand } from './registry';
+import { rememberEnvSecrets, removeKnownSecrets } from '../services/dynamo/errors';
 
 /** The top-level help, built from the registry without loading any command. */
 export function mainHelp(): string {
@@ -29,7 +30,10 @@ export function errorLine(error: CliError): string {
 }
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], rawIo: CliIo): Promise<number> {
+  // Every secret in the environment is known before anything runs; all output passes the scrubber.
+  rememberEnvSecrets(rawIo.env);
+  const io: CliIo = { ...rawIo, revealOnStdout: rawIo.revealOnStdout ?? rawIo.stdout, stdout: (text) => rawIo.stdout(removeKnownSecrets(text)), stderr: (text) => rawIo.stderr(removeKnownSecrets(text)) };
   const [name, ...rest] = argv;
   const debug = argv.includes('--debug');
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

@@ -8,6 +8,8 @@ import { LOCKSMITH_BIN, cleanEnv, runCli } from './testing-cli';
 
 let child: ChildProcess;
 let endpoint = '';
+/** The sandbox's private key, as it prints it for the user's own tools. */
+let keyEnv: NodeJS.ProcessEnv = {};
 let stdout = '';
 let stderr = '';
 let exited: Promise<number | null>;
@@ -20,7 +22,11 @@ beforeAll(async () => {
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /Sandbox running at (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
-      if (match?.[1]) resolve(match[1]);
+      const key = /export AWS_ACCESS_KEY_ID=(\w+) AWS_SECRET_ACCESS_KEY=(\w+) AWS_REGION=([\w-]+)/.exec(stdout);
+      if (match?.[1] && key) {
+        keyEnv = { AWS_ACCESS_KEY_ID: key[1], AWS_SECRET_ACCESS_KEY: key[2], AWS_REGION: key[3] };
+        resolve(match[1]);
+      }
     });
     void exited.then((code) => reject(new Error(`sandbox exited early (${code}): ${stderr}`)));
   });
@@ -35,9 +41,16 @@ describe('locksmith sandbox', () => {
     expect(stdout).toContain('seeded: accounts, users, onetable_app');
   });
 
+  it('is a private database: without its printed key the tables are not there (#16 finding 3)', async () => {
+    const run = await runCli(['tables', '--endpoint', endpoint, '--json']);
+    expect(run.stdout).not.toMatch(/accounts|onetable_app/);
+    const keyed = await runCli(['tables', '--endpoint', endpoint, '--json'], cleanEnv(keyEnv));
+    for (const table of DEMO_TABLE_NAMES) expect(keyed.stdout).toContain(table);
+  });
+
   it.each(DEMO_TABLE_NAMES)('its %s table audits to exactly the expected problems', async (name) => {
     const expected = EXPECTED_PROBLEMS[name];
-    const run = await runCli(['audit', '--endpoint', endpoint, '--table', name, '--preset', expected.preset, '--json']);
+    const run = await runCli(['audit', '--endpoint', endpoint, '--table', name, '--preset', expected.preset, '--json'], cleanEnv(keyEnv));
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as AuditReport;
     expect(report.complete).toBe(true);

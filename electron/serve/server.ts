@@ -16,6 +16,7 @@ import type { BridgeLogger } from '../bridge/logger';
 import { validationError, type Dispatch } from '../bridge/pipeline';
 import type { StreamHub } from '../bridge/stream-hub';
 import { SECURITY_HEADERS } from '../main/security';
+import { rememberSecrets } from '../services/dynamo/errors';
 import { readStaticFile } from './static-files';
 
 /** Largest request body accepted (a convention or a pasted cancellation fits easily). */
@@ -24,6 +25,26 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const HEARTBEAT_MS = 15_000;
 /** Subscriptions one channel may hold (the app keeps about three; a runaway page must not grow the hub without bound). */
 const MAX_SUBSCRIPTIONS_PER_CHANNEL = 64;
+/** Open event streams (one per page; a few tabs are plenty): more would hold sockets and hub listeners without bound. */
+export const MAX_CHANNELS = 16;
+/** A client must send its request headers, and its whole request, within these (a slow-drip client is cut off). */
+export const HEADERS_TIMEOUT_MS = 5_000;
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+/** The request's path and query, split without `new URL` (which throws on `//…`) and without decoding. */
+function splitUrl(raw: string): { path: string; query: URLSearchParams } | undefined {
+  const q = raw.indexOf('?');
+  const path = q < 0 ? raw : raw.slice(0, q);
+  if (!path.startsWith('/') || path.startsWith('//')) return undefined;
+  return { path, query: new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)) };
+}
+
+/** `application/json`, optionally with `charset=utf-8`, and nothing else (no prefix match: `application/jsonfoo` is not JSON). */
+function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [type, ...params] = header.split(';').map((part) => part.trim().toLowerCase());
+  return type === 'application/json' && params.every((p) => p === 'charset=utf-8');
+}
 
 const subscribeSchema = z.strictObject({ channel: z.string().min(1).max(100), id: z.string().min(1).max(100), stream: z.string().max(100), filter: z.unknown().optional() });
 const unsubscribeSchema = z.strictObject({ channel: z.string().min(1).max(100), id: z.string().min(1).max(100) });
@@ -98,43 +119,55 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
 /** Starts the host on 127.0.0.1. */
 export async function startServeHost(options: ServeOptions): Promise<ServeHost> {
   const token = options.token ?? newToken();
+  // The token is a secret like any key: nothing the process logs or answers may carry it.
+  rememberSecrets(token);
   const channels = new Map<string, Channel>();
   let port = 0;
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
-  const refuse = (res: ServerResponse, status: 401 | 403 | 404 | 405 | 413 | 415, method: string, reason: string, message: string): void => {
-    options.log.refused({ method, transport: 'http', reason });
+  // What is logged of a request: its path only (a query may carry the token), cut short.
+  const logged = (path: string): string => path.slice(0, 100);
+  const refuse = (res: ServerResponse, status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429, method: string, reason: string, message: string): void => {
+    options.log.refused({ method: logged(method), transport: 'http', reason });
     sendResult(res, status, err(status === 401 ? 'credentials' : 'validation', message));
   };
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => {
     void handle(req, res).catch((cause: unknown) => {
-      options.log.failed({ method: req.url ?? '', transport: 'http', cause });
+      options.log.failed({ method: logged(splitUrl(req.url ?? '/')?.path ?? '(malformed path)'), transport: 'http', cause });
       if (!res.headersSent) sendResult(res, 500, err('internal', 'Unexpected server error.'));
       else res.end();
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const path = url.pathname;
+    // Host and Origin first, from the headers alone: nothing that can fail is parsed for a foreign page.
     // DNS rebinding: a foreign name resolving to 127.0.0.1 still carries its own Host header.
-    if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 403, path, `foreign Host ${String(req.headers.host).slice(0, 100)}`, 'Forbidden host.');
+    if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 403, '(any)', `foreign Host ${String(req.headers.host).slice(0, 100)}`, 'Forbidden host.');
     const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins().has(origin)) return refuse(res, 403, path, `foreign Origin ${origin.slice(0, 100)}`, 'Forbidden origin.');
-    if (req.headers['sec-fetch-site'] === 'cross-site') return refuse(res, 403, path, 'cross-site request', 'Forbidden origin.');
+    if (origin !== undefined && !allowedOrigins().has(origin)) return refuse(res, 403, '(any)', `foreign Origin ${origin.slice(0, 100)}`, 'Forbidden origin.');
+    if (req.headers['sec-fetch-site'] === 'cross-site') return refuse(res, 403, '(any)', 'cross-site request', 'Forbidden origin.');
+    const url = splitUrl(req.url ?? '/');
+    if (!url) return refuse(res, 400, '(malformed path)', 'malformed path', 'Bad request.');
+    const { path } = url;
 
     if (path === EVENTS_PATH) {
       if (req.method !== 'GET') return refuse(res, 405, path, 'method', 'Use GET.');
-      if (!sameToken(url.searchParams.get(TOKEN_QUERY) ?? undefined, token)) return refuse(res, 401, path, 'bad or missing token', 'Missing or wrong token.');
+      if (!sameToken(url.query.get(TOKEN_QUERY) ?? undefined, token)) return refuse(res, 401, path, 'bad or missing token', 'Missing or wrong token.');
+      if (channels.size >= MAX_CHANNELS) return refuse(res, 429, path, 'too many event streams', `At most ${MAX_CHANNELS} pages may listen at once; close a tab.`);
       return openChannel(res);
     }
     if (path.startsWith('/api/')) {
-      const method = decodeURIComponent(path.slice('/api/'.length));
-      if (req.method !== 'POST') return refuse(res, 405, method, 'method', 'Use POST.');
+      if (req.method !== 'POST') return refuse(res, 405, path, 'method', 'Use POST.');
       const given = req.headers[TOKEN_HEADER];
-      if (!sameToken(typeof given === 'string' ? given : undefined, token)) return refuse(res, 401, method, 'bad or missing token', 'Missing or wrong token.');
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 415, method, 'content type', 'Send application/json.');
+      if (!sameToken(typeof given === 'string' ? given : undefined, token)) return refuse(res, 401, path, 'bad or missing token', 'Missing or wrong token.');
+      let method: string;
+      try {
+        method = decodeURIComponent(path.slice('/api/'.length));
+      } catch {
+        return refuse(res, 400, path, 'malformed method name', 'Bad request.');
+      }
+      if (!isJsonContentType(req.headers['content-type'])) return refuse(res, 415, method, 'content type', 'Send application/json.');
       const body = await readBody(req);
       if (body === undefined) {
         res.setHeader('Connection', 'close');

@@ -1,5 +1,6 @@
 /** Serving the built renderer (dist/renderer) safely: no path traversal, known types only, SPA fallback to index.html. */
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -8,7 +9,6 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
@@ -23,8 +23,9 @@ export interface StaticFile {
 }
 
 /**
- * Reads the file for a URL path under `root`. Paths escaping the root, unknown extensions and
- * dot-files are refused (undefined); a path without an extension falls back to index.html.
+ * Reads the file for a URL path under `root`. Paths escaping the root, unknown extensions (source
+ * maps among them: never served), dot-files and any symbolic link below the root are refused
+ * (undefined); a path without an extension falls back to index.html.
  */
 export async function readStaticFile(root: string, urlPath: string): Promise<StaticFile | undefined> {
   let decoded: string;
@@ -44,8 +45,16 @@ export async function readStaticFile(root: string, urlPath: string): Promise<Sta
   const contentType = CONTENT_TYPES[extension === '' ? '.html' : extension];
   if (!contentType) return undefined;
   try {
-    if (!(await stat(file)).isFile()) return undefined;
-    return { body: await readFile(file), contentType };
+    // No link is followed: the real path must be the path asked for (the root itself may live behind one).
+    const realBase = await realpath(base);
+    if ((await realpath(file)) !== join(realBase, file.slice(base.length))) return undefined;
+    const handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    try {
+      if (!(await handle.stat()).isFile()) return undefined;
+      return { body: await handle.readFile(), contentType };
+    } finally {
+      await handle.close();
+    }
   } catch {
     return undefined;
   }

@@ -69,3 +69,10 @@ export const externalUrlSchema = z
 
 /** The empty argument object of methods that take nothing. */
 export const noArgsSchema = z.strictObject({});
+
+/** What an endpoint connection signs with (contract input; the view type is CredentialSource). */
+export const credentialSourceSchema = z.discriminatedUnion('source', [
+  z.strictObject({ source: z.literal('dummy') }),
+  z.strictObject({ source: z.literal('env') }),
+  z.strictObject({ source: z.literal('profile'), profile: z.string().min(1).max(MAX_NAME_LENGTH) }),
+]);

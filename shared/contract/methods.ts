@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { AuditReportView, AuditStarted, ActivityPage, AppInfo, ConnectionView, ConnectionsView, DecodeView, DetectionView, ItemView, LookupView, SandboxView, SavedConventionView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView, UiSettings } from './views';
-import { connectionIdSchema, endpointUrlSchema, externalUrlSchema, nameSchema, noArgsSchema, opaqueIdSchema, plainKeySchema, regionSchema, tableNameSchema, valueSchema } from './limits';
+import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, externalUrlSchema, nameSchema, noArgsSchema, opaqueIdSchema, plainKeySchema, regionSchema, tableNameSchema, valueSchema } from './limits';
 import { conventionSchema } from './convention-schema';
 import { decodeInputSchema, scopeArgSchema, txRequestSchema } from './tx-schema';
 import { method } from './spec';
@@ -27,8 +27,8 @@ export const methods = {
     summary: 'Resolve credentials (may prompt for MFA) and list one table to show the status.',
   }),
   'connections.addEndpoint': method<ConnectionView>()(
-    z.strictObject({ endpoint: endpointUrlSchema, region: regionSchema.optional(), label: z.string().min(1).max(100).optional() }),
-    { writes: true, summary: 'Add a DynamoDB Local endpoint (http://localhost:8000 is offered).' },
+    z.strictObject({ endpoint: endpointUrlSchema, region: regionSchema.optional(), label: z.string().min(1).max(100).optional(), credentials: credentialSourceSchema.optional() }),
+    { writes: true, summary: 'Add an endpoint (http://localhost:8000 is offered); it signs with dummy keys unless told otherwise.' },
   ),
   'connections.remove': method<ConnectionsView>()(z.strictObject({ id: connectionIdSchema }), { writes: true, summary: 'Remove a local endpoint.' }),
   'connections.setRegion': method<ConnectionView>()(z.strictObject({ id: connectionIdSchema, region: regionSchema }), {

@@ -22,6 +22,9 @@ export type ProfileKind = 'static' | 'sso' | 'assume-role' | 'mfa' | 'credential
  */
 export type EndpointSource = 'connection' | 'env' | 'profile-services' | 'profile-endpoint_url' | 'aws-default';
 
+/** What an endpoint connection signs its requests with: dummy keys, the environment's keys, or a profile. Never the values. */
+export type CredentialSource = { readonly source: 'dummy' } | { readonly source: 'env' } | { readonly source: 'profile'; readonly profile: string };
+
 /** A connection's health as last observed. */
 export type ConnectionState = 'unknown' | 'ok' | 'error' | 'stopped' | 'starting';
 
@@ -42,6 +45,12 @@ export interface ConnectionView {
   readonly error?: AppError;
   /** Names (never values) of environment variables that change what this connection does, e.g. `AWS_ENDPOINT_URL_DYNAMODB`. */
   readonly envOverrides: readonly string[];
+  /** Endpoint connections: what requests are signed with (the sandbox signs with its own private key). */
+  readonly credentials?: CredentialSource | { readonly source: 'sandbox' };
+  /** Endpoint connections: `loopback` (this machine), `remote` (another host: read-only until its host is typed), `aws`. */
+  readonly trust?: 'loopback' | 'remote' | 'aws';
+  /** What must be typed back to allow writes (a profile name, a remote endpoint's host); absent when a click is enough. */
+  readonly writeConfirm?: string;
 }
 
 /** The connections list with the selection and anything the user should know about the config files. */

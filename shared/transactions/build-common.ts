@@ -178,6 +178,28 @@ export function ownedByOrUnowned(ctx: BuildContext, p: Placeholders, account: Ac
   };
 }
 
+/**
+ * The condition every lock Delete carries so that it can only ever remove a lock: the item holds
+ * none of the rules' attributes (an account does) and, where accounts are recognised by an attribute,
+ * not that attribute's value. Key and owner attributes are left out: a lock carries those.
+ */
+export function onlyALock(ctx: BuildContext, p: Placeholders): string {
+  const { keys, ownerAttribute, rules, account } = ctx.convention;
+  // What a lock itself carries (its key, owner, the library's lock-item attributes) cannot be required absent.
+  const carried = new Set([keys.hash.name, keys.range?.name, ownerAttribute, ...rules.flatMap((r) => Object.keys(r.lockItem ?? {}))]);
+  const attributes = [...new Set(rules.map((r) => r.attribute))].filter((a) => !carried.has(a));
+  const parts = attributes.map((a, i) => `attribute_not_exists(${p.name(a, `ra${i}`)})`);
+  const markerOnLocks = rules.some((r) => account.kind === 'attribute-equals' && r.lockItem?.[account.attribute] === account.value);
+  if (account.kind === 'attribute-equals' && account.attribute !== keys.hash.name && account.attribute !== keys.range?.name && !markerOnLocks) {
+    const n = p.name(account.attribute, 'acct');
+    parts.push(`(attribute_not_exists(${n}) OR ${n} <> ${p.value(str(account.value), 'acct')})`);
+  }
+  return parts.join(' AND ');
+}
+
+/** Joins condition parts with AND, skipping empty ones (undefined when nothing is left). */
+export const allOf = (...parts: readonly (string | undefined)[]): string | undefined => parts.filter((x): x is string => !!x).join(' AND ') || undefined;
+
 /** Assembles one transactional action with its placeholders and `ALL_OLD`, so a failure returns the item. */
 export function makeItem(
   ctx: BuildContext,

@@ -6,6 +6,8 @@ import {
   type AccountTarget,
   accountTarget,
   ActionList,
+  allOf,
+  onlyALock,
   type BuildContext,
   findRule,
   type LockTarget,
@@ -141,7 +143,7 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
     addLockPut(ctx, list, newLock.value, account.value, spec.to);
     const p = new Placeholders();
     const owner = ownedByOrUnowned(ctx, p, account.value);
-    const cond = `attribute_exists(${p.name(pk, 'pk')})${owner ? ` AND ${owner.expression}` : ''}`;
+    const cond = allOf(`attribute_exists(${p.name(pk, 'pk')})`, owner?.expression, onlyALock(ctx, p));
     list.add(makeLockItem(ctx, 'Delete', oldLock.value.json, p, cond), {
       role: 'delete-lock',
       key: oldLock.value.key,
@@ -206,7 +208,7 @@ export function buildDeleteAccount(ctx: BuildContext, spec: DeleteAccountSpec): 
   for (const { rule, lock } of values.value) {
     const lp = new Placeholders();
     const owner = ownedByOrUnowned(ctx, lp, account.value);
-    list.add(makeLockItem(ctx, 'Delete', lock.json, lp, owner?.expression), {
+    list.add(makeLockItem(ctx, 'Delete', lock.json, lp, allOf(owner?.expression, onlyALock(ctx, lp))), {
       role: 'delete-lock',
       key: lock.key,
       keyText: lock.text,

@@ -1,7 +1,7 @@
 /** Pure builders for the two lock operations: claim (write a lock for a holder) and release (delete a lock). */
 import { scopeRecord, scopeWords } from '../conventions/scope';
 import { err, ok, type Result } from '../result';
-import { accountTarget, ActionList, type BuildContext, existingLockTarget, findRule, holdsCondition, lockPutItem, lockTarget, makeItem, makeLockItem, normalizeFor, q, ruleLabel, str, valueJson, valueWords } from './build-common';
+import { accountTarget, ActionList, allOf, onlyALock, type BuildContext, existingLockTarget, findRule, holdsCondition, lockPutItem, lockTarget, makeItem, makeLockItem, normalizeFor, q, ruleLabel, str, valueJson, valueWords } from './build-common';
 import { plainToJson, Placeholders } from './dynamo-json';
 import type { BuiltTransaction, ClaimSpec, ReleaseSpec } from './types';
 
@@ -108,7 +108,8 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
   } else if (ownerAttribute !== undefined) {
     notGuarded.push(`the lock's owner (\`${ownerAttribute}\`) was not read, so a lock re-claimed meanwhile would be deleted too`);
   }
-  list.add(makeLockItem(ctx, 'Delete', lock.value.json, del, condition), {
+  guarded.push(`the deleted item carries none of the rules' attributes (${[...new Set(ctx.convention.rules.map((r) => r.attribute))].join(', ')}): it is a lock, never an account`);
+  list.add(makeLockItem(ctx, 'Delete', lock.value.json, del, allOf(condition, onlyALock(ctx, del))), {
     role: 'delete-lock',
     key: lock.value.key,
     keyText: lock.value.text,

@@ -1,9 +1,9 @@
 /** One entry point for the pure builders: a resolved spec in, a checked transaction out. */
 import type { Convention } from '../model';
-import { assertNever, type Result } from '../result';
+import { assertNever, err, type Result } from '../result';
 import { buildChangeValue, buildDeleteAccount, buildSignup } from './build-lifecycle';
 import { buildClaim, buildRelease } from './build-locks';
-import { preflight } from './preflight';
+import { lockDeleteViolations, preflight } from './preflight';
 import type { BuiltTransaction, TransactionSpec } from './types';
 
 /** Builds the transaction for a resolved spec, then runs the pre-flight checks on the exact items. */
@@ -30,6 +30,8 @@ export function buildTransaction(table: string, convention: Convention, spec: Tr
       return assertNever(spec);
   }
   if (!built.ok) return built;
+  const [wrongDelete] = lockDeleteViolations(built.value.items, built.value.actions, convention);
+  if (wrongDelete) return err('validation', `${wrongDelete.field}: ${wrongDelete.message}`, { field: wrongDelete.field });
   const checked = preflight({ TransactItems: built.value.items, ClientRequestToken: 'preflight-token' }, { [table]: convention.keys, ...(convention.lockTable ? { [convention.lockTable]: convention.keys } : {}) });
   return checked.ok ? built : checked;
 }

@@ -5,7 +5,7 @@ import type { Convention, KeySchema, PlainKey, PresetName } from '../model';
 import { PRESET_NAMES } from '../model';
 import { keyOf } from '../plain-key';
 import { buildTransaction } from './build';
-import { preflightViolations } from './preflight';
+import { lockDeleteViolations, preflightViolations } from './preflight';
 import type { BuiltTransaction, TransactItemJson, TransactionSpec } from './types';
 
 interface Case {
@@ -58,9 +58,18 @@ function build(c: Case, spec: TransactionSpec): BuiltTransaction {
   return built.value;
 }
 
+/** The guard every lock Delete ends with: none of the rules' attributes, and not the account marker attribute's value. */
+function lockOnlyGuard(c: Case): string {
+  const attrs = [...new Set(c.convention.rules.map((r) => r.attribute))];
+  const parts = attrs.map((_, i) => `attribute_not_exists(#ra${i})`);
+  if (c.convention.account.kind === 'attribute-equals') parts.push('(attribute_not_exists(#acct) OR #acct <> :acct)');
+  return parts.join(' AND ');
+}
+
 describe.each(CASES)('builders on $name', (c) => {
   const pk = c.convention.keys.hash.name;
   const owner = c.convention.ownerAttribute;
+  const guard = lockOnlyGuard(c);
 
   it('claim puts the normalized lock guarded by attribute_not_exists and checks the stored value', () => {
     const b = build(c, { kind: 'claim', rule: c.rule, value: ' Ada@Lovelace.io ', account: c.account, stored: ' Ada@Lovelace.io ' });
@@ -94,7 +103,8 @@ describe.each(CASES)('builders on $name', (c) => {
     });
     expect(ops(b)).toEqual(['Delete', 'ConditionCheck']);
     const del = body(b.items[0]!);
-    expect(del.ConditionExpression).toBe(owner ? 'attribute_exists(#pk) AND #owner = :owner' : 'attribute_exists(#pk)');
+    expect(del.ConditionExpression).toBe(`${owner ? 'attribute_exists(#pk) AND #owner = :owner' : 'attribute_exists(#pk)'} AND ${guard}`);
+    expect(Object.values(del.ExpressionAttributeNames as Record<string, string>)).toEqual(expect.arrayContaining(c.convention.rules.map((r) => r.attribute)));
     expect(body(b.items[1]!).ConditionExpression).toBe('attribute_not_exists(#attr) OR #attr = :seen');
     expect(b.guards.notGuarded.join(' ')).toMatch(/no condition for "no account holds/);
   });
@@ -129,7 +139,7 @@ describe.each(CASES)('builders on $name', (c) => {
   it('change value puts the new lock, deletes the old one and updates the account on the old value', () => {
     const b = build(c, { kind: 'change-value', account: c.account, rule: c.rule, from: 'old', to: 'new' });
     expect(ops(b)).toEqual(['Put', 'Delete', 'Update']);
-    expect(body(b.items[1]!).ConditionExpression).toBe(owner ? 'attribute_exists(#pk) AND (attribute_not_exists(#owner) OR #owner = :owner)' : 'attribute_exists(#pk)');
+    expect(body(b.items[1]!).ConditionExpression).toBe(`${owner ? 'attribute_exists(#pk) AND (attribute_not_exists(#owner) OR #owner = :owner)' : 'attribute_exists(#pk)'} AND ${guard}`);
     const update = body(b.items[2]!);
     expect(update.UpdateExpression).toBe('SET #attr = :to');
     expect(update.ConditionExpression).toBe('#attr = :from');
@@ -142,8 +152,8 @@ describe.each(CASES)('builders on $name', (c) => {
     expect(ops(b)).toEqual(['Delete', ...c.convention.rules.map(() => 'Delete')]);
     expect(body(b.items[0]!).ConditionExpression).toMatch(/^attribute_exists\(#pk\) AND #a0 = :s0/);
     for (const item of b.items.slice(1)) {
-      if (owner) expect(body(item).ConditionExpression).toBe('(attribute_not_exists(#owner) OR #owner = :owner)');
-      else expect(body(item).ConditionExpression).toBeUndefined();
+      if (owner) expect(body(item).ConditionExpression).toBe(`(attribute_not_exists(#owner) OR #owner = :owner) AND ${guard}`);
+      else expect(body(item).ConditionExpression).toBe(guard);
     }
   });
 });
@@ -188,7 +198,7 @@ describe('release of a lock that is not canonical', () => {
   it('deletes a legacy OneTable lock by its exact key', () => {
     const legacy = { pk: '_Unique:User:email:Ada@x.io', sk: '_unique:' };
     const r = buildTransaction(TABLE, onetable, { kind: 'release', rule: 'User.email', value: 'Ada@x.io', lockKey: legacy });
-    expect(r.ok && r.value.items[0]).toMatchObject({ Delete: { Key: { pk: { S: legacy.pk }, sk: { S: legacy.sk } }, ConditionExpression: 'attribute_exists(#pk)' } });
+    expect(r.ok && r.value.items[0]).toMatchObject({ Delete: { Key: { pk: { S: legacy.pk }, sk: { S: legacy.sk } }, ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#ra0) AND (attribute_not_exists(#acct) OR #acct <> :acct)' } });
   });
 
   it('refuses an explicit key that is another value or no lock', () => {
@@ -196,5 +206,40 @@ describe('release of a lock that is not canonical', () => {
       const r = buildTransaction(TABLE, onetable, { kind: 'release', rule: 'User.email', value: 'ada@x.io', lockKey });
       expect(!r.ok && r.error.message).toMatch(/is not a lock of rule User\.email/);
     }
+  });
+});
+
+describe('a release deletes only a lock', () => {
+  // The attack: a caller-supplied convention whose lock template is the account key itself.
+  const base = layoutFor('uniq').convention;
+  const overlapping: Convention = { ...base, rules: [{ ...base.rules[0]!, name: 'HANDLE', attribute: 'username', lockKeys: [{ hash: 'ACCT#{value}', range: 'PROFILE' }] }] };
+
+  it('refuses a release whose lock key the convention recognises as an account', () => {
+    const r = buildTransaction(TABLE, overlapping, { kind: 'release', rule: 'HANDLE', value: 'zz1' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/ACCT#zz1 \/ PROFILE is an account key under this convention/);
+  });
+
+  it('refuses a change of value whose old lock would be an account', () => {
+    const r = buildTransaction(TABLE, overlapping, { kind: 'change-value', rule: 'HANDLE', account: { PK: 'ACCT#a1', SK: 'PROFILE' }, from: 'zz1', to: 'zz2' });
+    expect(r.ok).toBe(false);
+  });
+
+  it('refuses any Delete whose key matches no lock template', () => {
+    const built = buildTransaction(TABLE, base, { kind: 'release', rule: 'EMAIL', value: 'a@x.io' });
+    if (!built.ok) throw new Error(built.error.message);
+    const items = built.value.items.map((i) => ('Delete' in i ? { Delete: { ...i.Delete, Key: { PK: { S: 'ACCT#a1' }, SK: { S: 'PROFILE' } } } } : i));
+    expect(lockDeleteViolations(items, built.value.actions, base).map((v) => v.message)).toEqual([expect.stringMatching(/ACCT#a1 \/ PROFILE matches no lock template/)]);
+    // An account deletion (delete-account) is the one Delete allowed to target an account.
+    const del = buildTransaction(TABLE, base, { kind: 'delete-account', account: { PK: 'ACCT#a1', SK: 'PROFILE' }, values: {} });
+    expect(del.ok).toBe(true);
+  });
+
+  it('guards in the condition too: the Delete fails on an item that carries a rule attribute', () => {
+    const built = buildTransaction(TABLE, base, { kind: 'release', rule: 'EMAIL', value: 'a@x.io' });
+    if (!built.ok) throw new Error(built.error.message);
+    const del = body(built.value.items[0]!);
+    const names = del.ExpressionAttributeNames as Record<string, string>;
+    for (const rule of base.rules) expect(del.ConditionExpression).toContain(`attribute_not_exists(${Object.keys(names).find((k) => names[k] === rule.attribute)})`);
   });
 });

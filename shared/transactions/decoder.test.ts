@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { layoutFor } from '../conventions/test-layouts';
-import { decodeCancellation } from './decoder';
+import { decodeCancellation, embeddedArray } from './decoder';
 
 const SEED2_LOG =
   '{"timestamp":"2026-02-11T02:35:58.274Z","message":"Transaction canceled (Duplicated Name): Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed] (Service: DynamoDb, Status Code: 400, Request ID: 67df89f9-381d-404b-85bd-8002de75b6a1) (SDK Attempt Count: 1)","level":"UNDEFINED"}';
@@ -65,5 +65,27 @@ describe('decodeCancellation', () => {
     const r = decodeCancellation(input);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(message);
+  });
+});
+
+describe('pasted text is parsed in linear time (#16 finding 5)', () => {
+  // Before the fix, 256 KB of `[{` blocked the event loop for 16 s (vitest's 5 s timeout would fail this).
+  const SIZE = 256 * 1024;
+  it.each([
+    ['[{ repeated', '[{'.repeat(SIZE / 2)],
+    ['"cancellation reasons" repeated without a bracket', 'cancellation reasons '.repeat(SIZE / 21)],
+    ['"cancellation reasons [" repeated without a closing bracket', 'cancellation reasons ['.repeat(SIZE / 22)],
+    ['an unclosed list of codes', `[${'a,'.repeat(SIZE / 2)}`],
+    ['[ followed by spaces', `${'[ '.repeat(SIZE / 4)}{`],
+    ['} ] at the end only', `${'[{'.repeat(SIZE / 4)}${' }]'.repeat(SIZE / 6)}`],
+  ])('256 KB of %s: answered with a clear error or a result, in linear time', (_name, text) => {
+    const r = decodeCancellation({ error: text });
+    expect(r.ok === false ? r.error.kind : 'decoded').toMatch(/validation|decoded/);
+  });
+
+  it('finds the embedded array exactly as the old expression did', () => {
+    expect(embeddedArray('x CancellationReasons: [ {"Code":"None"}, {"Code":"ConditionalCheckFailed"} ] trailing ] ')).toBe('[ {"Code":"None"}, {"Code":"ConditionalCheckFailed"} ]');
+    expect(embeddedArray('no array here ] [ x')).toBeUndefined();
+    expect(embeddedArray('[{"a":1}] and [{"b":2}]')).toBe('[{"a":1}] and [{"b":2}]');
   });
 });

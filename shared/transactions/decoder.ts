@@ -53,13 +53,34 @@ const KNOWN_CODES = /^(None|ConditionalCheckFailed|TransactionConflict|ItemColle
 
 /** Reasons from free text: "…specific reasons [None, ConditionalCheckFailed]…" or an inspected object listing `Code: '…'`. */
 function reasonsFromText(text: string): RawReason[] | undefined {
-  const bracket = /cancellation reasons[^[]*\[([^\]]*)\]/i.exec(text) ?? /\[\s*((?:[A-Za-z]+\s*,\s*)*[A-Za-z]+)\s*\]/.exec(text);
+  // Bounded gaps keep every pattern linear in the text's length (a paste must never freeze main).
+  const bracket = /cancellation reasons[^[]{0,200}\[([^[\]]{0,4000})\]/i.exec(text) ?? /\[\s*((?:[A-Za-z]+\s*,\s*)*[A-Za-z]+)\s*\]/.exec(text);
   if (bracket?.[1] !== undefined) {
     const codes = bracket[1].split(',').map((c) => c.trim());
     if (codes.length > 0 && codes.every((c) => KNOWN_CODES.test(c))) return codes.map((Code) => ({ Code }));
   }
   const listed = [...text.matchAll(/["']?Code["']?\s*[:=]\s*["']?([A-Za-z]+)/g)].map((m) => m[1] ?? '');
   if (listed.length > 0 && listed.every((c) => KNOWN_CODES.test(c))) return listed.map((Code) => ({ Code }));
+  return undefined;
+}
+
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\n' || c === '\r' || c === '\t' || c === '\f' || c === '\v';
+
+/**
+ * The text from the first `[ {` to the last `} ]` (whitespace allowed between), found in one pass
+ * from each end. It replaces `/\[\s*\{[\s\S]*\}\s*\]/`, which backtracks to the end of the text from
+ * every `[{`: 256 KB of `[{` took 16 s.
+ */
+export function embeddedArray(text: string): string | undefined {
+  const open = /\[\s*\{/.exec(text);
+  if (!open) return undefined;
+  for (let end = text.lastIndexOf(']'); end > open.index; end = text.lastIndexOf(']', end - 1)) {
+    let i = end - 1;
+    while (i > open.index && isSpace(text[i])) i--;
+    if (text[i] === '}' && i > open.index) return text.slice(open.index, end + 1);
+    // Whitespace before a `]` that is not preceded by `}` can be skipped: no earlier `]` lies inside it.
+    end = i + 1;
+  }
   return undefined;
 }
 
@@ -76,8 +97,8 @@ export function parseReasons(error: string): Result<{ source: 'json' | 'message'
     }
   }
   // A JSON array embedded in a longer text (e.g. "CancellationReasons: [{...}]").
-  const embedded = /\[\s*\{[\s\S]*\}\s*\]/.exec(text);
-  const inner = embedded ? reasonsFromJson(tryJson(embedded[0])) : undefined;
+  const embedded = embeddedArray(text);
+  const inner = embedded !== undefined ? reasonsFromJson(tryJson(embedded)) : undefined;
   if (Array.isArray(inner)) return ok({ source: 'json', reasons: inner });
   const fromText = reasonsFromText(text);
   if (fromText) return ok({ source: 'message', reasons: fromText });

@@ -2,12 +2,14 @@
  * Pre-flight validation of a TransactWriteItems input, before anything is sent: DynamoDB would
  * reject most of these with one vague ValidationException; here each gets a precise message.
  */
+import { isAccount } from '../conventions/classify';
+import { compileConvention, parseLockKey } from '../conventions/parse';
 import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../limits';
-import type { KeyAttribute, KeySchema } from '../model';
+import type { Convention, Item, KeyAttribute, KeySchema } from '../model';
 import { base64Decode } from '../plain-key';
 import { err, ok, type Result } from '../result';
 import { textOf, typeOf } from './dynamo-json';
-import type { ActionBody, ActionOperation, AttributeValueJson, ItemJson, TransactItemJson, TransactWriteInputJson } from './types';
+import type { ActionBody, ActionMeta, ActionOperation, AttributeValueJson, ItemJson, TransactItemJson, TransactWriteInputJson } from './types';
 
 /** Most actions in one TransactWriteItems request. */
 export const MAX_TRANSACT_ACTIONS = 100;
@@ -141,4 +143,33 @@ export function preflight(input: TransactWriteInputJson, schemas: Readonly<Recor
   if (!first) return ok(undefined);
   const message = violations.length === 1 ? `${first.field}: ${first.message}` : `${violations.length} problems before sending: ${violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`;
   return err('validation', message, { field: first.field });
+}
+
+/**
+ * Every Delete that is not the explicit deletion of an account must delete a lock: its key must read
+ * as a lock of the convention and must not be one the account matcher recognises (a convention whose
+ * lock template overlaps the account key, e.g. `ACCT#{value}` / `PROFILE`, would otherwise let a
+ * "release" delete an account). Checked on the exact items, whatever builder made them.
+ */
+export function lockDeleteViolations(items: readonly TransactItemJson[], actions: readonly ActionMeta[], convention: Convention): Violation[] {
+  const out: Violation[] = [];
+  const compiled = compileConvention(convention);
+  const { keys } = convention;
+  items.forEach((item, i) => {
+    if (!('Delete' in item) || actions[i]?.role === 'delete-account') return;
+    const key = item.Delete.Key;
+    const at = `TransactItems[${i}].Delete.Key`;
+    const hash = key[keys.hash.name];
+    const range = keys.range ? key[keys.range.name] : undefined;
+    const hashText = hash && 'S' in hash ? hash.S : undefined;
+    const rangeText = range && 'S' in range ? range.S : undefined;
+    const text = [textOf(hash), keys.range ? textOf(range) : undefined].filter((t) => t !== undefined).join(' / ');
+    if (hashText === undefined || parseLockKey(compiled, hashText, rangeText).kind !== 'lock') {
+      out.push({ field: at, message: `${text} matches no lock template of this convention: only a lock may be deleted here` });
+    } else if (convention.account.kind === 'key-prefix' && isAccount(compiled, key as Item, hashText)) {
+      // Only a key-prefix matcher speaks about keys; `not-lock` means "not a lock" and attribute matchers are guarded by the Delete's condition.
+      out.push({ field: at, message: `${text} is an account key under this convention (its account matcher recognises it): a release never deletes an account` });
+    }
+  });
+  return out;
 }

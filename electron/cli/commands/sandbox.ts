@@ -6,7 +6,7 @@ import { EXIT_ERROR, EXIT_OK, unwrap } from '../command';
 /** The sandbox command. */
 export const sandboxCommand: CliCommand = {
   name: 'sandbox',
-  summary: 'Run the bundled DynamoDB Local (-sharedDb, in memory by default) seeded with demo data, until Ctrl+C.',
+  summary: 'Run the bundled DynamoDB Local (a private database, in memory by default) seeded with demo data, until Ctrl+C.',
   usage: 'sandbox [--port P] [--data-dir D] [--no-seed]',
   connects: false,
   flags: {
@@ -17,8 +17,12 @@ export const sandboxCommand: CliCommand = {
   details: `
 Needs Java 17+ on PATH (or JAVA_HOME). Demo tables: accounts (preset uniq), users (marker),
 onetable_app (onetable), each with known problems to find.
+DynamoDB Local listens on every interface and has no bind option, so the sandbox is a private
+database: only clients signing with its random access key id (printed at start, new per launch;
+kept in --data-dir for a persistent one) and its region see the tables.
 Example:
-  locksmith sandbox --port 8000 &
+  locksmith sandbox --port 8000      # prints: export AWS_ACCESS_KEY_ID=… AWS_SECRET_ACCESS_KEY=… AWS_REGION=…
+  (run that export line, then)
   locksmith audit --endpoint http://127.0.0.1:8000 --table accounts`,
   async run({ values, io, debug }) {
     const port = optionalInt(values, 'port', 'sandbox', 1, 65_535);
@@ -40,7 +44,9 @@ Example:
       [
         `Sandbox running at ${handle.endpoint}`,
         `  data: ${handle.dataDir ?? 'in memory'}; seeded: ${handle.seeded.length ? handle.seeded.join(', ') : 'nothing'}`,
-        `  try:  locksmith audit --endpoint ${handle.endpoint} --table accounts`,
+        `  a private database: only this key and region see its tables (for your own tools too):`,
+        `  export AWS_ACCESS_KEY_ID=${handle.credentials.accessKeyId} AWS_SECRET_ACCESS_KEY=${handle.credentials.secretAccessKey} AWS_REGION=${handle.region}`,
+        `  try:  locksmith audit --endpoint ${handle.endpoint} --table accounts   (after the export)`,
         '  Ctrl+C stops it.',
         '',
       ].join('\n'),

@@ -1,18 +1,47 @@
 /** `locksmith serve`: browser mode — the app's handler table over HTTP on 127.0.0.1, with the built renderer. */
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatStartupHash } from '../../../shared/contract/startup';
 import { optionalInt, optionalString } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_OK, usageError } from '../command';
 
-/** Opens a URL in the desktop's browser; failures are ignored (the URL is printed anyway). */
-function openInBrowser(url: string): void {
-  const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+/** The desktop's opener for a target (a file URL here: never the token URL, which `ps` would show to every local user). */
+export function openerCommand(target: string, platform: NodeJS.Platform = process.platform): [string, string[]] {
+  return platform === 'darwin' ? ['open', [target]] : platform === 'win32' ? ['cmd', ['/c', 'start', '""', target]] : ['xdg-open', [target]];
+}
+
+/** How long the hand-over file lives: enough for a browser to start and read it. */
+const HANDOVER_MS = 60_000;
+
+/**
+ * Writes a one-time page that forwards the browser to the token URL, in a fresh 0700 folder, mode
+ * 0600: only this user can read it, and the opener's arguments name only the file. Removed after
+ * a minute or at shutdown, whichever comes first.
+ */
+export async function writeHandoverFile(url: string): Promise<{ readonly file: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'locksmith-open-'));
+  const file = join(dir, 'open.html');
+  const safe = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  await writeFile(file, `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${safe}"><title>Locksmith</title><a href="${safe}">Open Locksmith</a>\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  let removed: Promise<void> | undefined;
+  const remove = (): Promise<void> => (removed ??= rm(dir, { recursive: true, force: true }));
+  setTimeout(() => void remove(), HANDOVER_MS).unref();
+  return { file, remove };
+}
+
+/** Opens the app in the desktop's browser through a hand-over file; failures are ignored (the URL is printed anyway). */
+async function openInBrowser(url: string): Promise<() => Promise<void>> {
+  const handover = await writeHandoverFile(url);
+  const [command, args] = openerCommand(pathToFileURL(handover.file).href);
   const child = spawn(command, args, { stdio: 'ignore', detached: true });
   child.on('error', () => undefined);
   child.unref();
+  return handover.remove;
 }
 
 /** The serve command. */
@@ -22,7 +51,7 @@ export const serveCommand: CliCommand = {
   usage: 'serve [--port P] [--open] [--endpoint URL | --profile NAME] [--region R]',
   flags: {
     port: { type: 'string', valueName: 'P', description: 'port on 127.0.0.1 (default: a free one)' },
-    open: { type: 'boolean', description: 'open the URL in the default browser' },
+    open: { type: 'boolean', description: 'open the URL in the default browser (through a one-time private file: the token never appears in process arguments)' },
   },
   details: `
 Only 127.0.0.1 is bound. The printed URL carries a random token (after #): the page keeps it for the
@@ -42,6 +71,8 @@ Needs the built renderer (npm run build; npm start builds it for you).`,
       mode: 'browser',
       version: pkg.version ?? '0.0.0',
       env: io.env,
+      // The sandbox is a private database: its key is handed to the user (and only here), for their own tools.
+      onSandboxKey: (key) => (io.revealOnStdout ?? io.stdout)(`Sandbox at ${key.endpoint} (a private database; for your own tools): export AWS_ACCESS_KEY_ID=${key.accessKeyId} AWS_SECRET_ACCESS_KEY=${key.secretAccessKey} AWS_REGION=${key.region}\n`),
       ...(endpoint ? { startupConnection: { endpoint, ...(region ? { region } : {}) } } : profile ? { startupConnection: { profile, ...(region ? { region } : {}) } } : {}),
     });
     const host = await startServeHost({
@@ -51,6 +82,7 @@ Needs the built renderer (npm run build; npm start builds it for you).`,
       rendererDir: fileURLToPath(new URL('../../../dist/renderer/', import.meta.url)),
       ...(port !== undefined ? { port } : {}),
     });
+    let removeHandover: (() => Promise<void>) | undefined;
     try {
       const sandboxing = !endpoint && !profile;
       if (sandboxing) io.stderr('Starting… (first run starts the sandbox, a few seconds)\n');
@@ -59,13 +91,15 @@ Needs the built renderer (npm run build; npm start builds it for you).`,
       if (sandbox.state === 'error' && sandbox.error) io.stderr(`locksmith: sandbox not started: ${sandbox.error.message}${sandbox.error.fix ? ` (${sandbox.error.fix})` : ''}\n`);
       const hash = formatStartupHash({ token: host.token, ...(startup?.connectionId ? { connection: startup.connectionId } : {}), ...(startup?.table ? { table: startup.table } : {}) });
       const url = `${host.origin}/${hash}`;
-      io.stdout(`Locksmith (browser mode): ${url}\n  Ctrl+C stops it.\n`);
-      if (values.open === true) openInBrowser(url);
+      // The token is a known secret (scrubbed from all other output): this line hands it to the user on purpose.
+      (io.revealOnStdout ?? io.stdout)(`Locksmith (browser mode): ${url}\n  Ctrl+C stops it.\n`);
+      if (values.open === true) removeHandover = await openInBrowser(url);
       await new Promise<void>((resolve) => {
         if (io.signal.aborted) resolve();
         io.signal.addEventListener('abort', () => resolve(), { once: true });
       });
     } finally {
+      await removeHandover?.();
       await host.close();
       await composed.shutdown();
     }

@@ -34,6 +34,14 @@ describe('write command flow', () => {
     expect(transactionContext(connection(false), {}, { AWS_SECRET_ACCESS_KEY: 's3cr3t!' }, undefined).secrets).toEqual(['s3cr3t!']);
   });
 
+  it('an --endpoint on another host (or AWS itself) is read-only without --allow-writes (#16 finding 1)', () => {
+    for (const endpoint of ['http://10.0.0.5:8000', 'https://dynamodb.us-east-1.amazonaws.com', 'http://127.0.0.1.nip.io:8000']) {
+      expect(transactionContext(connection(true), {}, {}, endpoint).writable).toBe(false);
+      expect(transactionContext(connection(true), { 'allow-writes': true }, {}, endpoint).writable).toBe(true);
+    }
+    expect(transactionContext(connection(true), {}, {}, 'http://127.0.0.1:8000').writable).toBe(true);
+  });
+
   it('maps outcomes and errors to exit codes 0/1/2', () => {
     expect(outcomeExit({ status: 'succeeded', token: 't', attempts: 1, message: 'done' })).toBe(0);
     expect(outcomeExit({ status: 'refused', holders: [], message: 'held' })).toBe(1);

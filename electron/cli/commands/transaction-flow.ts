@@ -3,6 +3,7 @@
  * execute, report. Nothing is sent on --dry-run, on a read-only connection, or without a
  * confirmation (typed on a terminal, or --yes).
  */
+import { endpointTrust } from '../../../shared/endpoint-trust';
 import type { Convention, PlainKey } from '../../../shared/model';
 import type { Result } from '../../../shared/result';
 import type { Outcome, Preview, TransactionOperation } from '../../../shared/transactions/types';
@@ -19,7 +20,7 @@ export const WRITE_FLAGS: FlagSpecs = {
   'dry-run': { type: 'boolean', description: 'print the preview JSON (the exact TransactItems) and send nothing' },
   yes: { type: 'boolean', description: 'do not ask for the typed confirmation' },
   json: { type: 'boolean', description: 'print only JSON on stdout' },
-  'allow-writes': { type: 'boolean', description: 'allow writes on an AWS (--profile) connection; endpoints are writable by default' },
+  'allow-writes': { type: 'boolean', description: 'allow writes on an AWS (--profile) connection or an --endpoint on another host; loopback endpoints are writable by default' },
 };
 
 /** Exit codes of the write commands, for their help text. */
@@ -42,14 +43,15 @@ export function keyFlag(values: FlagValues, name: string): PlainKey | undefined 
   return json as PlainKey;
 }
 
-/** The service context of a CLI connection: endpoints are writable, AWS only with --allow-writes. */
+/** The service context of a CLI connection: loopback endpoints are writable; another host or AWS only with --allow-writes. */
 export function transactionContext(connection: Connection, values: FlagValues, env: NodeJS.ProcessEnv, effectiveEndpoint: string | undefined): TransactionContext {
   const { target } = connection;
   return {
     client: connection.client,
     connection: { label: target.label, region: target.region, ...(effectiveEndpoint ? { endpoint: effectiveEndpoint } : {}), ...(target.profile ? { profile: target.profile } : {}) },
     // A --profile connection stays read-only even when its endpoint_url (or AWS_ENDPOINT_URL) points somewhere local.
-    writable: (connection.local && target.profile === undefined) || values['allow-writes'] === true,
+    // Another machine behind --endpoint may be a real database: writes there need --allow-writes too.
+    writable: (connection.local && target.profile === undefined && effectiveEndpoint !== undefined && endpointTrust(effectiveEndpoint) === 'loopback') || values['allow-writes'] === true,
     ...(env.AWS_SECRET_ACCESS_KEY ? { secrets: [env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN ?? ''].filter(Boolean) } : {}),
   };
 }
@@ -132,7 +134,7 @@ export async function runWrite(run: WriteRun): Promise<number> {
   }
   if (!json) io.stdout(previewText(preview));
   if (!ctx.writable) {
-    return printError(run, { kind: 'read-only', message: `connection ${ctx.connection.label} is read-only: nothing was sent`, fix: 'pass --allow-writes to write through an AWS profile' }, preview);
+    return printError(run, { kind: 'read-only', message: `connection ${ctx.connection.label} is read-only: nothing was sent`, fix: 'pass --allow-writes to write through an AWS profile or to an endpoint on another host' }, preview);
   }
   let confirmation: string;
   if (values.yes === true) confirmation = preview.confirm;

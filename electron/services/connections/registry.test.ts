@@ -3,6 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { createDynamoClient } from '../dynamo/client';
 import { createConnectionRegistry, type SandboxProbe } from './registry';
 import { createSettingsStore } from './settings-store';
 import { createMfaBroker } from './mfa-broker';
@@ -100,3 +104,106 @@ describe('connection registry', () => {
     expect(await registry().resolve('profile:nope')).toMatchObject({ ok: false, error: { kind: 'not-found' } });
   });
 });
+
+/** A loopback server that records request headers and answers like an empty DynamoDB Local. */
+async function captureServer(): Promise<{ url: string; headers: IncomingHttpHeaders[]; close: () => Promise<void> }> {
+  const headers: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    headers.push(req.headers);
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.0' });
+      res.end('{"TableNames":[]}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, headers, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('endpoint connections: credentials follow the connection (#16 finding 1)', () => {
+  const ENV_KEYS = { AWS_ACCESS_KEY_ID: 'AKIAENVKEY0123456789', AWS_SECRET_ACCESS_KEY: 'env-secret-value-xyz', AWS_SESSION_TOKEN: 'env-session-token-xyz' };
+
+  it('an endpoint added in the app signs with dummy keys: the environment key and session token never reach it', async () => {
+    const capture = await captureServer();
+    try {
+      const r = registry(ENV_KEYS);
+      const added = await r.addEndpoint({ endpoint: capture.url });
+      if (!added.ok) throw new Error(added.error.message);
+      expect(added.value.credentials).toEqual({ source: 'dummy' });
+      const resolved = await r.resolve(added.value.id);
+      if (!resolved.ok) throw new Error(resolved.error.message);
+      const client = createDynamoClient(resolved.value.target, { env: ENV_KEYS });
+      await client.send(new ListTablesCommand({}));
+      client.destroy();
+      const sent = JSON.stringify(capture.headers);
+      expect(capture.headers).toHaveLength(1);
+      expect(sent).not.toContain(ENV_KEYS.AWS_ACCESS_KEY_ID);
+      expect(sent).not.toContain(ENV_KEYS.AWS_SESSION_TOKEN);
+      expect(capture.headers[0]?.['x-amz-security-token']).toBeUndefined();
+      expect(capture.headers[0]?.authorization).toContain('Credential=locksmith/');
+    } finally {
+      await capture.close();
+    }
+  });
+
+  it('signs with the environment keys only when that source is chosen, and shows it by name', async () => {
+    const capture = await captureServer();
+    try {
+      const r = registry(ENV_KEYS);
+      const added = await r.addEndpoint({ endpoint: capture.url, credentials: { source: 'env' } });
+      if (!added.ok) throw new Error(added.error.message);
+      expect(added.value).toMatchObject({ credentials: { source: 'env' }, envOverrides: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'] });
+      expect(JSON.stringify(added.value)).not.toContain(ENV_KEYS.AWS_ACCESS_KEY_ID);
+      const resolved = await r.resolve(added.value.id);
+      if (!resolved.ok) throw new Error(resolved.error.message);
+      const client = createDynamoClient(resolved.value.target, { env: {} });
+      await client.send(new ListTablesCommand({}));
+      client.destroy();
+      expect(capture.headers[0]?.authorization).toContain(`Credential=${ENV_KEYS.AWS_ACCESS_KEY_ID}/`);
+    } finally {
+      await capture.close();
+    }
+  });
+
+  it.each([undefined, { source: 'dummy' as const }, { source: 'env' as const }])('refuses a real AWS endpoint signed with %j: only a profile reaches AWS', async (credentials) => {
+    const r = registry(ENV_KEYS);
+    for (const endpoint of ['https://dynamodb.us-east-1.amazonaws.com', 'https://dynamodb.cn-north-1.amazonaws.com.cn', 'https://dynamodb.us-east-1.api.aws']) {
+      const added = await r.addEndpoint({ endpoint, label: 'localhost:8000', ...(credentials ? { credentials } : {}) });
+      expect(added).toMatchObject({ ok: false, error: { kind: 'credentials' } });
+    }
+    expect((await r.list()).connections.filter((c) => c.kind === 'endpoint')).toEqual([]);
+  });
+
+  it('a real AWS endpoint through a profile is read-only until its host is typed back', async () => {
+    const r = registry();
+    const added = await r.addEndpoint({ endpoint: 'https://dynamodb.us-east-1.amazonaws.com', credentials: { source: 'profile', profile: 'static-dev' } });
+    if (!added.ok) throw new Error(added.error.message);
+    expect(added.value).toMatchObject({ writable: false, trust: 'aws', writeConfirm: 'dynamodb.us-east-1.amazonaws.com', credentials: { source: 'profile', profile: 'static-dev' } });
+    expect(await r.setWritable(added.value.id, true)).toMatchObject({ ok: false, error: { field: 'confirm' } });
+    expect(await r.setWritable(added.value.id, true, 'dynamodb.us-east-1.amazonaws.com')).toMatchObject({ ok: true, value: { writable: true } });
+  });
+
+  it('a non-loopback endpoint is read-only until its host is typed; a label naming another address is refused', async () => {
+    const r = registry();
+    expect(await r.addEndpoint({ endpoint: 'http://10.1.2.3:8000', label: 'localhost:8000' })).toMatchObject({ ok: false, error: { field: 'label' } });
+    const added = await r.addEndpoint({ endpoint: 'http://10.1.2.3:8000', label: 'team db' });
+    if (!added.ok) throw new Error(added.error.message);
+    expect(added.value).toMatchObject({ writable: false, trust: 'remote', writeConfirm: '10.1.2.3' });
+    expect(await r.setWritable(added.value.id, true, 'localhost')).toMatchObject({ ok: false, error: { kind: 'validation', field: 'confirm' } });
+    expect(await r.setWritable(added.value.id, true, '10.1.2.3')).toMatchObject({ ok: true, value: { writable: true } });
+    const local = await r.addEndpoint({ endpoint: 'http://127.0.0.1:8000', label: '127.0.0.1:8000' });
+    expect(local).toMatchObject({ ok: true, value: { writable: true, trust: 'loopback' } });
+  });
+
+  it('an endpoint signing with the environment says so when the environment has no keys', async () => {
+    const r = registry({});
+    const added = await r.addEndpoint({ endpoint: 'http://127.0.0.1:9', credentials: { source: 'env' } });
+    if (!added.ok) throw new Error(added.error.message);
+    const resolved = await r.resolve(added.value.id);
+    if (!resolved.ok) throw new Error(resolved.error.message);
+    const credentials = resolved.value.target.credentials;
+    expect(typeof credentials).toBe('function');
+    if (typeof credentials === 'function') await expect(credentials()).rejects.toThrow(/AWS_ACCESS_KEY_ID \/ AWS_SECRET_ACCESS_KEY are not set/);
+  });
+});
+

@@ -3,12 +3,14 @@
  * effective endpoint and region, write mode and status — and the DynamoTarget to talk to it.
  */
 import { randomUUID } from 'node:crypto';
-import type { ConnectionState, ConnectionView, ConnectionsView, EndpointSource } from '../../../shared/contract/views';
+import type { ConnectionState, ConnectionView, ConnectionsView, CredentialSource, EndpointSource } from '../../../shared/contract/views';
+import { endpointHost, endpointTrust } from '../../../shared/endpoint-trust';
 import type { AppError, Result } from '../../../shared/result';
 import { assertNever, err, ok } from '../../../shared/result';
 import type { DynamoTarget, EndpointOrigin } from '../dynamo/client';
-import { effectiveEndpoint } from '../dynamo/client';
-import { memoizeCredentials, profileCredentials } from './credentials';
+import { DUMMY_CREDENTIALS, effectiveEndpoint } from '../dynamo/client';
+import type { DynamoCredentials } from '../dynamo/client';
+import { memoizeCredentials, profileCredentialsWithSso } from './credentials';
 import type { MfaBroker } from './mfa-broker';
 import type { ProfileInfo } from './profiles';
 import { loadProfiles, presentCredentialEnv } from './profiles';
@@ -40,7 +42,7 @@ export interface ConnectionRegistry {
   get(id: string): Promise<Result<ConnectionView>>;
   resolve(id: string): Promise<Result<ResolvedConnection>>;
   select(id: string): Promise<Result<ConnectionView>>;
-  addEndpoint(input: { endpoint: string; region?: string; label?: string }): Promise<Result<ConnectionView>>;
+  addEndpoint(input: { endpoint: string; region?: string; label?: string; credentials?: CredentialSource }): Promise<Result<ConnectionView>>;
   remove(id: string): Promise<Result<ConnectionsView>>;
   setRegion(id: string, region: string): Promise<Result<ConnectionView>>;
   setWritable(id: string, writable: boolean, confirm?: string): Promise<Result<ConnectionView>>;
@@ -83,7 +85,7 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
   const providers = new Map<string, ReturnType<typeof memoizeCredentials>>();
   const credentialsFor = (profile: string) => {
     let provider = providers.get(profile);
-    if (!provider) providers.set(profile, (provider = memoizeCredentials(profileCredentials(profile, options.broker, env))));
+    if (!provider) providers.set(profile, (provider = memoizeCredentials(profileCredentialsWithSso(profile, options.broker, env, options.home))));
     return provider;
   };
   const envRegion = (): { region: string; from?: string } =>
@@ -110,17 +112,37 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
         state: sandboxState === 'running' ? 'ok' : sandboxState === 'starting' ? 'starting' : sandboxState === 'error' ? 'error' : 'stopped',
         ...(sandboxError ? { error: sandboxError } : {}),
         envOverrides: [],
+        credentials: { source: 'sandbox' },
+        trust: 'loopback',
       },
       target: { label: 'sandbox', endpoint: sandboxEndpoint ?? 'http://127.0.0.1:0', region: options.sandbox.region, credentials: { ...options.sandbox.credentials } },
     });
 
     for (const entry of settings.endpoints) {
       const region = settings.regions[entry.id] ?? entry.region;
-      // Without explicit credentials the endpoint client uses env keys when set; DynamoDB Local keeps one database per key + region.
-      const overrides = presentCredentialEnv(env).filter((name) => name.startsWith('AWS_ACCESS_KEY_ID') || name === 'AWS_SECRET_ACCESS_KEY' || name === 'AWS_SESSION_TOKEN');
+      const trust = endpointTrust(entry.endpoint);
+      const source = entry.credentials;
+      // DynamoDB Local keeps one database per access key + region: the env variables matter only when the connection signs with them.
+      const overrides = source.source === 'env' ? presentCredentialEnv(env).filter((name) => name.startsWith('AWS_ACCESS_KEY_ID') || name === 'AWS_SECRET_ACCESS_KEY' || name === 'AWS_SESSION_TOKEN') : [];
+      const refused = endpointRefusal(entry.endpoint, source);
+      const host = endpointHost(entry.endpoint) ?? entry.endpoint;
       views.push({
-        view: { id: entry.id, label: entry.label, kind: 'endpoint', region, endpoint: entry.endpoint, endpointSource: 'connection', writable: settings.writable[entry.id] ?? true, ...stateOf(entry.id), envOverrides: overrides },
-        target: { label: entry.endpoint, endpoint: entry.endpoint, region },
+        view: {
+          id: entry.id,
+          label: entry.label,
+          kind: 'endpoint',
+          region,
+          endpoint: entry.endpoint,
+          endpointSource: 'connection',
+          // Another machine may be a real database: read-only until its host is typed back.
+          writable: settings.writable[entry.id] ?? trust === 'loopback',
+          ...(refused ? { state: 'error' as const, error: refused } : stateOf(entry.id)),
+          envOverrides: overrides,
+          credentials: source,
+          trust,
+          ...(trust === 'loopback' ? {} : { writeConfirm: host }),
+        },
+        target: { label: entry.endpoint, endpoint: entry.endpoint, region, credentials: endpointSigner(source), ...(source.source === 'profile' ? { profile: source.profile } : {}) },
       });
     }
 
@@ -166,6 +188,25 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
     };
   }
 
+  /** The credentials an endpoint signs with: exactly the source the user picked, never a fallback to the environment. */
+  function endpointSigner(source: CredentialSource): DynamoCredentials {
+    switch (source.source) {
+      case 'dummy':
+        return { ...DUMMY_CREDENTIALS };
+      case 'env':
+        return async () => {
+          const accessKeyId = env.AWS_ACCESS_KEY_ID;
+          const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
+          if (!accessKeyId || !secretAccessKey) throw Object.assign(new Error('this endpoint signs with the environment\'s keys, but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not set'), { name: 'CredentialsProviderError' });
+          return env.AWS_SESSION_TOKEN ? { accessKeyId, secretAccessKey, sessionToken: env.AWS_SESSION_TOKEN } : { accessKeyId, secretAccessKey };
+        };
+      case 'profile':
+        return credentialsFor(source.profile);
+      default:
+        return assertNever(source);
+    }
+  }
+
   async function find(id: string): Promise<Result<ResolvedConnection>> {
     const found = (await all()).views.find((connection) => connection.view.id === id);
     return found ? ok(found) : err('not-found', `No connection ${id}.`, { fix: 'Pick a connection from the list; profiles come from your AWS config files.' });
@@ -185,6 +226,9 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
     async resolve(id) {
       const found = await find(id);
       if (!found.ok) return found;
+      if (found.value.view.kind === 'endpoint' && found.value.view.error && found.value.view.state === 'error' && found.value.view.error.kind === 'credentials') {
+        return { ok: false, error: found.value.view.error };
+      }
       if (found.value.view.kind === 'sandbox' && options.sandbox.state() !== 'running') {
         return err('unreachable', 'The sandbox is not running.', { fix: 'Start the sandbox from the connections list.' });
       }
@@ -202,8 +246,16 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
     async addEndpoint(input) {
       const id = `endpoint:${randomUUID().slice(0, 8)}`;
       const region = input.region ?? envRegion().region;
+      const credentials = input.credentials ?? { source: 'dummy' as const };
+      const refused = endpointRefusal(input.endpoint, credentials);
+      if (refused) return { ok: false, error: refused };
       const label = input.label ?? input.endpoint;
-      await options.settings.update((s) => ({ ...s, endpoints: [...s.endpoints, { id, endpoint: input.endpoint, region, label }] }));
+      const misleading = labelNamesAnotherHost(label, input.endpoint);
+      if (misleading) return err('validation', misleading, { field: 'label' });
+      if (credentials.source === 'profile' && !(await loadProfiles(env, options.home)).profiles.some((p) => p.name === credentials.profile)) {
+        return err('validation', `No profile ${credentials.profile} in your AWS config files.`, { field: 'credentials' });
+      }
+      await options.settings.update((s) => ({ ...s, endpoints: [...s.endpoints, { id, endpoint: input.endpoint, region, label, credentials }] }));
       return view(id);
     },
     async remove(id) {
@@ -233,6 +285,9 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       if (writable && found.value.kind === 'profile' && confirm !== found.value.label) {
         return err('validation', `To allow writes through profile ${found.value.label}, type the profile name.`, { field: 'confirm' });
       }
+      if (writable && found.value.kind === 'endpoint' && found.value.writeConfirm !== undefined && confirm !== found.value.writeConfirm) {
+        return err('validation', `${found.value.endpoint ?? 'This endpoint'} is not on this machine: to allow writes, type its host ${found.value.writeConfirm}.`, { field: 'confirm' });
+      }
       await options.settings.update((s) => ({ ...s, writable: { ...s.writable, [id]: writable } }));
       return view(id);
     },
@@ -241,4 +296,22 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
     },
   };
   return registry;
+}
+
+/**
+ * Why an endpoint cannot be used with a credential source: AWS's own endpoints are reached only
+ * through a profile (never with dummy keys or whatever the environment holds).
+ */
+export function endpointRefusal(endpoint: string, credentials: CredentialSource): AppError | undefined {
+  if (endpointTrust(endpoint) !== 'aws' || credentials.source === 'profile') return undefined;
+  return { kind: 'credentials', message: `${endpointHost(endpoint) ?? endpoint} is AWS itself: it is reached only through an AWS profile.`, fix: 'Pick the profile from the list (or add the endpoint with "sign with: profile").' };
+}
+
+/** A label that reads like an address must name the endpoint's own host (a label is what people trust). */
+export function labelNamesAnotherHost(label: string, endpoint: string): string | undefined {
+  const looksLikeAddress = /^[a-z][a-z0-9+.-]*:\/\//i.test(label) || /^[\w.-]+:\d+$/.test(label) || /^(localhost|127\.|\[?::1)/i.test(label);
+  if (!looksLikeAddress) return undefined;
+  const host = endpointHost(endpoint);
+  const named = endpointHost(/:\/\//.test(label) ? label : `http://${label}`);
+  return named === host ? undefined : `The label ${JSON.stringify(label)} reads like another address than ${endpoint}; use a plain name or the endpoint's own host.`;
 }

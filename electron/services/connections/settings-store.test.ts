@@ -31,7 +31,7 @@ describe('settings store', () => {
     const store = createSettingsStore(dir);
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        store.update((s) => ({ ...s, endpoints: [...s.endpoints, { id: `endpoint:e${i}`, endpoint: 'http://localhost:8000', region: 'us-east-1', label: `e${i}` }] })),
+        store.update((s) => ({ ...s, endpoints: [...s.endpoints, { id: `endpoint:e${i}`, endpoint: 'http://localhost:8000', region: 'us-east-1', label: `e${i}`, credentials: { source: 'dummy' as const } }] })),
       ),
     );
     expect((await createSettingsStore(dir).read()).endpoints).toHaveLength(20);
@@ -67,7 +67,8 @@ describe('settings store', () => {
     await writeFile(join(dir, 'settings.json'), JSON.stringify({ version: 1, endpoints: [endpoint], conventions: { 'sandbox|accounts': { preset: 'uniq', rules: 'broken' } }, ui: { theme: 'dark' } }));
     const store = createSettingsStore(dir);
     const settings = await store.read();
-    expect(settings.endpoints).toEqual([endpoint]);
+    // An endpoint saved before credential sources existed signs with dummy keys, not the environment's.
+    expect(settings.endpoints).toEqual([{ ...endpoint, credentials: { source: 'dummy' } }]);
     expect(settings.ui.theme).toBe('dark');
     expect(settings.conventions).toEqual({});
     expect(store.warning()).toMatch(/ignored saved conventions .*sandbox\|accounts/);

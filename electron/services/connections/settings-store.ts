@@ -4,17 +4,21 @@
  * Written atomically (temp file + rename) with mode 0600; a corrupt file is reported, not fatal.
  */
 import { randomUUID } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { conventionSchema } from '../../../shared/contract/convention-schema';
-import { connectionIdSchema, endpointUrlSchema, regionSchema } from '../../../shared/contract/limits';
+import { ensureDataDir, openNoFollow } from './data-dir';
+import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, regionSchema } from '../../../shared/contract/limits';
 
 const endpointEntrySchema = z.object({
   id: z.string().regex(/^endpoint:[A-Za-z0-9-]{1,64}$/),
   endpoint: endpointUrlSchema,
   region: regionSchema,
   label: z.string().min(1).max(100),
+  /** What requests are signed with; endpoints saved before this existed sign with dummy keys, never the environment's by accident. */
+  credentials: credentialSourceSchema.default({ source: 'dummy' }),
 });
 
 const settingsSchema = z.object({
@@ -63,10 +67,17 @@ export function createSettingsStore(dataDir: string): SettingsStore {
     if (cache) return cache;
     let text: string | undefined;
     try {
-      text = await readFile(path, 'utf8');
+      // Never through a link: `writable` in this file grants profile writes.
+      const handle = await openNoFollow(path, constants.O_RDONLY);
+      try {
+        text = await handle.readFile('utf8');
+      } finally {
+        await handle.close();
+      }
       existed = true;
     } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') problem = `${path}: cannot be read (${(cause as NodeJS.ErrnoException).code ?? 'error'})`;
+      if ((cause as Error).name === 'DataDirError') problem = `${(cause as Error).message}; starting with defaults`;
+      else if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') problem = `${path}: cannot be read (${(cause as NodeJS.ErrnoException).code ?? 'error'})`;
     }
     let value = emptySettings();
     if (text !== undefined) {
@@ -92,7 +103,7 @@ export function createSettingsStore(dataDir: string): SettingsStore {
   }
 
   async function persist(value: Settings): Promise<void> {
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await ensureDataDir(dataDir);
     if (keepOriginal) {
       const aside = `${path}.unreadable-${Date.now()}`;
       await rename(path, aside).catch(() => undefined);
@@ -100,9 +111,15 @@ export function createSettingsStore(dataDir: string): SettingsStore {
       keepOriginal = false;
     }
     const temp = `${path}.${randomUUID()}.tmp`;
-    await writeFile(temp, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-    // writeFile's mode is filtered by the umask; chmod makes 0600 exact.
-    await chmod(temp, 0o600);
+    // A fresh file (O_EXCL, no link followed), 0600 exactly (the umask filters the create mode), synced, then renamed over: atomic.
+    const handle = await openNoFollow(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+    try {
+      await handle.chmod(0o600);
+      await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temp, path);
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRetryable, isThrottle, scrubSecrets, toAppError } from './errors';
+import { isRetryable, isThrottle, knownSecrets, rememberCredentials, rememberEnvSecrets, removeKnownSecrets, scrubKnownSecrets, scrubSecrets, toAppError } from './errors';
 
 /** An error shaped like the SDK's service exceptions. */
 function sdkError(name: string, message: string, extra: Record<string, unknown> = {}): Error {
@@ -90,5 +90,25 @@ describe('isRetryable / isThrottle', () => {
   it('knows throttles', () => {
     expect(isThrottle(sdkError('ThrottlingException', 'x'))).toBe(true);
     expect(isThrottle(sdkError('InternalServerError', 'x'))).toBe(false);
+  });
+});
+
+describe('the secrets the process knows (#16 finding 2)', () => {
+  it('a session token echoed in a ValidationException is scrubbed once the environment is known, whatever its shape', () => {
+    const token = 'IQoJb3JpZ2luX2VjEEchoedTokenWithNoKnownShape0123';
+    const echoed = sdkError('ValidationException', `bad request with ${token} inside`);
+    expect(toAppError(echoed).message).toContain(token);
+    rememberEnvSecrets({ AWS_SESSION_TOKEN: token, AWS_SECRET_ACCESS_KEY: 'x' });
+    expect(toAppError(echoed).message).toBe('bad request with *** inside');
+    expect(knownSecrets()).toEqual([token]);
+  });
+
+  it('remembers resolved credentials and scrubs them from every string of a result, keys included', () => {
+    rememberCredentials({ accessKeyId: 'ProfileKeyId00000001', secretAccessKey: 'ProfileSecretValue0123456789', sessionToken: 'ProfileSession0123456789abcdef' });
+    const result = { ok: false, error: { message: 'denied ProfileSecretValue0123456789', nested: [{ ProfileKeyId00000001: 'ProfileSession0123456789abcdef' }] } };
+    expect(scrubKnownSecrets(result)).toEqual({ ok: false, error: { message: 'denied ***', nested: [{ '***': '***' }] } });
+    const clean = { ok: true, value: { names: ['a'] } };
+    expect(scrubKnownSecrets(clean)).toBe(clean);
+    expect(removeKnownSecrets('{"token":"ProfileSession0123456789abcdef"}')).toBe('{"token":"***"}');
   });
 });

@@ -49,7 +49,8 @@ export interface TableCallOptions {
 /** Explains the empty-table-list trap of DynamoDB Local. */
 export const EMPTY_LOCAL_HINT =
   'no tables at this endpoint. DynamoDB Local without -sharedDb keeps a separate database per access key and region: ' +
-  'use the same AWS_ACCESS_KEY_ID and --region as the tool that created the tables, or start DynamoDB Local with -sharedDb.';
+  'sign with the same access key id and region as the tool that created the tables (in the app: the connection\'s "signs with" — dummy keys, ' +
+  'the environment\'s keys or a profile; in the CLI: AWS_ACCESS_KEY_ID and --region), or start DynamoDB Local with -sharedDb.';
 
 /** Lists table names, one page (up to `limit`) at a time. */
 export async function listTables(client: DynamoDBClient, cursor?: string, options: TableCallOptions & { limit?: number } = {}): Promise<Result<TablePage>> {

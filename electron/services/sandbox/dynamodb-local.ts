@@ -21,7 +21,7 @@ export const DEFAULT_HEAP = '1g';
  */
 export const SANDBOX_CORS_ORIGIN = 'http://locksmith.invalid';
 
-/** Dummy credentials for DynamoDB Local (letters/digits only; ignored with -sharedDb). */
+/** Dummy credentials for a shared DynamoDB Local (letters/digits only; any key sees the same tables with -sharedDb). */
 export const SANDBOX_CREDENTIALS = { accessKeyId: 'locksmith', secretAccessKey: 'locksmith' } as const;
 
 /** The region every sandbox client uses. */
@@ -35,6 +35,12 @@ export interface DynamoDbLocalOptions {
   readonly dataDir?: string;
   /** JVM max heap, e.g. `1g` or `512m`. */
   readonly heap?: string;
+  /**
+   * One database for every access key (`-sharedDb`, the default for tests and benchmarks), or one per
+   * access key id + region: then only a client signing with the right key id sees the tables — the
+   * sandbox's privacy, since DynamoDB Local cannot bind to loopback only.
+   */
+  readonly sharedDb?: boolean;
   /** Give up waiting for the first answer after this long. */
   readonly readyTimeoutMs?: number;
   /** Grace period between SIGTERM and SIGKILL when stopping. */
@@ -88,8 +94,8 @@ export function resolveDynamoDbLocalDist(): Result<DynamoDbLocalDist> {
 }
 
 /** The java command line for DynamoDB Local (exported for tests and diagnostics). */
-export function dynamoDbLocalArgs(dist: DynamoDbLocalDist, port: number, options: { dataDir?: string; heap?: string }): string[] {
-  const args = [`-Xmx${options.heap ?? DEFAULT_HEAP}`, `-Djava.library.path=${dist.libDir}`, '-jar', dist.jar, '-port', String(port), '-sharedDb', '-disableTelemetry', '-cors', SANDBOX_CORS_ORIGIN];
+export function dynamoDbLocalArgs(dist: DynamoDbLocalDist, port: number, options: { dataDir?: string; heap?: string; sharedDb?: boolean }): string[] {
+  const args = [`-Xmx${options.heap ?? DEFAULT_HEAP}`, `-Djava.library.path=${dist.libDir}`, '-jar', dist.jar, '-port', String(port), ...(options.sharedDb === false ? [] : ['-sharedDb']), '-disableTelemetry', '-cors', SANDBOX_CORS_ORIGIN];
   if (options.dataDir !== undefined) args.push('-dbPath', resolve(options.dataDir));
   else args.push('-inMemory');
   return args;

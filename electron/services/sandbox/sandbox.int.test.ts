@@ -7,7 +7,10 @@ import { deleteTable, testClient } from '../../testing/dynamo-fixtures';
 import { waitForProcessExit } from '../../testing/process-alive';
 import { seedDemoData } from './demo-data';
 import { DEMO_TABLE_NAMES, EXPECTED_PROBLEMS, USERS_ORPHAN_NAME, type DemoTableName } from './expected-problems';
-import { startSandbox, type SandboxHandle, type SandboxStatus } from './sandbox';
+import { request } from 'node:http';
+import { DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
+import { SANDBOX_CREDENTIALS } from './dynamodb-local';
+import { sandboxClient, startSandbox, type SandboxHandle, type SandboxStatus } from './sandbox';
 
 async function countItems(client: DynamoDBClient, table: string): Promise<number> {
   let count = 0;
@@ -31,14 +34,38 @@ async function start(options: Parameters<typeof startSandbox>[0] = {}): Promise<
   const result = await startSandbox({ heap: '512m', ...options });
   if (!result.ok) throw new Error(result.error.message);
   handles.push(result.value);
-  const client = testClient(result.value.endpoint);
+  const client = sandboxClient(result.value.endpoint, result.value.credentials);
   clients.push(client);
   return { sandbox: result.value, client };
 }
 
+/** #16 finding 3: anything reaching the port without the sandbox's key sees none of its tables. */
+async function expectPrivate(sandbox: SandboxHandle, table: string): Promise<void> {
+  expect(sandbox.credentials.accessKeyId).toMatch(/^[A-Z0-9]{32}$/);
+  // Anyone else reaching the port: dummy keys, another random key, the right key in another region.
+  for (const [credentials, region] of [[SANDBOX_CREDENTIALS, 'us-east-1'], [{ accessKeyId: 'LSOTHERKEY0000000000000000000000', secretAccessKey: 'x' }, 'us-east-1'], [sandbox.credentials, 'eu-west-1']] as const) {
+    const other = new Client({ endpoint: sandbox.endpoint, region, credentials });
+    clients.push(other);
+    expect((await other.send(new ListTablesCommand({}))).TableNames).toEqual([]);
+    await expect(other.send(new ScanCommand({ TableName: table, Limit: 1 }))).rejects.toThrow(/non-existent table|not found/i);
+  }
+  // A DNS-rebinding page: the browser sends its own Host name, and it cannot sign with a key it does not know.
+  const port = new URL(sandbox.endpoint).port;
+  const answer = await new Promise<string>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { Host: `rebind.example:${port}`, 'Content-Type': 'application/x-amz-json-1.0', 'X-Amz-Target': 'DynamoDB_20120810.ListTables', Authorization: 'AWS4-HMAC-SHA256 Credential=attacker/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00' } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve(body));
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+  expect(answer).not.toContain(table);
+}
+
 // Each test starts a JVM and seeds: seconds when idle, far more when the whole suite runs in parallel on 2 cores.
 describe('startSandbox', { timeout: 180_000 }, () => {
-  it('starts in memory, seeds every demo table with the expected item counts, and stops with no java left', async () => {
+  it('starts in memory, seeds every demo table with the expected item counts, is private to its key (no other key or Host sees a table), and stops with no java left', async () => {
     const statuses: SandboxStatus['phase'][] = [];
     const { sandbox, client } = await start({ onStatus: (s) => statuses.push(s.phase) });
     expect(sandbox.seeded).toEqual(DEMO_TABLE_NAMES);
@@ -51,6 +78,7 @@ describe('startSandbox', { timeout: 180_000 }, () => {
     for (const table of DEMO_TABLE_NAMES) {
       expect({ table, count: await countItems(client, table) }).toEqual({ table, count: EXPECTED_PROBLEMS[table].items });
     }
+    await expectPrivate(sandbox, 'accounts');
 
     await sandbox.stop();
     expect(await waitForProcessExit(sandbox.pid)).toBe(true);

@@ -2,6 +2,9 @@
  * The bundled sandbox: DynamoDB Local + demo data, the same service for the app and `locksmith sandbox`.
  * Demo tables are seeded only when they do not exist yet, so a persistent data dir keeps the user's edits.
  */
+import { randomInt } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { err, ok, type Result } from '../../../shared/result';
 import { seedDemoData, tableExists } from './demo-data';
@@ -33,23 +36,63 @@ export interface SandboxOptions {
   readonly signal?: AbortSignal;
 }
 
+/** The sandbox's private key: DynamoDB Local (without -sharedDb) shows its tables only to a client signing with this key id + region. */
+export interface SandboxCredentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const randomText = (length: number): string => Array.from({ length }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+
+/** A fresh random key (letters and digits only, as DynamoDB Local requires; 32 characters ≈ 165 bits). */
+export function newSandboxCredentials(): SandboxCredentials {
+  return { accessKeyId: `LS${randomText(30)}`, secretAccessKey: randomText(40) };
+}
+
+/** The file keeping a persistent sandbox's key next to its data (the data file is named after the key id anyway). */
+export const SANDBOX_KEY_FILE = 'locksmith-sandbox-key.json';
+
+/** A persistent sandbox reuses its key (else its tables would vanish on restart); an in-memory one gets a new key per launch. */
+async function sandboxCredentials(dataDir: string | undefined): Promise<SandboxCredentials> {
+  if (dataDir === undefined) return newSandboxCredentials();
+  const path = join(dataDir, SANDBOX_KEY_FILE);
+  try {
+    const saved = JSON.parse(await readFile(path, 'utf8')) as Partial<SandboxCredentials>;
+    if (typeof saved.accessKeyId === 'string' && /^[A-Z0-9]{8,64}$/.test(saved.accessKeyId) && typeof saved.secretAccessKey === 'string') return { accessKeyId: saved.accessKeyId, secretAccessKey: saved.secretAccessKey };
+  } catch {
+    // No key yet (or an unreadable one): make a new one.
+  }
+  const fresh = newSandboxCredentials();
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await writeFile(path, `${JSON.stringify(fresh)}\n`, { mode: 0o600 });
+  await chmod(path, 0o600);
+  return fresh;
+}
+
 /** A running sandbox. */
 export interface SandboxHandle extends DynamoDbLocalHandle {
+  /** The key that sees the sandbox's tables; only Locksmith holds it (and prints it for the user's own tools). */
+  readonly credentials: SandboxCredentials;
+  readonly region: string;
   /** The demo tables seeded by this start (empty when they already existed or seeding was off). */
   readonly seeded: readonly DemoTableName[];
   /** The persistent data directory, or undefined when in memory. */
   readonly dataDir?: string;
 }
 
-/** Creates a client for the sandbox (dummy credentials; -sharedDb makes every key see the same tables). */
-export function sandboxClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({ endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS });
+/** Creates a client for the sandbox: its private key, or dummy keys for a shared DynamoDB Local (tests). */
+export function sandboxClient(endpoint: string, credentials: SandboxCredentials = SANDBOX_CREDENTIALS): DynamoDBClient {
+  return new DynamoDBClient({ endpoint, region: SANDBOX_REGION, credentials });
 }
 
 /** Starts DynamoDB Local, seeds the missing demo tables, and resolves once everything is ready. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Result<SandboxHandle>> {
   options.onStatus?.({ phase: 'starting' });
+  const credentials = await sandboxCredentials(options.dataDir);
   const started = await startDynamoDbLocal({
+    // No -sharedDb: anything else reaching the port (the LAN, a DNS-rebinding page) signs with another key and sees none of the tables.
+    sharedDb: false,
     ...(options.port !== undefined && { port: options.port }),
     ...(options.dataDir !== undefined && { dataDir: options.dataDir }),
     ...(options.heap !== undefined && { heap: options.heap }),
@@ -60,7 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Result
   const local = started.value;
   let seeded: DemoTableName[] = [];
   if (options.seed ?? true) {
-    const client = sandboxClient(local.endpoint);
+    const client = sandboxClient(local.endpoint, credentials);
     try {
       const missing: DemoTableName[] = [];
       for (const table of options.tables ?? DEMO_TABLE_NAMES) if (!(await tableExists(client, table, options.signal))) missing.push(table);
@@ -88,5 +131,5 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Result
     }
   }
   options.onStatus?.({ phase: 'ready', endpoint: local.endpoint, seeded });
-  return ok({ ...local, seeded, ...(options.dataDir !== undefined && { dataDir: options.dataDir }) });
+  return ok({ ...local, seeded, credentials, region: SANDBOX_REGION, ...(options.dataDir !== undefined && { dataDir: options.dataDir }) });
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from './audit-log';
+import { rememberSecrets } from '../dynamo/errors';
 import { appendActivity, auditLine, auditLogPath, readActivity } from './audit-log';
 
 const ENTRY: ActivityEntry = {
@@ -36,6 +37,24 @@ describe('audit log', () => {
     expect(line).toContain('"token":"0f1e2d3c-0000-4000-8000-000000000000"');
     expect(line.endsWith('\n')).toBe(true);
     expect(line.trimEnd()).not.toContain('\n');
+  });
+
+  it('keeps the exact request: attributes named like secrets are data, not credentials (#16 finding 8)', () => {
+    const request = {
+      TransactItems: [{ Put: { TableName: 'accounts', Item: { PK: { S: 'UNIQ#ALIAS#bob' }, SK: { S: 'LOCK' }, secretAlias: { S: 'bob' }, sessionToken: { S: 'not-a-credential' } } } }],
+      ClientRequestToken: '0f1e2d3c-0000-4000-8000-000000000000',
+    } as ActivityEntry['request'];
+    const logged = JSON.parse(auditLine({ ...ENTRY, request })) as ActivityEntry;
+    expect(logged.request).toEqual(request);
+  });
+
+  it('scrubs a secret value the process knows wherever it appears, keeping the attribute (#16 finding 2)', () => {
+    rememberSecrets('KnownSessionToken0123456789abcdef');
+    const request = { TransactItems: [{ Put: { TableName: 'accounts', Item: { PK: { S: 'x' }, note: { S: 'KnownSessionToken0123456789abcdef' } } } }], ClientRequestToken: 't' } as ActivityEntry['request'];
+    const line = auditLine({ ...ENTRY, request, outcome: { status: 'error', error: { kind: 'validation', message: 'echo KnownSessionToken0123456789abcdef' } } });
+    expect(line).not.toContain('KnownSessionToken0123456789abcdef');
+    expect(line).toContain('"note":{"S":"***"}');
+    expect(line).toContain('echo ***');
   });
 
   it('appends lines with mode 0600 (tightening an existing file) and reads them newest first', async () => {

@@ -3,11 +3,12 @@
  * endpoint, table, preview id, token, the exact request, the outcome), in the data folder,
  * mode 0600. Credentials never belong here; anything that looks like one is scrubbed anyway.
  */
-import { chmod, mkdir, open, appendFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { join } from 'node:path';
 import type { AppError } from '../../../shared/result';
 import type { Outcome, TransactWriteInputJson } from '../../../shared/transactions/types';
-import { resolveDataDir } from '../connections/data-dir';
+import { ensureDataDir, openNoFollow, resolveDataDir } from '../connections/data-dir';
+import { scrubKnownSecrets } from '../dynamo/errors';
 
 /** The log file's name inside the data folder. */
 export const AUDIT_LOG_FILE = 'audit-log.jsonl';
@@ -37,20 +38,24 @@ const SECRET_FIELD = /secret|session.?token|access.?key|password|credential/i;
 /** AWS access key ids (long-term AKIA…, temporary ASIA…) wherever they appear in a value. */
 const ACCESS_KEY_ID = /\b(?:AKIA|ASIA)[A-Z0-9]{12,}\b/g;
 
+/** Removes access-key-id shapes from every string value (attribute names are the request's, kept as sent). */
+function scrubKeyIds(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(ACCESS_KEY_ID, '***');
+  if (Array.isArray(value)) return value.map(scrubKeyIds);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubKeyIds(v)]));
+}
+
 /**
- * Scrubs an entry before writing: fields named like credentials are masked, the connection's
- * known secrets and anything shaped like an access key id are removed from every string.
+ * Scrubs an entry before writing: secret values go — every secret the process knows, the
+ * connection's own, anything shaped like an access key id — but the request keeps its exact shape:
+ * an attribute named `secretAlias` is the user's data, not a credential. Only a top-level field
+ * named like a credential (never part of an entry; a bug if present) is masked whole.
  * (A generic "token=…" text rule would also eat the ClientRequestToken, which the log must keep.)
  */
-function scrub(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') {
-    let out = value.replace(ACCESS_KEY_ID, '***');
-    for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('***');
-    return out;
-  }
-  if (Array.isArray(value)) return value.map((v) => scrub(v, secrets));
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_FIELD.test(k) ? '***' : scrub(v, secrets)]));
+function scrub(entry: ActivityEntry, secrets: readonly string[]): unknown {
+  const top = Object.fromEntries(Object.entries(entry).map(([k, v]) => [k, SECRET_FIELD.test(k) ? '***' : v]));
+  return scrubKnownSecrets(scrubKeyIds(top), secrets);
 }
 
 /** Serializes an entry as one scrubbed JSON line. */
@@ -58,14 +63,18 @@ export function auditLine(entry: ActivityEntry, secrets: readonly string[] = [])
   return `${JSON.stringify(scrub(entry, secrets))}\n`;
 }
 
-/** Appends one entry; the folder is created 0700 and the file kept 0600. */
+/** Appends one entry; the folder is verified (0700, not writable by others) and the file kept 0600, never through a link. */
 export async function appendActivity(entry: ActivityEntry, options: { dataDir?: string; secrets?: readonly string[] } = {}): Promise<void> {
   const dir = options.dataDir ?? resolveDataDir();
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const path = auditLogPath(dir);
-  await appendFile(path, auditLine(entry, options.secrets), { mode: 0o600 });
-  // appendFile's mode only applies on creation; a file made by hand or by an old version is tightened too.
-  await chmod(path, 0o600);
+  await ensureDataDir(dir);
+  const handle = await openNoFollow(auditLogPath(dir), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+  try {
+    // The mode only applies on creation; a file made by hand or by an old version is tightened too (on the handle: no path to swap).
+    await handle.chmod(0o600);
+    await handle.appendFile(auditLine(entry, options.secrets));
+  } finally {
+    await handle.close();
+  }
 }
 
 /** How much of the file's end is read for recent entries (older ones stay on disk). */
@@ -76,7 +85,7 @@ export async function readActivity(options: { limit?: number; dataDir?: string }
   const limit = Math.max(1, Math.min(options.limit ?? 100, 10_000));
   let text: string;
   try {
-    const handle = await open(auditLogPath(options.dataDir ?? resolveDataDir()), 'r');
+    const handle = await openNoFollow(auditLogPath(options.dataDir ?? resolveDataDir()), constants.O_RDONLY);
     try {
       const { size } = await handle.stat();
       const start = Math.max(0, size - TAIL_BYTES);

@@ -32,3 +32,17 @@ describe('PreviewStore', () => {
     for (const id of ids) expect(id).toMatch(/^pv_[a-f0-9]{32}$/);
   });
 });
+
+describe('single use (#16 finding 6)', () => {
+  it('a claimed preview cannot be claimed again until released; a sent one stays used', () => {
+    const store = new PreviewStore(() => 0);
+    store.put(entry('pv_a', 1000));
+    expect(store.claim('pv_a').found).toBe(true);
+    expect(store.claim('pv_a')).toEqual({ found: false, reason: 'executing' });
+    store.release('pv_a', false);
+    expect(store.claim('pv_a').found).toBe(true);
+    store.release('pv_a', true);
+    expect(store.claim('pv_a')).toEqual({ found: false, reason: 'executed' });
+    expect(store.claim('pv_unknown')).toEqual({ found: false, reason: 'unknown' });
+  });
+});

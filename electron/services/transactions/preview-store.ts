@@ -24,9 +24,14 @@ export interface StoredPreview {
 /** What `get` finds: the preview, or why there is none. */
 export type PreviewLookup = { readonly found: true; readonly entry: StoredPreview } | { readonly found: false; readonly reason: 'expired' | 'unknown' };
 
+/** What `claim` gets: the preview, now this caller's alone, or why not (another execute holds it, or it was sent already). */
+export type PreviewClaim = PreviewLookup | { readonly found: false; readonly reason: 'executing' | 'executed' };
+
 /** An in-memory store of previews with expiry; expired entries are dropped lazily. */
 export class PreviewStore {
   private readonly entries = new Map<string, StoredPreview>();
+  /** Previews an execute holds right now, or that were sent (kept until expiry so a repeat is told so). */
+  private readonly claims = new Map<string, 'executing' | 'executed'>();
 
   constructor(
     readonly clock: Clock = Date.now,
@@ -55,9 +60,29 @@ export class PreviewStore {
     return { found: true, entry };
   }
 
+  /**
+   * Claims a preview for one execute. Synchronous, so two executes arriving together cannot both
+   * get it (the event loop runs one claim to completion before the other): the second is told
+   * `executing`, and a preview that was sent is `executed` — single use.
+   */
+  claim(id: string): PreviewClaim {
+    const state = this.claims.get(id);
+    if (state) return { found: false, reason: state };
+    const found = this.get(id);
+    if (found.found) this.claims.set(id, 'executing');
+    return found;
+  }
+
+  /** Ends a claim: `sent` marks the preview used for good; otherwise (nothing sent) it may be executed again. */
+  release(id: string, sent: boolean): void {
+    if (sent && this.entries.has(id)) this.claims.set(id, 'executed');
+    else this.claims.delete(id);
+  }
+
   /** Forgets a preview (executed through a shell that never re-sends it: no reason to hold it for the full window). */
   delete(id: string): void {
     this.entries.delete(id);
+    if (this.claims.get(id) !== 'executing') this.claims.delete(id);
   }
 
   /** Number of live previews (for tests and diagnostics). */
@@ -68,7 +93,11 @@ export class PreviewStore {
 
   private prune(): void {
     const now = this.clock();
-    for (const [id, entry] of this.entries) if (now >= entry.expiresAtMs) this.entries.delete(id);
+    for (const [id, entry] of this.entries) {
+      if (now < entry.expiresAtMs) continue;
+      this.entries.delete(id);
+      if (this.claims.get(id) !== 'executing') this.claims.delete(id);
+    }
   }
 }
 

@@ -106,7 +106,8 @@ async function nameHolders(ctx: TransactionContext, entry: StoredPreview, reason
 
 /**
  * Executes a preview: refuses on a read-only connection, a wrong confirmation, another connection
- * or (release) a value someone holds — all before sending. Then sends exactly the previewed input
+ * or (release) a value someone holds — all before sending. Then claims the preview (single use: a
+ * concurrent second execute is refused, a sent one is used up), sends exactly the previewed input
  * and logs the request and its outcome.
  */
 export async function executePreview(ctx: TransactionContext, request: ExecuteRequest): Promise<Result<Outcome>> {
@@ -126,6 +127,27 @@ export async function executePreview(ctx: TransactionContext, request: ExecuteRe
   if (request.confirmation !== preview.confirm) {
     return err('validation', `the confirmation does not match: type \`${preview.confirm}\` exactly to ${preview.kind}`, { field: 'confirmation' });
   }
+  // Claimed synchronously right after the checks: of several executes of one preview arriving together only one goes on.
+  const claimed = d.store.claim(preview.id);
+  if (!claimed.found) {
+    if (claimed.reason === 'executing') return err('conflict', `preview ${preview.id} is already being executed: nothing was sent by this request`, { field: 'previewId' });
+    if (claimed.reason === 'executed') return err('conflict', `preview ${preview.id} was already executed (a preview is used once): preview again to send another request`, { field: 'previewId' });
+    return err('not-found', `no preview ${request.previewId} (unknown or expired): preview again`, { field: 'previewId' });
+  }
+  let settled = false;
+  try {
+    const result = await sendClaimed(ctx, d, entry);
+    // A definite answer (applied, or cancelled by a condition) uses the preview up; an error may be retried with the same token.
+    settled = result.ok && (result.value.status === 'succeeded' || result.value.status === 'cancelled');
+    return result;
+  } finally {
+    d.store.release(preview.id, settled);
+  }
+}
+
+/** The part of an execute that runs under the preview's claim: the fresh holder check, the send, the audit-log line. */
+async function sendClaimed(ctx: TransactionContext, d: TransactionDeps, entry: StoredPreview): Promise<Result<Outcome>> {
+  const { preview } = entry;
   try {
     const holders = await currentHolders(ctx, entry);
     if (holders.length > 0) {

@@ -94,15 +94,37 @@ describe('idempotency and staleness', () => {
   const acctKey = keyOf(acct, conv.keys);
   const lockKey = { PK: 'UNIQ#HANDLE#grace', SK: 'LOCK' };
 
-  it('the same preview executed again within the window succeeds with no second effect', async () => {
+  it('a preview is used once: executed again it is refused and nothing is sent', async () => {
     const name = await table(conv.keys, [acct]);
     const ctx = context();
     const p = await preview(ctx, name, conv, { kind: 'claim', rule: 'HANDLE', value: 'grace', account: acctKey });
     expect((await execute(ctx, p)).status).toBe('succeeded');
-    // Remove the lock behind the token's back: a second effect would write it again.
+    // Remove the lock behind the preview's back: a second send would write it again.
     await admin.send(new DeleteItemCommand({ TableName: name, Key: toTypedKey(lockKey, conv.keys) }));
-    expect((await execute(ctx, p)).status).toBe('succeeded');
+    expect(await executePreview(ctx, { previewId: p.id, confirmation: p.confirm })).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/already executed/) } });
     expect(await get(name, conv, lockKey)).toBeUndefined();
+  });
+
+  it('five simultaneous executes of one preview: one is sent and logged, four are told it is already being executed (#16 finding 6)', async () => {
+    const name = await table(conv.keys, [acct]);
+    const client = testClient(endpoint);
+    let sends = 0;
+    client.middlewareStack.add((next, context) => async (args) => {
+      if (context.commandName === 'TransactWriteItemsCommand') sends++;
+      return next(args);
+    }, { step: 'initialize', name: 'count-sends' });
+    const logDir = await mkdtemp(join(tmpdir(), 'locksmith-once-'));
+    const base = context({ client });
+    const ctx: TransactionContext = { ...base, deps: { ...base.deps, dataDir: logDir } };
+    const p = await preview(ctx, name, conv, { kind: 'claim', rule: 'HANDLE', value: 'grace', account: acctKey });
+    const results = await Promise.all(Array.from({ length: 5 }, () => executePreview(ctx, { previewId: p.id, confirmation: p.confirm })));
+    expect(results.filter((r) => r.ok && r.value.status === 'succeeded')).toHaveLength(1);
+    const refused = results.filter((r) => !r.ok);
+    expect(refused).toHaveLength(4);
+    for (const r of refused) expect(r).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/already being executed: nothing was sent/) } });
+    expect(sends).toBe(1);
+    expect((await readActivity({ dataDir: logDir })).filter((e) => e.previewId === p.id)).toHaveLength(1);
+    await rm(logDir, { recursive: true, force: true });
   });
 
   it('the same token with another request is explained', async () => {
@@ -186,6 +208,32 @@ describe('guards', () => {
   });
 });
 
+describe('a release deletes only a lock', () => {
+  const base = layoutFor('uniq').convention;
+  const lockTemplate = { hash: 'ACCT#{value}', range: 'PROFILE' };
+
+  it('a convention whose lock template is the account key: the preview is refused and the account stays', async () => {
+    const conv: Convention = { ...base, rules: [{ ...base.rules[1]!, lockKeys: [lockTemplate] }] };
+    const account: Item = { PK: { S: 'ACCT#zz1' }, SK: { S: 'PROFILE' }, username: { S: 'zz1-elsewhere' }, email: { S: 'z@x.io' } };
+    const name = await table(conv.keys, [account]);
+    const r = await previewTransaction(context(), { table: name, convention: conv, operation: { kind: 'release', rule: conv.rules[0]!.name, value: 'zz1' } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/is an account key under this convention/);
+    expect(await all(name)).toEqual([account]);
+  });
+
+  it('accounts recognised by an attribute: the Delete condition itself refuses an item carrying a rule attribute', async () => {
+    const conv: Convention = { ...base, account: { kind: 'attribute-equals', attribute: '_type', value: 'User' }, rules: [{ ...base.rules[1]!, lockKeys: [lockTemplate] }] };
+    const account: Item = { PK: { S: 'ACCT#zz1' }, SK: { S: 'PROFILE' }, _type: { S: 'User' }, username: { S: 'someone-else' } };
+    const name = await table(conv.keys, [account]);
+    const ctx = context();
+    const p = await preview(ctx, name, conv, { kind: 'release', rule: conv.rules[0]!.name, value: 'zz1' });
+    const outcome = await execute(ctx, p);
+    expect(outcome.status).toBe('cancelled');
+    expect(await all(name)).toEqual([account]);
+  });
+});
+
 describe('release with an owner attribute', () => {
   const layout = layoutFor('uniq', { ownerAttribute: 'owner' });
   const conv = layout.convention;
@@ -196,7 +244,7 @@ describe('release with an owner attribute', () => {
     const ctx = context();
     const p = await preview(ctx, name, conv, { kind: 'release', rule: 'HANDLE', value: 'oldname' });
     expect(p.input.TransactItems).toMatchObject([
-      { Delete: { ConditionExpression: 'attribute_exists(#pk) AND #owner = :owner', ExpressionAttributeValues: { ':owner': { S: 'ACCT#o1' } } } },
+      { Delete: { ConditionExpression: 'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#ra0) AND attribute_not_exists(#ra1)', ExpressionAttributeValues: { ':owner': { S: 'ACCT#o1' } } } },
       { ConditionCheck: { Key: { PK: { S: 'ACCT#o1' }, SK: { S: 'PROFILE' } }, ConditionExpression: 'attribute_not_exists(#attr) OR #attr = :seen', ExpressionAttributeValues: { ':seen': { S: 'newname' } } } },
     ]);
     expect((await execute(ctx, p)).status).toBe('succeeded');

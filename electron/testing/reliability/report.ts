@@ -52,6 +52,18 @@ result is never reported as complete, and credentials never leave the Node proce
 |---|---|---|---|---|
 ${SCENARIOS.map((s) => row(s, figures)).join('\n')}
 
+## Threat model
+
+Who can reach what, and how each is refused (rows marked #16 above prove each line).
+
+| Attacker | What they can reach | How it is refused |
+|---|---|---|
+| **A web page** in the user's browser (any site, or DNS rebinding to 127.0.0.1) | browser mode's port on 127.0.0.1; the sandbox's DynamoDB Local port (it listens on every interface) | browser mode: the Host header must be \`127.0.0.1:<port>\` or \`localhost:<port>\` and a foreign Origin or \`Sec-Fetch-Site: cross-site\` is refused — checked first, before any parsing; every call needs the per-launch token (a page cannot read it: it lives in the URL fragment and in memory); no CORS headers; exact \`application/json\` (no simple-request form posts). The sandbox: DynamoDB Local answers any Host, so its data is a private database under a random per-launch key id the page cannot know; DynamoDB Local's CORS filter allows only a non-routable origin. |
+| **A local user** on the same machine | process arguments (\`ps\`), /tmp, the loopback ports, files they can write | the token never appears in process arguments (\`--open\` goes through a 0600 file in a 0700 folder); the data folder must not be writable by others (refused with the chmod fix), its files are opened without following links, settings are replaced atomically with 0600; browser mode needs the token; the sandbox needs its key; logs, results, the audit log and CLI output are scrubbed of every secret in use (env keys, session tokens, resolved profile credentials, SSO tokens, the token). |
+| **The LAN** (another machine) | the sandbox's DynamoDB Local port only (browser mode binds 127.0.0.1) | a private database: without the sandbox's key id and region no table is listed or read. Endpoints on other machines that the *user* adds are treated as possibly real: read-only until their host is typed back, signed only with the credentials chosen for them (dummy keys by default, never the environment's by accident); AWS's own endpoints only through a profile. |
+| **A hostile convention or pasted text** (from the renderer or a file) | the transaction builders, the decoder | a Delete that is not an account deletion must target a key that reads as a lock and that the account matcher does not recognise, and its condition requires every rule attribute to be absent; parsing of pasted text is linear and bounded (256 K characters). |
+| **A second click** (or a replayed request) | \`tx.execute\` of one preview | the preview is claimed atomically: one execute sends, the others are told it is already being executed; a sent preview is used up. |
+
 Faults are injected at the SDK edge (\`electron/testing/reliability/faults.ts\`: middleware that throws
 before the request leaves, or after the server answered), credentials are faked at the provider,
 and every "nothing written" is checked by reading the table back, not by trusting the outcome.

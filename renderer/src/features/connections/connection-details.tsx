@@ -28,6 +28,12 @@ export function ConnectionDetails({ state, connection }: { state: ConnectionsSta
           {connection.endpointSource === 'profile-endpoint_url' ? <span className="badge badge-warn"> from profile endpoint_url</span> : null}
           {connection.endpointSource === 'profile-services' ? <span className="badge badge-warn"> from profile services section</span> : null}
         </dd>
+        {connection.credentials ? (
+          <>
+            <dt>Signs with</dt>
+            <dd data-testid="credential-source">{signsWith(connection.credentials)}</dd>
+          </>
+        ) : null}
         <dt>
           <label htmlFor="connection-region">Region</label>
         </dt>
@@ -59,7 +65,7 @@ export function ConnectionDetails({ state, connection }: { state: ConnectionsSta
           <button
             type="button"
             className="btn btn-small"
-            onClick={() => (connection.kind === 'profile' ? setAskWrites(true) : void state.setWritable(connection.id, true))}
+            onClick={() => (connection.kind === 'profile' || connection.writeConfirm !== undefined ? setAskWrites(true) : void state.setWritable(connection.id, true))}
           >
             Allow writes…
           </button>
@@ -74,6 +80,20 @@ export function ConnectionDetails({ state, connection }: { state: ConnectionsSta
       {askWrites ? <AllowWritesDialog state={state} connection={connection} onClose={() => setAskWrites(false)} /> : null}
     </div>
   );
+}
+
+/** The credential source in words: which keys, never their values. */
+function signsWith(credentials: NonNullable<ConnectionView['credentials']>): string {
+  switch (credentials.source) {
+    case 'dummy':
+      return 'dummy keys';
+    case 'env':
+      return "the environment's keys (AWS_ACCESS_KEY_ID)";
+    case 'profile':
+      return `profile ${credentials.profile}`;
+    case 'sandbox':
+      return "the sandbox's private key (held by Locksmith)";
+  }
 }
 
 function SandboxControls({ state }: { state: ConnectionsState }) {

@@ -1,6 +1,6 @@
 /** Connections: the list, the selection, sandbox start/stop, endpoints, region and write mode. */
 import { useCallback, useEffect, useState } from 'react';
-import type { ConnectionView, ConnectionsView, SandboxView } from '../../../../shared/contract';
+import type { ConnectionView, ConnectionsView, CredentialSource, SandboxView } from '../../../../shared/contract';
 import type { AppError, Result } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
 import { useQuery } from '../../bridge/use-method';
@@ -19,7 +19,7 @@ export interface ConnectionsState {
   readonly check: (id: string) => Promise<void>;
   readonly startSandbox: () => Promise<boolean>;
   readonly stopSandbox: () => Promise<void>;
-  readonly addEndpoint: (endpoint: string, region: string | undefined, label: string | undefined) => Promise<Result<ConnectionView>>;
+  readonly addEndpoint: (endpoint: string, region: string | undefined, label: string | undefined, credentials?: CredentialSource) => Promise<Result<ConnectionView>>;
   readonly remove: (id: string) => Promise<void>;
   readonly setRegion: (id: string, region: string) => Promise<void>;
   readonly setWritable: (id: string, writable: boolean, confirm?: string) => Promise<Result<ConnectionView>>;
@@ -109,9 +109,9 @@ export function useConnections(): ConnectionsState {
       const result = await act('Stopping the sandbox…', () => bridge.call('sandbox.stop', {}));
       if (result.ok) setSandbox(result.value);
     },
-    addEndpoint: (endpoint, region, label) =>
+    addEndpoint: (endpoint, region, label, credentials) =>
       act('Adding the endpoint…', () =>
-        bridge.call('connections.addEndpoint', { endpoint, ...(region ? { region } : {}), ...(label ? { label } : {}) }),
+        bridge.call('connections.addEndpoint', { endpoint, ...(region ? { region } : {}), ...(label ? { label } : {}), ...(credentials ? { credentials } : {}) }),
       ),
     remove: async (id) => void (await act('Removing…', () => bridge.call('connections.remove', { id }))),
     setRegion: async (id, region) => void (await act('Changing the region…', () => bridge.call('connections.setRegion', { id, region }))),

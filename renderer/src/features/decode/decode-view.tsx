@@ -3,6 +3,10 @@ import { useState, type FormEvent } from 'react';
 import { useAction } from '../../bridge/use-method';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
+import { MAX_TEXT_LENGTH } from '../../../../shared/contract';
+
+/** The bound main enforces on each pasted text, as people read it. */
+const LIMIT_TEXT = `${(MAX_TEXT_LENGTH / 1024).toString()} K characters`;
 
 const EXAMPLE = 'Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]';
 
@@ -20,12 +24,13 @@ export function DecodeView() {
       <form onSubmit={submit} className="panel" aria-label="Decode a cancellation">
         <div className="field">
           <label htmlFor="decode-text">Cancellation message or CancellationReasons JSON</label>
-          <textarea id="decode-text" rows={5} value={text} onChange={(e) => setText(e.target.value)} placeholder={EXAMPLE} data-testid="decode-text" />
+          <textarea id="decode-text" rows={5} value={text} maxLength={MAX_TEXT_LENGTH} onChange={(e) => setText(e.target.value)} placeholder={EXAMPLE} data-testid="decode-text" />
+          <span className="field-hint" data-testid="decode-limit">Up to {LIMIT_TEXT} ({text.length.toLocaleString()} characters now).</span>
         </div>
         <div className="field">
           <label htmlFor="decode-request">The TransactWriteItems request (optional JSON)</label>
-          <textarea id="decode-request" rows={5} value={request} onChange={(e) => setRequest(e.target.value)} />
-          <span className="field-hint">With the request, each reason names the item and condition that failed.</span>
+          <textarea id="decode-request" rows={5} value={request} maxLength={MAX_TEXT_LENGTH} onChange={(e) => setRequest(e.target.value)} />
+          <span className="field-hint">With the request, each reason names the item and condition that failed. Up to {LIMIT_TEXT}.</span>
         </div>
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={text.trim() === '' || decode.pending}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../../../shared/audit/types';
-import { reportToCsv, reportToJson } from './report-export';
+import { csvField, reportToCsv, reportToJson } from './report-export';
 
 const report: AuditReport = {
   table: 'accounts',
@@ -39,5 +39,14 @@ describe('report export', () => {
   it('CSV quotes inner quotes and defuses formulas', () => {
     const line = reportToCsv(report).split('\r\n')[2] ?? '';
     expect(line).toContain(`"'=cmd|""x"""`);
+  });
+
+  it.each([' =1+1', '\u00A0=HYPERLINK("http://x")', '\uFF1D1+1', '\t=1', '  @SUM(A1)', '\u3000+1', '\u200B-1', '\uFF20x'])('CSV neutralises a formula after leading blanks or in full-width form: %j (#16 finding 10)', (value) => {
+    expect(csvField(value)).toBe(`"'${value.replace(/"/g, '""')}"`);
+  });
+
+  it('CSV leaves ordinary values alone', () => {
+    expect(csvField('ada@lovelace.io')).toBe('"ada@lovelace.io"');
+    expect(csvField(' a = b')).toBe('" a = b"');
   });
 });

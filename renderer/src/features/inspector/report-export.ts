@@ -7,10 +7,14 @@ export function reportToJson(report: AuditReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-// RFC 4180: quote every field, double inner quotes. A leading =, +, - or @ is prefixed with ' so a
-// spreadsheet never evaluates a stored value as a formula (values are data, never code).
-function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+// RFC 4180: quote every field, double inner quotes. A formula start (=, +, -, @, their full-width
+// forms like ＝, a tab or CR) — also after leading spaces, no-break or zero-width spaces, which
+// spreadsheets skip — is prefixed with ' so a stored value is never evaluated (values are data, never code).
+const FORMULA_START = /^(?:\s|\u200B|\u200C|\u200D|\u2060)*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\t\r]/;
+
+/** One CSV field, quoted and neutralised (exported for tests). */
+export function csvField(value: string): string {
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
   return `"${safe.replaceAll('"', '""')}"`;
 }
 
