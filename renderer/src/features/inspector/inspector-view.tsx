@@ -59,20 +59,12 @@ export function InspectorView({ table }: { table: string }) {
       {audit.phase === 'starting' ? <Busy label="Starting the audit (reading the convention)…" /> : null}
       {audit.phase === 'running' ? <AuditProgress progress={audit.progress} cancelling={audit.cancelling} onCancel={audit.cancel} /> : null}
       {audit.phase === 'done' && audit.complete === false ? <IncompleteBanner reason={audit.reason} /> : null}
-      {audit.phase === 'done' && audit.missedRows ? (
-        <div className="alert alert-warn" role="alert" data-testid="audit-missed-rows">
-          Some rows did not reach this window while the audit ran (the counts are right, the list is short).{' '}
-          <button type="button" className="btn btn-small" onClick={() => audit.start(convention)}>
-            Re-run audit
-          </button>
-        </div>
-      ) : null}
       {audit.phase === 'done' && audit.complete ? (
         <p className="muted" role="status" data-testid="audit-complete">
           Audit complete.
         </p>
       ) : null}
-      <ProblemCounts counts={audit.rows.counts} filter={filter} onFilter={setFilter} />
+      <ProblemCounts counts={audit.rows.counts} provisional={running} filter={filter} onFilter={setFilter} />
       <div className="row toolbar">
         <label htmlFor="inspector-filter">Show</label>
         <select id="inspector-filter" value={filter} onChange={(e) => setFilter(e.target.value as RowFilter)} data-testid="inspector-filter">

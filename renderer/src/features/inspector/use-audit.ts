@@ -28,8 +28,6 @@ export interface AuditState {
   readonly reason: string | undefined;
   readonly cancelling: boolean;
   readonly error: AppError | undefined;
-  /** True when fewer rows arrived than the final counts imply (stream events lost): re-running fixes it. */
-  readonly missedRows: boolean;
   readonly start: (convention?: Convention) => void;
   readonly cancel: () => void;
   readonly report: () => Promise<Result<AuditReportView>>;
@@ -47,11 +45,7 @@ interface RunState {
   readonly reason?: string;
   readonly cancelling: boolean;
   readonly error?: AppError;
-  readonly missedRows?: boolean;
 }
-
-/** How often a running audit's report is polled, in case the stream's `done` event was missed. */
-const REPORT_POLL_MS = 1_000;
 
 /**
  * Stream events are applied in batches, not one render per event: every batch still does a few
@@ -63,14 +57,8 @@ function batchDelayMs(rowCount: number): number {
   return Math.min(1_000, Math.max(50, Math.round(rowCount / 200)));
 }
 
-// Every account is one row and so is every orphan or malformed lock.
-function rowsMissing(rows: AuditRows, counts: AuditCounts): boolean {
-  return rows.list.length < counts.accounts + counts.summary['orphan-lock'] + counts.summary['malformed-lock'];
-}
-
 function finish(state: RunState, complete: boolean, reason: string | undefined, counts: AuditCounts): RunState {
-  const rows = { ...state.rows, counts };
-  return { ...state, phase: 'done', cancelling: false, complete, reason, rows, missedRows: rowsMissing(rows, counts) };
+  return { ...state, phase: 'done', cancelling: false, complete, reason, rows: { ...state.rows, counts } };
 }
 
 const IDLE: RunState = { phase: 'idle', rows: EMPTY_AUDIT_ROWS, cancelling: false };
@@ -120,7 +108,14 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     const events = pendingRef.current.filter((e) => e.runId === runIdRef.current);
     pendingRef.current = [];
     if (events.length === 0) return;
-    const deltas = events.flatMap((e) => (e.type === 'delta' ? [e.delta] : []));
+    // A snapshot (the hub's replay on subscribing) holds every row so far: it replaces the list whole,
+    // and deltas before it in this batch are already in it.
+    const snapshotAt = events.findLastIndex((e) => e.type === 'delta' && e.snapshot === true);
+    if (snapshotAt >= 0) {
+      rowsRef.current = EMPTY_AUDIT_ROWS;
+      rowCountRef.current = 0;
+    }
+    const deltas = events.slice(Math.max(0, snapshotAt)).flatMap((e) => (e.type === 'delta' ? [e.delta] : []));
     for (const delta of deltas) rowCountRef.current += delta.upserted.length;
     const rows = applyAuditDeltas(rowsRef.current, deltas, { inPlace: true });
     rowsRef.current = rows;
@@ -198,25 +193,6 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     };
   }, [start, stop, bridge]);
 
-  // Safety net: stream events published before the subscription was registered are lost, the
-  // `done` event included. Polling the report (ready only once the run ended) ends the wait anyway.
-  const pollRunId = state.phase === 'running' ? state.runId : undefined;
-  useEffect(() => {
-    if (!pollRunId) return undefined;
-    const timer = setInterval(() => {
-      bridge.call('audit.report', { runId: pollRunId }).then(
-        (result) => {
-          if (!result.ok) return; // `conflict` while it runs: keep waiting
-          const { complete, reason, scanned, accounts, locks, summary } = result.value;
-          flush(); // rows still waiting for their batch belong before the end
-          setState((s) => (s.runId === pollRunId && s.phase === 'running' ? finish(s, complete, reason, { scanned, accounts, locks, summary }) : s));
-        },
-        () => undefined,
-      );
-    }, REPORT_POLL_MS);
-    return () => clearInterval(timer);
-  }, [bridge, pollRunId, flush]);
-
   const cancel = useCallback(() => {
     const runId = runIdRef.current;
     if (!runId) return;
@@ -252,7 +228,6 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     reason: state.reason,
     cancelling: state.cancelling,
     error: state.error,
-    missedRows: state.missedRows ?? false,
     start,
     cancel,
     report,
