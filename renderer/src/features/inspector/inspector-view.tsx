@@ -1,10 +1,11 @@
 /** The Inspector tab: counts per kind, progress with Cancel, filters and search, the grid, exports. */
 import { useMemo, useState } from 'react';
 import { PROBLEM_KINDS } from '../../../../shared/model';
-import type { AppError } from '../../../../shared/result';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
+import { useWorkspace } from '../../app/workspace';
 import { useAuditRun } from './audit-context';
+import { exportDocument, provenanceText } from './export-document';
 import { AuditProgress, IncompleteBanner } from './audit-progress';
 import { InspectorTable } from './inspector-table';
 import { ProblemCounts } from './problem-counts';
@@ -18,27 +19,36 @@ export const INSPECTOR_SEARCH_ID = 'inspector-search';
 /** The inspector for the selected table. */
 export function InspectorView({ table }: { table: string }) {
   const audit = useAuditRun();
+  const { connection } = useWorkspace();
   const [filter, setFilter] = useState<RowFilter>('all');
   const [search, setSearch] = useState('');
-  const [exportError, setExportError] = useState<AppError>();
   const convention = audit.convention;
   const rules = useMemo(() => convention?.rules.map((r) => r.name) ?? [], [convention]);
 
-  const exportAs = async (format: 'json' | 'csv') => {
-    const result = await audit.report();
-    if (!result.ok) {
-      setExportError(result.error);
-      return;
-    }
-    setExportError(undefined);
-    const base = `${table}-audit${result.value.complete ? '' : '-INCOMPLETE'}`;
-    if (format === 'json') downloadText(reportToJson(result.value), `${base}.json`, 'application/json');
-    else downloadText(reportToCsv(result.value), `${base}.csv`, 'text/csv');
+  // The export is what the inspector shows (rows re-checked after writes included), never a stale copy.
+  const exportAs = (format: 'json' | 'csv') => {
+    const counts = audit.rows.counts;
+    if (!convention || !counts || audit.phase !== 'done') return;
+    const document = exportDocument({
+      table,
+      connection,
+      convention,
+      rows: audit.rows,
+      counts,
+      complete: audit.complete === true,
+      reason: audit.reason,
+      filter: { filter, search },
+      writes: audit.rechecks.length,
+      now: new Date(),
+    });
+    const base = `${table}-audit${document.complete ? '' : '-INCOMPLETE'}`;
+    if (format === 'json') downloadText(reportToJson(document), `${base}.json`, 'application/json');
+    else downloadText(reportToCsv(document, provenanceText(document)), `${base}.csv`, 'text/csv');
   };
 
   const running = audit.phase === 'running' || audit.phase === 'starting';
   return (
-    <div className="inspector" data-testid="inspector" data-audit-phase={audit.phase} data-audit-complete={audit.complete === undefined ? '' : String(audit.complete)}>
+    <div className="inspector" data-testid="inspector" data-audit-phase={audit.phase} data-audit-complete={audit.complete === undefined ? '' : String(audit.complete)} data-run-id={audit.runId ?? ''}>
       <div className="row">
         <h2 className="spacer">
           Inspector <span className="muted">— {table}</span>
@@ -47,14 +57,13 @@ export function InspectorView({ table }: { table: string }) {
         <button type="button" className="btn btn-small" onClick={() => audit.start(convention)} disabled={running}>
           Re-run audit
         </button>
-        <button type="button" className="btn btn-small" onClick={() => void exportAs('json')} disabled={!audit.runId}>
+        <button type="button" className="btn btn-small" onClick={() => exportAs('json')} disabled={audit.phase !== 'done'} data-testid="export-json">
           Export JSON
         </button>
-        <button type="button" className="btn btn-small" onClick={() => void exportAs('csv')} disabled={!audit.runId}>
+        <button type="button" className="btn btn-small" onClick={() => exportAs('csv')} disabled={audit.phase !== 'done'} data-testid="export-csv">
           Export CSV
         </button>
       </div>
-      <ErrorBox error={exportError} title="Export failed" />
       <ErrorBox error={audit.error} title="The audit could not run" />
       {audit.phase === 'starting' ? <Busy label="Starting the audit (reading the convention)…" /> : null}
       {audit.phase === 'running' ? <AuditProgress progress={audit.progress} cancelling={audit.cancelling} onCancel={audit.cancel} /> : null}

@@ -73,7 +73,9 @@ export function patchRowsWithLookup(rows: AuditRows, lookup: LookupView): AuditR
     }
   }
   if (!changed) return rows;
-  const counts = rows.counts ? { ...rows.counts, locks, summary } : undefined;
+  // A released or claimed lock is an item gone or added: scanned moves with locks, so that scanned
+  // stays accounts + locks (+ the table's other items) after a write.
+  const counts = rows.counts ? { ...rows.counts, scanned: rows.counts.scanned + locks - rows.counts.locks, locks, summary } : undefined;
   return { byId, list: Array.from(byId.values()), counts };
 }
 

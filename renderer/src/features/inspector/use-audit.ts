@@ -1,14 +1,14 @@
 /**
  * One audit run of the selected table: starts it, applies its streamed deltas into the row store,
- * tracks progress, cancels it, and fetches the report for export. Shared by the inspector and the
+ * tracks progress, cancels it, and applies the re-checks of writes made since. Shared by the inspector and the
  * lock form (which patches rows in place after a transaction), hence provided through a context.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AuditEvent, AuditReportView, LookupView } from '../../../../shared/contract';
+import type { AuditEvent, LookupView } from '../../../../shared/contract';
 import type { AuditCounts } from '../../../../shared/audit/types';
 import type { Convention } from '../../../../shared/model';
 import type { ScanProgress } from '../../../../shared/scan-types';
-import type { AppError, Result } from '../../../../shared/result';
+import type { AppError } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
 import { applyAuditDeltas, EMPTY_AUDIT_ROWS, type AuditRows } from './audit-rows';
 import { patchRowsWithLookup } from './patch-rows';
@@ -28,9 +28,13 @@ export interface AuditState {
   readonly reason: string | undefined;
   readonly cancelling: boolean;
   readonly error: AppError | undefined;
+  /**
+   * Fresh lookups applied since the run ended (one per write), newest last: the rows and counts
+   * include them, and every view of the value (the Lookup card, exports) takes them as the truth.
+   */
+  readonly rechecks: readonly LookupView[];
   readonly start: (convention?: Convention) => void;
   readonly cancel: () => void;
-  readonly report: () => Promise<Result<AuditReportView>>;
   /** Re-checks one value after a transaction: rows holding it are updated in place from a fresh lookup. */
   readonly patch: (lookup: LookupView) => void;
 }
@@ -45,6 +49,7 @@ interface RunState {
   readonly reason?: string;
   readonly cancelling: boolean;
   readonly error?: AppError;
+  readonly rechecks?: readonly LookupView[];
 }
 
 /**
@@ -60,6 +65,8 @@ function batchDelayMs(rowCount: number): number {
 function finish(state: RunState, complete: boolean, reason: string | undefined, counts: AuditCounts): RunState {
   return { ...state, phase: 'done', cancelling: false, complete, reason, rows: { ...state.rows, counts } };
 }
+
+const NO_RECHECKS: readonly LookupView[] = [];
 
 const IDLE: RunState = { phase: 'idle', rows: EMPTY_AUDIT_ROWS, cancelling: false };
 
@@ -205,17 +212,11 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     );
   }, [bridge]);
 
-  const report = useCallback(async (): Promise<Result<AuditReportView>> => {
-    const runId = state.runId;
-    if (!runId) return { ok: false, error: { kind: 'validation', message: 'No audit has run yet.' } };
-    return bridge.call('audit.report', { runId });
-  }, [bridge, state.runId]);
-
   const patch = useCallback((lookup: LookupView) => {
     flush(); // rows still waiting for their batch come first
     const rows = patchRowsWithLookup(rowsRef.current, lookup);
     rowsRef.current = rows;
-    setState((s) => ({ ...s, rows }));
+    setState((s) => ({ ...s, rows, rechecks: [...(s.rechecks ?? []), lookup] }));
   }, [flush]);
 
   return {
@@ -228,9 +229,9 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     reason: state.reason,
     cancelling: state.cancelling,
     error: state.error,
+    rechecks: state.rechecks ?? NO_RECHECKS,
     start,
     cancel,
-    report,
     patch,
   };
 }

@@ -1,6 +1,7 @@
 /** The Lookup tab: one value in, a verdict per rule out, with the lock, its holder(s) and the fitting action. */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { LookupRuleView } from '../../../../shared/contract';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import type { LookupRuleView, MethodArgs } from '../../../../shared/contract';
+import { MAX_VALUE_LENGTH } from '../../../../shared/contract/limits';
 import type { KeySchema } from '../../../../shared/model';
 import { formatKey } from '../../../../shared/plain-key';
 import { useWorkspace } from '../../app/workspace';
@@ -23,7 +24,22 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
   const [rule, setRule] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
   const rules = audit.convention?.rules ?? [];
-  const { run } = lookup;
+  const { run, reset } = lookup;
+  const [tooLong, setTooLong] = useState<number>();
+  // The last lookup shown: re-run after every write to this table, so the card never shows a verdict
+  // the write made false (a released orphan still offering Release).
+  const lastArgsRef = useRef<MethodArgs<'lookup.run'>>(undefined);
+  const show = useCallback(
+    (args: MethodArgs<'lookup.run'>) => {
+      lastArgsRef.current = args;
+      void run(args);
+    },
+    [run],
+  );
+  const writes = audit.rechecks.length;
+  useEffect(() => {
+    if (writes > 0 && lastArgsRef.current) void run(lastArgsRef.current);
+  }, [writes, run]);
   // Read through a ref: a new convention object must not re-run a hand-over lookup.
   const conventionRef = useRef(audit.convention);
   useEffect(() => {
@@ -35,13 +51,20 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
     setValue(lookupValue);
     inputRef.current?.focus();
     const convention = conventionRef.current;
-    if (lookupValue.trim() !== '') void run({ connectionId, table, value: lookupValue, ...(convention ? { convention } : {}) });
-  }, [lookupValue, lookupRequest.seq, connectionId, table, run]);
+    if (lookupValue.trim() !== '' && lookupValue.length <= MAX_VALUE_LENGTH) show({ connectionId, table, value: lookupValue, ...(convention ? { convention } : {}) });
+  }, [lookupValue, lookupRequest.seq, connectionId, table, show]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (value.trim() === '') return;
-    void run({ connectionId, table, value, ...(rule ? { rule } : {}), ...(audit.convention ? { convention: audit.convention } : {}) });
+    setTooLong(undefined);
+    if (value.trim() === '' || value.length > MAX_VALUE_LENGTH) {
+      // An empty lookup clears the result (an old verdict must not sit under an empty box).
+      lastArgsRef.current = undefined;
+      reset();
+      if (value.length > MAX_VALUE_LENGTH) setTooLong(value.length);
+      return;
+    }
+    show({ connectionId, table, value, ...(rule ? { rule } : {}), ...(audit.convention ? { convention: audit.convention } : {}) });
   };
 
   return (
@@ -71,6 +94,12 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
         </button>
       </form>
       {lookup.pending ? <Busy label="Looking up (consistent reads; a scan when no index fits)…" /> : null}
+      {tooLong !== undefined ? (
+        <p className="alert alert-warn" role="alert" data-testid="lookup-too-long">
+          This value is {tooLong.toLocaleString('en-US')} characters long; a lock key holds at most {MAX_VALUE_LENGTH.toLocaleString('en-US')}, so no lock
+          can protect it. Check what was pasted.
+        </p>
+      ) : null}
       <ErrorBox error={lookup.error} title="The lookup failed" />
       {lookup.data && !lookup.pending ? (
         <div className="stack" data-testid="lookup-result">
