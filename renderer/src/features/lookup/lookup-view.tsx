@@ -10,6 +10,7 @@ import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
 import { useAuditRun } from '../inspector/audit-context';
 import { VerdictChip } from './verdict';
+import { VisibleText } from '../../components/visible-text-view';
 
 /** The id of the lookup input, focused by Ctrl/⌘+K. */
 export const LOOKUP_INPUT_ID = 'lookup-input';
@@ -128,20 +129,22 @@ function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | u
     <div className="panel" data-testid={`lookup-rule-${rule.rule}`}>
       <div className="panel-title">
         <h3>{rule.rule}</h3>
-        <span className="mono">{rule.normalized}</span>
+        <VisibleText className="mono" text={rule.normalized} />
         <VerdictChip verdict={rule.verdict} />
       </div>
       <dl className="facts">
         <dt>Lock</dt>
-        <dd className="mono">{rule.lock ? show(rule.lock) : 'none'}</dd>
+        <dd className="mono">{rule.lock ? <VisibleText text={show(rule.lock)} /> : 'none'}</dd>
         {rule.owner ? (
           <>
             <dt>Owner on the lock</dt>
-            <dd className="mono">{rule.owner}</dd>
+            <dd className="mono">
+              <VisibleText text={rule.owner} />
+            </dd>
           </>
         ) : null}
         <dt>Holder(s)</dt>
-        <dd className="mono">{rule.holders.length === 0 ? 'nobody' : rule.holders.map(show).join(', ')}</dd>
+        <dd className="mono">{rule.holders.length === 0 ? 'nobody' : <VisibleText text={rule.holders.map(show).join(', ')} />}</dd>
       </dl>
       {rule.notes && rule.notes.length > 0 ? (
         <ul className="field-hint">
