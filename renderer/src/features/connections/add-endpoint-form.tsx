@@ -1,11 +1,11 @@
-/** Adds a DynamoDB Local endpoint; `http://localhost:8000` is offered. */
+/** Adds a DynamoDB Local endpoint; `http://localhost:8000` is suggested as the placeholder, never typed in for the user. */
 import { useState, type FormEvent } from 'react';
 import type { ConnectionsState } from './use-connections';
 
 /** A small inline form under "Local endpoints". */
 export function AddEndpointForm({ state }: { state: ConnectionsState }) {
   const [open, setOpen] = useState(false);
-  const [endpoint, setEndpoint] = useState('http://localhost:8000');
+  const [endpoint, setEndpoint] = useState('');
   const [region, setRegion] = useState('');
   if (!open) {
     return (
@@ -22,7 +22,7 @@ export function AddEndpointForm({ state }: { state: ConnectionsState }) {
     <form onSubmit={submit} className="panel" aria-label="Add a local endpoint">
       <div className="field">
         <label htmlFor="endpoint-url">Endpoint URL</label>
-        <input id="endpoint-url" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} required />
+        <input id="endpoint-url" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} placeholder={state.view?.suggestedEndpoint ?? 'http://localhost:8000'} required />
       </div>
       <div className="field">
         <label htmlFor="endpoint-region">Region (optional)</label>

@@ -95,7 +95,10 @@ export function InspectorTable({ rows, keys, rules, filter }: InspectorTableProp
   const move = (index: number) => {
     const clamped = Math.max(0, Math.min(view.length - 1, index));
     setActive(clamped);
+    // Moving between rows is vertical: keep the sideways position (End used to jump to the right edge).
+    const left = scrollRef.current?.scrollLeft ?? 0;
     virtualizer.scrollToIndex(clamped, { align: 'auto' });
+    if (scrollRef.current) scrollRef.current.scrollLeft = left;
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
@@ -111,6 +114,11 @@ export function InspectorTable({ rows, keys, rules, filter }: InspectorTableProp
     } else if (event.key === 'End') {
       event.preventDefault();
       move(view.length - 1);
+    } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      // Tree-grid convention: Left collapses the active row, Right expands it.
+      const row = view[activeIndex];
+      event.preventDefault();
+      if (row && expanded.has(row.id) === (event.key === 'ArrowLeft')) toggle(row.id, activeIndex);
     } else if (event.key === 'Enter' || event.key === ' ') {
       const row = view[activeIndex];
       if (row) {
