@@ -25,6 +25,15 @@ export function App({ startup }: { startup: StartupHash }) {
   const info = useQuery('app.info', {});
   const connection = connections.selected;
   const tables = useTables(connection?.id);
+  // A restarted sandbox holds new tables: the list and the audit of its table are read again, and an
+  // audit of a sandbox that is not running describes data that is gone (stale).
+  const onSandbox = connection?.kind === 'sandbox';
+  const dataEpoch = onSandbox ? connections.sandboxEpoch : 0;
+  const stale = onSandbox && connections.sandbox !== undefined && connections.sandbox.state !== 'running';
+  const reloadTables = tables.reload;
+  useEffect(() => {
+    if (dataEpoch > 0) reloadTables();
+  }, [dataEpoch, reloadTables]);
   // The table belongs to the connection it was picked on: another connection starts with none.
   const [picked, setPicked] = useState<{ connectionId: string | undefined; table: string | undefined }>({ connectionId: undefined, table: undefined });
   const table = picked.connectionId === connection?.id ? picked.table : undefined;
@@ -93,7 +102,7 @@ export function App({ startup }: { startup: StartupHash }) {
 
   return (
     <WorkspaceProvider value={workspace}>
-      <AuditProvider connectionId={connection?.id} table={table}>
+      <AuditProvider connectionId={connection?.id} table={table} epoch={dataEpoch} stale={stale}>
         <div className="app">
           <AppHeader info={info.data} theme={theme} onLookup={() => openLookup()} />
           <nav className="sidebar" aria-label="Connections and tables">

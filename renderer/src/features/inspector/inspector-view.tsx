@@ -48,7 +48,7 @@ export function InspectorView({ table }: { table: string }) {
 
   const running = audit.phase === 'running' || audit.phase === 'starting';
   return (
-    <div className="inspector" data-testid="inspector" data-audit-phase={audit.phase} data-audit-complete={audit.complete === undefined ? '' : String(audit.complete)} data-run-id={audit.runId ?? ''}>
+    <div className="inspector" data-testid="inspector" data-audit-phase={audit.phase} data-audit-complete={audit.complete === undefined ? '' : String(audit.complete)} data-run-id={audit.runId ?? ''} data-stale={String(audit.stale)}>
       <div className="row">
         <h2 className="spacer">
           Inspector <span className="muted">— {table}</span>
@@ -68,7 +68,13 @@ export function InspectorView({ table }: { table: string }) {
       {audit.phase === 'starting' ? <Busy label="Starting the audit (reading the convention)…" /> : null}
       {audit.phase === 'running' ? <AuditProgress progress={audit.progress} cancelling={audit.cancelling} onCancel={audit.cancel} /> : null}
       {audit.phase === 'done' && audit.complete === false ? <IncompleteBanner reason={audit.reason} /> : null}
-      {audit.phase === 'done' && audit.complete ? (
+      {audit.stale ? (
+        <div className="alert alert-warn" role="alert" data-testid="audit-stale">
+          <div className="alert-title">Stale: the sandbox is not running</div>
+          <p>This audit describes tables that were in the sandbox's memory and are gone. Start the sandbox to audit its fresh demo data.</p>
+        </div>
+      ) : null}
+      {audit.phase === 'done' && audit.complete && !audit.stale ? (
         <p className="muted" role="status" data-testid="audit-complete">
           Audit complete.
         </p>

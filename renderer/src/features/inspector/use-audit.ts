@@ -33,6 +33,8 @@ export interface AuditState {
    * include them, and every view of the value (the Lookup card, exports) takes them as the truth.
    */
   readonly rechecks: readonly LookupView[];
+  /** The data this run read is gone (the sandbox stopped): its rows describe nothing any more. */
+  readonly stale: boolean;
   readonly start: (convention?: Convention) => void;
   readonly cancel: () => void;
   /** Re-checks one value after a transaction: rows holding it are updated in place from a fresh lookup. */
@@ -92,8 +94,15 @@ function onEvents(state: RunState, events: readonly AuditEvent[], rows: AuditRow
   return next;
 }
 
-/** Runs audits of `table` on `connectionId`; starts one automatically when both are set. */
-export function useAudit(connectionId: string | undefined, table: string | undefined): AuditState {
+/** What else decides the run: `epoch` changes when the data behind the connection was replaced (a new run starts); `stale` marks the shown run as describing data that is gone. */
+export interface AuditSource {
+  readonly epoch: number;
+  readonly stale: boolean;
+}
+
+/** Runs audits of `table` on `connectionId`; starts one automatically when both are set (and again on a new epoch). */
+export function useAudit(connectionId: string | undefined, table: string | undefined, source: AuditSource = { epoch: 0, stale: false }): AuditState {
+  const { epoch, stale } = source;
   const bridge = useBridge();
   const [state, setState] = useState<RunState>(IDLE);
   const unsubscribeRef = useRef<(() => void) | undefined>(undefined);
@@ -191,14 +200,14 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     [bridge, connectionId, table, stop, enqueue],
   );
 
-  // A new table (or connection) means a new audit; leaving cancels the old one.
+  // A new table, connection or epoch (the sandbox restarted) means a new audit; leaving cancels the old one.
   useEffect(() => {
     start();
     return () => {
       const running = stop();
       if (running) void bridge.call('audit.cancel', { runId: running });
     };
-  }, [start, stop, bridge]);
+  }, [start, stop, bridge, epoch]);
 
   const cancel = useCallback(() => {
     const runId = runIdRef.current;
@@ -230,6 +239,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     cancelling: state.cancelling,
     error: state.error,
     rechecks: state.rechecks ?? NO_RECHECKS,
+    stale: stale && state.phase !== 'idle',
     start,
     cancel,
     patch,
