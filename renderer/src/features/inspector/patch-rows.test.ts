@@ -52,6 +52,13 @@ describe('patchRowsWithLookup', () => {
     expect(next.list[1]).toBe(rows.list[1]);
   });
 
+  it('leaves the same value in another scope alone (a scoped rule)', () => {
+    const scoped: StrayLockRow = { ...orphan, id: 'os', scope: { orgId: 'acme' } };
+    const both = applyAuditDelta(EMPTY_AUDIT_ROWS, { upserted: [scoped, { ...orphan, id: 'og', scope: { orgId: 'globex' } }], removed: [], counts });
+    const next = patchRowsWithLookup(both, lookup('HANDLE', 'ada', 'free', { scope: { orgId: 'acme' } }));
+    expect(next.list.map((r) => r.id)).toEqual(['og']);
+  });
+
   it('returns the same rows when nothing changed', () => {
     expect(patchRowsWithLookup(rows, lookup('HANDLE', 'ada', 'orphan'))).toBe(rows);
   });

@@ -46,7 +46,7 @@ export function RowDetail({ row, keys }: { row: GroupRow; keys: KeySchema }) {
             View lock item
           </button>
           {row.kind === 'orphan-lock' && row.rule ? (
-            <button type="button" className="btn btn-small btn-primary" onClick={() => openLockForm({ kind: 'release', rule: row.rule, value: row.value })}>
+            <button type="button" className="btn btn-small btn-primary" onClick={() => openLockForm({ kind: 'release', rule: row.rule, value: row.value, lock: row.key, ...(row.scope ? { scope: row.scope } : {}) })}>
               Release this lock…
             </button>
           ) : null}

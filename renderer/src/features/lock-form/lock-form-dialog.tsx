@@ -43,7 +43,16 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
       }
       request = { kind: 'claim', rule, value, account: { ...account } };
     } else {
-      request = { kind: 'release', rule, value, ...(seed.account ? { holder: { ...seed.account } } : {}) };
+      // The exact lock and scope belong to the seeded value only: an edited rule or value names another lock.
+      const seeded = rule === seed.rule && value === seed.value;
+      request = {
+        kind: 'release',
+        rule,
+        value,
+        ...(seed.account ? { holder: { ...seed.account } } : {}),
+        ...(seeded && seed.lock ? { lock: { ...seed.lock } } : {}),
+        ...(seeded && seed.scope ? { scope: { ...seed.scope } } : {}),
+      };
     }
     void flow.makePreview(request);
   };

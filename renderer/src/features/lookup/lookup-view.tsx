@@ -114,7 +114,7 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
             </div>
           ) : null}
           {lookup.data.rules.map((r) => (
-            <RuleVerdict key={r.rule} rule={r} keys={audit.convention?.keys} />
+            <RuleVerdict key={`${r.rule}|${JSON.stringify(r.scope ?? null)}`} rule={r} keys={audit.convention?.keys} />
           ))}
         </div>
       ) : null}
@@ -130,6 +130,16 @@ function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | u
       <div className="panel-title">
         <h3>{rule.rule}</h3>
         <VisibleText className="mono" text={rule.normalized} />
+        {rule.scope ? (
+          <span className="muted" data-testid="lookup-scope">
+            in{' '}
+            <VisibleText
+              text={Object.entries(rule.scope)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(', ')}
+            />
+          </span>
+        ) : null}
         <VerdictChip verdict={rule.verdict} />
       </div>
       <dl className="facts">
@@ -155,7 +165,12 @@ function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | u
       ) : null}
       <div className="row">
         {rule.verdict === 'orphan' ? (
-          <button type="button" className="btn btn-primary" onClick={() => openLockForm({ kind: 'release', rule: rule.rule, value: rule.normalized })} data-testid="action-release">
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => openLockForm({ kind: 'release', rule: rule.rule, value: rule.normalized, ...(rule.lock ? { lock: rule.lock } : {}), ...(rule.scope ? { scope: rule.scope } : {}) })}
+            data-testid="action-release"
+          >
             Release the orphan lock…
           </button>
         ) : null}
