@@ -41,6 +41,7 @@ export function App({ startup }: { startup: StartupHash }) {
   const [lookupRequest, setLookupRequest] = useState({ value: '', seq: 0 });
   const [lockForm, setLockForm] = useState<LockFormSeed>();
   const [started, setStarted] = useState(false);
+  const [sidebarHidden, setSidebarHidden] = useState(false);
 
   // First load: open what the URL or main asked for (first run: the sandbox and `accounts`).
   useEffect(() => {
@@ -103,9 +104,9 @@ export function App({ startup }: { startup: StartupHash }) {
   return (
     <WorkspaceProvider value={workspace}>
       <AuditProvider connectionId={connection?.id} table={table} epoch={dataEpoch} stale={stale}>
-        <div className="app">
-          <AppHeader info={info.data} theme={theme} onLookup={() => openLookup()} />
-          <nav className="sidebar" aria-label="Connections and tables">
+        <div className={`app${sidebarHidden ? ' sidebar-hidden' : ''}`}>
+          <AppHeader info={info.data} theme={theme} onLookup={() => openLookup()} sidebarHidden={sidebarHidden} onToggleSidebar={() => setSidebarHidden((h) => !h)} />
+          <nav className="sidebar" id="app-sidebar" aria-label="Connections and tables" hidden={sidebarHidden}>
             <ConnectionsPanel state={connections} />
             {connection ? <TablesPanel state={tables} selected={table} onSelect={selectTable} /> : null}
           </nav>

@@ -31,8 +31,18 @@ function ruleCell(row: GroupRow, rule: string) {
   );
 }
 
-/** Builds the columns: expander, item key, one column per rule (value + lock status), problems. */
-export function buildColumns(keys: KeySchema, rules: readonly string[]) {
+const problemsColumn = helper.accessor((row) => rowProblems(row).length, {
+  id: 'problems',
+  header: 'Problems',
+  sortDescFirst: true,
+  cell: (info) => {
+    const problems = rowProblems(info.row.original);
+    return problems.length === 0 ? <Badge tone="ok">healthy</Badge> : <span className="row">{problems.map((k) => <ProblemChip key={k} kind={k} />)}</span>;
+  },
+});
+
+/** Builds the columns: expander, item key, one column per shown rule (value + lock status), problems when shown. */
+export function buildColumns(keys: KeySchema, rules: readonly string[], showProblems = true) {
   return helper.columns([
     helper.display({
       id: 'expand',
@@ -55,14 +65,6 @@ export function buildColumns(keys: KeySchema, rules: readonly string[]) {
     ...rules.map((rule) =>
       helper.accessor((row) => ruleText(row, rule), { id: `rule:${rule}`, header: rule, cell: (info) => ruleCell(info.row.original, rule) }),
     ),
-    helper.accessor((row) => rowProblems(row).length, {
-      id: 'problems',
-      header: 'Problems',
-      sortDescFirst: true,
-      cell: (info) => {
-        const problems = rowProblems(info.row.original);
-        return problems.length === 0 ? <Badge tone="ok">healthy</Badge> : <span className="row">{problems.map((k) => <ProblemChip key={k} kind={k} />)}</span>;
-      },
-    }),
+    ...(showProblems ? [problemsColumn] : []),
   ]);
 }

@@ -24,6 +24,16 @@ export function InspectorView({ table }: { table: string }) {
   const [search, setSearch] = useState('');
   const convention = audit.convention;
   const rules = useMemo(() => convention?.rules.map((r) => r.name) ?? [], [convention]);
+  // Columns a person hid (by id: `rule:<name>` or `problems`); narrow windows need the room.
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const shownRules = useMemo(() => rules.filter((r) => !hidden.has(`rule:${r}`)), [rules, hidden]);
+  const toggleColumn = (id: string) =>
+    setHidden((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
 
   // The export is what the inspector shows (rows re-checked after writes included), never a stale copy.
   const exportAs = (format: 'json' | 'csv') => {
@@ -100,9 +110,19 @@ export function InspectorView({ table }: { table: string }) {
           placeholder="value or key substring  ( / )"
           data-testid="inspector-search"
         />
+        <details className="columns-menu" data-testid="columns-menu">
+          <summary className="btn btn-small">Columns</summary>
+          <div className="columns-menu-list">
+            {[...rules.map((r) => ({ id: `rule:${r}`, label: r })), { id: 'problems', label: 'Problems' }].map((column) => (
+              <label key={column.id} className="row">
+                <input type="checkbox" checked={!hidden.has(column.id)} onChange={() => toggleColumn(column.id)} data-testid={`column-${column.id}`} /> {column.label}
+              </label>
+            ))}
+          </div>
+        </details>
       </div>
       {convention ? (
-        <InspectorTable rows={audit.rows} keys={convention.keys} rules={rules} filter={{ filter, search }} />
+        <InspectorTable rows={audit.rows} keys={convention.keys} rules={shownRules} showProblems={!hidden.has('problems')} filter={{ filter, search }} />
       ) : audit.phase === 'idle' ? (
         <p className="empty">Choose a table to audit.</p>
       ) : null}
