@@ -60,6 +60,12 @@ test('switching tables back and forth shows each table exactly, never the rows o
     await openTable(app, inspector, table);
     await expectTable(page, inspector, EXPECTED_PROBLEMS[table]);
   }
+  // A table can also be opened by typing its name (past the listed pages, or not listable).
+  const previous = await inspector.runId();
+  await page.getByTestId('table-by-name').fill('accounts');
+  await page.getByTestId('table-by-name').press('Enter');
+  await inspector.waitNewRunComplete(previous);
+  await expectTable(page, inspector, EXPECTED_PROBLEMS.accounts);
 });
 
 test('after a release, the inspector, the lookup card, both exports and a re-run agree', async ({ app, inspector, lookup, lockForm, page }) => {
