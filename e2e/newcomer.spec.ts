@@ -56,4 +56,8 @@ test('a newcomer finds and frees the stuck handle', async ({ app, inspector, loo
   const entry = page.getByTestId('activity-entry').first();
   await expect(entry).toContainText('accounts');
   await expect(entry).toContainText(`UNIQ#HANDLE#${STUCK_HANDLE}`);
+  // The row itself says which action, which value and which keys, without opening it.
+  await expect(entry.getByTestId('activity-kind')).toHaveText('release');
+  await expect(entry.getByTestId('activity-what')).toContainText(STUCK_HANDLE);
+  await expect(entry.getByTestId('activity-keys')).toContainText(`Delete PK=UNIQ#HANDLE#${STUCK_HANDLE} · SK=LOCK`);
 });

@@ -1,6 +1,19 @@
 /** The Inspector tab: counts, progress, filters, rows, expanded details. */
+import { readFile } from 'node:fs/promises';
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { ProblemKind } from '../../shared/model';
+
+/** An export as the JSON file holds it (the fields specs read). */
+export interface ExportedJson {
+  readonly table: string;
+  readonly complete: boolean;
+  readonly scanned: number;
+  readonly accounts: number;
+  readonly locks: number;
+  readonly summary: Record<ProblemKind, number>;
+  readonly problems: readonly { readonly kind: ProblemKind; readonly rule?: string; readonly value: string }[];
+  readonly exported: { readonly filter: string; readonly search: string; readonly rowsShown: number; readonly writesSinceAudit: number; readonly exportedAt: string; readonly connection: { readonly id: string; readonly label: string } | null };
+}
 
 /** Page object of the inspector. */
 export class InspectorPage {
@@ -18,6 +31,46 @@ export class InspectorPage {
   /** Waits until the audit has finished (complete or not). */
   async waitDone(): Promise<void> {
     await expect(this.root).toHaveAttribute('data-audit-phase', 'done', { timeout: 60_000 });
+  }
+
+  /** The id of the run shown (empty before the first one started). */
+  async runId(): Promise<string> {
+    return (await this.root.getAttribute('data-run-id')) ?? '';
+  }
+
+  /** Waits until a run other than `previous` has finished, complete. */
+  async waitNewRunComplete(previous: string): Promise<void> {
+    await expect(this.root).not.toHaveAttribute('data-run-id', previous, { timeout: 60_000 });
+    await expect(this.root).not.toHaveAttribute('data-run-id', '');
+    await this.waitComplete();
+  }
+
+  /** Clicks Re-run audit and waits until the new run has finished, complete. */
+  async rerun(): Promise<void> {
+    const previous = await this.runId();
+    await this.root.getByRole('button', { name: 'Re-run audit' }).click();
+    await this.waitNewRunComplete(previous);
+  }
+
+  /** Asserts the list holds exactly `n` rows, all shown (no filter). */
+  async expectRowTotal(n: number): Promise<void> {
+    await expect(this.page.getByTestId('inspector-row-count')).toHaveText(`${n} of ${n} rows shown`);
+  }
+
+  /** Exports as JSON and returns the parsed file. */
+  async exportJson(): Promise<ExportedJson> {
+    return JSON.parse(await this.download('export-json')) as ExportedJson;
+  }
+
+  /** Exports as CSV and returns the file's text. */
+  async exportCsv(): Promise<string> {
+    return this.download('export-csv');
+  }
+
+  private async download(testId: string): Promise<string> {
+    const [download] = await Promise.all([this.page.waitForEvent('download'), this.page.getByTestId(testId).click()]);
+    const path = await download.path();
+    return readFile(path, 'utf8');
   }
 
   /** Waits for a finished, complete audit. */

@@ -67,13 +67,14 @@ export function createDataServices(options: DataServicesOptions): DataServices &
     for (const [id, kept] of previews) if (Date.parse(kept.preview.expiresAt) <= now) previews.delete(id);
   };
 
-  // A subscriber to `audit.events` first receives everything the run produced so far.
+  // A subscriber to `audit.events` first receives everything the run produced so far, the rows as
+  // one snapshot that replaces whatever the subscriber held (a re-joining page may hold stale rows).
   options.hub.setReplay('audit.events', (filter) => {
     const runId = typeof filter.runId === 'string' ? filter.runId : undefined;
     const run = runId ? runs.get(runId) : undefined;
     if (!runId || !run) return [];
     const events: AuditEvent[] = [];
-    if (run.rows && run.counts) events.push({ type: 'delta', runId, delta: { upserted: [...run.rows.values()], removed: [], counts: run.counts } });
+    if (run.rows && run.counts) events.push({ type: 'delta', runId, snapshot: true, delta: { upserted: [...run.rows.values()], removed: [], counts: run.counts } });
     if (run.progress) events.push({ type: 'progress', runId, progress: run.progress });
     if (run.report) {
       const { scanned, accounts, locks, summary } = run.report;

@@ -119,7 +119,8 @@ export interface AuditStarted {
 
 /** One event of a running audit (the `audit.events` stream). */
 export type AuditEvent =
-  | { readonly type: 'delta'; readonly runId: string; readonly delta: AuditDelta }
+  /** `snapshot`: the delta holds every row of the run so far (a late or re-joining subscriber): replace the list with it. */
+  | { readonly type: 'delta'; readonly runId: string; readonly delta: AuditDelta; readonly snapshot?: true }
   | { readonly type: 'progress'; readonly runId: string; readonly progress: ScanProgress }
   | { readonly type: 'done'; readonly runId: string; readonly complete: boolean; readonly reason?: string; readonly counts: AuditCounts };
 

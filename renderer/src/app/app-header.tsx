@@ -7,22 +7,41 @@ import type { useTheme } from '../features/settings/use-theme';
 import { useWorkspace } from './workspace';
 
 /** Always shows where the app is pointed, so nobody writes to the wrong place. */
-export function AppHeader({ info, theme, onLookup }: { info: AppInfo | undefined; theme: ReturnType<typeof useTheme>; onLookup: () => void }) {
+export function AppHeader(props: {
+  info: AppInfo | undefined;
+  theme: ReturnType<typeof useTheme>;
+  onLookup: () => void;
+  sidebarHidden: boolean;
+  onToggleSidebar: () => void;
+}) {
+  const { info, theme, onLookup, sidebarHidden, onToggleSidebar } = props;
   const { connection, table } = useWorkspace();
   return (
     <header className="app-header">
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={onToggleSidebar}
+        aria-expanded={!sidebarHidden}
+        aria-controls="app-sidebar"
+        title={sidebarHidden ? 'Show the connections and tables' : 'Hide the connections and tables'}
+        data-testid="toggle-sidebar"
+      >
+        <span aria-hidden="true">☰</span>
+        <span className="visually-hidden">{sidebarHidden ? 'Show sidebar' : 'Hide sidebar'}</span>
+      </button>
       <h1 className="app-title">Locksmith</h1>
       {info ? <span className="app-context">{info.mode === 'browser' ? 'browser mode' : `v${info.version}`}</span> : null}
       {connection ? (
-        <span className="row app-context" data-testid="header-connection">
-          <strong>{connection.label}</strong>
+        <span className="row app-context header-connection" data-testid="header-connection" title={`${connection.label} · ${connection.endpoint ?? `AWS ${connection.region}`} · ${connection.region}${table ? ` › ${table}` : ''}`}>
+          <strong className="header-shrink">{connection.label}</strong>
           <ModeBadge connection={connection} />
-          <span className="mono">{connection.endpoint ?? `AWS ${connection.region}`}</span>
+          <span className="mono header-endpoint header-shrink">{connection.endpoint ?? `AWS ${connection.region}`}</span>
           <span>{connection.region}</span>
           {table ? (
             <>
               <span aria-hidden="true">›</span>
-              <strong className="mono">{table}</strong>
+              <strong className="mono header-shrink">{table}</strong>
             </>
           ) : null}
         </span>

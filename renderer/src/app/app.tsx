@@ -25,6 +25,15 @@ export function App({ startup }: { startup: StartupHash }) {
   const info = useQuery('app.info', {});
   const connection = connections.selected;
   const tables = useTables(connection?.id);
+  // A restarted sandbox holds new tables: the list and the audit of its table are read again, and an
+  // audit of a sandbox that is not running describes data that is gone (stale).
+  const onSandbox = connection?.kind === 'sandbox';
+  const dataEpoch = onSandbox ? connections.sandboxEpoch : 0;
+  const stale = onSandbox && connections.sandbox !== undefined && connections.sandbox.state !== 'running';
+  const reloadTables = tables.reload;
+  useEffect(() => {
+    if (dataEpoch > 0) reloadTables();
+  }, [dataEpoch, reloadTables]);
   // The table belongs to the connection it was picked on: another connection starts with none.
   const [picked, setPicked] = useState<{ connectionId: string | undefined; table: string | undefined }>({ connectionId: undefined, table: undefined });
   const table = picked.connectionId === connection?.id ? picked.table : undefined;
@@ -32,6 +41,7 @@ export function App({ startup }: { startup: StartupHash }) {
   const [lookupRequest, setLookupRequest] = useState({ value: '', seq: 0 });
   const [lockForm, setLockForm] = useState<LockFormSeed>();
   const [started, setStarted] = useState(false);
+  const [sidebarHidden, setSidebarHidden] = useState(false);
 
   // First load: open what the URL or main asked for (first run: the sandbox and `accounts`).
   useEffect(() => {
@@ -93,10 +103,10 @@ export function App({ startup }: { startup: StartupHash }) {
 
   return (
     <WorkspaceProvider value={workspace}>
-      <AuditProvider connectionId={connection?.id} table={table}>
-        <div className="app">
-          <AppHeader info={info.data} theme={theme} onLookup={() => openLookup()} />
-          <nav className="sidebar" aria-label="Connections and tables">
+      <AuditProvider connectionId={connection?.id} table={table} epoch={dataEpoch} stale={stale}>
+        <div className={`app${sidebarHidden ? ' sidebar-hidden' : ''}`}>
+          <AppHeader info={info.data} theme={theme} onLookup={() => openLookup()} sidebarHidden={sidebarHidden} onToggleSidebar={() => setSidebarHidden((h) => !h)} />
+          <nav className="sidebar" id="app-sidebar" aria-label="Connections and tables" hidden={sidebarHidden}>
             <ConnectionsPanel state={connections} />
             {connection ? <TablesPanel state={tables} selected={table} onSelect={selectTable} /> : null}
           </nav>

@@ -18,6 +18,10 @@ export interface LockFormSeed {
   readonly account?: PlainKey;
   /** Accounts the claim form offers (the group's holders). */
   readonly candidates?: readonly PlainKey[];
+  /** Release: the exact key of the lock row (legacy or scoped forms), when the seed came from one. */
+  readonly lock?: PlainKey;
+  /** A scoped rule's scope (account attribute → value). */
+  readonly scope?: Readonly<Record<string, string>>;
 }
 
 /** The shared state and the actions that change it. */

@@ -2,10 +2,11 @@
 import { useMemo } from 'react';
 import { tokenizeJson } from './json-tokens';
 import { CopyButton } from './copy-button';
+import { escapeHiddenInJson } from './visible-text';
 
 /** Shows `value` as pretty JSON with syntax colours and a Copy button. */
 export function JsonView({ value, label, testId }: { value: unknown; label: string; testId?: string }) {
-  const text = useMemo(() => JSON.stringify(value, null, 2) ?? 'undefined', [value]);
+  const text = useMemo(() => escapeHiddenInJson(JSON.stringify(value, null, 2) ?? 'undefined'), [value]);
   const tokens = useMemo(() => tokenizeJson(text), [text]);
   return (
     <div className="stack">

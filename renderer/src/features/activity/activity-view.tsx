@@ -4,6 +4,8 @@ import { useQuery } from '../../bridge/use-method';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
 import { JsonView } from '../../components/json-view';
+import { VisibleText } from '../../components/visible-text-view';
+import { activityActions } from './activity-actions';
 
 function outcomeStatus(entry: ActivityEntry): string {
   const outcome = entry.outcome;
@@ -29,14 +31,31 @@ export function ActivityView() {
         {data?.entries.map((entry) => (
           <li key={`${entry.time}-${entry.previewId}`} className="panel" data-testid="activity-entry">
             <details>
-              <summary className="row">
-                <strong>{new Date(entry.time).toLocaleString()}</strong>
-                <span className="mono">{entry.table}</span>
-                <span>{entry.connection}</span>
-                <span className="muted">{entry.region}</span>
-                <span className={`badge ${outcomeStatus(entry) === 'succeeded' || outcomeStatus(entry) === 'executed' ? 'badge-ok' : 'badge-danger'}`} data-testid="activity-status">
-                  {outcomeStatus(entry)}
+              <summary className="activity-summary">
+                <span className="row">
+                  {entry.kind ? (
+                    <span className="badge" data-testid="activity-kind">
+                      {entry.kind}
+                    </span>
+                  ) : null}
+                  <strong data-testid="activity-what">{entry.summary ? <VisibleText text={entry.summary} /> : 'transaction'}</strong>
+                  <span className={`badge ${outcomeStatus(entry) === 'succeeded' || outcomeStatus(entry) === 'executed' ? 'badge-ok' : 'badge-danger'}`} data-testid="activity-status">
+                    {outcomeStatus(entry)}
+                  </span>
                 </span>
+                <span className="row muted">
+                  <span>{new Date(entry.time).toLocaleString()}</span>
+                  <span className="mono">{entry.table}</span>
+                  <span>{entry.connection}</span>
+                  <span>{entry.region}</span>
+                </span>
+                <ul className="activity-keys" data-testid="activity-keys">
+                  {activityActions(entry.request).map((action, i) => (
+                    <li key={i}>
+                      <span className="muted">{action.operation}</span> <VisibleText className="mono" text={action.key} />
+                    </li>
+                  ))}
+                </ul>
               </summary>
               <dl className="facts">
                 <dt>Endpoint</dt>

@@ -1,4 +1,4 @@
-/** Adds an endpoint; `http://localhost:8000` is offered, signed with dummy keys unless the user picks otherwise. */
+/** Adds an endpoint (`http://localhost:8000` is the placeholder, never typed in for the user), signed with dummy keys unless the user picks otherwise. */
 import { useState, type FormEvent } from 'react';
 import type { CredentialSource } from '../../../../shared/contract';
 import type { ConnectionsState } from './use-connections';
@@ -13,7 +13,7 @@ function sourceOf(choice: string): CredentialSource {
 /** A small inline form under "Local endpoints". */
 export function AddEndpointForm({ state }: { state: ConnectionsState }) {
   const [open, setOpen] = useState(false);
-  const [endpoint, setEndpoint] = useState('http://localhost:8000');
+  const [endpoint, setEndpoint] = useState('');
   const [region, setRegion] = useState('');
   const [signsWith, setSignsWith] = useState('dummy');
   if (!open) {
@@ -33,7 +33,7 @@ export function AddEndpointForm({ state }: { state: ConnectionsState }) {
     <form onSubmit={submit} className="panel" aria-label="Add a local endpoint">
       <div className="field">
         <label htmlFor="endpoint-url">Endpoint URL</label>
-        <input id="endpoint-url" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} required />
+        <input id="endpoint-url" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} placeholder={state.view?.suggestedEndpoint ?? 'http://localhost:8000'} required />
         <span className="field-hint">An endpoint on another machine starts read-only; AWS itself (*.amazonaws.com) is reached only through a profile.</span>
       </div>
       <div className="field">

@@ -6,7 +6,8 @@ const STATE_TONE: Record<ConnectionView['state'], BadgeTone> = { ok: 'ok', error
 
 /** Kind (sandbox, local, or the AWS profile's credential kind). */
 export function KindBadge({ connection }: { connection: ConnectionView }) {
-  if (connection.kind === 'sandbox') return <Badge tone="info">sandbox</Badge>;
+  if (connection.kind === 'sandbox') return null; // its label already says "sandbox"
+
   if (connection.kind === 'endpoint') return <Badge tone="info">local</Badge>;
   return <Badge tone="neutral" title="How this profile gets credentials">{connection.profileKind ?? 'profile'}</Badge>;
 }

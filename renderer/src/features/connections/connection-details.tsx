@@ -5,6 +5,7 @@ import type { ConnectionsState } from './use-connections';
 import { ModeBadge, StateBadge } from './connection-badges';
 import { ErrorBox } from '../../components/error-box';
 import { AllowWritesDialog } from './allow-writes-dialog';
+import { Dialog } from '../../components/dialog';
 
 const REGIONS = ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'eu-west-1', 'eu-west-2', 'eu-central-1', 'eu-north-1', 'ap-northeast-1', 'ap-northeast-2', 'ap-southeast-1', 'ap-southeast-2', 'ap-south-1', 'sa-east-1', 'ca-central-1'];
 
@@ -12,11 +13,15 @@ const REGIONS = ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'eu-west-1'
 export function ConnectionDetails({ state, connection }: { state: ConnectionsState; connection: ConnectionView }) {
   const [askWrites, setAskWrites] = useState(false);
   const regions = REGIONS.includes(connection.region) ? REGIONS : [connection.region, ...REGIONS];
-  const endpointText = connection.endpoint ?? `AWS default for ${connection.region}`;
+  const sandboxDown = connection.kind === 'sandbox' && state.sandbox?.state !== 'running';
+  const endpointText = sandboxDown ? 'none: the sandbox is not running' : (connection.endpoint ?? `AWS default for ${connection.region}`);
   return (
     <div className="panel" data-testid="connection-details">
       <div className="panel-title">
-        <h3>{connection.label}</h3>
+        {/* The list above names the connection; repeating its label here listed the sandbox twice. */}
+        <h3>
+          Details<span className="visually-hidden"> of {connection.label}</span>
+        </h3>
         <StateBadge connection={connection} />
         <ModeBadge connection={connection} />
       </div>
@@ -97,11 +102,38 @@ function signsWith(credentials: NonNullable<ConnectionView['credentials']>): str
 }
 
 function SandboxControls({ state }: { state: ConnectionsState }) {
+  const [confirming, setConfirming] = useState(false);
   const running = state.sandbox?.state === 'running';
   return running ? (
-    <button type="button" className="btn btn-small" onClick={() => void state.stopSandbox()}>
-      Stop sandbox
-    </button>
+    <>
+      <button type="button" className="btn btn-small" onClick={() => setConfirming(true)} data-testid="sandbox-stop">
+        Stop sandbox
+      </button>
+      {confirming ? (
+        <Dialog title="Stop the sandbox?" onClose={() => setConfirming(false)} size="small" testId="sandbox-stop-dialog">
+          <p>
+            The sandbox keeps its tables in memory: stopping it loses the demo data and every change made to it. Starting it again
+            seeds fresh demo tables.
+          </p>
+          <div className="row">
+            <button
+              type="button"
+              className="btn btn-danger"
+              data-testid="sandbox-stop-confirm"
+              onClick={() => {
+                setConfirming(false);
+                void state.stopSandbox();
+              }}
+            >
+              Stop and lose its data
+            </button>
+            <button type="button" className="btn" onClick={() => setConfirming(false)}>
+              Keep it running
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+    </>
   ) : (
     <button type="button" className="btn btn-small" onClick={() => void state.startSandbox()}>
       Start sandbox

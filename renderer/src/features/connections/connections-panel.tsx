@@ -36,7 +36,8 @@ export function ConnectionsPanel({ state }: { state: ConnectionsState }) {
         if (items.length === 0 && group.kind !== 'endpoint') return null;
         return (
           <div key={group.kind}>
-            <h3 className="field-hint">{group.title}</h3>
+            {/* The sandbox's own label names it: a heading above it would say "Sandbox" twice. */}
+            {group.kind === 'sandbox' ? null : <h3 className="field-hint">{group.title}</h3>}
             <ul className="list">
               {items.map((connection) => (
                 <li key={connection.id}>

@@ -1,5 +1,5 @@
 /** Connections: the list, the selection, sandbox start/stop, endpoints, region and write mode. */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ConnectionView, ConnectionsView, CredentialSource, SandboxView } from '../../../../shared/contract';
 import type { AppError, Result } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
@@ -10,6 +10,8 @@ export interface ConnectionsState {
   readonly view: ConnectionsView | undefined;
   readonly selected: ConnectionView | undefined;
   readonly sandbox: SandboxView | undefined;
+  /** Bumped each time the sandbox comes up again: its in-memory tables are new, so views of them reload. */
+  readonly sandboxEpoch: number;
   readonly loading: boolean;
   /** The last error of a connection action, shown next to the connections list. */
   readonly error: AppError | undefined;
@@ -29,7 +31,15 @@ export interface ConnectionsState {
 export function useConnections(): ConnectionsState {
   const bridge = useBridge();
   const list = useQuery('connections.list', {});
-  const [sandbox, setSandbox] = useState<SandboxView>();
+  const [sandbox, setSandboxState] = useState<SandboxView>();
+  const [sandboxEpoch, setSandboxEpoch] = useState(0);
+  // Every sandbox update goes through here, so a restart is noticed whichever way it is reported.
+  const setSandbox = useCallback((next: SandboxView) => {
+    setSandboxState((previous) => {
+      if (previous !== undefined && previous.state !== 'running' && next.state === 'running') setSandboxEpoch((n) => n + 1);
+      return next;
+    });
+  }, []);
   const [error, setError] = useState<AppError>();
   // Labels of the actions in flight (they can overlap: a startup check and a click).
   const [busy, setBusy] = useState<readonly string[]>([]);
@@ -49,7 +59,7 @@ export function useConnections(): ConnectionsState {
       live = false;
       unsubscribe();
     };
-  }, [bridge, reload]);
+  }, [bridge, reload, setSandbox]);
 
   // Runs one connection action: shows it as busy, keeps its error, refreshes the list afterwards.
   const act = useCallback(
@@ -77,7 +87,7 @@ export function useConnections(): ConnectionsState {
     const result = await act('Starting the sandbox (DynamoDB Local) and seeding demo data…', () => bridge.call('sandbox.start', {}));
     if (result.ok) setSandbox(result.value);
     return result.ok && result.value.state === 'running';
-  }, [act, bridge]);
+  }, [act, bridge, setSandbox]);
 
   const select = useCallback(
     async (id: string) => {
@@ -93,12 +103,13 @@ export function useConnections(): ConnectionsState {
     [act, bridge, sandbox?.state, startSandbox],
   );
 
-  const view = list.data;
+  const view = useMemo(() => honestSandbox(list.data, sandbox), [list.data, sandbox]);
   const selected = view?.connections.find((c) => c.id === view.selectedId);
   return {
     view,
     selected,
     sandbox,
+    sandboxEpoch,
     loading: list.loading,
     error: error ?? list.error,
     busy: busy[busy.length - 1],
@@ -120,4 +131,14 @@ export function useConnections(): ConnectionsState {
         bridge.call('connections.setWritable', { id, writable, ...(confirm !== undefined ? { confirm } : {}) }),
       ),
   };
+}
+
+/**
+ * The sandbox connection as the sandbox really is: while it is not running it has no endpoint (not
+ * "the AWS default") and its state is the sandbox's, whatever the last check said.
+ */
+export function honestSandbox(view: ConnectionsView | undefined, sandbox: SandboxView | undefined): ConnectionsView | undefined {
+  if (!view || !sandbox || sandbox.state === 'running') return view;
+  const state: ConnectionView['state'] = sandbox.state === 'starting' ? 'starting' : sandbox.state === 'error' ? 'error' : 'stopped';
+  return { ...view, connections: view.connections.map((c) => (c.kind === 'sandbox' ? { ...c, state, endpoint: null } : c)) };
 }

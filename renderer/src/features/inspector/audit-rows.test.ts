@@ -92,6 +92,16 @@ describe('applyAuditDeltas', () => {
     expect(copied.list).toEqual(next.list);
   });
 
+  it('in place after a counts-only first delta: the shared empty store stays empty, so the next run starts clean', () => {
+    // Run 1 starts with a delta that carries counts but no row (its store shares the empty map).
+    const countsOnly = applyAuditDeltas(EMPTY_AUDIT_ROWS, [{ upserted: [], removed: [], counts: counts(0) }], { inPlace: true });
+    applyAuditDeltas(countsOnly, [{ upserted: [account('a'), orphan], removed: [], counts: counts(2) }], { inPlace: true });
+    expect(EMPTY_AUDIT_ROWS.byId.size).toBe(0);
+    // Run 2 of the same table: the same rows arrive again and every one of them is listed.
+    const rerun = applyAuditDeltas(EMPTY_AUDIT_ROWS, [{ upserted: [account('a'), orphan], removed: [], counts: counts(2) }], { inPlace: true });
+    expect(rerun.list.map((r) => r.id)).toEqual(['a', 'o1']);
+  });
+
   it('returns the state itself for an empty batch', () => {
     expect(applyAuditDeltas(EMPTY_AUDIT_ROWS, [])).toBe(EMPTY_AUDIT_ROWS);
   });

@@ -25,6 +25,18 @@ export interface AuditRows {
 /** The store before the first delta. */
 export const EMPTY_AUDIT_ROWS: AuditRows = { byId: new Map(), list: [], counts: undefined };
 
+// Maps made here for one store chain, the only ones an in-place step may write. A store copied by
+// spreading (`{ ...store }`) shares its map, so "not the empty store" is not enough: a counts-only
+// first delta once shared EMPTY_AUDIT_ROWS's map, every later run wrote into it, and each new audit
+// started from the rows of the previous ones (re-runs showed nothing new, switches showed old rows).
+const writableMaps = new WeakSet<Map<string, GroupRow>>();
+
+function ownMap(source: ReadonlyMap<string, GroupRow>): Map<string, GroupRow> {
+  const map = new Map(source);
+  writableMaps.add(map);
+  return map;
+}
+
 // Rows arrive as fresh objects on every delta; compare content so an unchanged row keeps its identity
 // (the engine re-sends a row only when it changed, so this is rarely more than a reference check).
 function sameRow(a: GroupRow, b: GroupRow): boolean {
@@ -46,8 +58,13 @@ export function applyAuditDeltas(state: AuditRows, deltas: readonly AuditDelta[]
   if (!last) return state;
   let byId: Map<string, GroupRow> | undefined;
   // In place: the caller owns `state` and drops it for the result (copying a 70k-entry Map per batch
-  // was the largest cost of streaming a 200k-item audit). The shared empty store is never written.
-  const writable = (): Map<string, GroupRow> => (byId ??= options.inPlace && state !== EMPTY_AUDIT_ROWS ? (state.byId as Map<string, GroupRow>) : new Map(state.byId));
+  // was the largest cost of streaming a 200k-item audit). Only a map this module made is written.
+  const writable = (): Map<string, GroupRow> => {
+    if (byId) return byId;
+    const own = state.byId as Map<string, GroupRow>;
+    byId = options.inPlace && writableMaps.has(own) ? own : ownMap(state.byId);
+    return byId;
+  };
   // Rows are tracked by object: a row added and replaced within these deltas is neither added nor removed.
   const added = new Set<GroupRow>();
   const removed: GroupRow[] = [];

@@ -11,6 +11,7 @@ import { Badge } from '../../components/badge';
 import { rowProblems } from './row-filter';
 import { itemText, ruleText } from './row-view';
 import { LockStatusChip, ProblemChip } from './status-chips';
+import { VisibleText } from '../../components/visible-text-view';
 
 /** Registered table features: sort state and header toggles (the ordering itself is `sortRows`). */
 export const inspectorFeatures = tableFeatures({ rowSortingFeature });
@@ -19,19 +20,29 @@ type Features = typeof inspectorFeatures;
 const helper = createColumnHelper<Features, GroupRow>();
 
 function ruleCell(row: GroupRow, rule: string) {
-  if (row.kind !== 'account') return row.rule === rule ? <span className="mono cell-value">{row.value}</span> : null;
+  if (row.kind !== 'account') return row.rule === rule ? <VisibleText className="mono cell-value" text={row.value} /> : null;
   const lock = row.locks.find((l) => l.rule === rule);
   if (!lock) return <span className="muted">—</span>;
   return (
     <span className="cell-rule">
       <LockStatusChip status={lock.status} />
-      <span className="cell-value">{lock.value}</span>
+      <VisibleText className="cell-value" text={lock.value} />
     </span>
   );
 }
 
-/** Builds the columns: expander, item key, one column per rule (value + lock status), problems. */
-export function buildColumns(keys: KeySchema, rules: readonly string[]) {
+const problemsColumn = helper.accessor((row) => rowProblems(row).length, {
+  id: 'problems',
+  header: 'Problems',
+  sortDescFirst: true,
+  cell: (info) => {
+    const problems = rowProblems(info.row.original);
+    return problems.length === 0 ? <Badge tone="ok">healthy</Badge> : <span className="row">{problems.map((k) => <ProblemChip key={k} kind={k} />)}</span>;
+  },
+});
+
+/** Builds the columns: expander, item key, one column per shown rule (value + lock status), problems when shown. */
+export function buildColumns(keys: KeySchema, rules: readonly string[], showProblems = true) {
   return helper.columns([
     helper.display({
       id: 'expand',
@@ -46,7 +57,7 @@ export function buildColumns(keys: KeySchema, rules: readonly string[]) {
         return (
           <span className="cell-item">
             {row.kind === 'account' ? null : <Badge tone="danger">{row.kind === 'orphan-lock' ? 'orphan lock' : 'malformed lock'}</Badge>}
-            <span className="mono cell-value">{info.getValue()}</span>
+            <VisibleText className="mono cell-value" text={info.getValue()} />
           </span>
         );
       },
@@ -54,14 +65,6 @@ export function buildColumns(keys: KeySchema, rules: readonly string[]) {
     ...rules.map((rule) =>
       helper.accessor((row) => ruleText(row, rule), { id: `rule:${rule}`, header: rule, cell: (info) => ruleCell(info.row.original, rule) }),
     ),
-    helper.accessor((row) => rowProblems(row).length, {
-      id: 'problems',
-      header: 'Problems',
-      sortDescFirst: true,
-      cell: (info) => {
-        const problems = rowProblems(info.row.original);
-        return problems.length === 0 ? <Badge tone="ok">healthy</Badge> : <span className="row">{problems.map((k) => <ProblemChip key={k} kind={k} />)}</span>;
-      },
-    }),
+    ...(showProblems ? [problemsColumn] : []),
   ]);
 }

@@ -6,7 +6,7 @@
  * Enter or the chevron expands a row to its lock items. Keyboard: the grid keeps focus and moves an
  * active row (aria-activedescendant).
  */
-import { useCallback, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type RefObject } from 'react';
 import { useTable, type SortingState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { GroupRow } from '../../../../shared/audit/types';
@@ -21,7 +21,10 @@ import { RowDetail } from './row-detail';
 export interface InspectorTableProps {
   readonly rows: AuditRows;
   readonly keys: KeySchema;
+  /** The rule columns shown (the user can hide some). */
   readonly rules: readonly string[];
+  /** Whether the problems column is shown. */
+  readonly showProblems: boolean;
   readonly filter: InspectorFilter;
 }
 
@@ -30,6 +33,24 @@ const ROW_HEIGHT = 38;
 function rowClass(row: GroupRow): string {
   if (row.kind !== 'account') return row.kind === 'orphan-lock' ? 'grid-row row-orphan' : 'grid-row row-malformed';
   return row.problems.length > 0 ? 'grid-row row-problem' : 'grid-row';
+}
+
+/** The grid's column template: expander, item, the shown rules, problems (narrow minimums: a 1024 px window shows them all). */
+function gridTemplate(ruleCount: number, showProblems: boolean): string {
+  return ['2.2rem', 'minmax(12rem, 2fr)', ...Array<string>(ruleCount).fill('minmax(9rem, 1fr)'), ...(showProblems ? ['minmax(9rem, 1fr)'] : [])].join(' ');
+}
+
+/** The scroll container's inner width, so an expanded row's detail fits the view rather than the (wider) grid. */
+function useVisibleWidth(ref: RefObject<HTMLDivElement | null>): number | undefined {
+  const [width, setWidth] = useState<number>();
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return undefined;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
 }
 
 /** The store's rows in display order; while rows stream in, only each batch's change is sorted in. */
@@ -42,9 +63,9 @@ function useSortedRows(rows: AuditRows, sorting: SortingState, keys: KeySchema):
 }
 
 /** The virtualized, sortable, filterable grid of audit rows. */
-export function InspectorTable({ rows, keys, rules, filter }: InspectorTableProps) {
-  // Columns change only when the rule set or key schema does (both stable per run); streaming rows never rebuild them.
-  const columns = useMemo(() => buildColumns(keys, rules), [keys, rules]);
+export function InspectorTable({ rows, keys, rules, showProblems, filter }: InspectorTableProps) {
+  // Columns change only when the rule set, key schema or shown columns do; streaming rows never rebuild them.
+  const columns = useMemo(() => buildColumns(keys, rules, showProblems), [keys, rules, showProblems]);
   // Problems first by default: that is what people open the inspector for.
   const [sorting, setSorting] = useState<SortingState>([{ id: 'problems', desc: true }]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
@@ -54,6 +75,7 @@ export function InspectorTable({ rows, keys, rules, filter }: InspectorTableProp
   const view = useMemo(() => filterRows(sorted, { filter: kind, search }), [sorted, kind, search]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  const visibleWidth = useVisibleWidth(scrollRef);
   // Stable between renders of the same rows: the virtualizer rebuilds every row's measurement when
   // this function changes, which on each scroll frame cost O(rows) (tens of ms at 10k+ rows).
   const getItemKey = useCallback((index: number) => view[index]?.id ?? index, [view]);
@@ -95,7 +117,10 @@ export function InspectorTable({ rows, keys, rules, filter }: InspectorTableProp
   const move = (index: number) => {
     const clamped = Math.max(0, Math.min(view.length - 1, index));
     setActive(clamped);
+    // Moving between rows is vertical: keep the sideways position (End used to jump to the right edge).
+    const left = scrollRef.current?.scrollLeft ?? 0;
     virtualizer.scrollToIndex(clamped, { align: 'auto' });
+    if (scrollRef.current) scrollRef.current.scrollLeft = left;
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
@@ -111,6 +136,11 @@ export function InspectorTable({ rows, keys, rules, filter }: InspectorTableProp
     } else if (event.key === 'End') {
       event.preventDefault();
       move(view.length - 1);
+    } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      // Tree-grid convention: Left collapses the active row, Right expands it.
+      const row = view[activeIndex];
+      event.preventDefault();
+      if (row && expanded.has(row.id) === (event.key === 'ArrowLeft')) toggle(row.id, activeIndex);
     } else if (event.key === 'Enter' || event.key === ' ') {
       const row = view[activeIndex];
       if (row) {
@@ -120,7 +150,7 @@ export function InspectorTable({ rows, keys, rules, filter }: InspectorTableProp
     }
   };
 
-  const gridStyle = { '--rule-count': String(rules.length) } as CSSProperties;
+  const gridStyle = { '--cols': gridTemplate(rules.length, showProblems), ...(visibleWidth ? { '--visible-width': `${visibleWidth}px` } : {}) } as CSSProperties;
   return (
     <div className="grid-scroll" ref={scrollRef} data-testid="inspector-scroll">
       <table

@@ -1,10 +1,11 @@
 /** The Inspector tab: counts per kind, progress with Cancel, filters and search, the grid, exports. */
 import { useMemo, useState } from 'react';
 import { PROBLEM_KINDS } from '../../../../shared/model';
-import type { AppError } from '../../../../shared/result';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
+import { useWorkspace } from '../../app/workspace';
 import { useAuditRun } from './audit-context';
+import { exportDocument, provenanceText } from './export-document';
 import { AuditProgress, IncompleteBanner } from './audit-progress';
 import { InspectorTable } from './inspector-table';
 import { ProblemCounts } from './problem-counts';
@@ -18,27 +19,46 @@ export const INSPECTOR_SEARCH_ID = 'inspector-search';
 /** The inspector for the selected table. */
 export function InspectorView({ table }: { table: string }) {
   const audit = useAuditRun();
+  const { connection } = useWorkspace();
   const [filter, setFilter] = useState<RowFilter>('all');
   const [search, setSearch] = useState('');
-  const [exportError, setExportError] = useState<AppError>();
   const convention = audit.convention;
   const rules = useMemo(() => convention?.rules.map((r) => r.name) ?? [], [convention]);
+  // Columns a person hid (by id: `rule:<name>` or `problems`); narrow windows need the room.
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const shownRules = useMemo(() => rules.filter((r) => !hidden.has(`rule:${r}`)), [rules, hidden]);
+  const toggleColumn = (id: string) =>
+    setHidden((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
 
-  const exportAs = async (format: 'json' | 'csv') => {
-    const result = await audit.report();
-    if (!result.ok) {
-      setExportError(result.error);
-      return;
-    }
-    setExportError(undefined);
-    const base = `${table}-audit${result.value.complete ? '' : '-INCOMPLETE'}`;
-    if (format === 'json') downloadText(reportToJson(result.value), `${base}.json`, 'application/json');
-    else downloadText(reportToCsv(result.value), `${base}.csv`, 'text/csv');
+  // The export is what the inspector shows (rows re-checked after writes included), never a stale copy.
+  const exportAs = (format: 'json' | 'csv') => {
+    const counts = audit.rows.counts;
+    if (!convention || !counts || audit.phase !== 'done') return;
+    const document = exportDocument({
+      table,
+      connection,
+      convention,
+      rows: audit.rows,
+      counts,
+      complete: audit.complete === true,
+      reason: audit.reason,
+      filter: { filter, search },
+      writes: audit.rechecks.length,
+      now: new Date(),
+    });
+    const base = `${table}-audit${document.complete ? '' : '-INCOMPLETE'}`;
+    if (format === 'json') downloadText(reportToJson(document), `${base}.json`, 'application/json');
+    else downloadText(reportToCsv(document, provenanceText(document)), `${base}.csv`, 'text/csv');
   };
 
   const running = audit.phase === 'running' || audit.phase === 'starting';
   return (
-    <div className="inspector" data-testid="inspector" data-audit-phase={audit.phase} data-audit-complete={audit.complete === undefined ? '' : String(audit.complete)}>
+    <div className="inspector" data-testid="inspector" data-audit-phase={audit.phase} data-audit-complete={audit.complete === undefined ? '' : String(audit.complete)} data-run-id={audit.runId ?? ''} data-stale={String(audit.stale)}>
       <div className="row">
         <h2 className="spacer">
           Inspector <span className="muted">— {table}</span>
@@ -47,32 +67,29 @@ export function InspectorView({ table }: { table: string }) {
         <button type="button" className="btn btn-small" onClick={() => audit.start(convention)} disabled={running}>
           Re-run audit
         </button>
-        <button type="button" className="btn btn-small" onClick={() => void exportAs('json')} disabled={!audit.runId}>
+        <button type="button" className="btn btn-small" onClick={() => exportAs('json')} disabled={audit.phase !== 'done'} data-testid="export-json">
           Export JSON
         </button>
-        <button type="button" className="btn btn-small" onClick={() => void exportAs('csv')} disabled={!audit.runId}>
+        <button type="button" className="btn btn-small" onClick={() => exportAs('csv')} disabled={audit.phase !== 'done'} data-testid="export-csv">
           Export CSV
         </button>
       </div>
-      <ErrorBox error={exportError} title="Export failed" />
       <ErrorBox error={audit.error} title="The audit could not run" />
       {audit.phase === 'starting' ? <Busy label="Starting the audit (reading the convention)…" /> : null}
       {audit.phase === 'running' ? <AuditProgress progress={audit.progress} cancelling={audit.cancelling} onCancel={audit.cancel} /> : null}
       {audit.phase === 'done' && audit.complete === false ? <IncompleteBanner reason={audit.reason} /> : null}
-      {audit.phase === 'done' && audit.missedRows ? (
-        <div className="alert alert-warn" role="alert" data-testid="audit-missed-rows">
-          Some rows did not reach this window while the audit ran (the counts are right, the list is short).{' '}
-          <button type="button" className="btn btn-small" onClick={() => audit.start(convention)}>
-            Re-run audit
-          </button>
+      {audit.stale ? (
+        <div className="alert alert-warn" role="alert" data-testid="audit-stale">
+          <div className="alert-title">Stale: the sandbox is not running</div>
+          <p>This audit describes tables that were in the sandbox's memory and are gone. Start the sandbox to audit its fresh demo data.</p>
         </div>
       ) : null}
-      {audit.phase === 'done' && audit.complete ? (
+      {audit.phase === 'done' && audit.complete && !audit.stale ? (
         <p className="muted" role="status" data-testid="audit-complete">
           Audit complete.
         </p>
       ) : null}
-      <ProblemCounts counts={audit.rows.counts} filter={filter} onFilter={setFilter} />
+      <ProblemCounts counts={audit.rows.counts} provisional={running} filter={filter} onFilter={setFilter} />
       <div className="row toolbar">
         <label htmlFor="inspector-filter">Show</label>
         <select id="inspector-filter" value={filter} onChange={(e) => setFilter(e.target.value as RowFilter)} data-testid="inspector-filter">
@@ -93,9 +110,19 @@ export function InspectorView({ table }: { table: string }) {
           placeholder="value or key substring  ( / )"
           data-testid="inspector-search"
         />
+        <details className="columns-menu" data-testid="columns-menu">
+          <summary className="btn btn-small">Columns</summary>
+          <div className="columns-menu-list">
+            {[...rules.map((r) => ({ id: `rule:${r}`, label: r })), { id: 'problems', label: 'Problems' }].map((column) => (
+              <label key={column.id} className="row">
+                <input type="checkbox" checked={!hidden.has(column.id)} onChange={() => toggleColumn(column.id)} data-testid={`column-${column.id}`} /> {column.label}
+              </label>
+            ))}
+          </div>
+        </details>
       </div>
       {convention ? (
-        <InspectorTable rows={audit.rows} keys={convention.keys} rules={rules} filter={{ filter, search }} />
+        <InspectorTable rows={audit.rows} keys={convention.keys} rules={shownRules} showProblems={!hidden.has('problems')} filter={{ filter, search }} />
       ) : audit.phase === 'idle' ? (
         <p className="empty">Choose a table to audit.</p>
       ) : null}

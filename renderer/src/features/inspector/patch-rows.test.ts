@@ -35,6 +35,7 @@ describe('patchRowsWithLookup', () => {
     expect(next.list.map((r) => r.id)).toEqual(['g']);
     expect(next.counts?.summary['orphan-lock']).toBe(0);
     expect(next.counts?.locks).toBe(1);
+    expect(next.counts?.scanned).toBe(2);
   });
 
   it('marks a claimed lock ok, clears the problem, keeps the row position', () => {
@@ -47,7 +48,15 @@ describe('patchRowsWithLookup', () => {
     expect(row?.kind === 'account' && row.locks[0]?.lock).toEqual({ PK: 'UNIQ#EMAIL#grace@navy.mil', SK: 'LOCK' });
     expect(next.counts?.summary['missing-lock']).toBe(0);
     expect(next.counts?.locks).toBe(3);
+    expect(next.counts?.scanned).toBe(4);
     expect(next.list[1]).toBe(rows.list[1]);
+  });
+
+  it('leaves the same value in another scope alone (a scoped rule)', () => {
+    const scoped: StrayLockRow = { ...orphan, id: 'os', scope: { orgId: 'acme' } };
+    const both = applyAuditDelta(EMPTY_AUDIT_ROWS, { upserted: [scoped, { ...orphan, id: 'og', scope: { orgId: 'globex' } }], removed: [], counts });
+    const next = patchRowsWithLookup(both, lookup('HANDLE', 'ada', 'free', { scope: { orgId: 'acme' } }));
+    expect(next.list.map((r) => r.id)).toEqual(['og']);
   });
 
   it('returns the same rows when nothing changed', () => {

@@ -40,7 +40,7 @@ function patchAccount(row: AccountGroup, rule: LookupRuleView): AccountGroup {
   if (!status) return row;
   let changed = false;
   const locks = row.locks.map((lock): GroupLock => {
-    if (lock.rule !== rule.rule || lock.normalized !== rule.normalized || lock.status === status) return lock;
+    if (lock.rule !== rule.rule || lock.normalized !== rule.normalized || !sameScope(lock.scope, rule.scope) || lock.status === status) return lock;
     changed = true;
     const { lock: _old, ...rest } = lock;
     return status === 'missing' || !rule.lock ? { ...rest, status } : { ...rest, status, lock: rule.lock };
@@ -73,14 +73,16 @@ export function patchRowsWithLookup(rows: AuditRows, lookup: LookupView): AuditR
     }
   }
   if (!changed) return rows;
-  const counts = rows.counts ? { ...rows.counts, locks, summary } : undefined;
+  // A released or claimed lock is an item gone or added: scanned moves with locks, so that scanned
+  // stays accounts + locks (+ the table's other items) after a write.
+  const counts = rows.counts ? { ...rows.counts, scanned: rows.counts.scanned + locks - rows.counts.locks, locks, summary } : undefined;
   return { byId, list: Array.from(byId.values()), counts };
 }
 
 // null = the row is gone (an orphan whose lock was released, or that is now held).
 function patchRow(row: GroupRow, rule: LookupRuleView): GroupRow | null {
   if (row.kind === 'account') return patchAccount(row, rule);
-  if (row.kind === 'orphan-lock' && row.rule === rule.rule && row.value === rule.normalized && rule.verdict !== 'orphan') return null;
+  if (row.kind === 'orphan-lock' && row.rule === rule.rule && row.value === rule.normalized && sameScope(row.scope, rule.scope) && rule.verdict !== 'orphan') return null;
   return row;
 }
 
@@ -96,4 +98,11 @@ function lockCount(row: GroupRow): number {
 
 function emptySummary(): ProblemSummary {
   return { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 };
+}
+
+// A scoped rule's verdict is about one scope: it must not touch the same value in another org.
+function sameScope(a: Readonly<Record<string, string>> | undefined, b: Readonly<Record<string, string>> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }

@@ -5,10 +5,27 @@ import { formatCount } from '../tables/format-size';
 import type { RowFilter } from './row-filter';
 import { PROBLEM_LABEL } from './status-chips';
 
+/** Props of {@link ProblemCounts}. */
+export interface ProblemCountsProps {
+  readonly counts: AuditCounts | undefined;
+  /**
+   * While the scan runs the counts are provisional: an orphan lock turns out held, a "missing" lock
+   * turns up later. They are shown muted and marked "so far", not in the alarm colour of a result.
+   */
+  readonly provisional: boolean;
+  readonly filter: RowFilter;
+  readonly onFilter: (filter: RowFilter) => void;
+}
+
 /** Totals and per-kind counts; clicking a kind sets the filter. */
-export function ProblemCounts({ counts, filter, onFilter }: { counts: AuditCounts | undefined; filter: RowFilter; onFilter: (filter: RowFilter) => void }) {
+export function ProblemCounts({ counts, provisional, filter, onFilter }: ProblemCountsProps) {
   return (
-    <div className="counts" data-testid="problem-counts">
+    <div className={`counts${provisional ? ' counts-provisional' : ''}`} data-testid="problem-counts" data-provisional={String(provisional)}>
+      {provisional ? (
+        <span className="count-provisional" data-testid="counts-so-far">
+          so far (provisional until the scan ends):
+        </span>
+      ) : null}
       <span className="count-total">
         scanned <strong data-testid="count-scanned">{formatCount(counts?.scanned ?? 0)}</strong>
       </span>
@@ -24,13 +41,14 @@ export function ProblemCounts({ counts, filter, onFilter }: { counts: AuditCount
           <button
             key={kind}
             type="button"
-            className={`count-kind${n > 0 ? ' count-kind-bad' : ''}`}
+            className={`count-kind${n > 0 && !provisional ? ' count-kind-bad' : ''}`}
             aria-pressed={filter === kind}
             onClick={() => onFilter(filter === kind ? 'all' : kind)}
             data-testid={`count-${kind}`}
             data-count={n}
           >
             {PROBLEM_LABEL[kind]} <strong>{n}</strong>
+            {provisional ? <span className="visually-hidden"> so far</span> : null}
           </button>
         );
       })}

@@ -22,8 +22,11 @@ function keyText(key: PlainKey | undefined): string {
   return key ? JSON.stringify(key) : '';
 }
 
-/** The report's problems as CSV: kind, rule, value, lock, accounts, reason; plus a completeness line. */
-export function reportToCsv(report: AuditReport): string {
+/**
+ * The report's problems as CSV: kind, rule, value, lock, accounts, reason; plus a completeness line
+ * and, when given, a last `export` line saying where the file came from.
+ */
+export function reportToCsv(report: AuditReport, provenance?: string): string {
   const lines = [['kind', 'rule', 'value', 'lock', 'accounts', 'reason'].map(csvField).join(',')];
   for (const p of report.problems) {
     lines.push(
@@ -31,6 +34,7 @@ export function reportToCsv(report: AuditReport): string {
     );
   }
   if (!report.complete) lines.push(['incomplete', '', '', '', '', report.reason ?? 'the audit did not finish'].map(csvField).join(','));
+  if (provenance !== undefined) lines.push(['export', '', '', '', '', provenance].map(csvField).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 

@@ -6,6 +6,7 @@ import { formatKey } from '../../../../shared/plain-key';
 import { useWorkspace } from '../../app/workspace';
 import { ItemViewer } from './item-viewer';
 import { LockStatusChip } from './status-chips';
+import { VisibleText } from '../../components/visible-text-view';
 
 /** Details of one row. */
 export function RowDetail({ row, keys }: { row: GroupRow; keys: KeySchema }) {
@@ -18,15 +19,19 @@ export function RowDetail({ row, keys }: { row: GroupRow; keys: KeySchema }) {
       <div className="detail" data-testid="row-detail">
         <dl className="facts">
           <dt>Lock key</dt>
-          <dd className="mono">{formatKey(row.key, keys)}</dd>
+          <dd className="mono">
+            <VisibleText text={formatKey(row.key, keys)} />
+          </dd>
           <dt>Rule</dt>
           <dd>{row.rule ?? <span className="muted">no rule matches this prefix</span>}</dd>
           <dt>Value</dt>
-          <dd className="mono">{row.value === '' ? <span className="muted">(empty)</span> : row.value}</dd>
+          <dd className="mono">{row.value === '' ? <span className="muted">(empty)</span> : <VisibleText text={row.value} />}</dd>
           {row.owner ? (
             <>
               <dt>Owner named on the lock</dt>
-              <dd className="mono">{row.owner}</dd>
+              <dd className="mono">
+                <VisibleText text={row.owner} />
+              </dd>
             </>
           ) : null}
           {row.reason ? (
@@ -41,7 +46,7 @@ export function RowDetail({ row, keys }: { row: GroupRow; keys: KeySchema }) {
             View lock item
           </button>
           {row.kind === 'orphan-lock' && row.rule ? (
-            <button type="button" className="btn btn-small btn-primary" onClick={() => openLockForm({ kind: 'release', rule: row.rule, value: row.value })}>
+            <button type="button" className="btn btn-small btn-primary" onClick={() => openLockForm({ kind: 'release', rule: row.rule, value: row.value, lock: row.key, ...(row.scope ? { scope: row.scope } : {}) })}>
               Release this lock…
             </button>
           ) : null}
@@ -58,7 +63,7 @@ export function RowDetail({ row, keys }: { row: GroupRow; keys: KeySchema }) {
     <div className="detail" data-testid="row-detail">
       <div className="row">
         <span className="muted">Account</span>
-        <span className="mono">{formatKey(row.key, keys)}</span>
+        <VisibleText className="mono" text={formatKey(row.key, keys)} />
         <button type="button" className="btn btn-small" onClick={() => setViewing(row.key)}>
           View account item
         </button>
@@ -78,13 +83,23 @@ export function RowDetail({ row, keys }: { row: GroupRow; keys: KeySchema }) {
           {row.locks.map((lock) => (
             <tr key={lock.rule}>
               <td>{lock.rule}</td>
-              <td className="mono">{lock.value}</td>
-              <td className="mono">{lock.normalized}</td>
               <td className="mono">
-                {lock.lock ? formatKey(lock.lock, keys) : <span className="muted">none</span>}
-                {lock.owner ? <div className="muted">owner: {lock.owner}</div> : null}
+                <VisibleText text={lock.value} />
+              </td>
+              <td className="mono">
+                <VisibleText text={lock.normalized} />
+              </td>
+              <td className="mono">
+                {lock.lock ? <VisibleText text={formatKey(lock.lock, keys)} /> : <span className="muted">none</span>}
+                {lock.owner ? (
+                  <div className="muted">
+                    owner: <VisibleText text={lock.owner} />
+                  </div>
+                ) : null}
                 {lock.otherHolders && lock.otherHolders.length > 0 ? (
-                  <div className="muted">also held by: {lock.otherHolders.map((k) => formatKey(k, keys)).join(', ')}</div>
+                  <div className="muted">
+                    also held by: <VisibleText text={lock.otherHolders.map((k) => formatKey(k, keys)).join(', ')} />
+                  </div>
                 ) : null}
               </td>
               <td>

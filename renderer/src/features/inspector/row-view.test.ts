@@ -20,9 +20,18 @@ const store = (rows: readonly GroupRow[]): AuditRows => applyAuditDeltas(EMPTY_A
 const ids = (rows: readonly GroupRow[]): string[] => rows.map((r) => r.id);
 
 describe('sortRows', () => {
-  it('puts problem rows first, ties in arrival order', () => {
+  it('puts problem rows first, grouped by kind in report order, ties in arrival order', () => {
     const rows = [account(3, 'c@x.io'), account(1, 'a@x.io', 'missing'), orphan('z@x.io'), account(2, 'b@x.io')];
-    expect(ids(sortRows(undefined, store(rows), PROBLEMS_FIRST, keys).rows)).toEqual(['ACCT#00001', 'UNIQ#EMAIL#z@x.io', 'ACCT#00003', 'ACCT#00002']);
+    expect(ids(sortRows(undefined, store(rows), PROBLEMS_FIRST, keys).rows)).toEqual(['UNIQ#EMAIL#z@x.io', 'ACCT#00001', 'ACCT#00003', 'ACCT#00002']);
+  });
+
+  it('groups by kind whatever order the rows arrived in (a re-run streams them in another order)', () => {
+    const rows = [account(1, 'a@x.io', 'missing'), orphan('y@x.io'), account(2, 'b@x.io', 'duplicate'), account(3, 'c@x.io', 'missing'), orphan('z@x.io'), account(4, 'd@x.io')];
+    const kindsInOrder = (arrival: readonly GroupRow[]): string[] =>
+      sortRows(undefined, store(arrival), PROBLEMS_FIRST, keys).rows.map((r) => (r.kind === 'account' ? (r.problems[0] ?? 'none') : r.kind));
+    const expected = ['orphan-lock', 'orphan-lock', 'missing-lock', 'missing-lock', 'duplicate-value', 'none'];
+    expect(kindsInOrder(rows)).toEqual(expected);
+    expect(kindsInOrder([...rows].reverse())).toEqual(expected);
   });
 
   it('sorts text case-insensitively, ascending or descending', () => {

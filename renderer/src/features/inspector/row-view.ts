@@ -9,7 +9,7 @@
  */
 import type { GroupRow } from '../../../../shared/audit/types';
 import type { AuditRows } from './audit-rows';
-import type { KeySchema } from '../../../../shared/model';
+import { PROBLEM_KINDS, type KeySchema } from '../../../../shared/model';
 import { formatKey } from '../../../../shared/plain-key';
 import { duplicateGroupKey, rowMatches, rowProblems, type InspectorFilter } from './row-filter';
 
@@ -30,9 +30,22 @@ export function ruleText(row: GroupRow, rule: string): string {
   return row.locks.find((l) => l.rule === rule)?.value ?? '';
 }
 
+/**
+ * The problems column's sort value: rows group by their first problem kind (in report order), then
+ * by how many problems they have; 0 for none. One number, so the sort stays a number comparison, and
+ * the grouping does not depend on the order rows arrived in (which differs from one run to the next).
+ */
+export function problemRank(row: GroupRow): number {
+  const problems = rowProblems(row);
+  const first = problems[0];
+  if (first === undefined) return 0;
+  const index = PROBLEM_KINDS.indexOf(first);
+  return (PROBLEM_KINDS.length - (index < 0 ? PROBLEM_KINDS.length : index)) * 1_000 + Math.min(problems.length, 999);
+}
+
 /** The sort value of a column: numbers as they are, text case-folded so `Ada` sorts beside `ada`. */
 export function sortValue(row: GroupRow, columnId: string, keys: KeySchema): string | number {
-  if (columnId === 'problems') return rowProblems(row).length;
+  if (columnId === 'problems') return problemRank(row);
   if (columnId === 'item') return itemText(row, keys).toLowerCase();
   if (columnId.startsWith('rule:')) return ruleText(row, columnId.slice('rule:'.length)).toLowerCase();
   return '';

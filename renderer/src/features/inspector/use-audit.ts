@@ -1,14 +1,14 @@
 /**
  * One audit run of the selected table: starts it, applies its streamed deltas into the row store,
- * tracks progress, cancels it, and fetches the report for export. Shared by the inspector and the
+ * tracks progress, cancels it, and applies the re-checks of writes made since. Shared by the inspector and the
  * lock form (which patches rows in place after a transaction), hence provided through a context.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AuditEvent, AuditReportView, LookupView } from '../../../../shared/contract';
+import type { AuditEvent, LookupView } from '../../../../shared/contract';
 import type { AuditCounts } from '../../../../shared/audit/types';
 import type { Convention } from '../../../../shared/model';
 import type { ScanProgress } from '../../../../shared/scan-types';
-import type { AppError, Result } from '../../../../shared/result';
+import type { AppError } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
 import { applyAuditDeltas, EMPTY_AUDIT_ROWS, type AuditRows } from './audit-rows';
 import { patchRowsWithLookup } from './patch-rows';
@@ -28,11 +28,15 @@ export interface AuditState {
   readonly reason: string | undefined;
   readonly cancelling: boolean;
   readonly error: AppError | undefined;
-  /** True when fewer rows arrived than the final counts imply (stream events lost): re-running fixes it. */
-  readonly missedRows: boolean;
+  /**
+   * Fresh lookups applied since the run ended (one per write), newest last: the rows and counts
+   * include them, and every view of the value (the Lookup card, exports) takes them as the truth.
+   */
+  readonly rechecks: readonly LookupView[];
+  /** The data this run read is gone (the sandbox stopped): its rows describe nothing any more. */
+  readonly stale: boolean;
   readonly start: (convention?: Convention) => void;
   readonly cancel: () => void;
-  readonly report: () => Promise<Result<AuditReportView>>;
   /** Re-checks one value after a transaction: rows holding it are updated in place from a fresh lookup. */
   readonly patch: (lookup: LookupView) => void;
 }
@@ -47,11 +51,8 @@ interface RunState {
   readonly reason?: string;
   readonly cancelling: boolean;
   readonly error?: AppError;
-  readonly missedRows?: boolean;
+  readonly rechecks?: readonly LookupView[];
 }
-
-/** How often a running audit's report is polled, in case the stream's `done` event was missed. */
-const REPORT_POLL_MS = 1_000;
 
 /**
  * Stream events are applied in batches, not one render per event: every batch still does a few
@@ -63,15 +64,11 @@ function batchDelayMs(rowCount: number): number {
   return Math.min(1_000, Math.max(50, Math.round(rowCount / 200)));
 }
 
-// Every account is one row and so is every orphan or malformed lock.
-function rowsMissing(rows: AuditRows, counts: AuditCounts): boolean {
-  return rows.list.length < counts.accounts + counts.summary['orphan-lock'] + counts.summary['malformed-lock'];
+function finish(state: RunState, complete: boolean, reason: string | undefined, counts: AuditCounts): RunState {
+  return { ...state, phase: 'done', cancelling: false, complete, reason, rows: { ...state.rows, counts } };
 }
 
-function finish(state: RunState, complete: boolean, reason: string | undefined, counts: AuditCounts): RunState {
-  const rows = { ...state.rows, counts };
-  return { ...state, phase: 'done', cancelling: false, complete, reason, rows, missedRows: rowsMissing(rows, counts) };
-}
+const NO_RECHECKS: readonly LookupView[] = [];
 
 const IDLE: RunState = { phase: 'idle', rows: EMPTY_AUDIT_ROWS, cancelling: false };
 
@@ -97,8 +94,15 @@ function onEvents(state: RunState, events: readonly AuditEvent[], rows: AuditRow
   return next;
 }
 
-/** Runs audits of `table` on `connectionId`; starts one automatically when both are set. */
-export function useAudit(connectionId: string | undefined, table: string | undefined): AuditState {
+/** What else decides the run: `epoch` changes when the data behind the connection was replaced (a new run starts); `stale` marks the shown run as describing data that is gone. */
+export interface AuditSource {
+  readonly epoch: number;
+  readonly stale: boolean;
+}
+
+/** Runs audits of `table` on `connectionId`; starts one automatically when both are set (and again on a new epoch). */
+export function useAudit(connectionId: string | undefined, table: string | undefined, source: AuditSource = { epoch: 0, stale: false }): AuditState {
+  const { epoch, stale } = source;
   const bridge = useBridge();
   const [state, setState] = useState<RunState>(IDLE);
   const unsubscribeRef = useRef<(() => void) | undefined>(undefined);
@@ -120,7 +124,14 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     const events = pendingRef.current.filter((e) => e.runId === runIdRef.current);
     pendingRef.current = [];
     if (events.length === 0) return;
-    const deltas = events.flatMap((e) => (e.type === 'delta' ? [e.delta] : []));
+    // A snapshot (the hub's replay on subscribing) holds every row so far: it replaces the list whole,
+    // and deltas before it in this batch are already in it.
+    const snapshotAt = events.findLastIndex((e) => e.type === 'delta' && e.snapshot === true);
+    if (snapshotAt >= 0) {
+      rowsRef.current = EMPTY_AUDIT_ROWS;
+      rowCountRef.current = 0;
+    }
+    const deltas = events.slice(Math.max(0, snapshotAt)).flatMap((e) => (e.type === 'delta' ? [e.delta] : []));
     for (const delta of deltas) rowCountRef.current += delta.upserted.length;
     const rows = applyAuditDeltas(rowsRef.current, deltas, { inPlace: true });
     rowsRef.current = rows;
@@ -189,33 +200,14 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     [bridge, connectionId, table, stop, enqueue],
   );
 
-  // A new table (or connection) means a new audit; leaving cancels the old one.
+  // A new table, connection or epoch (the sandbox restarted) means a new audit; leaving cancels the old one.
   useEffect(() => {
     start();
     return () => {
       const running = stop();
       if (running) void bridge.call('audit.cancel', { runId: running });
     };
-  }, [start, stop, bridge]);
-
-  // Safety net: stream events published before the subscription was registered are lost, the
-  // `done` event included. Polling the report (ready only once the run ended) ends the wait anyway.
-  const pollRunId = state.phase === 'running' ? state.runId : undefined;
-  useEffect(() => {
-    if (!pollRunId) return undefined;
-    const timer = setInterval(() => {
-      bridge.call('audit.report', { runId: pollRunId }).then(
-        (result) => {
-          if (!result.ok) return; // `conflict` while it runs: keep waiting
-          const { complete, reason, scanned, accounts, locks, summary } = result.value;
-          flush(); // rows still waiting for their batch belong before the end
-          setState((s) => (s.runId === pollRunId && s.phase === 'running' ? finish(s, complete, reason, { scanned, accounts, locks, summary }) : s));
-        },
-        () => undefined,
-      );
-    }, REPORT_POLL_MS);
-    return () => clearInterval(timer);
-  }, [bridge, pollRunId, flush]);
+  }, [start, stop, bridge, epoch]);
 
   const cancel = useCallback(() => {
     const runId = runIdRef.current;
@@ -229,17 +221,11 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     );
   }, [bridge]);
 
-  const report = useCallback(async (): Promise<Result<AuditReportView>> => {
-    const runId = state.runId;
-    if (!runId) return { ok: false, error: { kind: 'validation', message: 'No audit has run yet.' } };
-    return bridge.call('audit.report', { runId });
-  }, [bridge, state.runId]);
-
   const patch = useCallback((lookup: LookupView) => {
     flush(); // rows still waiting for their batch come first
     const rows = patchRowsWithLookup(rowsRef.current, lookup);
     rowsRef.current = rows;
-    setState((s) => ({ ...s, rows }));
+    setState((s) => ({ ...s, rows, rechecks: [...(s.rechecks ?? []), lookup] }));
   }, [flush]);
 
   return {
@@ -252,10 +238,10 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     reason: state.reason,
     cancelling: state.cancelling,
     error: state.error,
-    missedRows: state.missedRows ?? false,
+    rechecks: state.rechecks ?? NO_RECHECKS,
+    stale: stale && state.phase !== 'idle',
     start,
     cancel,
-    report,
     patch,
   };
 }

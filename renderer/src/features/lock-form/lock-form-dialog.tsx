@@ -12,6 +12,8 @@ import { OutcomePanel } from './outcome-panel';
 import { PreviewPanel } from './preview-panel';
 import { parseKeyInput } from './parse-key-input';
 import { useLockForm } from './use-lock-form';
+import { visibleString } from '../../components/visible-text';
+import { VisibleText } from '../../components/visible-text-view';
 
 /** Opened through the workspace (`openLockForm`); closes with Esc. */
 export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSeed; connectionId: string; table: string }) {
@@ -41,7 +43,16 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
       }
       request = { kind: 'claim', rule, value, account: { ...account } };
     } else {
-      request = { kind: 'release', rule, value, ...(seed.account ? { holder: { ...seed.account } } : {}) };
+      // The exact lock and scope belong to the seeded value only: an edited rule or value names another lock.
+      const seeded = rule === seed.rule && value === seed.value;
+      request = {
+        kind: 'release',
+        rule,
+        value,
+        ...(seed.account ? { holder: { ...seed.account } } : {}),
+        ...(seeded && seed.lock ? { lock: { ...seed.lock } } : {}),
+        ...(seeded && seed.scope ? { scope: { ...seed.scope } } : {}),
+      };
     }
     void flow.makePreview(request);
   };
@@ -85,7 +96,7 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
               <select id="tx-account" value={accountIndex} onChange={(e) => setAccountIndex(Number(e.target.value))} disabled={!editing}>
                 {candidates.map((key, index) => (
                   <option key={JSON.stringify(key)} value={index}>
-                    {show(key)}
+                    {visibleString(show(key))}
                   </option>
                 ))}
               </select>
@@ -97,7 +108,7 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
             </div>
           )
         ) : seed.account ? (
-          <p className="muted">Last known holder: {show(seed.account)} (checked to no longer hold the value).</p>
+          <p className="muted">Last known holder: <VisibleText text={show(seed.account)} /> (checked to no longer hold the value).</p>
         ) : null}
         {fieldError ? (
           <p className="alert alert-danger" role="alert">

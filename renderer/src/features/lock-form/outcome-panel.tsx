@@ -1,6 +1,7 @@
 /** The outcome of an executed transaction: success (and the re-check), or the reason per action. */
 import type { LookupView, TxOutcomeView } from '../../../../shared/contract';
 import { VerdictChip } from '../lookup/verdict';
+import { VisibleText } from '../../components/visible-text-view';
 
 /** Success or the cancellation reasons, each mapped to its action. */
 export function OutcomePanel({ outcome, recheck }: { outcome: TxOutcomeView; recheck: LookupView | undefined }) {
@@ -13,7 +14,7 @@ export function OutcomePanel({ outcome, recheck }: { outcome: TxOutcomeView; rec
           <div className="stack" data-testid="tx-recheck">
             {recheck.rules.map((rule) => (
               <p key={rule.rule}>
-                Re-checked {rule.rule} <span className="mono">{rule.normalized}</span>: <VerdictChip verdict={rule.verdict} />
+                Re-checked {rule.rule} <VisibleText className="mono" text={rule.normalized} />: <VerdictChip verdict={rule.verdict} />
               </p>
             ))}
           </div>

@@ -84,7 +84,8 @@ export function useLockForm(
         if (result.value.status === 'executed' && request && 'value' in request && typeof request.value === 'string') {
           // Re-check the group: a fresh lookup of the value updates the inspector rows in place.
           const rule = 'rule' in request ? { rule: request.rule } : {};
-          const fresh = await bridge.call('lookup.run', { connectionId, table, value: request.value, ...rule, ...(convention ? { convention } : {}) });
+          const scope = request.kind === 'release' && request.scope ? { scope: request.scope } : {};
+          const fresh = await bridge.call('lookup.run', { connectionId, table, value: request.value, ...rule, ...scope, ...(convention ? { convention } : {}) });
           if (fresh.ok) {
             setRecheck(fresh.value);
             onRechecked(fresh.value);

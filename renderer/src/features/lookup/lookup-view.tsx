@@ -1,6 +1,7 @@
 /** The Lookup tab: one value in, a verdict per rule out, with the lock, its holder(s) and the fitting action. */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { LookupRuleView } from '../../../../shared/contract';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import type { LookupRuleView, MethodArgs } from '../../../../shared/contract';
+import { MAX_VALUE_LENGTH } from '../../../../shared/contract/limits';
 import type { KeySchema } from '../../../../shared/model';
 import { formatKey } from '../../../../shared/plain-key';
 import { useWorkspace } from '../../app/workspace';
@@ -9,6 +10,7 @@ import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
 import { useAuditRun } from '../inspector/audit-context';
 import { VerdictChip } from './verdict';
+import { VisibleText } from '../../components/visible-text-view';
 
 /** The id of the lookup input, focused by Ctrl/⌘+K. */
 export const LOOKUP_INPUT_ID = 'lookup-input';
@@ -23,7 +25,22 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
   const [rule, setRule] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
   const rules = audit.convention?.rules ?? [];
-  const { run } = lookup;
+  const { run, reset } = lookup;
+  const [tooLong, setTooLong] = useState<number>();
+  // The last lookup shown: re-run after every write to this table, so the card never shows a verdict
+  // the write made false (a released orphan still offering Release).
+  const lastArgsRef = useRef<MethodArgs<'lookup.run'>>(undefined);
+  const show = useCallback(
+    (args: MethodArgs<'lookup.run'>) => {
+      lastArgsRef.current = args;
+      void run(args);
+    },
+    [run],
+  );
+  const writes = audit.rechecks.length;
+  useEffect(() => {
+    if (writes > 0 && lastArgsRef.current) void run(lastArgsRef.current);
+  }, [writes, run]);
   // Read through a ref: a new convention object must not re-run a hand-over lookup.
   const conventionRef = useRef(audit.convention);
   useEffect(() => {
@@ -35,13 +52,20 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
     setValue(lookupValue);
     inputRef.current?.focus();
     const convention = conventionRef.current;
-    if (lookupValue.trim() !== '') void run({ connectionId, table, value: lookupValue, ...(convention ? { convention } : {}) });
-  }, [lookupValue, lookupRequest.seq, connectionId, table, run]);
+    if (lookupValue.trim() !== '' && lookupValue.length <= MAX_VALUE_LENGTH) show({ connectionId, table, value: lookupValue, ...(convention ? { convention } : {}) });
+  }, [lookupValue, lookupRequest.seq, connectionId, table, show]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (value.trim() === '') return;
-    void run({ connectionId, table, value, ...(rule ? { rule } : {}), ...(audit.convention ? { convention: audit.convention } : {}) });
+    setTooLong(undefined);
+    if (value.trim() === '' || value.length > MAX_VALUE_LENGTH) {
+      // An empty lookup clears the result (an old verdict must not sit under an empty box).
+      lastArgsRef.current = undefined;
+      reset();
+      if (value.length > MAX_VALUE_LENGTH) setTooLong(value.length);
+      return;
+    }
+    show({ connectionId, table, value, ...(rule ? { rule } : {}), ...(audit.convention ? { convention: audit.convention } : {}) });
   };
 
   return (
@@ -71,6 +95,12 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
         </button>
       </form>
       {lookup.pending ? <Busy label="Looking up (consistent reads; a scan when no index fits)…" /> : null}
+      {tooLong !== undefined ? (
+        <p className="alert alert-warn" role="alert" data-testid="lookup-too-long">
+          This value is {tooLong.toLocaleString('en-US')} characters long; a lock key holds at most {MAX_VALUE_LENGTH.toLocaleString('en-US')}, so no lock
+          can protect it. Check what was pasted.
+        </p>
+      ) : null}
       <ErrorBox error={lookup.error} title="The lookup failed" />
       {lookup.data && !lookup.pending ? (
         <div className="stack" data-testid="lookup-result">
@@ -84,7 +114,7 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
             </div>
           ) : null}
           {lookup.data.rules.map((r) => (
-            <RuleVerdict key={r.rule} rule={r} keys={audit.convention?.keys} />
+            <RuleVerdict key={`${r.rule}|${JSON.stringify(r.scope ?? null)}`} rule={r} keys={audit.convention?.keys} />
           ))}
         </div>
       ) : null}
@@ -99,20 +129,32 @@ function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | u
     <div className="panel" data-testid={`lookup-rule-${rule.rule}`}>
       <div className="panel-title">
         <h3>{rule.rule}</h3>
-        <span className="mono">{rule.normalized}</span>
+        <VisibleText className="mono" text={rule.normalized} />
+        {rule.scope ? (
+          <span className="muted" data-testid="lookup-scope">
+            in{' '}
+            <VisibleText
+              text={Object.entries(rule.scope)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(', ')}
+            />
+          </span>
+        ) : null}
         <VerdictChip verdict={rule.verdict} />
       </div>
       <dl className="facts">
         <dt>Lock</dt>
-        <dd className="mono">{rule.lock ? show(rule.lock) : 'none'}</dd>
+        <dd className="mono">{rule.lock ? <VisibleText text={show(rule.lock)} /> : 'none'}</dd>
         {rule.owner ? (
           <>
             <dt>Owner on the lock</dt>
-            <dd className="mono">{rule.owner}</dd>
+            <dd className="mono">
+              <VisibleText text={rule.owner} />
+            </dd>
           </>
         ) : null}
         <dt>Holder(s)</dt>
-        <dd className="mono">{rule.holders.length === 0 ? 'nobody' : rule.holders.map(show).join(', ')}</dd>
+        <dd className="mono">{rule.holders.length === 0 ? 'nobody' : <VisibleText text={rule.holders.map(show).join(', ')} />}</dd>
       </dl>
       {rule.notes && rule.notes.length > 0 ? (
         <ul className="field-hint">
@@ -123,7 +165,12 @@ function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | u
       ) : null}
       <div className="row">
         {rule.verdict === 'orphan' ? (
-          <button type="button" className="btn btn-primary" onClick={() => openLockForm({ kind: 'release', rule: rule.rule, value: rule.normalized })} data-testid="action-release">
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => openLockForm({ kind: 'release', rule: rule.rule, value: rule.normalized, ...(rule.lock ? { lock: rule.lock } : {}), ...(rule.scope ? { scope: rule.scope } : {}) })}
+            data-testid="action-release"
+          >
             Release the orphan lock…
           </button>
         ) : null}

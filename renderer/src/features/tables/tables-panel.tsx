@@ -1,4 +1,5 @@
-/** The Tables sidebar section: a paged list of the connection's tables. */
+/** The Tables sidebar section: a paged list of the connection's tables, and a table opened by its name. */
+import { useState, type FormEvent } from 'react';
 import type { TablesState } from './use-tables';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
@@ -28,6 +29,7 @@ export function TablesPanel({ state, selected, onSelect }: { state: TablesState;
           </li>
         ))}
       </ul>
+      <OpenByName onSelect={onSelect} />
       {state.next || state.previous ? (
         <div className="row">
           <button type="button" className="btn btn-small" disabled={!state.previous} onClick={state.previous}>
@@ -40,5 +42,46 @@ export function TablesPanel({ state, selected, onSelect }: { state: TablesState;
         </div>
       ) : null}
     </section>
+  );
+}
+
+// DynamoDB's table name rule: 3 to 255 of letters, digits, _ . -
+const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
+
+/** A table past the listed pages, or one the user may read but not list, opened by typing its name. */
+function OpenByName({ onSelect }: { onSelect: (table: string) => void }) {
+  const [name, setName] = useState('');
+  const trimmed = name.trim();
+  const invalid = trimmed !== '' && !TABLE_NAME.test(trimmed);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (trimmed === '' || invalid) return;
+    onSelect(trimmed);
+  };
+  return (
+    <form onSubmit={submit} className="field" aria-label="Open a table by name">
+      <label htmlFor="table-by-name">Open by name</label>
+      <div className="row">
+        <input
+          id="table-by-name"
+          className="mono spacer"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="table name"
+          autoComplete="off"
+          aria-invalid={invalid}
+          aria-describedby={invalid ? 'table-by-name-error' : undefined}
+          data-testid="table-by-name"
+        />
+        <button type="submit" className="btn btn-small" disabled={trimmed === '' || invalid}>
+          Open
+        </button>
+      </div>
+      {invalid ? (
+        <span id="table-by-name-error" className="field-error">
+          A table name is 3 to 255 letters, digits, _ . or -.
+        </span>
+      ) : null}
+    </form>
   );
 }

@@ -1,0 +1,91 @@
+/**
+ * What an export holds: the problems of the rows the inspector shows (after any write re-checked
+ * them), the counts it shows, and where they came from — connection, convention, filter, time,
+ * completeness — so a file read later says what it is. Pure.
+ */
+import type { AuditCounts, AuditReport } from '../../../../shared/audit/types';
+import type { ConnectionView } from '../../../../shared/contract';
+import type { Convention } from '../../../../shared/model';
+import type { AuditRows } from './audit-rows';
+import { rowMatches, type InspectorFilter } from './row-filter';
+import { problemsOfRows } from './rows-to-problems';
+import { PROBLEM_LABEL } from './status-chips';
+
+/** Where an export came from; never credentials (the connection view carries none). */
+export interface ExportProvenance {
+  readonly exportedAt: string;
+  readonly connection: { readonly id: string; readonly label: string; readonly region: string; readonly endpoint: string | null } | null;
+  /** "all problems", "problems only" or a kind's name, plus the search text when there is one. */
+  readonly filter: string;
+  readonly search: string;
+  readonly rowsShown: number;
+  /** Values re-checked after writes since the audit ran (their rows and counts are the re-checked ones). */
+  readonly writesSinceAudit: number;
+}
+
+/** The exported report: the `--json` shape of the audit, as shown, plus its provenance. */
+export interface ExportedReport extends AuditReport {
+  readonly exported: ExportProvenance;
+}
+
+/** Everything an export is made from. */
+export interface ExportInput {
+  readonly table: string;
+  readonly connection: ConnectionView | undefined;
+  readonly convention: Convention;
+  readonly rows: AuditRows;
+  readonly counts: AuditCounts;
+  readonly complete: boolean;
+  readonly reason: string | undefined;
+  readonly filter: InspectorFilter;
+  readonly writes: number;
+  readonly now: Date;
+}
+
+/** The filter in words, as the export states it. */
+export function filterText(filter: InspectorFilter['filter']): string {
+  if (filter === 'all') return 'all problems';
+  if (filter === 'problems') return 'problems only';
+  return PROBLEM_LABEL[filter];
+}
+
+/** Builds the export of what the inspector shows. */
+export function exportDocument(input: ExportInput): ExportedReport {
+  const shown = input.rows.list.filter((row) => rowMatches(row, input.filter));
+  const { scanned, accounts, locks, summary } = input.counts;
+  const c = input.connection;
+  return {
+    table: input.table,
+    complete: input.complete,
+    ...(input.reason !== undefined ? { reason: input.reason } : {}),
+    convention: input.convention,
+    scanned,
+    accounts,
+    locks,
+    summary,
+    problems: problemsOfRows(shown, input.convention.keys).filter((p) => input.filter.filter === 'all' || input.filter.filter === 'problems' || p.kind === input.filter.filter),
+    exported: {
+      exportedAt: input.now.toISOString(),
+      connection: c ? { id: c.id, label: c.label, region: c.region, endpoint: c.endpoint } : null,
+      filter: filterText(input.filter.filter),
+      search: input.filter.search.trim(),
+      rowsShown: shown.length,
+      writesSinceAudit: input.writes,
+    },
+  };
+}
+
+/** One line of words for the CSV's provenance row. */
+export function provenanceText(report: ExportedReport): string {
+  const e = report.exported;
+  const where = e.connection ? `${e.connection.label} (${e.connection.region}${e.connection.endpoint ? `, ${e.connection.endpoint}` : ''})` : 'no connection';
+  return [
+    `exported ${e.exportedAt}`,
+    `table ${report.table} on ${where}`,
+    `convention ${report.convention.preset}`,
+    `filter: ${e.filter}${e.search ? `, search "${e.search}"` : ''}`,
+    `${e.rowsShown} rows shown`,
+    report.complete ? 'complete' : 'INCOMPLETE',
+    ...(e.writesSinceAudit > 0 ? [`${e.writesSinceAudit} value(s) re-checked after writes`] : []),
+  ].join('; ');
+}
