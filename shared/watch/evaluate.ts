@@ -5,6 +5,7 @@
  * were not re-checked, so their "missing" locks mean nothing here.
  */
 import { AuditEngine } from '../audit/engine';
+import { scopeRecord } from '../conventions/scope';
 import type { Convention, Item, Problem } from '../model';
 import { keyId, keyOf } from '../plain-key';
 import type { WatchScope } from './scopes';
@@ -12,7 +13,10 @@ import type { WatchScope } from './scopes';
 /** Whether `problem` belongs to `scope`. */
 export function inScope(convention: Convention, problem: Problem, scope: WatchScope): boolean {
   if (scope.kind === 'malformed') return problem.kind === 'malformed-lock' && problem.lock !== undefined && keyId(problem.lock, convention.keys) === keyId(scope.key, convention.keys);
-  return problem.kind !== 'malformed-lock' && problem.rule === scope.rule && problem.value === scope.normalized;
+  if (problem.kind === 'malformed-lock' || problem.rule !== scope.rule || problem.value !== scope.normalized) return false;
+  const rule = convention.rules[scope.ruleIndex];
+  const wanted = rule ? scopeRecord(rule, scope.scope) : undefined;
+  return JSON.stringify(problem.scope ?? null) === JSON.stringify(wanted ?? null);
 }
 
 /** The problems of `scope`, given every item re-read for it (duplicates by key are read once). */

@@ -5,6 +5,7 @@
  */
 import { classifyItem, type AccountValue, type ItemClass } from '../conventions/classify';
 import { compileConvention, type CompiledConvention } from '../conventions/parse';
+import { joinKey, type ScopeValues } from '../conventions/scope';
 import type { Convention, Item, PlainKey } from '../model';
 import { keyId, keyOf } from '../plain-key';
 import type { StreamChange, WatchCause } from './watch-events';
@@ -19,6 +20,8 @@ export interface ValueScope {
   readonly ruleIndex: number;
   readonly rule: string;
   readonly normalized: string;
+  /** For a scoped rule: the scope the value is unique within (part of the join, as in the audit). */
+  readonly scope?: ScopeValues;
   /** Stored spellings seen on accounts (an index finds exact spellings only). */
   readonly forms: readonly string[];
   /** Lock keys the records named (covers scoped and legacy keys no template can enumerate). */
@@ -37,9 +40,9 @@ export interface MalformedScope {
 /** What one re-check covers. */
 export type WatchScope = ValueScope | MalformedScope;
 
-/** The id of a value scope. */
-export function valueScopeId(ruleIndex: number, normalized: string): string {
-  return JSON.stringify(['v', ruleIndex, normalized]);
+/** The id of a value scope: the rule and the audit's join key (scope values and normalized value). */
+export function valueScopeId(ruleIndex: number, normalized: string, scope?: ScopeValues): string {
+  return JSON.stringify(['v', ruleIndex, joinKey(scope, normalized)]);
 }
 
 /** The cause object of a stream record. */
@@ -47,15 +50,20 @@ export function causeOf(change: StreamChange, convention: Convention): WatchCaus
   return { eventName: change.eventName, keys: keyOf(change.keys, convention.keys), at: change.at, sequenceNumber: change.sequenceNumber };
 }
 
+/** A held value as stored, with its rule and scope: an account moved to another scope holds a different value. */
+function heldAs(v: AccountValue): string {
+  return JSON.stringify([v.ruleIndex, v.value, v.scope ?? null]);
+}
+
 function sameValues(a: readonly AccountValue[], b: readonly AccountValue[]): boolean {
-  return a.length === b.length && a.every((v, i) => v.ruleIndex === b[i]?.ruleIndex && v.value === b[i]?.value);
+  return a.length === b.length && a.every((v, i) => b[i] !== undefined && heldAs(v) === heldAs(b[i]));
 }
 
 /** An account's values that the other image of the same record does not hold as well (an update leaves the rest alone). */
 function changedValues(values: readonly AccountValue[], other: ItemClass | undefined): readonly AccountValue[] {
   if (other?.kind !== 'account') return values;
-  const kept = new Set(other.values.map((v) => `${v.ruleIndex}\u0000${v.value}`));
-  return values.filter((v) => !kept.has(`${v.ruleIndex}\u0000${v.value}`));
+  const kept = new Set(other.values.map(heldAs));
+  return values.filter((v) => !kept.has(heldAs(v)));
 }
 
 function classify(compiled: CompiledConvention, image: Item | undefined): ItemClass | undefined {
@@ -80,8 +88,8 @@ export function scopesOf(convention: Convention | CompiledConvention, change: St
     }
     const entries = cls.kind === 'account' ? changedValues(cls.values, cls === before ? after : before).map((v) => ({ v, account: cls.key, lock: undefined })) : [{ v: cls, account: undefined, lock: cls.key }];
     for (const { v, account, lock } of entries) {
-      const id = valueScopeId(v.ruleIndex, v.normalized);
-      const add: ValueScope = { kind: 'value', id, ruleIndex: v.ruleIndex, rule: conv.rules[v.ruleIndex]?.name ?? '', normalized: v.normalized, forms: account ? [v.value] : [], locks: lock ? [lock] : [], accounts: account ? [account] : [] };
+      const id = valueScopeId(v.ruleIndex, v.normalized, v.scope);
+      const add: ValueScope = { kind: 'value', id, ruleIndex: v.ruleIndex, rule: conv.rules[v.ruleIndex]?.name ?? '', normalized: v.normalized, ...(v.scope ? { scope: v.scope } : {}), forms: account ? [v.value] : [], locks: lock ? [lock] : [], accounts: account ? [account] : [] };
       const known = out.get(id);
       out.set(id, known ? mergeScopes(known, add, conv) : add);
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../conventions/presets';
+import { layoutFor, S } from '../conventions/test-layouts';
 import type { Item, Problem } from '../model';
 import type { StreamChange, WatchCause } from './watch-events';
 import { eventText } from './watch-events';
@@ -136,5 +137,27 @@ describe('watchableStream: never enabled silently', () => {
     expect(eventText({ event: 'problem', problem: { kind: 'orphan-lock', rule: 'EMAIL', value: 'a@x.io', lock: { PK: 'UNIQ#EMAIL#a@x.io', SK: 'LOCK' } }, cause })).toBe(
       'PROBLEM  orphan-lock EMAIL "a@x.io" lock PK=UNIQ#EMAIL#a@x.io, SK=LOCK — caused by REMOVE PK=ACCT#a, SK=PROFILE at 2026-12-01T10:00:00.000Z (#7)',
     );
+  });
+});
+
+describe('scoped rules: the scope is part of what a record touches', () => {
+  const scoped = layoutFor('onetable', { rules: [{ attribute: 'nickname', scope: 'orgId' }] });
+  const user = (id: string, org: string, nickname: string): Item => scoped.account(id, { orgId: org, nickname });
+  const lockIn = (org: string, value: string): Item => scoped.raw(`_unique#${org}#User#nickname#${value}`, '_unique#', { _type: S('_Unique') });
+  const rec = (eventName: StreamChange['eventName'], oldImage?: Item, newImage?: Item): StreamChange => ({ eventName, keys: { pk: (newImage ?? oldImage)!.pk!, sk: (newImage ?? oldImage)!.sk! }, ...(oldImage ? { oldImage } : {}), ...(newImage ? { newImage } : {}), at: 'x', sequenceNumber: '1' });
+
+  it('the same nickname in two orgs is two scopes; a move between orgs touches both', () => {
+    const [inAcme] = scopesOf(scoped.convention, rec('REMOVE', user('u1', 'acme', 'ada')));
+    const [lockGlobex] = scopesOf(scoped.convention, rec('INSERT', undefined, lockIn('globex', 'ada')));
+    expect(inAcme!.id).not.toBe(lockGlobex!.id);
+    expect(scopesOf(scoped.convention, rec('MODIFY', user('u1', 'acme', 'ada'), user('u1', 'globex', 'ada'))).map((x) => x.id).sort()).toEqual([inAcme!.id, lockGlobex!.id].sort());
+  });
+
+  it("an orphan in one org is that scope's problem only", () => {
+    const [globex] = scopesOf(scoped.convention, rec('INSERT', undefined, lockIn('globex', 'ada')));
+    const [acme] = scopesOf(scoped.convention, rec('INSERT', undefined, lockIn('acme', 'ada')));
+    const items = [user('u1', 'acme', 'ada'), lockIn('acme', 'ada'), lockIn('globex', 'ada')];
+    expect(scopeProblems(scoped.convention, globex!, items).map((p) => [p.kind, p.scope])).toEqual([['orphan-lock', { orgId: 'globex' }]]);
+    expect(scopeProblems(scoped.convention, acme!, items)).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { GetItemCommand, QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { formatLockKey } from '../../../shared/conventions/format';
-import { SCOPE_PLACEHOLDER } from '../../../shared/conventions/presets';
+import { isScoped } from '../../../shared/conventions/scope';
 import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../../../shared/limits';
 import type { Convention, Item, PlainKey, Problem } from '../../../shared/model';
 import { keyId, keyOf, toTypedKey } from '../../../shared/plain-key';
@@ -27,9 +27,9 @@ export interface RecheckContext {
   readonly confirmOrphans?: boolean;
 }
 
-async function getItem(ctx: RecheckContext, key: PlainKey): Promise<Item | undefined> {
+async function getItem(ctx: RecheckContext, key: PlainKey, table: string = ctx.table.name): Promise<Item | undefined> {
   const { client, convention, signal } = ctx;
-  const out = await withRetry(() => client.send(new GetItemCommand({ TableName: ctx.table.name, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), { abortSignal: signal }), { signal });
+  const out = await withRetry(() => client.send(new GetItemCommand({ TableName: table, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), { abortSignal: signal }), { signal });
   return out.Item;
 }
 
@@ -39,10 +39,12 @@ function lockKeys(convention: Convention, scope: ValueScope): PlainKey[] {
   const keys = convention.keys;
   const out: PlainKey[] = [...scope.locks];
   if (!rule || keys.hash.type !== 'S') return out;
+  // A scoped lock key needs the scope values; without them only the keys the records named are read.
+  if (isScoped(rule) && scope.scope === undefined) return out;
   for (const template of rule.lockKeys) {
-    if (template.hash.includes(SCOPE_PLACEHOLDER) || (keys.range && template.range === undefined)) continue;
+    if (keys.range && template.range === undefined) continue;
     for (const form of new Set([scope.normalized, ...scope.forms])) {
-      const text = formatLockKey(rule, form, template);
+      const text = formatLockKey(rule, form, template, scope.scope);
       if (utf8ByteLength(text.hash) > PARTITION_KEY_MAX_BYTES || (text.range !== undefined && utf8ByteLength(text.range) > SORT_KEY_MAX_BYTES)) continue;
       out.push(keys.range ? { [keys.hash.name]: text.hash, [keys.range.name]: text.range ?? '' } : { [keys.hash.name]: text.hash });
     }
@@ -75,18 +77,22 @@ async function indexedHolders(ctx: RecheckContext, scope: ValueScope): Promise<P
   return out;
 }
 
-async function readAll(ctx: RecheckContext, keys: readonly PlainKey[]): Promise<Item[]> {
+async function readAll(ctx: RecheckContext, keys: readonly PlainKey[], table: string = ctx.table.name): Promise<Item[]> {
   const unique = new Map(keys.map((k) => [keyId(k, ctx.convention.keys), k]));
-  const items = await Promise.all([...unique.values()].map((k) => getItem(ctx, k)));
+  const items = await Promise.all([...unique.values()].map((k) => getItem(ctx, k, table)));
   return items.filter((i): i is Item => i !== undefined);
 }
 
 /** The scope's problems now, from consistent re-reads. */
 export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Promise<Problem[]> {
   const { convention } = ctx;
-  if (scope.kind === 'malformed') return scopeProblems(convention, scope, await readAll(ctx, [scope.key]));
+  if (scope.kind === 'malformed') return scopeProblems(convention, scope, await readAll(ctx, [scope.key], convention.lockTable ?? ctx.table.name));
   const indexed = await indexedHolders(ctx, scope);
-  const items = await readAll(ctx, [...lockKeys(convention, scope), ...scope.accounts, ...(indexed ?? [])]);
+  // Locks may live in a table of their own (convention.lockTable); accounts live in the watched one.
+  const lockTable = convention.lockTable ?? ctx.table.name;
+  const items = lockTable === ctx.table.name
+    ? await readAll(ctx, [...lockKeys(convention, scope), ...scope.accounts, ...(indexed ?? [])])
+    : [...(await readAll(ctx, lockKeys(convention, scope), lockTable)), ...(await readAll(ctx, [...scope.accounts, ...(indexed ?? [])]))];
   const problems = scopeProblems(convention, scope, items);
   if (indexed !== undefined || ctx.confirmOrphans === false || !problems.some((p) => p.kind === 'orphan-lock')) return problems;
   // No index: the records named every holder they knew of, but another account may hold the value too.
