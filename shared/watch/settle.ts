@@ -13,11 +13,14 @@ import { mergeScopes, type WatchScope } from './scopes';
 export interface DueCheck {
   readonly scope: WatchScope;
   readonly cause: WatchCause;
+  /** A second look: the first re-read saw the scope's problems change (see watch.ts). */
+  readonly confirm: boolean;
 }
 
 interface Pending {
   scope: WatchScope;
   cause: WatchCause;
+  confirm: boolean;
   readonly first: number;
   last: number;
 }
@@ -51,15 +54,17 @@ export class SettleQueue {
     this.maxPending = options.maxPending ?? 10_000;
   }
 
-  /** Records that `cause` touched `scopes` at time `now` (ms). */
-  add(scopes: readonly WatchScope[], cause: WatchCause, now: number): void {
+  /** Records that `cause` touched `scopes` at time `now` (ms); `confirm` asks for a second look at a changed scope. */
+  add(scopes: readonly WatchScope[], cause: WatchCause, now: number, confirm = false): void {
     for (const scope of scopes) {
       const known = this.pending.get(scope.id);
       if (known) {
         known.scope = mergeScopes(known.scope, scope, this.convention);
-        known.cause = cause;
+        // A second look keeps the newest record: the one a write that landed meanwhile produced.
+        if (!confirm) known.cause = cause;
+        known.confirm ||= confirm;
         known.last = now;
-      } else this.pending.set(scope.id, { scope, cause, first: now, last: now });
+      } else this.pending.set(scope.id, { scope, cause, confirm, first: now, last: now });
     }
   }
 
@@ -69,7 +74,7 @@ export class SettleQueue {
     for (const [id, p] of this.pending) {
       if (Math.min(p.last + this.settleMs, p.first + this.maxWaitMs) > now) continue;
       this.pending.delete(id);
-      out.push({ scope: p.scope, cause: p.cause });
+      out.push({ scope: p.scope, cause: p.cause, confirm: p.confirm });
     }
     return out;
   }

@@ -29,6 +29,13 @@ export class ProblemTracker {
     return events;
   }
 
+  /** Whether `fresh` differs from what is known of the scope (nothing is recorded). */
+  differs(scope: WatchScope, fresh: readonly Problem[]): boolean {
+    const before = this.open.get(scope.id);
+    if ((before?.size ?? 0) !== fresh.length) return true;
+    return fresh.some((p) => !before?.has(problemId(p)));
+  }
+
   /** Every open problem (for a late subscriber). */
   problems(): Problem[] {
     return [...this.open.values()].flatMap((m) => [...m.values()]);

@@ -89,12 +89,28 @@ describe('SettleQueue: the settle window', () => {
   });
 });
 
+describe('SettleQueue: the second look', () => {
+  it('keeps the record that arrived meanwhile as the cause, and marks the check as a confirmation', () => {
+    const [scope] = scopesOf(convention, change('REMOVE', acct('a', 'a@x.io')));
+    const queue = new SettleQueue(convention, { settleMs: 10 });
+    const remove = { ...cause, sequenceNumber: '9' };
+    queue.add([scope!], remove, 0);
+    queue.add([scope!], cause, 1, true);
+    expect(queue.takeDue(100)).toMatchObject([{ cause: { sequenceNumber: '9' }, confirm: true }]);
+    queue.add([scope!], cause, 200, true);
+    queue.add([scope!], remove, 201);
+    expect(queue.takeDue(300)).toMatchObject([{ cause: { sequenceNumber: '9' }, confirm: true }]);
+  });
+});
+
 describe('ProblemTracker: appear and resolve', () => {
   const [scope] = scopesOf(convention, change('REMOVE', acct('a', 'a@x.io')));
   const orphan: Problem = { kind: 'orphan-lock', rule: 'EMAIL', value: 'a@x.io', lock: { PK: 'UNIQ#EMAIL#a@x.io', SK: 'LOCK' } };
   it('reports a problem once, then its resolution, and forgets a healthy scope', () => {
     const tracker = new ProblemTracker();
+    expect(tracker.differs(scope!, [orphan])).toBe(true);
     expect(tracker.update(scope!, [orphan], cause)).toEqual([{ event: 'problem', problem: orphan, cause }]);
+    expect(tracker.differs(scope!, [orphan])).toBe(false);
     expect(tracker.update(scope!, [orphan], cause)).toEqual([]);
     expect(tracker.size).toBe(1);
     expect(tracker.update(scope!, [], cause)).toEqual([{ event: 'resolved', problem: orphan, cause }]);

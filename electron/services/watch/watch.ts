@@ -77,7 +77,13 @@ export async function watchTable(options: WatchOptions): Promise<void> {
 
   async function check(due: DueCheck): Promise<readonly WatchEvent[]> {
     try {
-      return tracker.update(due.scope, await recheckScope(context, due.scope), due.cause);
+      const fresh = await recheckScope(context, due.scope);
+      if (due.confirm || !tracker.differs(due.scope, fresh)) return tracker.update(due.scope, fresh, due.cause);
+      // A change is reported after a second look one window later: the table read may be ahead of the
+      // stream (a write landed after the records that queued this check), and that write's record —
+      // the real cause — has arrived by then. A change gone by the second look was never real.
+      queue.add([due.scope], due.cause, Date.now(), true);
+      return [];
     } catch (error) {
       if (signal.aborted) return [];
       // Judge it again later rather than drop it: an unreadable moment is not a healthy one.
