@@ -8,25 +8,36 @@ import type { Problem } from '../model';
 import type { WatchCause, WatchEvent } from './watch-events';
 import type { WatchScope } from './scopes';
 
-/** A problem's identity: the same kind, rule, value, lock and accounts is the same problem. */
+/** A problem's identity: the same kind, rule, value, scope, lock and accounts is the same problem. */
 export function problemId(problem: Problem): string {
-  return JSON.stringify([problem.kind, problem.rule ?? null, problem.value, problem.lock ?? null, problem.accounts ?? null]);
+  return JSON.stringify([problem.kind, problem.rule ?? null, problem.value, problem.scope ?? null, problem.lock ?? null, problem.accounts ?? null]);
+}
+
+/** An open problem and the write that caused it. */
+export interface OpenProblem {
+  readonly problem: Problem;
+  readonly cause: WatchCause;
 }
 
 /** Open problems by scope. */
 export class ProblemTracker {
-  private readonly open = new Map<string, Map<string, Problem>>();
+  private readonly open = new Map<string, Map<string, OpenProblem>>();
 
   /** Replaces a scope's problems with `fresh` and returns what appeared and what disappeared. */
   update(scope: WatchScope, fresh: readonly Problem[], cause: WatchCause): WatchEvent[] {
-    const before = this.open.get(scope.id) ?? new Map<string, Problem>();
-    const after = new Map(fresh.map((p) => [problemId(p), p]));
+    const before = this.open.get(scope.id) ?? new Map<string, OpenProblem>();
+    const after = new Map<string, OpenProblem>();
     const events: WatchEvent[] = [];
-    for (const [id, problem] of before) if (!after.has(id)) events.push({ event: 'resolved', problem, cause });
-    for (const [id, problem] of after) if (!before.has(id)) events.push({ event: 'problem', problem, cause });
+    for (const problem of fresh) {
+      const id = problemId(problem);
+      const known = before.get(id);
+      after.set(id, known ?? { problem, cause });
+      if (!known) events.push({ event: 'problem', problem, cause });
+    }
+    const resolved: WatchEvent[] = [...before].filter(([id]) => !after.has(id)).map(([, open]) => ({ event: 'resolved', problem: open.problem, cause }));
     if (after.size === 0) this.open.delete(scope.id);
     else this.open.set(scope.id, after);
-    return events;
+    return [...resolved, ...events];
   }
 
   /** Whether `fresh` differs from what is known of the scope (nothing is recorded). */
@@ -36,8 +47,8 @@ export class ProblemTracker {
     return fresh.some((p) => !before?.has(problemId(p)));
   }
 
-  /** Every open problem (for a late subscriber). */
-  problems(): Problem[] {
+  /** Every open problem with the write that caused it (for a late subscriber). */
+  problems(): OpenProblem[] {
     return [...this.open.values()].flatMap((m) => [...m.values()]);
   }
 

@@ -30,6 +30,22 @@ export type WatchEvent =
   | { readonly event: 'resolved'; readonly problem: Problem; readonly cause: WatchCause }
   | { readonly event: 'watching'; readonly table: string; readonly streamArn: string };
 
+/** How a live watch in the app is doing: reading (`live`), behind its stream (`lagging`), or ended (with why). */
+export type LiveWatchStatus = 'live' | 'lagging' | 'stopped';
+
+/** One event of the app's `watch.events` stream: a watch event or a status change, tagged with its watch. */
+export type LiveWatchEvent =
+  | (WatchEvent & { readonly watchId: string })
+  | { readonly event: 'status'; readonly watchId: string; readonly status: LiveWatchStatus; readonly reason?: string };
+
+/** What `watch.start` answers. */
+export interface WatchStarted {
+  readonly watchId: string;
+  readonly streamArn: string;
+  /** The settle window in ms (a problem shows within about two). */
+  readonly settleMs: number;
+}
+
 /** The key of a problem as text: `PK=…, SK=…` (what the readable lines show). */
 function keyText(key: PlainKey | undefined): string {
   if (key === undefined) return '';

@@ -40,6 +40,8 @@ export interface WatchOptions {
   readonly confirmOrphans?: boolean;
   /** Above this many scopes waiting, reading pauses (default 10,000). */
   readonly maxPending?: number;
+  /** Reading keeps up (`live`) or waits for the checks to drain (`lagging`). */
+  readonly onStatus?: (status: 'live' | 'lagging') => void;
   /** Test hook: the tracker, to check that memory stays flat. */
   readonly tracker?: ProblemTracker;
 }
@@ -114,12 +116,18 @@ export async function watchTable(options: WatchOptions): Promise<void> {
       ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
       ...(options.describeEveryMs === undefined ? {} : { describeEveryMs: options.describeEveryMs }),
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
-      onReady: () => options.onEvent({ event: 'watching', table: options.table.name, streamArn: options.streamArn }),
+      onReady: () => {
+        options.onEvent({ event: 'watching', table: options.table.name, streamArn: options.streamArn });
+        options.onStatus?.('live');
+      },
       onRecords: async (changes) => {
         const now = Date.now();
         for (const change of changes) queue.add(scopesOf(compiled, change), causeOf(change, convention), now);
         // Back-pressure: a reader far ahead of the checks waits instead of growing the queue.
+        if (!queue.full) return;
+        options.onStatus?.('lagging');
         while (queue.full && !signal.aborted) await sleep(tick, signal).catch(() => undefined);
+        if (!signal.aborted) options.onStatus?.('live');
       },
     });
   } finally {
