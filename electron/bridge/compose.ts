@@ -10,6 +10,7 @@ import { createConnectionRegistry, SANDBOX_ID } from '../services/connections/re
 import { createSettingsStore } from '../services/connections/settings-store';
 import { SANDBOX_CREDENTIALS, SANDBOX_REGION, startSandbox } from '../services/sandbox';
 import { createDataServices } from './data-services';
+import { createLiveWatches } from '../services/watch/live-watches';
 import type { BridgeDeps } from './deps';
 import { createHandlers } from './handlers';
 import type { BridgeLogger } from './logger';
@@ -85,6 +86,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   });
   const connections = createConnectionRegistry({ settings, sandbox: sandbox.probe, broker: mfa, env });
   const data = createDataServices({ hub, dataDir, env });
+  const watches = createLiveWatches({ hub, env });
   hub.setReplay('sandbox.status', () => [sandbox.info()]);
   hub.setReplay('mfa.prompts', () => {
     const open = mfa.openPrompt();
@@ -106,6 +108,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     sandbox,
     data,
     mfa,
+    watches,
   };
 
   /** The connection for a command-line request; an endpoint is saved (once) so it shows in the sidebar. */
@@ -144,6 +147,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     async shutdown() {
       mfa.cancelAll();
       data.close();
+      await watches.close();
       await sandbox.shutdown();
     },
   };

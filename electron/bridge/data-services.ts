@@ -25,6 +25,7 @@ import type { ResolvedConnection } from '../services/connections/registry';
 import { PreviewStore } from '../services/transactions/preview-store';
 import { decodeCancellation, executePreview, previewTransaction, readActivity, type TransactionContext } from '../services/transactions/service';
 import type { DataServices } from './deps';
+import { verifyExecuted } from '../services/transactions/verify-writes';
 import type { StreamHub } from './stream-hub';
 import { itemJson, typedKey } from './item-json';
 
@@ -274,7 +275,10 @@ export function createDataServices(options: DataServicesOptions): DataServices &
         if (outcome.status === 'refused') return err('conflict', outcome.message);
         previews.delete(previewId);
         store.delete(previewId);
-        if (outcome.status === 'succeeded') return ok({ status: 'executed', previewId, verified: false, message: outcome.message });
+        if (outcome.status === 'succeeded') {
+          const check = await verifyExecuted(clientFor(connection.value), kept.preview);
+          return ok({ status: 'executed', previewId, verified: check.verified, message: outcome.message, ...(check.verified ? {} : { differences: [...check.differences, ...check.unchecked.map((u) => `not checked: ${u}`)] }) });
+        }
         return ok({ status: 'cancelled', previewId, message: outcome.message, reasons: outcome.reasons.map((r) => reasonView(r, kept.preview)) });
       });
     },

@@ -10,6 +10,7 @@ import type { Result } from '../../shared/result';
 import type { ConnectionRegistry, ResolvedConnection } from '../services/connections/registry';
 import type { MfaBroker } from '../services/connections/mfa-broker';
 import type { SettingsStore } from '../services/connections/settings-store';
+import type { LiveWatchService } from '../services/watch/live-watches';
 
 /** Resolves a connection id at the moment of use (execute re-checks the write mode then, not at preview time). */
 export type ResolveConnection = (id: string) => Promise<Result<ResolvedConnection>>;
@@ -54,4 +55,5 @@ export interface BridgeDeps {
   readonly sandbox: SandboxControl;
   readonly data: DataServices;
   readonly mfa: MfaBroker;
+  readonly watches: LiveWatchService;
 }

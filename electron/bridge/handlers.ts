@@ -93,6 +93,13 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     'audit.cancel': ({ runId }) => data.cancelAudit(runId),
     'audit.report': ({ runId }) => data.auditReport(runId),
 
+    'watch.start': ({ connectionId, table, convention }) =>
+      on(connectionId, async (c) => {
+        const chosen = await conventionFor(c, table, convention);
+        return chosen.ok ? deps.watches.start(c, table, chosen.value) : chosen;
+      }),
+    'watch.stop': ({ watchId }) => deps.watches.stop(watchId),
+
     'lookup.run': ({ connectionId, table, value, rule, scope, convention }) =>
       on(connectionId, async (c) => {
         const chosen = await conventionFor(c, table, convention);

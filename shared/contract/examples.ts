@@ -39,6 +39,8 @@ export const EXAMPLE_ARGS: { readonly [M in MethodName]: MethodArgs<M> } = {
   'audit.start': { ...onTable, segments: 4 },
   'audit.cancel': { runId: 'run-1' },
   'audit.report': { runId: 'run-1' },
+  'watch.start': onTable,
+  'watch.stop': { watchId: 'w-1' },
   'lookup.run': { ...onTable, value: 'ada@lovelace.io' },
   'tx.preview': { ...onTable, request: { kind: 'release', rule: 'HANDLE', value: 'ada' } },
   'tx.execute': { previewId: 'p-1', confirmation: 'ada' },

@@ -9,6 +9,7 @@ import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, external
 import { conventionSchema } from './convention-schema';
 import { decodeInputSchema, scopeArgSchema, txRequestSchema } from './tx-schema';
 import { method } from './spec';
+import type { WatchStarted } from '../watch/watch-events';
 
 const onTable = { connectionId: connectionIdSchema, table: tableNameSchema };
 
@@ -72,6 +73,12 @@ export const methods = {
   ),
   'audit.cancel': method<{ cancelled: boolean }>()(z.strictObject({ runId: opaqueIdSchema }), { writes: false, summary: 'Cancel a running audit.' }),
   'audit.report': method<AuditReportView>()(z.strictObject({ runId: opaqueIdSchema }), { writes: false, summary: 'The (partial or final) report of a run.' }),
+
+  'watch.start': method<WatchStarted>()(z.strictObject({ ...onTable, convention: conventionSchema.optional() }), {
+    writes: false,
+    summary: "Start a live watch of the table's stream (never enables one); subscribe to `watch.events`.",
+  }),
+  'watch.stop': method<{ stopped: boolean }>()(z.strictObject({ watchId: opaqueIdSchema }), { writes: false, summary: 'Stop a live watch.' }),
 
   'lookup.run': method<LookupView>()(
     z.strictObject({ ...onTable, value: valueSchema, rule: nameSchema.optional(), scope: scopeArgSchema.optional(), convention: conventionSchema.optional() }),

@@ -3,10 +3,12 @@ import { z } from 'zod';
 import type { AuditEvent, MfaPromptEvent, SandboxView } from './views';
 import { opaqueIdSchema } from './limits';
 import { stream } from './spec';
+import type { LiveWatchEvent } from '../watch/watch-events';
 
 /** Every stream, by dot-name, with the subscriber's filter schema and the event type. */
 export const streams = {
   'audit.events': stream<AuditEvent>()(z.strictObject({ runId: opaqueIdSchema }), 'Deltas, progress and done of one audit run.'),
   'sandbox.status': stream<SandboxView>()(z.strictObject({}), 'Sandbox state changes.'),
+  'watch.events': stream<LiveWatchEvent>()(z.strictObject({ watchId: opaqueIdSchema }), 'Problems appearing and resolving as writes happen, with their cause; the watch status.'),
   'mfa.prompts': stream<MfaPromptEvent>()(z.strictObject({}), 'MFA code requests from credential providers.'),
 } as const;

@@ -207,7 +207,15 @@ export interface TxReasonView {
 
 /** The outcome of an executed (or refused) transaction. */
 export type TxOutcomeView =
-  | { readonly status: 'executed'; readonly previewId: string; readonly verified: boolean; readonly message?: string }
+  | {
+      readonly status: 'executed';
+      readonly previewId: string;
+      /** True when consistent re-reads found every written item as written. */
+      readonly verified: boolean;
+      readonly message?: string;
+      /** When not verified: what the re-reads found different (or could not check). */
+      readonly differences?: readonly string[];
+    }
   | { readonly status: 'cancelled'; readonly previewId: string; readonly reasons: readonly TxReasonView[]; readonly message?: string };
 
 /** A decoded cancellation. */

@@ -84,6 +84,11 @@ export function createFakeDeps(): { deps: BridgeDeps; calls: string[]; writes: (
     },
     data,
     mfa: createMfaBroker(() => undefined),
+    watches: {
+      start: () => record('watches.start', err('validation', 'no stream')),
+      stop: () => record('watches.stop', ok({ stopped: false })),
+      close: () => Promise.resolve(),
+    },
   };
   return { deps, calls, writes: () => writeCount };
 }

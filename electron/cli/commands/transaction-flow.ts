@@ -8,6 +8,7 @@ import type { Convention, PlainKey } from '../../../shared/model';
 import type { Result } from '../../../shared/result';
 import type { Outcome, Preview, TransactionOperation } from '../../../shared/transactions/types';
 import type { TransactionContext } from '../../services/transactions/service';
+import type { Verification } from '../../../shared/transactions/verify';
 import type { CliIo, FlagSpecs, FlagValues } from '../command';
 import { EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS, usageError } from '../command';
 import type { Connection } from '../connection';
@@ -82,6 +83,12 @@ export function outcomeText(o: Outcome): string {
   }
 }
 
+/** What the re-reads after an execute found, as people read it. */
+export function verificationText(v: Verification): string {
+  if (v.verified) return 'applied and verified: every written item re-read as written\n';
+  return `applied, NOT verified:\n${[...v.differences, ...v.unchecked.map((u) => `not checked: ${u}`)].map((d) => `  - ${d}`).join('\n')}\n`;
+}
+
 /** The exit code of an outcome. */
 export function outcomeExit(o: Outcome): number {
   return o.status === 'succeeded' ? EXIT_OK : EXIT_REFUSED;
@@ -146,6 +153,9 @@ export async function runWrite(run: WriteRun): Promise<number> {
   }
   const executed = await executePreview(ctx, { previewId: preview.id, confirmation });
   if (!executed.ok) return printError(run, executed.error, preview);
-  io.stdout(json ? `${JSON.stringify({ preview, outcome: executed.value })}\n` : outcomeText(executed.value));
-  return outcomeExit(executed.value);
+  const outcome = executed.value;
+  // "Verified" means verified: every written item re-read (consistently) and compared with what was written.
+  const verification = outcome.status === 'succeeded' ? await (await import('../../services/transactions/verify-writes')).verifyExecuted(ctx.client, preview) : undefined;
+  io.stdout(json ? `${JSON.stringify({ preview, outcome, ...(verification ? { verification } : {}) })}\n` : `${outcomeText(outcome)}${verification ? verificationText(verification) : ''}`);
+  return outcomeExit(outcome);
 }

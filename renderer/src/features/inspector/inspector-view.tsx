@@ -12,6 +12,7 @@ import { ProblemCounts } from './problem-counts';
 import { downloadText, reportToCsv, reportToJson } from './report-export';
 import type { RowFilter } from './row-filter';
 import { PROBLEM_LABEL } from './status-chips';
+import { LiveWatchPanel } from '../live-watch/live-watch-panel';
 
 /** The id of the search box, focused by the `/` shortcut. */
 export const INSPECTOR_SEARCH_ID = 'inspector-search';
@@ -89,6 +90,7 @@ export function InspectorView({ table }: { table: string }) {
           Audit complete.
         </p>
       ) : null}
+      <LiveWatchPanel table={table} convention={convention} />
       <ProblemCounts counts={audit.rows.counts} provisional={running} filter={filter} onFilter={setFilter} />
       <div className="row toolbar">
         <label htmlFor="inspector-filter">Show</label>

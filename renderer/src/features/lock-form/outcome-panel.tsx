@@ -9,7 +9,16 @@ export function OutcomePanel({ outcome, recheck }: { outcome: TxOutcomeView; rec
     return (
       <div className="alert alert-ok" role="status" data-testid="tx-outcome" data-status="executed">
         <div className="alert-title">Executed</div>
-        <p>{outcome.verified ? 'The transaction was applied and verified.' : 'The transaction was applied.'}</p>
+        <p data-testid="tx-verified" data-verified={String(outcome.verified)}>
+          {outcome.verified ? 'The transaction was applied and verified (every written item re-read as written).' : 'The transaction was applied, but the re-read does not confirm it:'}
+        </p>
+        {outcome.differences?.length ? (
+          <ul data-testid="tx-differences">
+            {outcome.differences.map((d) => (
+              <li key={d}>{d}</li>
+            ))}
+          </ul>
+        ) : null}
         {recheck ? (
           <div className="stack" data-testid="tx-recheck">
             {recheck.rules.map((rule) => (

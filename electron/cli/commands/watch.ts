@@ -1,0 +1,75 @@
+/** `locksmith watch`: read the table's stream and report problems the moment a write causes them. */
+import { CONVENTION_FLAGS, optionalInt } from '../args';
+import type { CliCommand } from '../command';
+import { CliError, EXIT_OK } from '../command';
+import { closeSession, openTable } from '../session';
+import type { TableSession } from '../session';
+
+/** The watch command. */
+export const watchCommand: CliCommand = {
+  name: 'watch',
+  summary: 'Read the table’s DynamoDB stream and report each problem as a write causes it, and when it is fixed.',
+  usage: 'watch --table T [--preset P | --convention FILE] [--json]',
+  flags: {
+    table: { type: 'string', valueName: 'T', description: 'the table (its stream must carry NEW_AND_OLD_IMAGES)' },
+    ...CONVENTION_FLAGS,
+    json: { type: 'boolean', description: 'one JSON object per stdout line' },
+    'settle-ms': { type: 'string', valueName: 'MS', description: 'settle window before a touched value is re-checked (default 2000)' },
+    'poll-ms': { type: 'string', valueName: 'MS', description: 'pause between empty reads of a shard (default 1000)' },
+  },
+  details: `
+Every shard is read from LATEST (and every shard created later, after its parent). A write that
+touches an account's protected value or a lock gets the values involved re-checked with consistent
+reads after the settle window, so the several records of one transaction never raise a false alarm.
+Events (with --json, one object per line):
+  {"event":"watching","table":…,"streamArn":…}
+  {"event":"problem","problem":{kind,rule,value,lock?,accounts?},"cause":{eventName,keys,at,sequenceNumber}}
+  {"event":"resolved","problem":{…},"cause":{…}}
+A table without a stream (or with another view type) exits 2 with the update-table command to run;
+Locksmith never enables a stream itself. Ctrl+C (SIGINT) or SIGTERM stops cleanly with exit 0.
+Example:
+  locksmith watch --endpoint http://localhost:8000 --table accounts --preset uniq --json`,
+  async run({ values, io }) {
+    const settleMs = optionalInt(values, 'settle-ms', 'watch', 0, 60_000);
+    const pollMs = optionalInt(values, 'poll-ms', 'watch', 10, 60_000);
+    let session: TableSession | undefined;
+    let streams: { destroy: () => void } | undefined;
+    try {
+      session = await openTable(values, io, 'watch');
+      const { connection, table } = session;
+      const [{ resolveConvention }, { findWatchableStream, watchTable }, { createStreamsClient }, { eventText }] = await Promise.all([
+        import('../convention-source'),
+        import('../../services/watch/watch'),
+        import('../../services/watch/streams-client'),
+        import('../../../shared/watch/watch-events'),
+      ]);
+      const arn = await findWatchableStream(connection.client, table.name, io.signal, connection.errorContext);
+      if (!arn.ok) throw new CliError(arn.error);
+      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      const client = createStreamsClient(connection.target, io.env);
+      streams = client;
+      await watchTable({
+        client: connection.client,
+        streams: client,
+        table,
+        convention: resolved.convention,
+        streamArn: arn.value,
+        signal: io.signal,
+        ...(settleMs === undefined ? {} : { settleMs }),
+        ...(pollMs === undefined ? {} : { pollMs }),
+        onEvent: (event) => io.stdout(values.json === true ? `${JSON.stringify(event)}\n` : `${eventText(event)}\n`),
+        onNotice: (text) => io.stderr(`locksmith: ${text}\n`),
+      });
+      return EXIT_OK;
+    } catch (error) {
+      // Ctrl+C and SIGTERM end a watch: that is its normal way out.
+      if (io.signal.aborted) return EXIT_OK;
+      if (error instanceof CliError) throw error;
+      const { toAppError } = await import('../../services/dynamo/errors');
+      throw new CliError(toAppError(error, { ...session?.connection.errorContext, table: session?.table.name }));
+    } finally {
+      streams?.destroy();
+      closeSession(session);
+    }
+  },
+};

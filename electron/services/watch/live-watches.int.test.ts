@@ -1,0 +1,75 @@
+import { DeleteItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
+import type { LiveWatchEvent } from '../../../shared/watch/watch-events';
+import { createStreamHub } from '../../bridge/stream-hub';
+import { deleteTable, testClient } from '../../testing/dynamo-fixtures';
+import type { ResolvedConnection } from '../connections/registry';
+import { SANDBOX_CREDENTIALS, SANDBOX_REGION } from '../sandbox/dynamodb-local';
+import { createLiveWatches } from './live-watches';
+import { createStreamTable, signup } from './testing-watch';
+
+const endpoint = inject('dynamoEndpoint');
+const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
+let client: DynamoDBClient;
+const tables: string[] = [];
+const connection = { view: { id: 'endpoint:test' }, target: { label: 'test', endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS } } as unknown as ResolvedConnection;
+
+beforeAll(() => {
+  client = testClient(endpoint);
+});
+
+afterAll(async () => {
+  for (const t of tables) await deleteTable(client, t);
+  client.destroy();
+});
+
+describe('live watches for the app', () => {
+  it('publishes problems with their cause, replays open ones to a late subscriber, joins a second start, stops cleanly', async () => {
+    const table = await createStreamTable(client, 'live-watch');
+    tables.push(table);
+    await signup(client, table, 'l1', 'ada@lovelace.io', 'ada');
+    const hub = createStreamHub();
+    const watches = createLiveWatches({ hub, settleMs: 200, pollMs: 50 });
+    try {
+      const started = await watches.start(connection, table, convention);
+      if (!started.ok) throw new Error(started.error.message);
+      const { watchId } = started.value;
+      const again = await watches.start(connection, table, convention);
+      expect(again.ok && again.value.watchId).toBe(watchId);
+
+      const seen: LiveWatchEvent[] = [];
+      let wake: () => void = () => undefined;
+      const sub = hub.subscribe('watch.events', { watchId }, (e) => {
+        seen.push(e as LiveWatchEvent);
+        wake();
+      });
+      if (!sub.ok) throw new Error(sub.error.message);
+      const until = (match: () => boolean): Promise<void> => (match() ? Promise.resolve() : new Promise((resolve) => (wake = () => match() && resolve())));
+      await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#l1' }, SK: { S: 'PROFILE' } } }));
+      await until(() => seen.filter((e) => e.event === 'problem').length === 2);
+      expect(seen.find((e) => e.event === 'problem' && e.problem.value === 'ada')).toMatchObject({ watchId, problem: { kind: 'orphan-lock' }, cause: { eventName: 'REMOVE', keys: { PK: 'ACCT#l1' } } });
+      sub.value();
+
+      const late: LiveWatchEvent[] = [];
+      const lateSub = hub.subscribe('watch.events', { watchId }, (e) => late.push(e as LiveWatchEvent));
+      if (!lateSub.ok) throw new Error(lateSub.error.message);
+      expect(late.map((e) => (e.event === 'problem' ? `${e.problem.value} ${e.cause.eventName}` : e.event === 'status' ? e.status : e.event)).sort()).toEqual(['ada REMOVE', 'ada@lovelace.io REMOVE', 'live']);
+
+      expect(await watches.stop(watchId)).toEqual({ ok: true, value: { stopped: true } });
+      expect(late.at(-1)).toMatchObject({ event: 'status', status: 'stopped' });
+      lateSub.value();
+    } finally {
+      await watches.close();
+    }
+  });
+
+  it('refuses a table without a stream with the command to run, starting nothing', async () => {
+    const table = await createStreamTable(client, 'live-nostream', { stream: 'none' });
+    tables.push(table);
+    const watches = createLiveWatches({ hub: createStreamHub() });
+    const started = await watches.start(connection, table, convention);
+    expect(started).toMatchObject({ ok: false, error: { kind: 'validation', fix: expect.stringContaining('StreamViewType=NEW_AND_OLD_IMAGES') } });
+    await watches.close();
+  });
+});

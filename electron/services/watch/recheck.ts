@@ -1,0 +1,105 @@
+/**
+ * The consistent re-read of one scope after its records settled: the candidate lock keys with
+ * GetItem (ConsistentRead), the holders through a GSI on the rule's attribute when one exists (as
+ * lookup finds them; each hit re-read consistently, since an index lags), plus every account the
+ * records named. Without an index, an apparent orphan is confirmed by lookup's holder scan before
+ * it is reported: a scan costs, a false alarm costs more.
+ */
+import { GetItemCommand, QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { formatLockKey } from '../../../shared/conventions/format';
+import { isScoped } from '../../../shared/conventions/scope';
+import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../../../shared/limits';
+import type { Convention, Item, PlainKey, Problem } from '../../../shared/model';
+import { keyId, keyOf, toTypedKey } from '../../../shared/plain-key';
+import { scopeProblems } from '../../../shared/watch/evaluate';
+import type { ValueScope, WatchScope } from '../../../shared/watch/scopes';
+import { withRetry } from '../dynamo/retry';
+import type { GsiInfo } from '../dynamo/tables';
+import { holderIndex, lookupValue } from '../lookup/lookup';
+
+/** What a re-check needs. */
+export interface RecheckContext {
+  readonly client: DynamoDBClient;
+  readonly table: { readonly name: string; readonly gsis: readonly GsiInfo[] };
+  readonly convention: Convention;
+  readonly signal: AbortSignal;
+  /** Confirm an apparent orphan with a holder scan when no index finds holders (default true). */
+  readonly confirmOrphans?: boolean;
+}
+
+async function getItem(ctx: RecheckContext, key: PlainKey, table: string = ctx.table.name): Promise<Item | undefined> {
+  const { client, convention, signal } = ctx;
+  const out = await withRetry(() => client.send(new GetItemCommand({ TableName: table, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), { abortSignal: signal }), { signal });
+  return out.Item;
+}
+
+/** Every key a lock of this value may have: each enumerable template × each spelling, plus the keys the records named. */
+function lockKeys(convention: Convention, scope: ValueScope): PlainKey[] {
+  const rule = convention.rules[scope.ruleIndex];
+  const keys = convention.keys;
+  const out: PlainKey[] = [...scope.locks];
+  if (!rule || keys.hash.type !== 'S') return out;
+  // A scoped lock key needs the scope values; without them only the keys the records named are read.
+  if (isScoped(rule) && scope.scope === undefined) return out;
+  for (const template of rule.lockKeys) {
+    if (keys.range && template.range === undefined) continue;
+    for (const form of new Set([scope.normalized, ...scope.forms])) {
+      const text = formatLockKey(rule, form, template, scope.scope);
+      if (utf8ByteLength(text.hash) > PARTITION_KEY_MAX_BYTES || (text.range !== undefined && utf8ByteLength(text.range) > SORT_KEY_MAX_BYTES)) continue;
+      out.push(keys.range ? { [keys.hash.name]: text.hash, [keys.range.name]: text.range ?? '' } : { [keys.hash.name]: text.hash });
+    }
+  }
+  return out;
+}
+
+function indexValue(index: GsiInfo, form: string): AttributeValue | undefined {
+  if (index.hash.type === 'S') return { S: form };
+  return form.trim() !== '' && Number.isFinite(Number(form)) ? { N: form } : undefined;
+}
+
+/** Holder keys the rule's GSI lists for the stored spellings (undefined when no index fits). */
+async function indexedHolders(ctx: RecheckContext, scope: ValueScope): Promise<PlainKey[] | undefined> {
+  const rule = ctx.convention.rules[scope.ruleIndex];
+  const index = rule ? holderIndex(ctx.table.gsis, rule) : undefined;
+  if (!rule || !index) return undefined;
+  const out: PlainKey[] = [];
+  for (const form of new Set([scope.normalized, ...scope.forms])) {
+    const value = indexValue(index, form);
+    if (!value) continue;
+    let startKey: Record<string, AttributeValue> | undefined;
+    do {
+      const request = { TableName: ctx.table.name, IndexName: index.name, KeyConditionExpression: '#a = :v', ExpressionAttributeNames: { '#a': rule.attribute }, ExpressionAttributeValues: { ':v': value }, ExclusiveStartKey: startKey };
+      const page = await withRetry(() => ctx.client.send(new QueryCommand(request), { abortSignal: ctx.signal }), { signal: ctx.signal });
+      for (const item of page.Items ?? []) out.push(keyOf(item, ctx.convention.keys));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+  return out;
+}
+
+async function readAll(ctx: RecheckContext, keys: readonly PlainKey[], table: string = ctx.table.name): Promise<Item[]> {
+  const unique = new Map(keys.map((k) => [keyId(k, ctx.convention.keys), k]));
+  const items = await Promise.all([...unique.values()].map((k) => getItem(ctx, k, table)));
+  return items.filter((i): i is Item => i !== undefined);
+}
+
+/** The scope's problems now, from consistent re-reads. */
+export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Promise<Problem[]> {
+  const { convention } = ctx;
+  if (scope.kind === 'malformed') return scopeProblems(convention, scope, await readAll(ctx, [scope.key], convention.lockTable ?? ctx.table.name));
+  const indexed = await indexedHolders(ctx, scope);
+  // Locks may live in a table of their own (convention.lockTable); accounts live in the watched one.
+  const lockTable = convention.lockTable ?? ctx.table.name;
+  const items = lockTable === ctx.table.name
+    ? await readAll(ctx, [...lockKeys(convention, scope), ...scope.accounts, ...(indexed ?? [])])
+    : [...(await readAll(ctx, lockKeys(convention, scope), lockTable)), ...(await readAll(ctx, [...scope.accounts, ...(indexed ?? [])]))];
+  const problems = scopeProblems(convention, scope, items);
+  if (indexed !== undefined || ctx.confirmOrphans === false || !problems.some((p) => p.kind === 'orphan-lock')) return problems;
+  // No index: the records named every holder they knew of, but another account may hold the value too.
+  const answer = await lookupValue({ client: ctx.client, table: ctx.table, convention, value: scope.normalized, rule: scope.rule, signal: ctx.signal, confirmAbsenceWithScan: true });
+  if (!answer.ok) throw new Error(answer.error.message);
+  if (!answer.value.complete) throw new Error(`the holder scan for ${scope.rule} ${JSON.stringify(scope.normalized)} did not finish`);
+  const holders = answer.value.rules.flatMap((r) => r.holders);
+  if (holders.length === 0) return problems;
+  return scopeProblems(convention, scope, [...items, ...(await readAll(ctx, holders))]);
+}

@@ -1,0 +1,140 @@
+import { DeleteItemCommand, PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
+import type { WatchEvent } from '../../../shared/watch/watch-events';
+import { enableStreamCommand } from '../../../shared/watch/stream-spec';
+import { deleteTable, testClient } from '../../testing/dynamo-fixtures';
+import { SANDBOX_CREDENTIALS, SANDBOX_REGION } from '../sandbox/dynamodb-local';
+import { describeTable } from '../dynamo/tables';
+import { createStreamsClient } from './streams-client';
+import { account, changeEmail, createStreamTable, deleteAccount, EventLog, lockKey, signup, type StreamTableOptions } from './testing-watch';
+import { findWatchableStream, watchTable } from './watch';
+
+const endpoint = inject('dynamoEndpoint');
+const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
+let client: DynamoDBClient;
+const tables: string[] = [];
+
+beforeAll(() => {
+  client = testClient(endpoint);
+});
+
+afterAll(async () => {
+  for (const t of tables) await deleteTable(client, t);
+  client.destroy();
+});
+
+/** Starts a watch on a fresh table; resolves once it reads every shard. */
+async function startWatch(prefix: string, options: StreamTableOptions = {}): Promise<{ table: string; log: EventLog; stop: () => Promise<void> }> {
+  const table = await createStreamTable(client, prefix, options);
+  tables.push(table);
+  const described = await describeTable(client, table);
+  if (!described.ok) throw new Error(described.error.message);
+  const arn = await findWatchableStream(client, table);
+  if (!arn.ok) throw new Error(arn.error.message);
+  const streams = createStreamsClient({ label: 'test', endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS });
+  const log = new EventLog();
+  const controller = new AbortController();
+  const running = watchTable({ client, streams, table: described.value, convention, streamArn: arn.value, signal: controller.signal, onEvent: log.push, settleMs: 300, pollMs: 50 });
+  await Promise.race([log.waitFor((e) => e.event === 'watching', 20_000, 'watching'), running]);
+  return {
+    table,
+    log,
+    stop: async () => {
+      controller.abort();
+      await running;
+      streams.destroy();
+    },
+  };
+}
+
+const isProblem = (kind: string, value: string) => (e: WatchEvent) => e.event === 'problem' && e.problem.kind === kind && e.problem.value === value;
+const isResolved = (kind: string, value: string) => (e: WatchEvent) => e.event === 'resolved' && e.problem.kind === kind && e.problem.value === value;
+
+describe.each([
+  { index: 'no index (orphans confirmed by a holder scan)', options: {} },
+  { index: 'a GSI on email', options: { gsiOn: 'email' } },
+])('watch over DynamoDB Local streams, $index', ({ options }) => {
+  it('raises nothing for a burst of correct transactions, then names the raw REMOVE that strands locks, then their fix', async () => {
+    const { table, log, stop } = await startWatch('watch-burst', options);
+    try {
+      const people = Array.from({ length: 6 }, (_, i) => ({ id: `b${i}`, email: `user${i}@example.com`, handle: `user${i}` }));
+      await Promise.all(people.map((p) => signup(client, table, p.id, p.email, p.handle)));
+      await Promise.all(people.slice(0, 3).map((p) => changeEmail(client, table, p.id, p.email, `new.${p.email}`)));
+      await Promise.all(people.slice(3, 5).map((p) => deleteAccount(client, table, p.id, p.email, p.handle)));
+      // The sentinel: a raw delete of an account, outside any transaction (the classic stuck handle).
+      const victim = people[5]!;
+      await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#b5' }, SK: { S: 'PROFILE' } } }));
+      const orphan = await log.waitFor(isProblem('orphan-lock', victim.email), 20_000, 'the email orphan');
+      await log.waitFor(isProblem('orphan-lock', victim.handle), 20_000, 'the handle orphan');
+      expect(orphan).toMatchObject({
+        event: 'problem',
+        problem: { kind: 'orphan-lock', rule: 'EMAIL', value: victim.email, lock: { PK: `UNIQ#EMAIL#${victim.email}`, SK: 'LOCK' } },
+        cause: { eventName: 'REMOVE', keys: { PK: 'ACCT#b5', SK: 'PROFILE' } },
+      });
+      if (orphan.event !== 'problem') throw new Error('unreachable');
+      expect(orphan.cause.sequenceNumber).toMatch(/^\d+$/);
+      expect(Number.isNaN(Date.parse(orphan.cause.at))).toBe(false);
+      // Events go out in settle order: the sentinel's arrival means the burst was judged — and raised nothing else.
+      const raised = log.events.flatMap((e) => (e.event === 'watching' ? [] : [`${e.event} ${e.problem.value}`]));
+      expect(raised.sort()).toEqual([`problem ${victim.email}`, `problem ${victim.handle}`].sort());
+
+      await client.send(new DeleteItemCommand({ TableName: table, Key: lockKey('EMAIL', victim.email) }));
+      const resolved = await log.waitFor(isResolved('orphan-lock', victim.email), 20_000, 'the email orphan resolved');
+      expect(resolved).toMatchObject({ cause: { eventName: 'REMOVE', keys: { PK: `UNIQ#EMAIL#${victim.email}`, SK: 'LOCK' } } });
+    } finally {
+      await stop();
+    }
+  });
+});
+
+describe('watch: missing locks and the settle window', () => {
+  it('raises missing-lock for a raw put of an account without its locks, and resolves it when the locks are written', async () => {
+    const { table, log, stop } = await startWatch('watch-missing');
+    try {
+      await client.send(new PutItemCommand({ TableName: table, Item: account('m1', 'Grace@Hopper.org', 'grace') }));
+      const missing = await log.waitFor(isProblem('missing-lock', 'grace@hopper.org'), 20_000, 'missing email lock');
+      await log.waitFor(isProblem('missing-lock', 'grace'), 20_000, 'missing handle lock');
+      expect(missing).toMatchObject({ problem: { rule: 'EMAIL', accounts: [{ PK: 'ACCT#m1', SK: 'PROFILE' }] }, cause: { eventName: 'INSERT', keys: { PK: 'ACCT#m1', SK: 'PROFILE' } } });
+      await client.send(new PutItemCommand({ TableName: table, Item: lockKey('EMAIL', 'grace@hopper.org') }));
+      const resolved = await log.waitFor(isResolved('missing-lock', 'grace@hopper.org'), 20_000, 'resolved');
+      expect(resolved).toMatchObject({ cause: { eventName: 'INSERT', keys: { PK: 'UNIQ#EMAIL#grace@hopper.org', SK: 'LOCK' } } });
+      expect(log.events.some(isResolved('missing-lock', 'grace'))).toBe(false);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('waits out the settle window: a delete written as separate writes, locks last, raises nothing', async () => {
+    const { table, log, stop } = await startWatch('watch-settle');
+    try {
+      await signup(client, table, 's1', 'lin@example.com', 'lin');
+      // Account first, locks after: between the writes the locks are orphans, for a moment shorter than the window.
+      await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#s1' }, SK: { S: 'PROFILE' } } }));
+      await client.send(new DeleteItemCommand({ TableName: table, Key: lockKey('EMAIL', 'lin@example.com') }));
+      await client.send(new DeleteItemCommand({ TableName: table, Key: lockKey('HANDLE', 'lin') }));
+      // Sentinel after the writes: once it is reported, the earlier-settled scopes were judged.
+      await client.send(new PutItemCommand({ TableName: table, Item: account('s2', 'sentinel@example.com', 'sentinel') }));
+      await log.waitFor(isProblem('missing-lock', 'sentinel'), 20_000, 'the sentinel');
+      expect(log.events.filter((e) => e.event === 'problem').map((e) => (e.event === 'problem' ? e.problem.value : '')).sort()).toEqual(['sentinel', 'sentinel@example.com']);
+    } finally {
+      await stop();
+    }
+  });
+});
+
+describe('watch: a table it cannot read', () => {
+  it.each([
+    { stream: 'none' as const, says: 'has no stream' },
+    { stream: 'KEYS_ONLY' as const, says: 'streams KEYS_ONLY images' },
+  ])('refuses a table with stream $stream and names the exact command', async ({ stream, says }) => {
+    const table = await createStreamTable(client, 'watch-nostream', { stream });
+    tables.push(table);
+    const found = await findWatchableStream(client, table);
+    expect(found.ok).toBe(false);
+    if (found.ok) return;
+    expect(found.error.message).toContain(says);
+    expect(found.error.fix).toContain(enableStreamCommand(table));
+    expect(enableStreamCommand(table)).toBe(`aws dynamodb update-table --table-name ${table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * What `watch` reports, exactly as issue 13 defines it: a problem that appears, a problem that
+ * disappears (each naming the stream record that caused it), and once every shard is being read.
+ */
+import type { Item, PlainKey, Problem } from '../model';
+
+/** One stream record as the watch needs it (SDK-free, so the decision logic stays pure). */
+export interface StreamChange {
+  readonly eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
+  /** The item's key attributes, typed. */
+  readonly keys: Item;
+  readonly oldImage?: Item;
+  readonly newImage?: Item;
+  /** ISO time of the stream record (ApproximateCreationDateTime). */
+  readonly at: string;
+  readonly sequenceNumber: string;
+}
+
+/** The write that caused an event: the stream record, by key and time. */
+export interface WatchCause {
+  readonly eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
+  readonly keys: PlainKey;
+  readonly at: string;
+  readonly sequenceNumber: string;
+}
+
+/** One line of `watch` output. */
+export type WatchEvent =
+  | { readonly event: 'problem'; readonly problem: Problem; readonly cause: WatchCause }
+  | { readonly event: 'resolved'; readonly problem: Problem; readonly cause: WatchCause }
+  | { readonly event: 'watching'; readonly table: string; readonly streamArn: string };
+
+/** How a live watch in the app is doing: reading (`live`), behind its stream (`lagging`), or ended (with why). */
+export type LiveWatchStatus = 'live' | 'lagging' | 'stopped';
+
+/** One event of the app's `watch.events` stream: a watch event or a status change, tagged with its watch. */
+export type LiveWatchEvent =
+  | (WatchEvent & { readonly watchId: string })
+  | { readonly event: 'status'; readonly watchId: string; readonly status: LiveWatchStatus; readonly reason?: string };
+
+/** What `watch.start` answers. */
+export interface WatchStarted {
+  readonly watchId: string;
+  readonly streamArn: string;
+  /** The settle window in ms (a problem shows within about two). */
+  readonly settleMs: number;
+}
+
+/** The key of a problem as text: `PK=…, SK=…` (what the readable lines show). */
+function keyText(key: PlainKey | undefined): string {
+  if (key === undefined) return '';
+  return Object.entries(key)
+    .map(([name, value]) => `${name}=${String(value)}`)
+    .join(', ');
+}
+
+/** One readable line per event (without --json). */
+export function eventText(event: WatchEvent): string {
+  switch (event.event) {
+    case 'watching':
+      return `watching ${event.table} (${event.streamArn})`;
+    case 'problem':
+    case 'resolved': {
+      const p = event.problem;
+      const where = p.lock ? ` lock ${keyText(p.lock)}` : p.accounts ? ` accounts ${p.accounts.map(keyText).join(' | ')}` : '';
+      const rule = p.rule === undefined ? '' : `${p.rule} `;
+      const c = event.cause;
+      return `${event.event === 'problem' ? 'PROBLEM ' : 'RESOLVED'} ${p.kind} ${rule}${JSON.stringify(p.value)}${where} — caused by ${c.eventName} ${keyText(c.keys)} at ${c.at} (#${c.sequenceNumber})`;
+    }
+  }
+}
