@@ -65,10 +65,7 @@ describe('locksmith export', () => {
         expect(opened.files.indexOf(file)).toBe(partitionOf((line as { Item: Item }).Item, keys, 64));
       }
       expect(n).toBe(file.itemCount);
-      if (n === 0) {
-        empty++;
-        expect((await stat(file.path)).size).toBe(0);
-      }
+      if (n === 0) empty++;
     }
     expect(empty).toBeGreaterThan(0);
     const expected = items.map((item) => JSON.stringify({ Item: JSON.parse(JSON.stringify(item, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v))) as unknown }));

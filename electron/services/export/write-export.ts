@@ -117,13 +117,10 @@ export class ExportWriter {
     const base = `${EXPORT_ROOT}/${this.exportId}`;
     const files: ManifestFileLine[] = [];
     for (const p of this.partitions) {
-      if (p.gzip) {
-        p.gzip.end();
-        await p.done;
-      } else {
-        // An empty partition is an empty file, as AWS writes it.
-        await writeFile(join(this.partial, 'data', p.name), '');
-      }
+      // An empty partition is a file with no items: a gzip of nothing, which every gzip reader (DuckDB's too) accepts.
+      const gzip = p.gzip ?? this.open(p);
+      gzip.end();
+      await p.done;
       const md5 = p.md5.digest();
       files.push({ itemCount: p.items, md5Checksum: md5.toString('base64'), etag: md5.toString('hex'), dataFileS3Key: `${base}/data/${p.name}` });
     }
