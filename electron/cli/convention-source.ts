@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PRESET_NAMES } from '../../shared/model';
-import type { Convention, KeySchema, PresetName } from '../../shared/model';
+import type { Convention, Item, KeySchema, PresetName } from '../../shared/model';
 import type { Detection } from '../../shared/conventions/detect';
 import type { Result } from '../../shared/result';
 import type { ErrorContext } from '../services/dynamo/errors';
@@ -22,7 +22,10 @@ export interface ResolvedConvention {
 
 /** What resolveConvention needs. */
 export interface ConventionRequest {
-  readonly client: DynamoDBClient;
+  /** Sampled for detection, unless `sample` is given. */
+  readonly client?: DynamoDBClient;
+  /** Where detection's sample comes from instead of a Scan (an export's first items). */
+  readonly sample?: () => Promise<Item[]>;
   readonly table: string;
   readonly keys: KeySchema;
   readonly values: FlagValues;
@@ -63,7 +66,11 @@ export async function loadConventionFile(path: string, keys: KeySchema): Promise
 /** Samples the table and runs detection (optionally restricted to one preset). */
 export async function detectFromSample(request: ConventionRequest, preset?: PresetName): Promise<Result<Detection>> {
   const [{ sampleItems }, { detectConvention }] = await Promise.all([import('../services/audit/sample'), import('../../shared/conventions/detect')]);
-  const sample = unwrap(await sampleItems(request.client, request.table, undefined, { segments: request.segments, signal: request.signal, errorContext: request.errorContext }));
+  const sample = request.sample
+    ? await request.sample()
+    : request.client
+      ? unwrap(await sampleItems(request.client, request.table, undefined, { segments: request.segments, signal: request.signal, errorContext: request.errorContext }))
+      : [];
   return detectConvention(request.keys, sample, preset ? { preset } : {});
 }
 

@@ -1,0 +1,110 @@
+/**
+ * `locksmith audit --export PATH…`: the audit of a DynamoDB export, in a DuckDB child process, with
+ * the live audit's report plus `source`; with a connection and --table, every finding is then
+ * confirmed against the live table (consistent reads by key) and those no longer true move to `stale`.
+ */
+import { join } from 'node:path';
+import type { KeySchema } from '../../../shared/model';
+import { optionalInt, optionalString } from '../args';
+import type { CliIo, FlagValues } from '../command';
+import { CliError, EXIT_OK, EXIT_PROBLEMS, usageError } from '../command';
+import { closeSession, incomplete, openTable, type TableSession } from '../session';
+
+/** The export-audit flags audit adds. */
+export const EXPORT_FLAGS = {
+  export: { type: 'string', valueName: 'PATH', multiple: true, description: 'audit a DynamoDB export (a local folder) instead of scanning; repeat for incrementals, in time order' },
+  memory: { type: 'string', valueName: 'MB', description: 'with --export: DuckDB memory limit in MB (default 512; the rest spills to disk)' },
+} as const;
+
+function exportPaths(values: FlagValues): string[] {
+  const raw = values.export;
+  const list = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? [...(raw as readonly string[])] : [];
+  for (const p of list) if (p.startsWith('s3://')) usageError('--export s3://… is not supported yet: download the export (aws s3 sync) and give the local folder', 'export');
+  return list;
+}
+
+/** Runs the audit of an export; returns the exit code (0 clean, 1 problems, 2 error or incomplete). */
+export async function auditFromExport(values: FlagValues, io: CliIo): Promise<number> {
+  const json = values.json === true;
+  const paths = exportPaths(values);
+  const memoryMb = optionalInt(values, 'memory', 'audit', 64, 1_048_576) ?? 512;
+  const connected = typeof values.endpoint === 'string' || typeof values.profile === 'string';
+  if (connected && optionalString(values, 'table') === undefined) usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
+  const [{ openExport, ExportError }, { sampleExport, inferKeys }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir }, { auditText }] = await Promise.all([
+    import('../../services/export/read-export'),
+    import('../../services/export/export-sample'),
+    import('../../services/export/layout'),
+    import('../convention-source'),
+    import('../../services/export/run-export-audit'),
+    import('../../services/connections/data-dir'),
+    import('../report-text'),
+  ]);
+  const fail = (message: string): number => {
+    if (json) io.stdout(`${JSON.stringify({ complete: false, reason: message })}\n`);
+    return incomplete(io, message);
+  };
+  let session: TableSession | undefined;
+  try {
+    let full;
+    try {
+      full = await openExport(paths[0]!);
+    } catch (error) {
+      if (error instanceof ExportError) return fail(error.message);
+      throw error;
+    }
+    const table = optionalString(values, 'table') ?? tableFromArn(full.summary.tableArn ?? full.summary.exportArn) ?? 'export';
+    let sample;
+    try {
+      sample = await sampleExport(full);
+    } catch (error) {
+      if (error instanceof ExportError) return fail(error.message);
+      throw error;
+    }
+    let keys: KeySchema;
+    if (connected) {
+      session = await openTable(values, io, 'audit');
+      keys = session.table.keys;
+    } else {
+      const { presetFlag } = await import('../convention-source');
+      const inferred = inferKeys(sample, presetFlag(values));
+      if (!inferred) throw new CliError({ kind: 'validation', field: 'export', message: `cannot tell the key schema of the exported table from its items`, fix: 'give --preset, or a connection and --table so that DescribeTable says it' });
+      keys = inferred.keys;
+      if (!json) io.stderr(`${inferred.evidence}\n`);
+    }
+    const resolved = await resolveConvention({ table, keys, values, signal: io.signal, sample: async () => sample });
+    if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+    const started = performance.now();
+    let result;
+    try {
+      result = await runExportAudit(
+        { exports: paths, convention: resolved.convention, table, cacheDir: join(resolveDataDir(io.env), 'cache', 'export-audit'), memoryMb },
+        { signal: io.signal, onStep: io.interactive ? (step) => io.stderr(`\r${step}…          `) : undefined },
+      );
+    } catch (error) {
+      if (io.interactive) io.stderr('\n');
+      return fail(error instanceof Error ? error.message : String(error));
+    }
+    if (io.interactive) io.stderr('\n');
+    let report = result.report;
+    if (session) {
+      const { confirmFindings } = await import('../../services/export/confirm');
+      const confirmed = await confirmFindings({ client: session.connection.client, table: session.table.name, report, signal: io.signal, errorContext: session.connection.errorContext });
+      if (!confirmed.ok) return fail(`confirming against ${session.table.name} failed: ${confirmed.error.message}`);
+      report = confirmed.value;
+    }
+    if (json) io.stdout(`${JSON.stringify(report)}\n`);
+    else {
+      const files = report.source.incrementals ? report.source.incrementals.length + 1 : 1;
+      const progress = { items: report.source.itemsRead, pages: files, segments: files, segmentsDone: files, capacityUnits: 0, elapsedMs: Math.round(performance.now() - started), retries: 0 };
+      io.stdout(`Export ${report.source.exportArn} at ${report.source.exportTime} (${report.source.itemsRead} items read)\n`);
+      io.stdout(auditText(report, progress, resolved.source));
+      const stale = (report as { stale?: readonly unknown[] }).stale;
+      if (stale) io.stdout(`Confirmed against the live table: ${stale.length} finding(s) no longer true (stale).\n`);
+    }
+    const problems = Object.values(report.summary).reduce((a, b) => a + b, 0);
+    return problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  } finally {
+    closeSession(session);
+  }
+}
+
