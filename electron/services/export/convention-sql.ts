@@ -53,7 +53,10 @@ const cpLength = (text: string): number => [...text].length;
 /** The attributes an export audit reads besides the keys, each with its column prefix in `items` (`a0`, `a1`, …). */
 export function auditAttributes(convention: Convention): string[] {
   const names = new Set<string>();
-  for (const rule of convention.rules) names.add(rule.attribute);
+  for (const rule of convention.rules) {
+    names.add(rule.attribute);
+    for (const a of Object.values(rule.scope ?? {})) names.add(a);
+  }
   if (convention.ownerAttribute !== undefined) names.add(convention.ownerAttribute);
   if (convention.account.kind === 'attribute-equals') names.add(convention.account.attribute);
   return [...names];
@@ -87,23 +90,39 @@ export function itemStructFields(convention: Convention, keysOnly = false): { na
 const startsWith = (expr: string, prefix: string): string => (prefix === '' ? 'TRUE' : `substr(${expr}, 1, ${cpLength(prefix)}) = ${sqlString(prefix)}`);
 const endsWith = (expr: string, suffix: string): string => (suffix === '' ? 'TRUE' : `substr(${expr}, length(${expr}) - ${cpLength(suffix) - 1}) = ${sqlString(suffix)}`);
 
-/** 1-based start of the value in h_s for template t (after the scope and its separator, when scoped). */
-function valueStart(t: CompiledTemplate): string {
-  const p = cpLength(t.prefix);
-  if (t.scopeSeparator === undefined) return String(p + 1);
-  return `(${p} + strpos(substr(h_s, ${p + 1}), ${sqlString(t.scopeSeparator)}) + ${cpLength(t.scopeSeparator)})`;
+/** The SQL pieces of one template: its shape condition, the value, and each placeholder's text, as readKey reads them. */
+interface TemplateSql {
+  readonly shape: string;
+  readonly value: string;
+  readonly parts: Readonly<Record<string, string>>;
 }
 
-/** h_s has t's shape (prefix, suffix, a non-empty scope whose separator ends before the value), whatever the range. */
-function shapeOf(t: CompiledTemplate): string {
+/**
+ * Template t over h_s. Placeholders left of `{value}` end at the FIRST occurrence of their literal
+ * (strpos), non-empty, as in template.ts readKey. Placeholders right of `{value}` (read from the
+ * LAST occurrence) have no portable SQL form: such conventions are refused with a clear error.
+ */
+function templateSql(t: CompiledTemplate): TemplateSql {
+  if (t.hash.after.length > 0) throw new Error(`lock key templates with placeholders after {value} ({${t.hash.after.map((a) => a.name).join('}, {')}}) are not supported by the export audit yet: audit the live table`);
   const p = cpLength(t.prefix);
   const s = cpLength(t.suffix);
-  const parts = [startsWith('h_s', t.prefix), endsWith('h_s', t.suffix), `length(h_s) >= ${p + s}`];
-  if (t.scopeSeparator !== undefined) {
-    const pos = `strpos(substr(h_s, ${p + 1}), ${sqlString(t.scopeSeparator)})`;
-    parts.push(`${pos} > 1`, `${p} + ${pos} - 1 + ${cpLength(t.scopeSeparator)} <= length(h_s) - ${s}`);
+  const end = `(length(h_s) - ${s})`;
+  const conds = [startsWith('h_s', t.prefix), endsWith('h_s', t.suffix), `length(h_s) >= ${p + s}`];
+  const parts: Record<string, string> = {};
+  let start = String(p);
+  for (const b of t.hash.before) {
+    const pos = `strpos(substr(h_s, ${start} + 1), ${sqlString(b.until)})`;
+    conds.push(`${pos} > 1`, `${start} + ${pos} - 1 + ${cpLength(b.until)} <= ${end}`);
+    parts[b.name] = `substr(h_s, ${start} + 1, ${pos} - 1)`;
+    start = `(${start} + ${pos} - 1 + ${cpLength(b.until)})`;
   }
-  return `(${parts.join(' AND ')})`;
+  return { shape: `(${conds.join(' AND ')})`, value: `substr(h_s, ${start} + 1, ${end} - ${start})`, parts };
+}
+
+/** An injective text of a scope tuple (length-prefixed parts); '' for an unscoped rule. */
+function scopeText(texts: readonly string[]): string {
+  if (texts.length === 0) return "''";
+  return texts.map((t) => `CAST(length(${t}) AS VARCHAR) || ':' || ${t}`).join(" || '|' || ");
 }
 
 const rangeOk = (t: CompiledTemplate): string => (t.range === undefined ? 'TRUE' : `COALESCE(r_s = ${sqlString(t.range)}, FALSE)`);
@@ -130,44 +149,54 @@ export function auditSteps(convention: Convention, dialect: SqlDialect): SqlStep
   const attrs = auditAttributes(convention);
   const col = (name: string): number => attrs.indexOf(name);
   const templates = compiled.templates;
-  const full = templates.map((t) => `WHEN ${shapeOf(t)} AND ${rangeOk(t)} THEN ${templates.indexOf(t)}`);
+  const sqls = templates.map(templateSql);
+  const full = templates.map((t, k) => `WHEN ${sqls[k]!.shape} AND ${rangeOk(t)} THEN ${k}`);
   const tf = templates.length === 0 ? 'CAST(NULL AS INTEGER)' : `CASE ${full.join(' ')} END`;
-  const wrong = templates.filter((t) => t.range !== undefined).map((t) => `(${shapeOf(t)} AND NOT ${rangeOk(t)})`);
+  const wrong = templates.flatMap((t, k) => (t.range === undefined ? [] : [`(${sqls[k]!.shape} AND NOT ${rangeOk(t)})`]));
+  // A template whose placeholder the rule's scope does not map reads as malformed (parseLockKey).
+  const unmapped = templates.flatMap((t, k) => (t.unmapped === undefined ? [] : [k]));
   const prefixes = convention.lockPrefixes.filter((p) => p !== '').map((p) => startsWith('h_s', p));
   const present = '(h_s IS NOT NULL OR h_n IS NOT NULL OR h_b IS NOT NULL)';
   const account = accountSql(convention, col);
-  const raw = templates.length === 0 ? 'CAST(NULL AS VARCHAR)' : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN substr(h_s, ${valueStart(t)}, length(h_s) - ${cpLength(t.suffix)} - ${valueStart(t)} + 1)`).join(' ')} END`;
+  const raw = templates.length === 0 ? 'CAST(NULL AS VARCHAR)' : `CASE tf ${templates.map((_, k) => `WHEN ${k} THEN ${sqls[k]!.value}`).join(' ')} END`;
+  // The lock's scope tuple, in the rule's scope order, from the key's placeholder texts.
+  const lockScope = templates.length === 0 ? "''" : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN ${t.unmapped === undefined ? scopeText(Object.keys(convention.rules[t.ruleIndex]!.scope ?? {}).map((name) => sqls[k]!.parts[name]!)) : "''"}`).join(' ')} END`;
   const ruleOf = templates.length === 0 ? 'CAST(NULL AS INTEGER)' : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN ${t.ruleIndex}`).join(' ')} END`;
   const owner = convention.ownerAttribute === undefined ? 'CAST(NULL AS VARCHAR)' : `COALESCE(a${col(convention.ownerAttribute)}_s, a${col(convention.ownerAttribute)}_n)`;
   // Step 1: what each item is. A matched template whose value is empty or the literal undefined/null is malformed, as in parseLockKey.
   const cls = `SELECT id, h_s, own, CASE
-      WHEN tf IS NOT NULL AND raw IN ('', 'undefined', 'null') THEN 'M'
+      WHEN tf IS NOT NULL AND (tf IN (${unmapped.join(', ') || '-1'}) OR raw IN ('', 'undefined', 'null')) THEN 'M'
       WHEN tf IS NOT NULL THEN 'L'
       WHEN h_s IS NOT NULL AND (${[...wrong, ...prefixes].join(' OR ') || 'FALSE'}) THEN 'M'
       WHEN ${present} AND (${account}) THEN 'A' END AS kind,
-    rule, raw
-  FROM (SELECT t0.*, ${ruleOf} AS rule, ${raw} AS raw FROM (SELECT it.*, ${owner} AS own, ${tf} AS tf FROM items it) t0) t1`;
+    rule, raw, lscope
+  FROM (SELECT t0.*, ${ruleOf} AS rule, ${raw} AS raw, ${lockScope} AS lscope FROM (SELECT it.*, ${owner} AS own, ${tf} AS tf FROM items it) t0) t1`;
   // Step 2: one row per protected value: the lock's value, or each rule value an account holds (S, else N; empty holds nothing).
+  const scalar = (name: string): string => `COALESCE(it.a${col(name)}_s, it.a${col(name)}_n)`;
   const accountVals = convention.rules.map((rule, i) => {
-    const a = col(rule.attribute);
-    return `SELECT c.id, ${i} AS rule, COALESCE(it.a${a}_s, it.a${a}_n) AS raw, 'A' AS side, c.h_s AS hs, CAST(NULL AS VARCHAR) AS own FROM cls c JOIN items it ON it.id = c.id WHERE c.kind = 'A' AND COALESCE(it.a${a}_s, it.a${a}_n) <> ''`;
+    // A scoped value is held only with every scope attribute set (accountScope).
+    const scopeAttrs = Object.values(rule.scope ?? {});
+    const held = [`${scalar(rule.attribute)} <> ''`, ...scopeAttrs.map((a) => `${scalar(a)} <> ''`)].join(' AND ');
+    return `SELECT c.id, ${i} AS rule, ${scalar(rule.attribute)} AS raw, ${scopeText(scopeAttrs.map(scalar))} AS scope, 'A' AS side, c.h_s AS hs, CAST(NULL AS VARCHAR) AS own FROM cls c JOIN items it ON it.id = c.id WHERE c.kind = 'A' AND ${held}`;
   });
-  const vals = [`SELECT id, rule, raw, 'L' AS side, h_s AS hs, own FROM cls WHERE kind = 'L'`, ...accountVals].join('\nUNION ALL\n');
+  const vals = [`SELECT id, rule, raw, lscope AS scope, 'L' AS side, h_s AS hs, own FROM cls WHERE kind = 'L'`, ...accountVals].join('\nUNION ALL\n');
   // Step 3: normalized values. Printable ASCII normalizes the same in SQL; anything else through the JS normalizer (norm_map).
   const normCases = convention.rules.map((rule, i) => {
+    // Numbers compare in DynamoDB's canonical form: always through the JS normalizer.
+    if (rule.valueType === 'N') return `WHEN ${i} THEN ${dialect.jsNormMap ? 'm.norm' : 'v.raw'}`;
     if (rule.normalize.length === 0) return `WHEN ${i} THEN v.raw`;
     const other = dialect.jsNormMap ? 'm.norm' : approximateNormalizeSql('v.raw', rule.normalize);
     return `WHEN ${i} THEN CASE WHEN ${dialect.printableAscii('v.raw')} THEN ${normalizeSql('v.raw', rule.normalize)} ELSE ${other} END`;
   });
   const join = dialect.jsNormMap ? 'LEFT JOIN norm_map m ON m.rule = v.rule AND m.raw = v.raw' : '';
-  const nv = `SELECT v.id, v.rule, v.side, v.hs, v.own, ${normCases.length ? `CASE v.rule ${normCases.join(' ')} END` : 'v.raw'} AS norm FROM vals v ${join}`;
+  const nv = `SELECT v.id, v.rule, v.scope, v.side, v.hs, v.own, ${normCases.length ? `CASE v.rule ${normCases.join(' ')} END` : 'v.raw'} AS norm FROM vals v ${join}`;
   // Step 4: every (rule, value) that is not exactly one holder with one lock (naming that holder, when locks name owners).
   const ownerOk = convention.ownerAttribute === undefined ? 'TRUE' : `(max(CASE WHEN side = 'L' THEN own END) IS NULL OR max(CASE WHEN side = 'L' THEN own END) = max(CASE WHEN side = 'A' THEN hs END))`;
-  const bad = `SELECT rule, norm FROM nv WHERE norm <> '' GROUP BY rule, norm
+  const bad = `SELECT rule, scope, norm FROM nv WHERE norm <> '' GROUP BY rule, scope, norm
   HAVING NOT (sum(CASE WHEN side = 'A' THEN 1 ELSE 0 END) = 1 AND sum(CASE WHEN side = 'L' THEN 1 ELSE 0 END) = 1 AND ${ownerOk})`;
   // Step 5: the rows the JS engine reads: (item, rule) of every value in a bad entry, malformed items (rule -1),
   // and locks whose value normalizes to nothing (malformed there too).
-  const pull = `SELECT DISTINCT nv.id, nv.rule FROM nv JOIN bad b ON b.rule = nv.rule AND b.norm = nv.norm
+  const pull = `SELECT DISTINCT nv.id, nv.rule FROM nv JOIN bad b ON b.rule = nv.rule AND b.scope = nv.scope AND b.norm = nv.norm
   UNION SELECT id, -1 AS rule FROM cls WHERE kind = 'M'
   UNION SELECT id, rule FROM nv WHERE side = 'L' AND norm = ''`;
   return [
@@ -199,9 +228,11 @@ function accountSql(convention: Convention, col: (name: string) => number): stri
  * NORM_MAP_SQL joins them back into `norm_map(rule, raw, norm)` without any text crossing as text.
  */
 export function normTodoSql(convention: Convention, dialect: SqlDialect): string | undefined {
-  const rules = convention.rules.map((r, i) => (r.normalize.length ? i : -1)).filter((i) => i >= 0);
-  if (rules.length === 0) return undefined;
-  return `SELECT row_number() OVER () AS k, rule, raw FROM (SELECT DISTINCT rule, raw FROM vals WHERE rule IN (${rules.join(', ')}) AND NOT ${dialect.printableAscii('raw')}) d`;
+  const rules = convention.rules.map((r, i) => (r.normalize.length && r.valueType !== 'N' ? i : -1)).filter((i) => i >= 0);
+  const numbers = convention.rules.map((r, i) => (r.valueType === 'N' ? i : -1)).filter((i) => i >= 0);
+  const when = [...(rules.length ? [`(rule IN (${rules.join(', ')}) AND NOT ${dialect.printableAscii('raw')})`] : []), ...(numbers.length ? [`rule IN (${numbers.join(', ')})`] : [])];
+  if (when.length === 0) return undefined;
+  return `SELECT row_number() OVER () AS k, rule, raw FROM (SELECT DISTINCT rule, raw FROM vals WHERE ${when.join(' OR ')}) d`;
 }
 
 /** norm_map from norm_todo and the JS-written norm_bytes. */
@@ -213,12 +244,19 @@ export const NORM_MAP_SQL = `SELECT t.rule, t.raw, decode(b.norm) AS norm FROM n
  * `bad` (run until it adds nothing), or undefined when no two rules share an attribute.
  */
 export function closureSql(convention: Convention): string | undefined {
-  const attrOf = convention.rules.map((r) => r.attribute);
-  if (new Set(attrOf).size === attrOf.length) return undefined;
-  const attrCase = (e: string): string => `CASE ${e} ${attrOf.map((a, i) => `WHEN ${i} THEN ${sqlString(a)}`).join(' ')} END`;
-  return `SELECT DISTINCT nv.rule, nv.norm FROM nv JOIN pull p ON p.id = nv.id AND p.rule >= 0
-  WHERE nv.side = 'A' AND nv.norm <> '' AND ${attrCase('nv.rule')} = ${attrCase('p.rule')}
-  AND NOT EXISTS (SELECT 1 FROM bad b WHERE b.rule = nv.rule AND b.norm = nv.norm)`;
+  // Every pulled account brings its rule's attribute and scope attributes, and always the owner and account-type attributes.
+  const always = [convention.ownerAttribute, convention.account.kind === 'attribute-equals' ? convention.account.attribute : undefined];
+  const pairs: string[] = [];
+  convention.rules.forEach((ri, i) => {
+    const brought = new Set([ri.attribute, ...Object.values(ri.scope ?? {}), ...always]);
+    convention.rules.forEach((rj, j) => {
+      if (i !== j && brought.has(rj.attribute)) pairs.push(`(p.rule = ${i} AND nv.rule = ${j})`);
+    });
+  });
+  if (pairs.length === 0) return undefined;
+  return `SELECT DISTINCT nv.rule, nv.scope, nv.norm FROM nv JOIN pull p ON p.id = nv.id AND p.rule >= 0
+  WHERE nv.side = 'A' AND nv.norm <> '' AND (${pairs.join(' OR ')})
+  AND NOT EXISTS (SELECT 1 FROM bad b WHERE b.rule = nv.rule AND b.scope = nv.scope AND b.norm = nv.norm)`;
 }
 
 /** Counts of the report: items read, accounts, lock items (malformed ones included). */

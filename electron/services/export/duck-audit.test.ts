@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditEngine } from '../../../shared/audit/engine';
 import { PRESET_DEFAULTS, presetConvention } from '../../../shared/conventions/presets';
+import { layoutFor, S } from '../../../shared/conventions/test-layouts';
 import type { Convention, Item, KeySchema, PresetName } from '../../../shared/model';
 import { PRESET_TABLES } from '../../cli/fixtures/preset-tables';
 import { HOSTILE_VALUES, markerCorpus, oddKeyCorpus, uniqCorpus } from '../../testing/reliability/hostile-corpus';
@@ -125,5 +126,52 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', (
     items.push({ pk: { S: 'bom' }, email: { S: '\ufeffHeld' } }, { pk: { S: 'email#\ufeffheld' } });
     const { live, fromExport } = await both(preset('aws-blog', keys), items);
     expect(fromExport).toBe(live);
+  });
+
+  it('scoped rules (OneTable orgId, uniq tenant in the key) join on (scope, value); a value without its scope joins nothing', async () => {
+    const ot = layoutFor('onetable', { rules: [{ attribute: 'nickname', scope: 'orgId' }, { attribute: 'email' }] });
+    const lock = (org: string, v: string): Item => ot.raw(`_unique#${org}#User#nickname#${v}`, '_unique#', { _type: S('_Unique') });
+    const items: Item[] = [
+      ot.account('u1', { orgId: 'acme', nickname: 'ada', email: 'a@x' }),
+      lock('acme', 'ada'),
+      ot.account('u2', { orgId: 'globex', nickname: 'ada' }),
+      lock('globex', 'ada'),
+      ot.account('u3', { orgId: 'acme', nickname: 'ada' }),
+      lock('initech', 'ada'),
+      lock('a#b', 'x#y'),
+      ot.account('u4', { nickname: 'noscope' }),
+      ot.account('u5', { orgId: '', nickname: 'emptyscope' }),
+      ot.raw('_unique#User#email#a@x', '_unique#'),
+    ];
+    const first = await both(ot.convention, items);
+    expect(first.fromExport).toBe(first.live);
+    const uniq = layoutFor('uniq', { rules: [{ attribute: 'email', tag: 'EMAIL', scope: 'tenantId', normalize: ['lowercase'] }, { attribute: 'tenantId', tag: 'TENANT' }] });
+    const second = await both(uniq.convention, [
+      uniq.account('a1', { email: 'Ada@X.io', tenantId: 't1' }),
+      uniq.raw('UNIQ#EMAIL#t1#ada@x.io', 'LOCK'),
+      uniq.raw('UNIQ#TENANT#t1', 'LOCK'),
+      uniq.account('a2', { email: 'ÄDA@x.io', tenantId: 't2' }),
+      uniq.raw('UNIQ#EMAIL#t2#äda@x.io', 'LOCK'),
+      uniq.raw('UNIQ#EMAIL#t3#ada@x.io', 'LOCK'),
+    ]);
+    expect(second.fromExport).toBe(second.live);
+  });
+
+  it('number-typed values compare as DynamoDB numbers; the electrodb preset', async () => {
+    const phone = layoutFor('marker', { rules: [{ attribute: 'phone', tag: 'PHONE', valueType: 'N' }] });
+    const first = await both(phone.convention, [
+      { userId: S('u1'), phone: { N: '4155550100' } },
+      phone.raw('PHONE#4155550100'),
+      { userId: S('u2'), phone: { N: '1.5' } },
+      phone.raw('PHONE#1.50'),
+      { userId: S('u3'), phone: { N: '15e-1' } },
+      phone.raw('PHONE#-0007'),
+    ]);
+    expect(first.fromExport).toBe(first.live);
+    const edb = layoutFor('electrodb', { service: 'MI6', accountEntity: 'agent', rules: [{ attribute: 'email' }] });
+    const agent: Item = { pk: S('$mi6#designation_00'), sk: S('$agent_1#id_7'), email: S('James.Bond@MI6.gov'), __edb_e__: S('agent'), __edb_v__: S('1') };
+    const lonely: Item = { pk: S('$mi6#designation_01'), sk: S('$agent_1#id_8'), email: S('M@MI6.gov'), __edb_e__: S('agent'), __edb_v__: S('1') };
+    const second = await both(edb.convention, [agent, lonely, edb.lock('agent.email', 'james.bond@mi6.gov'), edb.lock('agent.email', 'q@mi6.gov')]);
+    expect(second.fromExport).toBe(second.live);
   });
 });

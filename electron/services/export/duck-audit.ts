@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { AuditEngine } from '../../../shared/audit/engine';
 import type { AuditReport } from '../../../shared/audit/types';
-import { normalizeValue } from '../../../shared/conventions/normalize';
+import { ruleNormalizer } from '../../../shared/conventions/parse';
 import type { Convention, Item } from '../../../shared/model';
 import { base64Decode } from '../../../shared/plain-key';
 import { auditAttributes, auditSteps, closureSql, COUNTS_SQL, DUCKDB_DIALECT, itemColumns, itemStructFields, NORM_MAP_SQL, normTodoSql, pulledSql, sqlString } from './convention-sql';
@@ -134,7 +134,12 @@ function pulledItem(convention: Convention, row: Record<string, unknown>, rules:
   };
   if (convention.ownerAttribute !== undefined) put(convention.ownerAttribute);
   if (convention.account.kind === 'attribute-equals') put(convention.account.attribute);
-  for (const r of rules) if (r >= 0) put(convention.rules[r]!.attribute);
+  for (const r of rules) {
+    if (r < 0) continue;
+    const rule = convention.rules[r]!;
+    put(rule.attribute);
+    for (const a of Object.values(rule.scope ?? {})) put(a);
+  }
   return item;
 }
 
@@ -217,7 +222,7 @@ async function fillNormMap(conn: DuckDBConnection, convention: Convention): Prom
     for (const row of rows) {
       const raw = Buffer.from(String(row.raw), 'base64').toString('utf8');
       appender.appendBigInt(BigInt(String(row.k)));
-      appender.appendBlob(Buffer.from(normalizeValue(raw, convention.rules[Number(row.rule)]!.normalize), 'utf8'));
+      appender.appendBlob(Buffer.from(ruleNormalizer(convention.rules[Number(row.rule)]!)(raw), 'utf8'));
       appender.endRow();
     }
   }
