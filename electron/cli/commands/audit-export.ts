@@ -14,19 +14,57 @@ import { closeSession, incomplete, openTable, type TableSession } from '../sessi
 export const EXPORT_FLAGS = {
   export: { type: 'string', valueName: 'PATH', multiple: true, description: 'audit a DynamoDB export (a local folder) instead of scanning; repeat for incrementals, in time order' },
   memory: { type: 'string', valueName: 'MB', description: 'with --export: DuckDB memory limit in MB (default 512; the rest spills to disk)' },
+  's3-endpoint': { type: 'string', valueName: 'URL', description: 'with --export s3://…: an S3-compatible endpoint (path-style; e.g. MinIO), credentials from AWS_ACCESS_KEY_ID/…' },
 } as const;
 
 function exportPaths(values: FlagValues): string[] {
   const raw = values.export;
-  const list = typeof raw === 'string' ? [raw] : Array.isArray(raw) ? [...(raw as readonly string[])] : [];
-  for (const p of list) if (p.startsWith('s3://')) usageError('--export s3://… is not supported yet: download the export (aws s3 sync) and give the local folder', 'export');
-  return list;
+  return typeof raw === 'string' ? [raw] : Array.isArray(raw) ? [...(raw as readonly string[])] : [];
+}
+
+/** Downloads every s3:// export into the cache (resumable, MD5-verified) and returns local folders, in order. */
+async function localExports(paths: readonly string[], values: FlagValues, io: CliIo, cacheDir: string): Promise<string[]> {
+  if (!paths.some((p) => p.startsWith('s3://'))) return [...paths];
+  const [{ S3Client }, { downloadExport }, { endpointCredentials }, { fromNodeProviderChain }] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('../../services/export/s3-download'),
+    import('../../services/dynamo/client'),
+    import('@aws-sdk/credential-providers'),
+  ]);
+  const endpoint = optionalString(values, 's3-endpoint');
+  const region = optionalString(values, 'region') ?? io.env.AWS_REGION ?? io.env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  const profile = optionalString(values, 'profile');
+  const client = endpoint
+    ? new S3Client({ endpoint, region, forcePathStyle: true, credentials: endpointCredentials(io.env) })
+    : new S3Client({ region, credentials: fromNodeProviderChain(profile ? { profile } : {}) });
+  try {
+    const out: string[] = [];
+    for (const path of paths) {
+      if (!path.startsWith('s3://')) {
+        out.push(path);
+        continue;
+      }
+      out.push(
+        await downloadExport({
+          client,
+          url: path,
+          cacheDir,
+          signal: io.signal,
+          onProgress: io.interactive ? (p) => io.stderr(`\r${path}: ${p.filesDone}/${p.files} files (${p.filesKept} already cached), ${(p.bytes / 1e6).toFixed(1)} MB   `) : undefined,
+        }),
+      );
+      if (io.interactive) io.stderr('\n');
+    }
+    return out;
+  } finally {
+    client.destroy();
+  }
 }
 
 /** Runs the audit of an export; returns the exit code (0 clean, 1 problems, 2 error or incomplete). */
 export async function auditFromExport(values: FlagValues, io: CliIo): Promise<number> {
   const json = values.json === true;
-  const paths = exportPaths(values);
+  const given = exportPaths(values);
   const memoryMb = optionalInt(values, 'memory', 'audit', 64, 1_048_576) ?? 512;
   const connected = typeof values.endpoint === 'string' || typeof values.profile === 'string';
   if (connected && optionalString(values, 'table') === undefined) usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
@@ -45,6 +83,13 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
   };
   let session: TableSession | undefined;
   try {
+    let paths: string[];
+    try {
+      paths = await localExports(given, values, io, join(resolveDataDir(io.env), 'cache', 's3'));
+    } catch (error) {
+      if (error instanceof ExportError) return fail(error.message);
+      throw error;
+    }
     let full;
     try {
       full = await openExport(paths[0]!);

@@ -11,7 +11,7 @@
 import { BatchGetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AuditEngine } from '../../../shared/audit/engine';
 import { formatLockKey } from '../../../shared/conventions/format';
-import { SCOPE_PLACEHOLDER } from '../../../shared/conventions/presets';
+import { scopeFromRecord, type ScopeValues } from '../../../shared/conventions/scope';
 import { PROBLEM_KINDS, type Convention, type Item, type PlainKey, type Problem, type ProblemKind } from '../../../shared/model';
 import { keyOf, toTypedKey } from '../../../shared/plain-key';
 import { err, ok, type Result } from '../../../shared/result';
@@ -41,10 +41,15 @@ function keysOf(convention: Convention, problem: Problem): PlainKey[] {
   if (problem.kind === 'missing-lock' || problem.kind === 'duplicate-value') {
     const rule = convention.rules.find((r) => r.name === problem.rule);
     const { hash, range } = convention.keys;
-    for (const template of rule?.lockKeys ?? []) {
-      // A scoped template needs the scope, which the finding does not carry: only unscoped forms are read.
-      if (template.hash.includes(SCOPE_PLACEHOLDER)) continue;
-      const text = formatLockKey(rule!, problem.value, template);
+    const scope = rule ? scopeFromRecord(rule, problem.scope) : undefined;
+    for (const template of rule && typeof scope !== 'string' ? rule.lockKeys : []) {
+      let text;
+      try {
+        text = formatLockKey(rule!, problem.value, template, scope as ScopeValues);
+      } catch {
+        // A template with a placeholder the rule's scope does not map cannot be written: no key to read.
+        continue;
+      }
       if (range && text.range === undefined) continue;
       out.push(range ? { [hash.name]: text.hash, [range.name]: text.range! } : { [hash.name]: text.hash });
     }
@@ -76,9 +81,11 @@ function stillTrue(convention: Convention, problem: Problem, items: readonly Ite
   const engine = new AuditEngine(convention, { trackDeltas: false });
   // Only this finding's rule: an account's other values would bring entries this check knows nothing about.
   const keep = new Set([convention.keys.hash.name, convention.keys.range?.name, convention.ownerAttribute, convention.account.kind === 'attribute-equals' ? convention.account.attribute : undefined]);
-  const attribute = convention.rules.find((r) => r.name === problem.rule)?.attribute;
-  engine.addItems(items.map((item) => Object.fromEntries(Object.entries(item).filter(([k]) => keep.has(k) || k === attribute))));
-  return engine.problems().some((p) => p.kind === problem.kind && p.rule === problem.rule && p.value === problem.value && (problem.lock === undefined || (p.lock !== undefined && keyId(p.lock) === keyId(problem.lock))));
+  const rule = convention.rules.find((r) => r.name === problem.rule);
+  if (rule) for (const a of [rule.attribute, ...Object.values(rule.scope ?? {})]) keep.add(a);
+  engine.addItems(items.map((item) => Object.fromEntries(Object.entries(item).filter(([k]) => keep.has(k)))));
+  const same = (a: object | undefined, b: object | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return engine.problems().some((p) => p.kind === problem.kind && p.rule === problem.rule && p.value === problem.value && same(p.scope, problem.scope) && (problem.lock === undefined || (p.lock !== undefined && keyId(p.lock) === keyId(problem.lock))));
 }
 
 /** Re-checks every finding by key with consistent reads; resolves with the confirmed report, or the read error. */
