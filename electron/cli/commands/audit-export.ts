@@ -3,7 +3,7 @@
  * the live audit's report plus `source`; with a connection and --table, every finding is then
  * confirmed against the live table (consistent reads by key) and those no longer true move to `stale`.
  */
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { KeySchema } from '../../../shared/model';
 import { optionalInt, optionalString } from '../args';
 import type { CliIo, FlagValues } from '../command';
@@ -14,6 +14,9 @@ import { closeSession, incomplete, openTable, type TableSession } from '../sessi
 export const EXPORT_FLAGS = {
   export: { type: 'string', valueName: 'PATH', multiple: true, description: 'audit a DynamoDB export (a local folder) instead of scanning; repeat for incrementals, in time order' },
   memory: { type: 'string', valueName: 'MB', description: 'with --export: DuckDB memory limit in MB (default 512; the rest spills to disk)' },
+  engine: { type: 'string', valueName: 'E', description: 'with --export: duckdb (default, local) or athena (--athena-output s3://…; needs @aws-sdk/client-athena)' },
+  'athena-output': { type: 'string', valueName: 'URL', description: 'with --engine athena: the s3:// location for query results' },
+  'print-sql': { type: 'string', valueName: 'E', description: 'with --export: print the SQL of the checks for duckdb or athena (DDL included) instead of auditing' },
   's3-endpoint': { type: 'string', valueName: 'URL', description: 'with --export s3://…: an S3-compatible endpoint (path-style; e.g. MinIO), credentials from AWS_ACCESS_KEY_ID/…' },
 } as const;
 
@@ -66,6 +69,14 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
   const json = values.json === true;
   const given = exportPaths(values);
   const memoryMb = optionalInt(values, 'memory', 'audit', 64, 1_048_576) ?? 512;
+  const engine = optionalString(values, 'engine') ?? 'duckdb';
+  if (engine !== 'duckdb' && engine !== 'athena') usageError(`--engine: duckdb or athena (got ${JSON.stringify(engine)})`, 'engine');
+  const printSql = optionalString(values, 'print-sql');
+  if (printSql !== undefined && printSql !== 'duckdb' && printSql !== 'athena') usageError(`--print-sql: duckdb or athena (got ${JSON.stringify(printSql)})`, 'print-sql');
+  if (engine === 'athena' && printSql === undefined) {
+    if (!optionalString(values, 'athena-output')?.startsWith('s3://')) usageError('--engine athena needs --athena-output s3://bucket/prefix/ for query results', 'athena-output');
+    throw new CliError({ kind: 'validation', field: 'engine', message: '--engine athena needs the @aws-sdk/client-athena package, which this build does not include yet', fix: 'print the DDL and queries with --print-sql athena and run them in the Athena console, or use the DuckDB engine' });
+  }
   const connected = typeof values.endpoint === 'string' || typeof values.profile === 'string';
   if (connected && optionalString(values, 'table') === undefined) usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
   const [{ openExport, ExportError }, { sampleExport, inferKeys }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir }, { auditText }] = await Promise.all([
@@ -118,6 +129,12 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
     }
     const resolved = await resolveConvention({ table, keys, values, signal: io.signal, sample: async () => sample });
     if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+    if (printSql !== undefined) {
+      const { printedSql } = await import('../../services/export/print-sql');
+      const location = given[0]!.startsWith('s3://') ? `s3://${relative(join(resolveDataDir(io.env), 'cache', 's3'), full.dir).split(sep).join('/')}/data/` : undefined;
+      io.stdout(printedSql(resolved.convention, printSql, table, location));
+      return EXIT_OK;
+    }
     const started = performance.now();
     let result;
     try {

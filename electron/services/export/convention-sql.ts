@@ -30,12 +30,14 @@ export interface SqlDialect {
    * VARCHAR with a decoder that drops a leading U+FEFF, and a value must reach the JS engine byte for byte.
    */
   readonly textOut: (expr: string) => string;
+  /** NFC normalization, where SQL must do it itself (no norm_map). */
+  readonly nfc: (expr: string) => string;
 }
 
 /** DuckDB's dialect. */
-export const DUCKDB_DIALECT: SqlDialect = { printableAscii: (e) => `regexp_full_match(${e}, '[ -~]*')`, jsNormMap: true, textOut: (e) => `to_base64(encode(${e}))` };
+export const DUCKDB_DIALECT: SqlDialect = { printableAscii: (e) => `regexp_full_match(${e}, '[ -~]*')`, jsNormMap: true, textOut: (e) => `to_base64(encode(${e}))`, nfc: (e) => `nfc_normalize(${e})` };
 /** Athena (Trino)'s dialect. */
-export const ATHENA_DIALECT: SqlDialect = { printableAscii: (e) => `regexp_like(${e}, '^[ -~]*$')`, jsNormMap: false, textOut: (e) => `to_base64(to_utf8(${e}))` };
+export const ATHENA_DIALECT: SqlDialect = { printableAscii: (e) => `regexp_like(${e}, '^[ -~]*$')`, jsNormMap: false, textOut: (e) => `to_base64(to_utf8(${e}))`, nfc: (e) => `normalize(${e}, NFC)` };
 
 /** A SQL string literal. */
 export function sqlString(text: string): string {
@@ -135,11 +137,11 @@ function normalizeSql(expr: string, steps: readonly NormalizationStep[]): string
   return out;
 }
 
-function approximateNormalizeSql(expr: string, steps: readonly NormalizationStep[]): string {
+function approximateNormalizeSql(expr: string, steps: readonly NormalizationStep[], dialect: SqlDialect): string {
   let out = expr;
   for (const step of steps) if (step === 'trim') out = `trim(${out})`;
   else if (step === 'lowercase') out = `lower(${out})`;
-  else out = `normalize(${out}, NFC)`;
+  else out = dialect.nfc(out);
   return out;
 }
 
@@ -185,7 +187,7 @@ export function auditSteps(convention: Convention, dialect: SqlDialect): SqlStep
     // Numbers compare in DynamoDB's canonical form: always through the JS normalizer.
     if (rule.valueType === 'N') return `WHEN ${i} THEN ${dialect.jsNormMap ? 'm.norm' : 'v.raw'}`;
     if (rule.normalize.length === 0) return `WHEN ${i} THEN v.raw`;
-    const other = dialect.jsNormMap ? 'm.norm' : approximateNormalizeSql('v.raw', rule.normalize);
+    const other = dialect.jsNormMap ? 'm.norm' : approximateNormalizeSql('v.raw', rule.normalize, dialect);
     return `WHEN ${i} THEN CASE WHEN ${dialect.printableAscii('v.raw')} THEN ${normalizeSql('v.raw', rule.normalize)} ELSE ${other} END`;
   });
   const join = dialect.jsNormMap ? 'LEFT JOIN norm_map m ON m.rule = v.rule AND m.raw = v.raw' : '';

@@ -143,6 +143,48 @@ function pulledItem(convention: Convention, row: Record<string, unknown>, rules:
   return item;
 }
 
+/** Report counts as SQL returns them (numbers, or big integers as text). */
+export interface SqlCounts {
+  readonly scanned: string | number;
+  readonly accounts: string | number | null;
+  readonly locks: string | number | null;
+}
+
+/**
+ * The report from the pulled rows (ordered by id, then rule; text columns as base64) and the counts
+ * of every item: the shared JS engine derives the problems, the counts are the SQL's. Shared by the
+ * DuckDB and Athena engines.
+ */
+export async function reportFromPulled(convention: Convention, table: string, counts: SqlCounts, pages: AsyncIterable<readonly Record<string, unknown>[]>): Promise<{ report: AuditReport; pulled: number }> {
+  const engine = new AuditEngine(convention, { trackDeltas: false });
+  let pulled = 0;
+  let current: { id: string; row: Record<string, unknown>; rules: number[] } | undefined;
+  let batch: Item[] = [];
+  const flush = (): void => {
+    if (current) batch.push(pulledItem(convention, current.row, current.rules));
+    if (batch.length >= 1000) {
+      engine.addItems(batch);
+      batch = [];
+    }
+  };
+  for await (const rows of pages) {
+    for (const row of rows) {
+      const id = String(row.id);
+      if (current?.id !== id) {
+        flush();
+        pulled++;
+        current = { id, row, rules: [] };
+      }
+      current.rules.push(Number(row.pulled_rule));
+    }
+  }
+  flush();
+  engine.addItems(batch);
+  const report = engine.report({ table, complete: true });
+  // The engine saw only the pulled rows; the counts are of every item, as a scan would count them.
+  return { report: { ...report, scanned: Number(counts.scanned), accounts: Number(counts.accounts ?? 0), locks: Number(counts.locks ?? 0) }, pulled };
+}
+
 /** Runs the export audit in DuckDB; the report is the JS engine's on the pulled rows, with the counts of every item. */
 export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditResult> {
   const { convention } = options;
@@ -171,36 +213,11 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
         await conn.run(`CREATE OR REPLACE TABLE pull AS ${pull.select}`);
       }
     }
-    const counts = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as { scanned: string | number; accounts: string | number | null; locks: string | number | null };
+    const counts = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as unknown as SqlCounts;
     options.onStep?.('report');
-    const engine = new AuditEngine(convention, { trackDeltas: false });
-    let pulled = 0;
     const result = await conn.stream(pulledSql(convention, DUCKDB_DIALECT));
-    let current: { id: string; row: Record<string, unknown>; rules: number[] } | undefined;
-    let batch: Item[] = [];
-    const flush = (): void => {
-      if (current) batch.push(pulledItem(convention, current.row, current.rules));
-      if (batch.length >= 1000) {
-        engine.addItems(batch);
-        batch = [];
-      }
-    };
-    for await (const rows of result.yieldRowObjectJson()) {
-      for (const row of rows) {
-        const id = String(row.id);
-        if (current?.id !== id) {
-          flush();
-          pulled++;
-          current = { id, row, rules: [] };
-        }
-        current.rules.push(Number(row.pulled_rule));
-      }
-    }
-    flush();
-    engine.addItems(batch);
-    const report = engine.report({ table: options.table, complete: true });
-    // The engine saw only the pulled rows; the counts are of every item, as a scan would count them.
-    return { report: { ...report, scanned: Number(counts.scanned), accounts: Number(counts.accounts ?? 0), locks: Number(counts.locks ?? 0) }, linesRead, pulled };
+    const { report, pulled } = await reportFromPulled(convention, options.table, counts, result.yieldRowObjectJson());
+    return { report, linesRead, pulled };
   } finally {
     conn.closeSync();
     instance.closeSync();

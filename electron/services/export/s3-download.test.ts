@@ -124,4 +124,15 @@ describe('downloading an export from S3 (s3rver)', () => {
     expect(await main(['audit', '--export', 's3://exports/nothing-here', '--s3-endpoint', endpoint, '--preset', 'uniq'], missing)).toBe(2);
     expect(missing.err()).toContain('no export under s3://exports/nothing-here/AWSDynamoDB/');
   });
+
+  it('--print-sql athena prints the external table over the data folder on S3 and the queries; --engine athena says what it lacks', async () => {
+    const env = { LOCKSMITH_DATA_DIR: join(work, 'data'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+    const io = captureIo(env);
+    expect(await main(['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--print-sql', 'athena'], io)).toBe(0);
+    expect(io.out()).toMatch(/LOCATION 's3:\/\/exports\/team\/prod\/AWSDynamoDB\/[0-9]{13}-[0-9a-f]{8}\/data\/'/);
+    expect(io.out()).toContain('UNTESTED against real Athena');
+    const athena = captureIo(env);
+    expect(await main(['audit', '--export', join(work, 'src'), '--preset', 'uniq', '--engine', 'athena', '--athena-output', 's3://results/'], athena)).toBe(2);
+    expect(athena.err()).toContain('@aws-sdk/client-athena');
+  });
 });
