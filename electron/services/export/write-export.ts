@@ -85,15 +85,16 @@ export class ExportWriter {
 
   /** Appends items; resolves when every written-to file can take more (backpressure). */
   async add(items: readonly Item[]): Promise<void> {
-    const waits = new Set<Promise<void>>();
+    // One drain wait per full stream, not one per item written after it filled.
+    const waits = new Map<Gzip, Promise<void>>();
     for (const item of items) {
       const p = this.partitions[partitionOf(item, this.options.keys, this.partitions.length)]!;
       const gzip = p.gzip ?? this.open(p);
       p.items++;
       this.total++;
-      if (!gzip.write(`${exportLine(item)}\n`)) waits.add(new Promise((resolve) => gzip.once('drain', () => resolve())));
+      if (!gzip.write(`${exportLine(item)}\n`) && !waits.has(gzip)) waits.set(gzip, new Promise((resolve) => gzip.once('drain', () => resolve())));
     }
-    await Promise.all(waits);
+    await Promise.all(waits.values());
   }
 
   private open(p: Partition): Gzip {
