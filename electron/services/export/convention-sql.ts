@@ -171,15 +171,16 @@ export function auditSteps(convention: Convention, dialect: SqlDialect): SqlStep
       WHEN tf IS NOT NULL THEN 'L'
       WHEN h_s IS NOT NULL AND (${[...wrong, ...prefixes].join(' OR ') || 'FALSE'}) THEN 'M'
       WHEN ${present} AND (${account}) THEN 'A' END AS kind,
-    rule, raw, lscope
+    rule, raw, lscope${attrs.map((_, i) => `, a${i}_s, a${i}_n`).join('')}
   FROM (SELECT t0.*, ${ruleOf} AS rule, ${raw} AS raw, ${lockScope} AS lscope FROM (SELECT it.*, ${owner} AS own, ${tf} AS tf FROM items it) t0) t1`;
   // Step 2: one row per protected value: the lock's value, or each rule value an account holds (S, else N; empty holds nothing).
-  const scalar = (name: string): string => `COALESCE(it.a${col(name)}_s, it.a${col(name)}_n)`;
+  // cls carries the attribute columns, so account values need no join back to items.
+  const scalar = (name: string): string => `COALESCE(c.a${col(name)}_s, c.a${col(name)}_n)`;
   const accountVals = convention.rules.map((rule, i) => {
     // A scoped value is held only with every scope attribute set (accountScope).
     const scopeAttrs = Object.values(rule.scope ?? {});
     const held = [`${scalar(rule.attribute)} <> ''`, ...scopeAttrs.map((a) => `${scalar(a)} <> ''`)].join(' AND ');
-    return `SELECT c.id, ${i} AS rule, ${scalar(rule.attribute)} AS raw, ${scopeText(scopeAttrs.map(scalar))} AS scope, 'A' AS side, c.h_s AS hs, CAST(NULL AS VARCHAR) AS own FROM cls c JOIN items it ON it.id = c.id WHERE c.kind = 'A' AND ${held}`;
+    return `SELECT c.id, ${i} AS rule, ${scalar(rule.attribute)} AS raw, ${scopeText(scopeAttrs.map(scalar))} AS scope, 'A' AS side, c.h_s AS hs, CAST(NULL AS VARCHAR) AS own FROM cls c WHERE c.kind = 'A' AND ${held}`;
   });
   const vals = [`SELECT id, rule, raw, lscope AS scope, 'L' AS side, h_s AS hs, own FROM cls WHERE kind = 'L'`, ...accountVals].join('\nUNION ALL\n');
   // Step 3: normalized values. Printable ASCII normalizes the same in SQL; anything else through the JS normalizer (norm_map).

@@ -84,7 +84,8 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Pro
   await conn.run(`CREATE TABLE raw0 AS ${files.length ? `SELECT filename AS src, ${cols} FROM ${readJson(files, { Item: all })}` : empty}`);
   let lines = await checkCounts(conn, 'raw0', full);
   if (incrementals.length === 0) {
-    await conn.run(`CREATE TABLE items AS SELECT rowid AS id, * EXCLUDE (src) FROM raw0`);
+    // A view, not a copy: raw0's rowid is the item id.
+    await conn.run(`CREATE VIEW items AS SELECT rowid AS id, * EXCLUDE (src) FROM raw0`);
     return lines;
   }
   const keysType = structType(itemStructFields(convention, true));
@@ -107,7 +108,7 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Pro
   const sameKey = keyCols.map((c) => `l.${c} IS NOT DISTINCT FROM f.${c}`).join(' AND ');
   await conn.run(`CREATE TABLE merged AS SELECT ${valueCols.join(', ')} FROM raw0 f WHERE NOT EXISTS (SELECT 1 FROM latest l WHERE ${sameKey})
     UNION ALL SELECT ${valueCols.join(', ')} FROM latest WHERE present`);
-  await conn.run(`CREATE TABLE items AS SELECT rowid AS id, * FROM merged`);
+  await conn.run(`CREATE VIEW items AS SELECT rowid AS id, * FROM merged`);
   return lines;
 }
 

@@ -1,5 +1,8 @@
 /** Running an export audit in a child process (DuckDB never loads in the caller), with cancel. */
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExportAuditMessage, ExportAuditReport, ExportAuditRequest } from './export-audit-types';
 import { ExportError } from './read-export';
@@ -13,7 +16,17 @@ export interface RunExportAuditOptions {
 }
 
 /** Resolves with the report; rejects with an ExportError (bad export, named file) or an Error (cancelled, child died). */
-export function runExportAudit(request: ExportAuditRequest, options: RunExportAuditOptions = {}): Promise<{ report: ExportAuditReport; pulled: number }> {
+export async function runExportAudit(request: ExportAuditRequest, options: RunExportAuditOptions = {}): Promise<{ report: ExportAuditReport; pulled: number }> {
+  // A folder of this run's own: removed here whatever happens, even when the child is killed mid-query.
+  const cacheDir = join(request.cacheDir, `run-${randomBytes(6).toString('hex')}`);
+  try {
+    return await runChild({ ...request, cacheDir }, options);
+  } finally {
+    await rm(cacheDir, { recursive: true, force: true });
+  }
+}
+
+function runChild(request: ExportAuditRequest, options: RunExportAuditOptions): Promise<{ report: ExportAuditReport; pulled: number }> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new Error('cancelled'));
