@@ -14,6 +14,8 @@ import type { Convention, NormalizationStep } from '../../../shared/model';
 export interface SqlStep {
   readonly name: string;
   readonly select: string;
+  /** Cheap to recompute and read at most twice: a view, not a table (DuckDB), to save writing it. */
+  readonly view?: boolean;
 }
 
 /** What differs between engines. */
@@ -145,8 +147,12 @@ function approximateNormalizeSql(expr: string, steps: readonly NormalizationStep
   return out;
 }
 
-/** The statements of an export audit over `items(id, h_*, r_*, a<i>_*)`, in order. */
-export function auditSteps(convention: Convention, dialect: SqlDialect): SqlStep[] {
+/**
+ * The statements of an export audit over `items(id, h_*, r_*, a<i>_*)`, in order. `source` is what
+ * the first step (cls) reads: `items`, or the export read itself when the engine fuses loading and
+ * classifying (cls then has no id until the engine adds one).
+ */
+export function auditSteps(convention: Convention, dialect: SqlDialect, source = 'items'): SqlStep[] {
   const compiled = compileConvention(convention);
   const attrs = auditAttributes(convention);
   const col = (name: string): number => attrs.indexOf(name);
@@ -166,13 +172,13 @@ export function auditSteps(convention: Convention, dialect: SqlDialect): SqlStep
   const ruleOf = templates.length === 0 ? 'CAST(NULL AS INTEGER)' : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN ${t.ruleIndex}`).join(' ')} END`;
   const owner = convention.ownerAttribute === undefined ? 'CAST(NULL AS VARCHAR)' : `COALESCE(a${col(convention.ownerAttribute)}_s, a${col(convention.ownerAttribute)}_n)`;
   // Step 1: what each item is. A matched template whose value is empty or the literal undefined/null is malformed, as in parseLockKey.
-  const cls = `SELECT id, h_s, own, CASE
+  // Every column of the source passes through (the item's keys and attributes, and its id when the source has one).
+  const cls = `SELECT t1.*, CASE
       WHEN tf IS NOT NULL AND (tf IN (${unmapped.join(', ') || '-1'}) OR raw IN ('', 'undefined', 'null')) THEN 'M'
       WHEN tf IS NOT NULL THEN 'L'
       WHEN h_s IS NOT NULL AND (${[...wrong, ...prefixes].join(' OR ') || 'FALSE'}) THEN 'M'
-      WHEN ${present} AND (${account}) THEN 'A' END AS kind,
-    rule, raw, lscope${attrs.map((_, i) => `, a${i}_s, a${i}_n`).join('')}
-  FROM (SELECT t0.*, ${ruleOf} AS rule, ${raw} AS raw, ${lockScope} AS lscope FROM (SELECT it.*, ${owner} AS own, ${tf} AS tf FROM items it) t0) t1`;
+      WHEN ${present} AND (${account}) THEN 'A' END AS kind
+  FROM (SELECT t0.*, ${ruleOf} AS rule, ${raw} AS raw, ${lockScope} AS lscope FROM (SELECT it.*, ${owner} AS own, ${tf} AS tf FROM ${source} it) t0) t1`;
   // Step 2: one row per protected value: the lock's value, or each rule value an account holds (S, else N; empty holds nothing).
   // cls carries the attribute columns, so account values need no join back to items.
   const scalar = (name: string): string => `COALESCE(c.a${col(name)}_s, c.a${col(name)}_n)`;
@@ -204,7 +210,7 @@ export function auditSteps(convention: Convention, dialect: SqlDialect): SqlStep
   UNION SELECT id, rule FROM nv WHERE side = 'L' AND norm = ''`;
   return [
     { name: 'cls', select: cls },
-    { name: 'vals', select: vals },
+    { name: 'vals', select: vals, view: true },
     { name: 'nv', select: nv },
     { name: 'bad', select: bad },
     { name: 'pull', select: pull },

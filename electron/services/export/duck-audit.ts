@@ -73,7 +73,8 @@ async function checkCounts(conn: DuckDBConnection, table: string, opened: Opened
   return total;
 }
 
-async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Promise<number> {
+/** Loads the export(s); `classified` when the load already built cls (a full export alone). */
+async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Promise<{ lines: number; classified: boolean }> {
   const { convention, exports } = options;
   const [full, ...incrementals] = exports;
   if (!full || full.type !== 'FULL_EXPORT') throw new ExportError('the first --export must be a full export (incrementals are applied on top of one)');
@@ -81,13 +82,16 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Pro
   const cols = itemColumns(convention, 'Item').join(', ');
   const files = await dataFiles(full);
   const empty = `SELECT CAST(NULL AS VARCHAR) AS src, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')} WHERE FALSE`;
-  await conn.run(`CREATE TABLE raw0 AS ${files.length ? `SELECT filename AS src, ${cols} FROM ${readJson(files, { Item: all })}` : empty}`);
-  let lines = await checkCounts(conn, 'raw0', full);
+  const load = files.length ? `(SELECT filename AS src, ${cols} FROM ${readJson(files, { Item: all })})` : `(${empty})`;
   if (incrementals.length === 0) {
-    // A view, not a copy: raw0's rowid is the item id.
-    await conn.run(`CREATE VIEW items AS SELECT rowid AS id, * EXCLUDE (src) FROM raw0`);
-    return lines;
+    // Loading and classifying in one pass: cls0 is the only copy of the items; rowid is the item id.
+    await conn.run(`CREATE TABLE cls0 AS ${auditSteps(convention, DUCKDB_DIALECT, load)[0]!.select}`);
+    await conn.run('CREATE VIEW cls AS SELECT rowid AS id, * FROM cls0');
+    await conn.run('CREATE VIEW items AS SELECT * FROM cls');
+    return { lines: await checkCounts(conn, 'cls0', full), classified: true };
   }
+  await conn.run(`CREATE TABLE raw0 AS SELECT * FROM ${load} l`);
+  let lines = await checkCounts(conn, 'raw0', full);
   const keysType = structType(itemStructFields(convention, true));
   const parts: string[] = [];
   for (const [k, inc] of incrementals.entries()) {
@@ -109,7 +113,7 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Pro
   await conn.run(`CREATE TABLE merged AS SELECT ${valueCols.join(', ')} FROM raw0 f WHERE NOT EXISTS (SELECT 1 FROM latest l WHERE ${sameKey})
     UNION ALL SELECT ${valueCols.join(', ')} FROM latest WHERE present`);
   await conn.run(`CREATE VIEW items AS SELECT rowid AS id, * FROM merged`);
-  return lines;
+  return { lines, classified: false };
 }
 
 function typed(s: unknown, n: unknown, b?: unknown): Item[string] | undefined {
@@ -198,11 +202,12 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
   const conn = await instance.connect();
   try {
     options.onStep?.('load');
-    const linesRead = await loadItems(conn, options);
+    const { lines: linesRead, classified } = await loadItems(conn, options);
     const steps = auditSteps(convention, DUCKDB_DIALECT);
     for (const step of steps) {
+      if (step.name === 'cls' && classified) continue;
       options.onStep?.(step.name);
-      await conn.run(`CREATE TABLE ${step.name} AS ${step.select}`);
+      await conn.run(`CREATE ${step.view ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.select}`);
       if (step.name === 'vals') await fillNormMap(conn, convention);
     }
     const closure = closureSql(convention);
