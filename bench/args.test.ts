@@ -3,7 +3,7 @@ import { parseBenchArgs } from './args';
 
 describe('parseBenchArgs', () => {
   it('defaults to 200,000 items, 3 runs, 4 segments, a 2g heap, the UI included', () => {
-    expect(parseBenchArgs([])).toEqual({ items: 200_000, runs: 3, segments: 4, heap: '2g', lookups: 40, json: false, skipUi: false, uiOnly: false });
+    expect(parseBenchArgs([])).toEqual({ items: 200_000, runs: 3, segments: 4, heap: '2g', lookups: 40, json: false, skipUi: false, uiOnly: false, exportItems: 200_000, exportOnly: false });
   });
 
   it('reads every flag, accepting digit separators', () => {
@@ -16,7 +16,15 @@ describe('parseBenchArgs', () => {
       json: true,
       skipUi: true,
       uiOnly: false,
+      exportItems: 1_000_000,
+      exportOnly: false,
     });
+  });
+
+  it('measures the export audit at --export-items (0 skips it), alone with --export-only', () => {
+    expect(parseBenchArgs(['--export-items', '10_000_000', '--export-only'])).toMatchObject({ exportItems: 10_000_000, exportOnly: true });
+    expect(parseBenchArgs(['--export-items', '0']).exportItems).toBe(0);
+    expect(() => parseBenchArgs(['--export-items', 'many'])).toThrow(/--export-items/);
   });
 
   it('gives a million-item table a bigger default heap', () => {

@@ -19,10 +19,14 @@ export interface BenchArgs {
   readonly heap: string;
   /** Lookups per variant (the scan variant reads the whole table each time, so it gets fewer). */
   readonly lookups: number;
+  /** Items in the generated export the export audit is measured on (default: --items; 0 skips it). */
+  readonly exportItems: number;
+  /** Only the export benchmark: no DynamoDB Local, no live baseline, docs untouched. */
+  readonly exportOnly: boolean;
 }
 
 /** Usage text. */
-export const BENCH_USAGE = `Usage: npm run bench -- [--items N] [--runs K] [--segments S] [--heap 2g] [--lookups L] [--skip-ui | --ui-only] [--json]`;
+export const BENCH_USAGE = `Usage: npm run bench -- [--items N] [--runs K] [--segments S] [--heap 2g] [--lookups L] [--skip-ui | --ui-only] [--export-items N | --export-only] [--json]`;
 
 function positiveInt(text: string | undefined, name: string, fallback: number, max: number): number {
   if (text === undefined) return fallback;
@@ -47,6 +51,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       json: { type: 'boolean' },
       'skip-ui': { type: 'boolean' },
       'ui-only': { type: 'boolean' },
+      'export-items': { type: 'string' },
+      'export-only': { type: 'boolean' },
     },
   });
   const items = positiveInt(values.items, 'items', 200_000, 10_000_000);
@@ -62,5 +68,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     json: values.json === true,
     skipUi: values['skip-ui'] === true,
     uiOnly: values['ui-only'] === true,
+    exportItems: values['export-items'] === '0' ? 0 : positiveInt(values['export-items'], 'export-items', items, 100_000_000),
+    exportOnly: values['export-only'] === true,
   };
 }

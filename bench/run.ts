@@ -17,7 +17,8 @@ import { benchLookups } from './lookup-bench';
 import { describeMachine } from './machine';
 import { docsSection, FIGURE_HEADER, figureRows, summarize, targets, upsertSection, type BenchFigures, type UiRun } from './report';
 import { auditCli, auditInProcess, rawScan } from './scan-bench';
-import { formatMs, interleave, textTable } from './stats';
+import { benchExport, summarizeExport } from './export-bench';
+import { formatMs, interleave, median, textTable } from './stats';
 import { createBenchTable, createPlainTable, loadBenchTable } from './table';
 
 const TABLE = 'bench_accounts';
@@ -26,6 +27,12 @@ const TINY_ITEMS = 1_000;
 /** Half the bench table: the CLI's RSS on it and on the full table give the marginal growth per item. */
 const HALF_TABLE = 'bench_half';
 const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
+const EXPORT_RESULTS = fileURLToPath(new URL('./export-results.json', import.meta.url));
+
+/** The live CLI audit's medians (the export audit's baseline when both read the same number of items). */
+function summary0(scans: BenchFigures['scans']): { ms: number; rss: number } {
+  return { ms: median(scans.cli), rss: median(scans.cliPeakRss) };
+}
 const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 
 const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
@@ -126,6 +133,13 @@ async function main(): Promise<void> {
   }
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   const machine = await describeMachine();
+  if (args.exportOnly) {
+    log(`bench: export audit of ${args.exportItems.toLocaleString('en-US')} items, ${args.runs} runs (no live baseline in --export-only)`);
+    const exportSummary = summarizeExport(await benchExport(args.exportItems, args.runs, log));
+    writeFileSync(EXPORT_RESULTS, `${JSON.stringify({ machine: { ...machine, loadAverageEnd: loadavg() }, args, summary: exportSummary }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(exportSummary, null, 2)}\nwrote bench/export-results.json\n`);
+    return;
+  }
   if (!args.skipUi && !existsSync(fileURLToPath(new URL('../dist/renderer/index.html', import.meta.url)))) throw new Error('the UI benchmark needs the built renderer: run `npx vite build` (or pass --skip-ui)');
   log(`bench: ${args.items.toLocaleString('en-US')} items, ${args.runs} runs, ${args.segments} segments, heap ${args.heap}; load average ${machine.loadAverageStart.map((l) => l.toFixed(2)).join(' ')}`);
 
@@ -179,6 +193,13 @@ async function main(): Promise<void> {
       }
     }
 
+    let exportSummary: Record<string, string | number> | undefined;
+    if (args.exportItems > 0) {
+      log('export audit…');
+      const cli = summary0(scans);
+      exportSummary = summarizeExport(await benchExport(args.exportItems, args.runs, log), { ms: cli.ms, peakRssBytes: cli.rss, items: plan.items });
+      writeFileSync(EXPORT_RESULTS, `${JSON.stringify({ machine: { ...machine, loadAverageEnd: loadavg() }, args, summary: exportSummary }, null, 2)}\n`);
+    }
     const figures: BenchFigures = { items: plan.items, halfItems: halfPlan.items, segments: args.segments, runs: args.runs, loadMs, scans, lookups, ...(ui ? { ui } : {}) };
     const summary = summarize(figures);
     const finished = { ...machine, loadAverageEnd: loadavg() };
@@ -191,7 +212,8 @@ async function main(): Promise<void> {
     } else {
       process.stdout.write(`\n${textTable([...FIGURE_HEADER], figureRows(plan.items, summary))}\n\n`);
       process.stdout.write(`${textTable(['target', 'this run', 'verdict'], verdicts.map((t) => [t.target, t.value, t.met === undefined ? '–' : t.met ? 'met' : 'MISSED']))}\n`);
-      process.stdout.write(`\nwrote bench/results.json and docs/benchmarks.md\n`);
+      if (exportSummary) process.stdout.write(`\nexport audit:\n${JSON.stringify(exportSummary, null, 2)}\n`);
+      process.stdout.write(`\nwrote bench/results.json${exportSummary ? ', bench/export-results.json' : ''} and docs/benchmarks.md\n`);
     }
   } finally {
     client.destroy();

@@ -30,8 +30,10 @@ export function allFlags(command: CliCommand): FlagSpecs {
 /** Parses a command's flags strictly: unknown flags, missing values and positionals are usage errors. */
 export function parseFlags(command: CliCommand, argv: readonly string[]): FlagValues {
   const specs = allFlags(command);
-  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
-  for (const [name, spec] of Object.entries(specs)) options[name] = spec.short ? { type: spec.type, short: spec.short } : { type: spec.type };
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    options[name] = { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) };
+  }
   try {
     const { values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false, allowNegative: false });
     return values as FlagValues;

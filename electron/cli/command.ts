@@ -12,6 +12,8 @@ export const EXIT_ERROR = 2;
 export interface FlagSpec {
   readonly type: 'string' | 'boolean';
   readonly short?: string;
+  /** The flag may be given several times (its value is then a list, in the order given). */
+  readonly multiple?: boolean;
   /** Shown in help: `--table T`. */
   readonly valueName?: string;
   readonly description: string;
@@ -21,7 +23,7 @@ export interface FlagSpec {
 export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
 
 /** Parsed flag values by long name. */
-export type FlagValues = Readonly<Record<string, string | boolean | undefined>>;
+export type FlagValues = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 
 /** Where a command writes; injectable so commands can be run in-process by tests. */
 export interface CliIo {

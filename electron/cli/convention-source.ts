@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PRESET_NAMES } from '../../shared/model';
-import type { Convention, KeySchema, PresetName } from '../../shared/model';
+import type { Convention, Item, KeySchema, PresetName } from '../../shared/model';
 import type { Detection } from '../../shared/conventions/detect';
 import type { Result } from '../../shared/result';
 import type { ErrorContext } from '../services/dynamo/errors';
@@ -22,7 +22,10 @@ export interface ResolvedConvention {
 
 /** What resolveConvention needs. */
 export interface ConventionRequest {
-  readonly client: DynamoDBClient;
+  /** Sampled for detection, unless `sample` is given. */
+  readonly client?: DynamoDBClient;
+  /** Where detection's sample comes from instead of a Scan (an export's first items). */
+  readonly sample?: () => Promise<Item[]>;
   readonly table: string;
   readonly keys: KeySchema;
   readonly values: FlagValues;
@@ -63,7 +66,11 @@ export async function loadConventionFile(path: string, keys: KeySchema): Promise
 /** Samples the table and runs detection (optionally restricted to one preset). */
 export async function detectFromSample(request: ConventionRequest, preset?: PresetName): Promise<Result<Detection>> {
   const [{ sampleItems }, { detectConvention }] = await Promise.all([import('../services/audit/sample'), import('../../shared/conventions/detect')]);
-  const sample = unwrap(await sampleItems(request.client, request.table, undefined, { segments: request.segments, signal: request.signal, errorContext: request.errorContext }));
+  const sample = request.sample
+    ? await request.sample()
+    : request.client
+      ? unwrap(await sampleItems(request.client, request.table, undefined, { segments: request.segments, signal: request.signal, errorContext: request.errorContext }))
+      : [];
   return detectConvention(request.keys, sample, preset ? { preset } : {});
 }
 
@@ -93,6 +100,10 @@ export async function presetDefaults(preset: PresetName, keys: KeySchema, table:
 /** A convention file's lock table, checked with DescribeTable: it exists and shares the accounts table's key attributes. */
 async function withLockTable(request: ConventionRequest, convention: Convention): Promise<Convention> {
   if (convention.lockTable === undefined) return convention;
+  if (request.client === undefined) {
+    // An export holds one table: its locks would all be missing. Say so rather than report them missing.
+    throw new CliError({ kind: 'validation', field: 'convention', message: `--convention: the convention keeps its locks in ${convention.lockTable}; an audit from one table's export cannot see them (audit the live tables instead)` });
+  }
   const [{ describeTable }, { checkLockTable }] = await Promise.all([import('../services/dynamo/tables'), import('../../shared/conventions/file')]);
   const described = await describeTable(request.client, convention.lockTable, { signal: request.signal, errorContext: request.errorContext });
   if (!described.ok && described.error.kind !== 'not-found') throw new CliError(described.error);

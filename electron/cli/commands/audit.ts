@@ -3,13 +3,14 @@ import { CONVENTION_FLAGS, optionalInt, optionalPositive } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_OK, EXIT_PROBLEMS } from '../command';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
+import { EXPORT_FLAGS } from './audit-export';
 import type { TableSession } from '../session';
 
 /** The audit command. */
 export const auditCommand: CliCommand = {
   name: 'audit',
   summary: 'Audit a table: every account with its locks, every orphan, missing, duplicate, mismatched or malformed lock.',
-  usage: 'audit --table T [--preset P | --convention FILE] [--segments N] [--json]',
+  usage: 'audit --table T [--preset P | --convention FILE] [--segments N] [--json]\n       audit --export PATH [--export PATH…] [--table T --endpoint URL|--profile P] [--memory MB] [--json]',
   flags: {
     table: { type: 'string', valueName: 'T', description: 'the table to audit' },
     ...CONVENTION_FLAGS,
@@ -17,16 +18,23 @@ export const auditCommand: CliCommand = {
     'pages-per-second': { type: 'string', valueName: 'X', description: 'pace the scan: at most X Scan requests per second' },
     'rcu-per-second': { type: 'string', valueName: 'X', description: 'pace the scan: at most X read capacity units per second (AWS reports capacity)' },
     json: { type: 'boolean', description: 'print only the JSON report on stdout' },
+    ...EXPORT_FLAGS,
   },
   details: `
 JSON report (--json): {"table", "complete", "reason"?, "scanned", "accounts", "locks", "convention",
   "summary": {"orphan-lock", "missing-lock", "duplicate-value", "owner-mismatch", "malformed-lock"},
   "problems": [{"kind", "rule"?, "value", "lock"?, "accounts"?, "reason"?}]}
+From an export (--export): the same report plus "source": {"exportArn", "exportTime", "itemsRead", "incrementals"?};
+  with a connection and --table, findings are re-read by key (consistent reads) and those no longer true move to "stale".
+  A missing, truncated or corrupted data file, a wrong manifest or a non-DYNAMODB_JSON export: exit 2, the file named.
 Exit codes: 0 complete and clean, 1 complete with problems, 2 error or incomplete (reason on stderr).
 Examples:
   locksmith audit --endpoint http://localhost:8000 --table accounts
-  locksmith audit --profile prod --region eu-west-1 --table users --preset marker --json > report.json`,
+  locksmith audit --profile prod --region eu-west-1 --table users --preset marker --json > report.json
+  locksmith audit --export ./exports/AWSDynamoDB/01700000000000-abcd1234 --preset uniq --json
+  locksmith audit --export ./full --export ./incr1 --profile prod --table users`,
   async run({ values, io }) {
+    if (values.export !== undefined) return (await import('./audit-export')).auditFromExport(values, io);
     const json = values.json === true;
     const segmentsFlag = optionalInt(values, 'segments', 'audit', 1, 1_000_000);
     const pagesPerSecond = optionalPositive(values, 'pages-per-second', 'audit');

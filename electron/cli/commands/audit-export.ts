@@ -1,0 +1,172 @@
+/**
+ * `locksmith audit --export PATH…`: the audit of a DynamoDB export, in a DuckDB child process, with
+ * the live audit's report plus `source`; with a connection and --table, every finding is then
+ * confirmed against the live table (consistent reads by key) and those no longer true move to `stale`.
+ */
+import { join, relative, sep } from 'node:path';
+import type { KeySchema } from '../../../shared/model';
+import { optionalInt, optionalString } from '../args';
+import type { CliIo, FlagValues } from '../command';
+import { CliError, EXIT_OK, EXIT_PROBLEMS, usageError } from '../command';
+import { closeSession, incomplete, openTable, type TableSession } from '../session';
+
+/** The export-audit flags audit adds. */
+export const EXPORT_FLAGS = {
+  export: { type: 'string', valueName: 'PATH', multiple: true, description: 'audit a DynamoDB export (a local folder) instead of scanning; repeat for incrementals, in time order' },
+  memory: { type: 'string', valueName: 'MB', description: 'with --export: DuckDB memory limit in MB (default 512; the rest spills to disk)' },
+  engine: { type: 'string', valueName: 'E', description: 'with --export: duckdb (default, local) or athena (--athena-output s3://…; needs @aws-sdk/client-athena)' },
+  'athena-output': { type: 'string', valueName: 'URL', description: 'with --engine athena: the s3:// location for query results' },
+  'print-sql': { type: 'string', valueName: 'E', description: 'with --export: print the SQL of the checks for duckdb or athena (DDL included) instead of auditing' },
+  's3-endpoint': { type: 'string', valueName: 'URL', description: 'with --export s3://…: an S3-compatible endpoint (path-style; e.g. MinIO), credentials from AWS_ACCESS_KEY_ID/…' },
+} as const;
+
+function exportPaths(values: FlagValues): string[] {
+  const raw = values.export;
+  return typeof raw === 'string' ? [raw] : Array.isArray(raw) ? [...(raw as readonly string[])] : [];
+}
+
+/** Downloads every s3:// export into the cache (resumable, MD5-verified) and returns local folders, in order. */
+async function localExports(paths: readonly string[], values: FlagValues, io: CliIo, cacheDir: string): Promise<string[]> {
+  if (!paths.some((p) => p.startsWith('s3://'))) return [...paths];
+  const [{ S3Client }, { downloadExport }, { endpointCredentials }, { fromNodeProviderChain }] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('../../services/export/s3-download'),
+    import('../../services/dynamo/client'),
+    import('@aws-sdk/credential-providers'),
+  ]);
+  const endpoint = optionalString(values, 's3-endpoint');
+  const region = optionalString(values, 'region') ?? io.env.AWS_REGION ?? io.env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  const profile = optionalString(values, 'profile');
+  const client = endpoint
+    ? new S3Client({ endpoint, region, forcePathStyle: true, credentials: endpointCredentials(io.env) })
+    : new S3Client({ region, credentials: fromNodeProviderChain(profile ? { profile } : {}) });
+  try {
+    const out: string[] = [];
+    for (const path of paths) {
+      if (!path.startsWith('s3://')) {
+        out.push(path);
+        continue;
+      }
+      out.push(
+        await downloadExport({
+          client,
+          url: path,
+          cacheDir,
+          signal: io.signal,
+          onProgress: io.interactive ? (p) => io.stderr(`\r${path}: ${p.filesDone}/${p.files} files (${p.filesKept} already cached), ${(p.bytes / 1e6).toFixed(1)} MB   `) : undefined,
+        }),
+      );
+      if (io.interactive) io.stderr('\n');
+    }
+    return out;
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Runs the audit of an export; returns the exit code (0 clean, 1 problems, 2 error or incomplete). */
+export async function auditFromExport(values: FlagValues, io: CliIo): Promise<number> {
+  const json = values.json === true;
+  const given = exportPaths(values);
+  const memoryMb = optionalInt(values, 'memory', 'audit', 64, 1_048_576) ?? 512;
+  const engine = optionalString(values, 'engine') ?? 'duckdb';
+  if (engine !== 'duckdb' && engine !== 'athena') usageError(`--engine: duckdb or athena (got ${JSON.stringify(engine)})`, 'engine');
+  const printSql = optionalString(values, 'print-sql');
+  if (printSql !== undefined && printSql !== 'duckdb' && printSql !== 'athena') usageError(`--print-sql: duckdb or athena (got ${JSON.stringify(printSql)})`, 'print-sql');
+  if (engine === 'athena' && printSql === undefined) {
+    if (!optionalString(values, 'athena-output')?.startsWith('s3://')) usageError('--engine athena needs --athena-output s3://bucket/prefix/ for query results', 'athena-output');
+    throw new CliError({ kind: 'validation', field: 'engine', message: '--engine athena needs the @aws-sdk/client-athena package, which this build does not include yet', fix: 'print the DDL and queries with --print-sql athena and run them in the Athena console, or use the DuckDB engine' });
+  }
+  const connected = typeof values.endpoint === 'string' || typeof values.profile === 'string';
+  if (connected && optionalString(values, 'table') === undefined) usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
+  const [{ openExport, ExportError }, { sampleExport, inferKeys }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir }, { auditText }] = await Promise.all([
+    import('../../services/export/read-export'),
+    import('../../services/export/export-sample'),
+    import('../../services/export/layout'),
+    import('../convention-source'),
+    import('../../services/export/run-export-audit'),
+    import('../../services/connections/data-dir'),
+    import('../report-text'),
+  ]);
+  const fail = (message: string): number => {
+    if (json) io.stdout(`${JSON.stringify({ complete: false, reason: message })}\n`);
+    return incomplete(io, message);
+  };
+  let session: TableSession | undefined;
+  try {
+    let paths: string[];
+    try {
+      paths = await localExports(given, values, io, join(resolveDataDir(io.env), 'cache', 's3'));
+    } catch (error) {
+      if (error instanceof ExportError) return fail(error.message);
+      throw error;
+    }
+    let full;
+    try {
+      full = await openExport(paths[0]!);
+    } catch (error) {
+      if (error instanceof ExportError) return fail(error.message);
+      throw error;
+    }
+    const table = optionalString(values, 'table') ?? tableFromArn(full.summary.tableArn ?? full.summary.exportArn) ?? 'export';
+    let sample;
+    try {
+      sample = await sampleExport(full);
+    } catch (error) {
+      if (error instanceof ExportError) return fail(error.message);
+      throw error;
+    }
+    let keys: KeySchema;
+    if (connected) {
+      session = await openTable(values, io, 'audit');
+      keys = session.table.keys;
+    } else {
+      const { presetFlag } = await import('../convention-source');
+      const inferred = inferKeys(sample, presetFlag(values));
+      if (!inferred) throw new CliError({ kind: 'validation', field: 'export', message: `cannot tell the key schema of the exported table from its items`, fix: 'give --preset, or a connection and --table so that DescribeTable says it' });
+      keys = inferred.keys;
+      if (!json) io.stderr(`${inferred.evidence}\n`);
+    }
+    const resolved = await resolveConvention({ table, keys, values, signal: io.signal, sample: async () => sample });
+    if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+    if (printSql !== undefined) {
+      const { printedSql } = await import('../../services/export/print-sql');
+      const location = given[0]!.startsWith('s3://') ? `s3://${relative(join(resolveDataDir(io.env), 'cache', 's3'), full.dir).split(sep).join('/')}/data/` : undefined;
+      io.stdout(printedSql(resolved.convention, printSql, table, location));
+      return EXIT_OK;
+    }
+    const started = performance.now();
+    let result;
+    try {
+      result = await runExportAudit(
+        { exports: paths, convention: resolved.convention, table, cacheDir: join(resolveDataDir(io.env), 'cache', 'export-audit'), memoryMb },
+        { signal: io.signal, onStep: io.interactive ? (step) => io.stderr(`\r${step}…          `) : undefined },
+      );
+    } catch (error) {
+      if (io.interactive) io.stderr('\n');
+      return fail(error instanceof Error ? error.message : String(error));
+    }
+    if (io.interactive) io.stderr('\n');
+    let report = result.report;
+    if (session) {
+      const { confirmFindings } = await import('../../services/export/confirm');
+      const confirmed = await confirmFindings({ client: session.connection.client, table: session.table.name, report, signal: io.signal, errorContext: session.connection.errorContext });
+      if (!confirmed.ok) return fail(`confirming against ${session.table.name} failed: ${confirmed.error.message}`);
+      report = confirmed.value;
+    }
+    if (json) io.stdout(`${JSON.stringify(report)}\n`);
+    else {
+      const files = report.source.incrementals ? report.source.incrementals.length + 1 : 1;
+      const progress = { items: report.source.itemsRead, pages: files, segments: files, segmentsDone: files, capacityUnits: 0, elapsedMs: Math.round(performance.now() - started), retries: 0 };
+      io.stdout(`Export ${report.source.exportArn} at ${report.source.exportTime} (${report.source.itemsRead} items read)\n`);
+      io.stdout(auditText(report, progress, resolved.source));
+      const stale = (report as { stale?: readonly unknown[] }).stale;
+      if (stale) io.stdout(`Confirmed against the live table: ${stale.length} finding(s) no longer true (stale).\n`);
+    }
+    const problems = Object.values(report.summary).reduce((a, b) => a + b, 0);
+    return problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
+  } finally {
+    closeSession(session);
+  }
+}
+

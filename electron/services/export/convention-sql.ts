@@ -1,0 +1,280 @@
+/**
+ * The one home of convention → SQL: every check of an export audit as a named SELECT over a flat
+ * `items` relation, written once for DuckDB and Athena (no ANTI/SEMI JOIN, no FILTER, no string_agg).
+ * Pure: no I/O. The SQL does not decide problems: it classifies items exactly as shared/conventions
+ * does (same templates, same order), joins normalized values, and selects every (rule, value) that
+ * is not plainly healthy; those rows alone go to the JS audit engine, which derives the problems —
+ * so an export audit reports what a live audit reports, wording and order included.
+ * Scopes: a scoped template (`{scope}…{value}`) is matched like parseLockKey matches it.
+ */
+import { compileConvention, type CompiledTemplate } from '../../../shared/conventions/parse';
+import type { Convention, NormalizationStep } from '../../../shared/model';
+
+/** One statement: `name` becomes a table (DuckDB) or a CTE (Athena) holding `select`'s rows. */
+export interface SqlStep {
+  readonly name: string;
+  readonly select: string;
+  /** Cheap to recompute and read at most twice: a view, not a table (DuckDB), to save writing it. */
+  readonly view?: boolean;
+}
+
+/** What differs between engines. */
+export interface SqlDialect {
+  /** True when `expr` holds only printable ASCII (space to `~`): such values normalize identically in SQL and JS. */
+  readonly printableAscii: (expr: string) => string;
+  /**
+   * Whether non-ASCII values to normalize are looked up in a `norm_map(rule, raw, norm)` table the
+   * JS engine filled (DuckDB); without one, SQL's own lower/trim/NFC are used (Athena; documented as approximate).
+   */
+  readonly jsNormMap: boolean;
+  /**
+   * A text column as base64 of its UTF-8 bytes, for reading into JS: DuckDB's Node client decodes
+   * VARCHAR with a decoder that drops a leading U+FEFF, and a value must reach the JS engine byte for byte.
+   */
+  readonly textOut: (expr: string) => string;
+  /** NFC normalization, where SQL must do it itself (no norm_map). */
+  readonly nfc: (expr: string) => string;
+}
+
+/** DuckDB's dialect. */
+export const DUCKDB_DIALECT: SqlDialect = { printableAscii: (e) => `regexp_full_match(${e}, '[ -~]*')`, jsNormMap: true, textOut: (e) => `to_base64(encode(${e}))`, nfc: (e) => `nfc_normalize(${e})` };
+/** Athena (Trino)'s dialect. */
+export const ATHENA_DIALECT: SqlDialect = { printableAscii: (e) => `regexp_like(${e}, '^[ -~]*$')`, jsNormMap: false, textOut: (e) => `to_base64(to_utf8(${e}))`, nfc: (e) => `normalize(${e}, NFC)` };
+
+/** A SQL string literal. */
+export function sqlString(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** A quoted SQL identifier. */
+export function sqlIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** Length in code points: SQL's length() and substr() count code points, JS strings count UTF-16 units. */
+const cpLength = (text: string): number => [...text].length;
+
+/** The attributes an export audit reads besides the keys, each with its column prefix in `items` (`a0`, `a1`, …). */
+export function auditAttributes(convention: Convention): string[] {
+  const names = new Set<string>();
+  for (const rule of convention.rules) {
+    names.add(rule.attribute);
+    for (const a of Object.values(rule.scope ?? {})) names.add(a);
+  }
+  if (convention.ownerAttribute !== undefined) names.add(convention.ownerAttribute);
+  if (convention.account.kind === 'attribute-equals') names.add(convention.account.attribute);
+  return [...names];
+}
+
+/**
+ * The column list of `items`, as expressions over a DynamoDB-JSON struct column `source` (the
+ * export's `Item`, or an incremental's `NewImage`/`Keys`): hash and range as `h_s/h_n/h_b`,
+ * `r_s/r_n/r_b`, and each audit attribute as `a<i>_s/a<i>_n`.
+ */
+export function itemColumns(convention: Convention, source: string, keySource = source): string[] {
+  const { hash, range } = convention.keys;
+  const cols: string[] = [];
+  for (const t of ['S', 'N', 'B']) cols.push(`${keySource}.${sqlIdent(hash.name)}.${t} AS h_${t.toLowerCase()}`);
+  for (const t of ['S', 'N', 'B']) cols.push(range ? `${keySource}.${sqlIdent(range.name)}.${t} AS r_${t.toLowerCase()}` : `CAST(NULL AS VARCHAR) AS r_${t.toLowerCase()}`);
+  auditAttributes(convention).forEach((name, i) => {
+    cols.push(`${source}.${sqlIdent(name)}.S AS a${i}_s`, `${source}.${sqlIdent(name)}.N AS a${i}_n`);
+  });
+  return cols;
+}
+
+/** The DynamoDB-JSON struct type of one item as read by DuckDB/Athena: keys and audit attributes only. */
+export function itemStructFields(convention: Convention, keysOnly = false): { name: string; types: readonly ('S' | 'N' | 'B')[] }[] {
+  const { hash, range } = convention.keys;
+  const fields = [{ name: hash.name, types: ['S', 'N', 'B'] as const }];
+  if (range) fields.push({ name: range.name, types: ['S', 'N', 'B'] as const });
+  if (!keysOnly) for (const name of auditAttributes(convention)) if (!fields.some((f) => f.name === name)) fields.push({ name, types: ['S', 'N', 'B'] as const });
+  return fields;
+}
+
+const startsWith = (expr: string, prefix: string): string => (prefix === '' ? 'TRUE' : `substr(${expr}, 1, ${cpLength(prefix)}) = ${sqlString(prefix)}`);
+const endsWith = (expr: string, suffix: string): string => (suffix === '' ? 'TRUE' : `substr(${expr}, length(${expr}) - ${cpLength(suffix) - 1}) = ${sqlString(suffix)}`);
+
+/** The SQL pieces of one template: its shape condition, the value, and each placeholder's text, as readKey reads them. */
+interface TemplateSql {
+  readonly shape: string;
+  readonly value: string;
+  readonly parts: Readonly<Record<string, string>>;
+}
+
+/**
+ * Template t over h_s. Placeholders left of `{value}` end at the FIRST occurrence of their literal
+ * (strpos), non-empty, as in template.ts readKey. Placeholders right of `{value}` (read from the
+ * LAST occurrence) have no portable SQL form: such conventions are refused with a clear error.
+ */
+function templateSql(t: CompiledTemplate): TemplateSql {
+  if (t.hash.after.length > 0) throw new Error(`lock key templates with placeholders after {value} ({${t.hash.after.map((a) => a.name).join('}, {')}}) are not supported by the export audit yet: audit the live table`);
+  const p = cpLength(t.prefix);
+  const s = cpLength(t.suffix);
+  const end = `(length(h_s) - ${s})`;
+  const conds = [startsWith('h_s', t.prefix), endsWith('h_s', t.suffix), `length(h_s) >= ${p + s}`];
+  const parts: Record<string, string> = {};
+  let start = String(p);
+  for (const b of t.hash.before) {
+    const pos = `strpos(substr(h_s, ${start} + 1), ${sqlString(b.until)})`;
+    conds.push(`${pos} > 1`, `${start} + ${pos} - 1 + ${cpLength(b.until)} <= ${end}`);
+    parts[b.name] = `substr(h_s, ${start} + 1, ${pos} - 1)`;
+    start = `(${start} + ${pos} - 1 + ${cpLength(b.until)})`;
+  }
+  return { shape: `(${conds.join(' AND ')})`, value: `substr(h_s, ${start} + 1, ${end} - ${start})`, parts };
+}
+
+/** An injective text of a scope tuple (length-prefixed parts); '' for an unscoped rule. */
+function scopeText(texts: readonly string[]): string {
+  if (texts.length === 0) return "''";
+  return texts.map((t) => `CAST(length(${t}) AS VARCHAR) || ':' || ${t}`).join(" || '|' || ");
+}
+
+const rangeOk = (t: CompiledTemplate): string => (t.range === undefined ? 'TRUE' : `COALESCE(r_s = ${sqlString(t.range)}, FALSE)`);
+
+function normalizeSql(expr: string, steps: readonly NormalizationStep[]): string {
+  let out = expr;
+  // Only ever applied to printable ASCII: there trim removes spaces, lower maps A–Z, NFC changes nothing — as in JS.
+  for (const step of steps) if (step === 'trim') out = `trim(${out})`;
+  else if (step === 'lowercase') out = `lower(${out})`;
+  return out;
+}
+
+function approximateNormalizeSql(expr: string, steps: readonly NormalizationStep[], dialect: SqlDialect): string {
+  let out = expr;
+  for (const step of steps) if (step === 'trim') out = `trim(${out})`;
+  else if (step === 'lowercase') out = `lower(${out})`;
+  else out = dialect.nfc(out);
+  return out;
+}
+
+/**
+ * The statements of an export audit over `items(id, h_*, r_*, a<i>_*)`, in order. `source` is what
+ * the first step (cls) reads: `items`, or the export read itself when the engine fuses loading and
+ * classifying (cls then has no id until the engine adds one).
+ */
+export function auditSteps(convention: Convention, dialect: SqlDialect, source = 'items'): SqlStep[] {
+  const compiled = compileConvention(convention);
+  const attrs = auditAttributes(convention);
+  const col = (name: string): number => attrs.indexOf(name);
+  const templates = compiled.templates;
+  const sqls = templates.map(templateSql);
+  const full = templates.map((t, k) => `WHEN ${sqls[k]!.shape} AND ${rangeOk(t)} THEN ${k}`);
+  const tf = templates.length === 0 ? 'CAST(NULL AS INTEGER)' : `CASE ${full.join(' ')} END`;
+  const wrong = templates.flatMap((t, k) => (t.range === undefined ? [] : [`(${sqls[k]!.shape} AND NOT ${rangeOk(t)})`]));
+  // A template whose placeholder the rule's scope does not map reads as malformed (parseLockKey).
+  const unmapped = templates.flatMap((t, k) => (t.unmapped === undefined ? [] : [k]));
+  const prefixes = convention.lockPrefixes.filter((p) => p !== '').map((p) => startsWith('h_s', p));
+  const present = '(h_s IS NOT NULL OR h_n IS NOT NULL OR h_b IS NOT NULL)';
+  const account = accountSql(convention, col);
+  const raw = templates.length === 0 ? 'CAST(NULL AS VARCHAR)' : `CASE tf ${templates.map((_, k) => `WHEN ${k} THEN ${sqls[k]!.value}`).join(' ')} END`;
+  // The lock's scope tuple, in the rule's scope order, from the key's placeholder texts.
+  const lockScope = templates.length === 0 ? "''" : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN ${t.unmapped === undefined ? scopeText(Object.keys(convention.rules[t.ruleIndex]!.scope ?? {}).map((name) => sqls[k]!.parts[name]!)) : "''"}`).join(' ')} END`;
+  const ruleOf = templates.length === 0 ? 'CAST(NULL AS INTEGER)' : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN ${t.ruleIndex}`).join(' ')} END`;
+  const owner = convention.ownerAttribute === undefined ? 'CAST(NULL AS VARCHAR)' : `COALESCE(a${col(convention.ownerAttribute)}_s, a${col(convention.ownerAttribute)}_n)`;
+  // Step 1: what each item is. A matched template whose value is empty or the literal undefined/null is malformed, as in parseLockKey.
+  // Every column of the source passes through (the item's keys and attributes, and its id when the source has one).
+  const cls = `SELECT t1.*, CASE
+      WHEN tf IS NOT NULL AND (tf IN (${unmapped.join(', ') || '-1'}) OR raw IN ('', 'undefined', 'null')) THEN 'M'
+      WHEN tf IS NOT NULL THEN 'L'
+      WHEN h_s IS NOT NULL AND (${[...wrong, ...prefixes].join(' OR ') || 'FALSE'}) THEN 'M'
+      WHEN ${present} AND (${account}) THEN 'A' END AS kind
+  FROM (SELECT t0.*, ${ruleOf} AS rule, ${raw} AS raw, ${lockScope} AS lscope FROM (SELECT it.*, ${owner} AS own, ${tf} AS tf FROM ${source} it) t0) t1`;
+  // Step 2: one row per protected value: the lock's value, or each rule value an account holds (S, else N; empty holds nothing).
+  // cls carries the attribute columns, so account values need no join back to items.
+  const scalar = (name: string): string => `COALESCE(c.a${col(name)}_s, c.a${col(name)}_n)`;
+  const accountVals = convention.rules.map((rule, i) => {
+    // A scoped value is held only with every scope attribute set (accountScope).
+    const scopeAttrs = Object.values(rule.scope ?? {});
+    const held = [`${scalar(rule.attribute)} <> ''`, ...scopeAttrs.map((a) => `${scalar(a)} <> ''`)].join(' AND ');
+    return `SELECT c.id, ${i} AS rule, ${scalar(rule.attribute)} AS raw, ${scopeText(scopeAttrs.map(scalar))} AS scope, 'A' AS side, c.h_s AS hs, CAST(NULL AS VARCHAR) AS own FROM cls c WHERE c.kind = 'A' AND ${held}`;
+  });
+  const vals = [`SELECT id, rule, raw, lscope AS scope, 'L' AS side, h_s AS hs, own FROM cls WHERE kind = 'L'`, ...accountVals].join('\nUNION ALL\n');
+  // Step 3: normalized values. Printable ASCII normalizes the same in SQL; anything else through the JS normalizer (norm_map).
+  const normCases = convention.rules.map((rule, i) => {
+    // Numbers compare in DynamoDB's canonical form: always through the JS normalizer.
+    if (rule.valueType === 'N') return `WHEN ${i} THEN ${dialect.jsNormMap ? 'm.norm' : 'v.raw'}`;
+    if (rule.normalize.length === 0) return `WHEN ${i} THEN v.raw`;
+    const other = dialect.jsNormMap ? 'm.norm' : approximateNormalizeSql('v.raw', rule.normalize, dialect);
+    return `WHEN ${i} THEN CASE WHEN ${dialect.printableAscii('v.raw')} THEN ${normalizeSql('v.raw', rule.normalize)} ELSE ${other} END`;
+  });
+  const join = dialect.jsNormMap ? 'LEFT JOIN norm_map m ON m.rule = v.rule AND m.raw = v.raw' : '';
+  const nv = `SELECT v.id, v.rule, v.scope, v.side, v.hs, v.own, ${normCases.length ? `CASE v.rule ${normCases.join(' ')} END` : 'v.raw'} AS norm FROM vals v ${join}`;
+  // Step 4: every (rule, value) that is not exactly one holder with one lock (naming that holder, when locks name owners).
+  const ownerOk = convention.ownerAttribute === undefined ? 'TRUE' : `(max(CASE WHEN side = 'L' THEN own END) IS NULL OR max(CASE WHEN side = 'L' THEN own END) = max(CASE WHEN side = 'A' THEN hs END))`;
+  const bad = `SELECT rule, scope, norm FROM nv WHERE norm <> '' GROUP BY rule, scope, norm
+  HAVING NOT (sum(CASE WHEN side = 'A' THEN 1 ELSE 0 END) = 1 AND sum(CASE WHEN side = 'L' THEN 1 ELSE 0 END) = 1 AND ${ownerOk})`;
+  // Step 5: the rows the JS engine reads: (item, rule) of every value in a bad entry, malformed items (rule -1),
+  // and locks whose value normalizes to nothing (malformed there too).
+  const pull = `SELECT DISTINCT nv.id, nv.rule FROM nv JOIN bad b ON b.rule = nv.rule AND b.scope = nv.scope AND b.norm = nv.norm
+  UNION SELECT id, -1 AS rule FROM cls WHERE kind = 'M'
+  UNION SELECT id, rule FROM nv WHERE side = 'L' AND norm = ''`;
+  return [
+    { name: 'cls', select: cls },
+    { name: 'vals', select: vals, view: true },
+    { name: 'nv', select: nv },
+    { name: 'bad', select: bad },
+    { name: 'pull', select: pull },
+  ];
+}
+
+function accountSql(convention: Convention, col: (name: string) => number): string {
+  const m = convention.account;
+  switch (m.kind) {
+    case 'key-prefix': {
+      const base = `h_s IS NOT NULL AND ${startsWith('h_s', m.prefix)}`;
+      return m.range === undefined || convention.keys.range === undefined ? base : `${base} AND COALESCE(r_s = ${sqlString(m.range)}, FALSE)`;
+    }
+    case 'attribute-equals':
+      return `COALESCE(a${col(m.attribute)}_s = ${sqlString(m.value)}, FALSE)`;
+    case 'not-lock':
+      return 'TRUE';
+  }
+}
+
+/**
+ * Values the JS normalizer must normalize (DuckDB): distinct non-ASCII raw values of rules that
+ * normalize, numbered by `k`. JS reads (k, rule, raw as base64) and writes `norm_bytes(k, norm BLOB)`;
+ * NORM_MAP_SQL joins them back into `norm_map(rule, raw, norm)` without any text crossing as text.
+ */
+export function normTodoSql(convention: Convention, dialect: SqlDialect): string | undefined {
+  const rules = convention.rules.map((r, i) => (r.normalize.length && r.valueType !== 'N' ? i : -1)).filter((i) => i >= 0);
+  const numbers = convention.rules.map((r, i) => (r.valueType === 'N' ? i : -1)).filter((i) => i >= 0);
+  const when = [...(rules.length ? [`(rule IN (${rules.join(', ')}) AND NOT ${dialect.printableAscii('raw')})`] : []), ...(numbers.length ? [`rule IN (${numbers.join(', ')})`] : [])];
+  if (when.length === 0) return undefined;
+  return `SELECT row_number() OVER () AS k, rule, raw FROM (SELECT DISTINCT rule, raw FROM vals WHERE ${when.join(' OR ')}) d`;
+}
+
+/** norm_map from norm_todo and the JS-written norm_bytes. */
+export const NORM_MAP_SQL = `SELECT t.rule, t.raw, decode(b.norm) AS norm FROM norm_todo t JOIN norm_bytes b ON b.k = t.k`;
+
+/**
+ * Rules sharing an attribute: a pulled account brings every rule reading that attribute into the JS
+ * engine, so those rules' entries must be pulled whole too. Returns the statement adding them to
+ * `bad` (run until it adds nothing), or undefined when no two rules share an attribute.
+ */
+export function closureSql(convention: Convention): string | undefined {
+  // Every pulled account brings its rule's attribute and scope attributes, and always the owner and account-type attributes.
+  const always = [convention.ownerAttribute, convention.account.kind === 'attribute-equals' ? convention.account.attribute : undefined];
+  const pairs: string[] = [];
+  convention.rules.forEach((ri, i) => {
+    const brought = new Set([ri.attribute, ...Object.values(ri.scope ?? {}), ...always]);
+    convention.rules.forEach((rj, j) => {
+      if (i !== j && brought.has(rj.attribute)) pairs.push(`(p.rule = ${i} AND nv.rule = ${j})`);
+    });
+  });
+  if (pairs.length === 0) return undefined;
+  return `SELECT DISTINCT nv.rule, nv.scope, nv.norm FROM nv JOIN pull p ON p.id = nv.id AND p.rule >= 0
+  WHERE nv.side = 'A' AND nv.norm <> '' AND (${pairs.join(' OR ')})
+  AND NOT EXISTS (SELECT 1 FROM bad b WHERE b.rule = nv.rule AND b.scope = nv.scope AND b.norm = nv.norm)`;
+}
+
+/** Counts of the report: items read, accounts, lock items (malformed ones included). */
+export const COUNTS_SQL = `SELECT count(*) AS scanned, sum(CASE WHEN kind = 'A' THEN 1 ELSE 0 END) AS accounts, sum(CASE WHEN kind IN ('L', 'M') THEN 1 ELSE 0 END) AS locks FROM cls`;
+
+/** The pulled rows, item by item: keys, audit attributes (text as base64) and the rule each row is pulled for. */
+export function pulledSql(convention: Convention, dialect: SqlDialect): string {
+  const text = ['h_s', 'r_s', ...auditAttributes(convention).map((_, i) => `a${i}_s`)];
+  const plain = ['h_n', 'h_b', 'r_n', 'r_b', ...auditAttributes(convention).map((_, i) => `a${i}_n`)];
+  const cols = [...text.map((c) => `${dialect.textOut(`it.${c}`)} AS ${c}`), ...plain.map((c) => `it.${c}`)];
+  return `SELECT p.id, p.rule AS pulled_rule, ${cols.join(', ')} FROM pull p JOIN items it ON it.id = p.id ORDER BY p.id, p.rule`;
+}

@@ -1,0 +1,177 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditEngine } from '../../../shared/audit/engine';
+import { PRESET_DEFAULTS, presetConvention } from '../../../shared/conventions/presets';
+import { layoutFor, S } from '../../../shared/conventions/test-layouts';
+import type { Convention, Item, KeySchema, PresetName } from '../../../shared/model';
+import { PRESET_TABLES } from '../../cli/fixtures/preset-tables';
+import { HOSTILE_VALUES, markerCorpus, oddKeyCorpus, uniqCorpus } from '../../testing/reliability/hostile-corpus';
+import { duckAudit } from './duck-audit';
+import { openExport, verifyExport } from './read-export';
+import { ExportWriter } from './write-export';
+
+let work = '';
+let n = 0;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'locksmith-duck-'));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+async function writeExport(keys: KeySchema, items: readonly Item[], partitions = 4): Promise<string> {
+  const out = join(work, `e${n++}`);
+  const writer = new ExportWriter({ out, keys, tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/parity', partitions });
+  await writer.start();
+  await writer.add(items);
+  await writer.finish();
+  return out;
+}
+
+/** The live audit's report on the same items, and the export audit's, as the CLI prints them. */
+async function both(convention: Convention, items: readonly Item[]): Promise<{ live: string; fromExport: string; pulled: number }> {
+  const engine = new AuditEngine(convention, { trackDeltas: false });
+  engine.addItems(items);
+  const live = JSON.stringify(engine.report({ table: 'parity', complete: true }));
+  const opened = await openExport(await writeExport(convention.keys, items));
+  await verifyExport(opened);
+  const result = await duckAudit({ exports: [opened], convention, table: 'parity', dbPath: join(work, `db${n++}.duckdb`), memoryMb: 128, threads: 2 });
+  return { live, fromExport: JSON.stringify(result.report), pulled: result.pulled };
+}
+
+const preset = (name: PresetName, keys: KeySchema, extra: object = {}): Convention => presetConvention(name, keys, { ...PRESET_DEFAULTS[name], ...extra });
+
+describe('audit from an export (DuckDB) equals the live audit, byte for byte', () => {
+  for (const table of PRESET_TABLES) {
+    it(`preset ${table.preset}`, async () => {
+      const { live, fromExport, pulled } = await both(preset(table.preset, table.keys), table.items);
+      expect(fromExport).toBe(live);
+      // Only the rows behind problems reach the JS engine, not the table.
+      expect(pulled).toBeLessThan(table.items.length);
+    });
+  }
+
+  it('hostile values: unicode, #, NFD/NFC, whitespace, non-ASCII case folding, malformed locks, odd types (uniq, trim+lowercase)', async () => {
+    const corpus = uniqCorpus();
+    const folding = ['İstanbul', 'ΣΑΣ', 'ǅemal', 'Straße', 'ＡＢＣ', '\u00a0nbsp\u00a0', '\ufeffbom'];
+    const extra: Item[] = folding.flatMap((v, i): Item[] => [
+      { PK: { S: `ACCT#fold${i}` }, SK: { S: 'PROFILE' }, username: { S: v } },
+      { PK: { S: `UNIQ#HANDLE#${v.trim().toLowerCase()}` }, SK: { S: 'LOCK' } },
+      // A second holder whose spelling folds to the same value: a duplicate only JS semantics see.
+      { PK: { S: `ACCT#fold${i}b` }, SK: { S: 'PROFILE' }, username: { S: v.toLowerCase() } },
+    ]);
+    const { live, fromExport } = await both(preset('uniq', corpus.keys), [...corpus.items, ...extra]);
+    expect(fromExport).toBe(live);
+    expect(JSON.parse(live).summary['duplicate-value']).toBeGreaterThan(0);
+  });
+
+  it('hostile values under NFC (marker): NFD and NFC spellings are one value', async () => {
+    const corpus = markerCorpus();
+    const { live, fromExport } = await both(preset('marker', corpus.keys), corpus.items);
+    expect(fromExport).toBe(live);
+  });
+
+  it('owner attribute: owner-mismatch, and holders with number keys', async () => {
+    const keys: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
+    const items: Item[] = [
+      { PK: { S: 'ACCT#a' }, SK: { S: 'PROFILE' }, email: { S: 'a@x' } },
+      { PK: { S: 'UNIQ#EMAIL#a@x' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#b' } },
+      { PK: { S: 'ACCT#c' }, SK: { S: 'PROFILE' }, email: { S: 'C@x ' } },
+      { PK: { S: 'UNIQ#EMAIL#c@x' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#c' } },
+      { PK: { S: 'ACCT#d' }, SK: { S: 'PROFILE' }, email: { N: '42' } },
+      { PK: { S: 'UNIQ#EMAIL#42' }, SK: { S: 'LOCK' } },
+      { PK: { S: 'UNIQ#EMAIL#   ' }, SK: { S: 'LOCK' } },
+    ];
+    const { live, fromExport } = await both(preset('uniq', keys, { ownerAttribute: 'owner' }), items);
+    expect(fromExport).toBe(live);
+    expect(JSON.parse(live).summary['owner-mismatch']).toBe(1);
+  });
+
+  it('onetable scoped and legacy locks, and rules sharing an attribute', async () => {
+    const keys: KeySchema = { hash: { name: 'pk', type: 'S' }, range: { name: 'sk', type: 'S' } };
+    const base = preset('onetable', keys);
+    const items: Item[] = [
+      { pk: { S: 'User#1' }, sk: { S: 'User#1' }, _type: { S: 'User' }, email: { S: 'a@x' } },
+      { pk: { S: '_unique#org1#User#email#a@x' }, sk: { S: '_unique#' } },
+      { pk: { S: '_unique#User#email#a@x' }, sk: { S: '_unique#' } },
+      { pk: { S: '_Unique:User:email:b@x' }, sk: { S: '_unique#' } },
+      { pk: { S: '_unique#User#email#' }, sk: { S: '_unique#' } },
+      { pk: { S: '_unique#User#nick#zed' }, sk: { S: '_unique#' } },
+      { pk: { S: 'User#2' }, sk: { S: 'User#2' }, _type: { S: 'User' }, email: { S: 'b@x' } },
+      { pk: { S: 'User#3' }, sk: { S: 'User#3' }, _type: { S: 'Post' }, email: { S: 'c@x' } },
+    ];
+    const { live, fromExport } = await both(base, items);
+    expect(fromExport).toBe(live);
+    const shared: Convention = { ...base, rules: [...base.rules, { name: 'User.emailLower', attribute: 'email', lockKeys: [{ hash: 'EL#{value}', range: '_unique#' }], normalize: ['lowercase'] }] };
+    const more: Item[] = [...items, { pk: { S: 'EL#a@x' }, sk: { S: '_unique#' } }, { pk: { S: 'User#4' }, sk: { S: 'User#4' }, _type: { S: 'User' }, email: { S: 'A@X' } }];
+    const second = await both(shared, more);
+    expect(second.fromExport).toBe(second.live);
+  });
+
+  it('tables with number and binary keys', async () => {
+    for (const corpus of oddKeyCorpus()) {
+      const convention = presetConvention('aws-blog', corpus.keys, { rules: [{ attribute: 'name', normalize: ['lowercase'] }] });
+      const { live, fromExport } = await both(convention, corpus.items);
+      expect(fromExport).toBe(live);
+    }
+  });
+
+  it('every hostile value as an orphan and as a missing lock (aws-blog, lowercase)', async () => {
+    const keys: KeySchema = { hash: { name: 'pk', type: 'S' } };
+    const values = [...HOSTILE_VALUES, '\ufeffBOM first', 'ÉCOLE'];
+    const items: Item[] = values.flatMap((v, i): Item[] => [{ pk: { S: `u${i}` }, email: { S: v } }, { pk: { S: `email#orphan${v}` } }]);
+    // A leading U+FEFF survives lowercase (no trim): held and locked under exactly that value, healthy.
+    items.push({ pk: { S: 'bom' }, email: { S: '\ufeffHeld' } }, { pk: { S: 'email#\ufeffheld' } });
+    const { live, fromExport } = await both(preset('aws-blog', keys), items);
+    expect(fromExport).toBe(live);
+  });
+
+  it('scoped rules (OneTable orgId, uniq tenant in the key) join on (scope, value); a value without its scope joins nothing', async () => {
+    const ot = layoutFor('onetable', { rules: [{ attribute: 'nickname', scope: 'orgId' }, { attribute: 'email' }] });
+    const lock = (org: string, v: string): Item => ot.raw(`_unique#${org}#User#nickname#${v}`, '_unique#', { _type: S('_Unique') });
+    const items: Item[] = [
+      ot.account('u1', { orgId: 'acme', nickname: 'ada', email: 'a@x' }),
+      lock('acme', 'ada'),
+      ot.account('u2', { orgId: 'globex', nickname: 'ada' }),
+      lock('globex', 'ada'),
+      ot.account('u3', { orgId: 'acme', nickname: 'ada' }),
+      lock('initech', 'ada'),
+      lock('a#b', 'x#y'),
+      ot.account('u4', { nickname: 'noscope' }),
+      ot.account('u5', { orgId: '', nickname: 'emptyscope' }),
+      ot.raw('_unique#User#email#a@x', '_unique#'),
+    ];
+    const first = await both(ot.convention, items);
+    expect(first.fromExport).toBe(first.live);
+    const uniq = layoutFor('uniq', { rules: [{ attribute: 'email', tag: 'EMAIL', scope: 'tenantId', normalize: ['lowercase'] }, { attribute: 'tenantId', tag: 'TENANT' }] });
+    const second = await both(uniq.convention, [
+      uniq.account('a1', { email: 'Ada@X.io', tenantId: 't1' }),
+      uniq.raw('UNIQ#EMAIL#t1#ada@x.io', 'LOCK'),
+      uniq.raw('UNIQ#TENANT#t1', 'LOCK'),
+      uniq.account('a2', { email: 'ÄDA@x.io', tenantId: 't2' }),
+      uniq.raw('UNIQ#EMAIL#t2#äda@x.io', 'LOCK'),
+      uniq.raw('UNIQ#EMAIL#t3#ada@x.io', 'LOCK'),
+    ]);
+    expect(second.fromExport).toBe(second.live);
+  });
+
+  it('number-typed values compare as DynamoDB numbers; the electrodb preset', async () => {
+    const phone = layoutFor('marker', { rules: [{ attribute: 'phone', tag: 'PHONE', valueType: 'N' }] });
+    const first = await both(phone.convention, [
+      { userId: S('u1'), phone: { N: '4155550100' } },
+      phone.raw('PHONE#4155550100'),
+      { userId: S('u2'), phone: { N: '1.5' } },
+      phone.raw('PHONE#1.50'),
+      { userId: S('u3'), phone: { N: '15e-1' } },
+      phone.raw('PHONE#-0007'),
+    ]);
+    expect(first.fromExport).toBe(first.live);
+    const edb = layoutFor('electrodb', { service: 'MI6', accountEntity: 'agent', rules: [{ attribute: 'email' }] });
+    const agent: Item = { pk: S('$mi6#designation_00'), sk: S('$agent_1#id_7'), email: S('James.Bond@MI6.gov'), __edb_e__: S('agent'), __edb_v__: S('1') };
+    const lonely: Item = { pk: S('$mi6#designation_01'), sk: S('$agent_1#id_8'), email: S('M@MI6.gov'), __edb_e__: S('agent'), __edb_v__: S('1') };
+    const second = await both(edb.convention, [agent, lonely, edb.lock('agent.email', 'james.bond@mi6.gov'), edb.lock('agent.email', 'q@mi6.gov')]);
+    expect(second.fromExport).toBe(second.live);
+  });
+});

@@ -1,0 +1,254 @@
+/**
+ * The DuckDB engine of an export audit: load the export's keys and audit attributes into a
+ * file-backed database (it spills to disk under `memory_limit`), apply incrementals by key, run
+ * the checks of convention-sql.ts one statement each, and feed only the rows that are not plainly
+ * healthy to the shared JS audit engine, which writes the report. Runs in a child process
+ * (export-audit-child.ts), never in Electron's main process: DuckDB's memory is its own.
+ */
+import { availableParallelism } from 'node:os';
+import { stat } from 'node:fs/promises';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { AuditEngine } from '../../../shared/audit/engine';
+import type { AuditReport } from '../../../shared/audit/types';
+import { ruleNormalizer } from '../../../shared/conventions/parse';
+import type { Convention, Item } from '../../../shared/model';
+import { base64Decode } from '../../../shared/plain-key';
+import { auditAttributes, auditSteps, closureSql, COUNTS_SQL, DUCKDB_DIALECT, itemColumns, itemStructFields, NORM_MAP_SQL, normTodoSql, pulledSql, sqlString } from './convention-sql';
+import { ExportError, type OpenedExport } from './read-export';
+
+/** Options of one DuckDB export audit. */
+export interface DuckAuditOptions {
+  /** A full export first, then incrementals in time order; each already opened and verified. */
+  readonly exports: readonly OpenedExport[];
+  readonly convention: Convention;
+  readonly table: string;
+  /** The database file (deleted by the caller); its folder also takes DuckDB's spill files. */
+  readonly dbPath: string;
+  /** DuckDB memory_limit in MB; default 512. */
+  readonly memoryMb?: number;
+  readonly threads?: number;
+  readonly onStep?: (step: string) => void;
+}
+
+/** The report plus what was read. */
+export interface DuckAuditResult {
+  readonly report: AuditReport;
+  /** Lines read from data files (items of the full export plus incremental records). */
+  readonly linesRead: number;
+  /** Items pulled into the JS engine (values that are not plainly healthy, and malformed locks). */
+  readonly pulled: number;
+}
+
+/** Default DuckDB memory_limit. */
+export const DEFAULT_MEMORY_MB = 512;
+
+function structType(fields: ReturnType<typeof itemStructFields>): string {
+  return `STRUCT(${fields.map((f) => `"${f.name.replace(/"/g, '""')}" STRUCT(${f.types.map((t) => `${t} VARCHAR`).join(', ')})`).join(', ')})`;
+}
+
+async function dataFiles(opened: OpenedExport): Promise<string[]> {
+  const out: string[] = [];
+  // A file of zero bytes (its MD5 already checked against the manifest) holds no items; DuckDB's gzip reader refuses it.
+  for (const f of opened.files) if ((await stat(f.path)).size > 0) out.push(f.path);
+  return out;
+}
+
+function readJson(files: readonly string[], columns: Record<string, string>): string {
+  const cols = Object.entries(columns)
+    .map(([k, v]) => `${k}: ${sqlString(v)}`)
+    .join(', ');
+  return `read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', compression = 'gzip', filename = true, columns = {${cols}})`;
+}
+
+/** Checks each file's line count against its manifest line: a file that reads short is never audited. */
+async function checkCounts(conn: DuckDBConnection, table: string, opened: OpenedExport): Promise<number> {
+  const rows = (await conn.runAndReadAll(`SELECT src, count(*) AS n FROM ${table} GROUP BY src`)).getRowObjectsJson() as { src: string; n: string | number }[];
+  const counted = new Map(rows.map((r) => [r.src, Number(r.n)]));
+  let total = 0;
+  for (const f of opened.files) {
+    const n = counted.get(f.path) ?? 0;
+    if (n !== f.itemCount) throw new ExportError(`data file holds ${n} items, manifest-files.json says ${f.itemCount}: ${f.path}`, f.path);
+    total += n;
+  }
+  return total;
+}
+
+/** Loads the export(s); `classified` when the load already built cls (a full export alone). */
+async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Promise<{ lines: number; classified: boolean }> {
+  const { convention, exports } = options;
+  const [full, ...incrementals] = exports;
+  if (!full || full.type !== 'FULL_EXPORT') throw new ExportError('the first --export must be a full export (incrementals are applied on top of one)');
+  const all = structType(itemStructFields(convention));
+  const cols = itemColumns(convention, 'Item').join(', ');
+  const files = await dataFiles(full);
+  const empty = `SELECT CAST(NULL AS VARCHAR) AS src, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')} WHERE FALSE`;
+  const load = files.length ? `(SELECT filename AS src, ${cols} FROM ${readJson(files, { Item: all })})` : `(${empty})`;
+  if (incrementals.length === 0) {
+    // Loading and classifying in one pass: cls0 is the only copy of the items; rowid is the item id.
+    await conn.run(`CREATE TABLE cls0 AS ${auditSteps(convention, DUCKDB_DIALECT, load)[0]!.select}`);
+    await conn.run('CREATE VIEW cls AS SELECT rowid AS id, * FROM cls0');
+    await conn.run('CREATE VIEW items AS SELECT * FROM cls');
+    return { lines: await checkCounts(conn, 'cls0', full), classified: true };
+  }
+  await conn.run(`CREATE TABLE raw0 AS SELECT * FROM ${load} l`);
+  let lines = await checkCounts(conn, 'raw0', full);
+  const keysType = structType(itemStructFields(convention, true));
+  const parts: string[] = [];
+  for (const [k, inc] of incrementals.entries()) {
+    if (inc.type !== 'INCREMENTAL_EXPORT') throw new ExportError(`--export ${inc.dir} is a full export: after the first, each --export must be an incremental, in time order`, inc.dir);
+    const incFiles = await dataFiles(inc);
+    const incCols = itemColumns(convention, 'NewImage', 'Keys').join(', ');
+    const body = incFiles.length
+      ? `SELECT filename AS src, ${k} AS seq, TRY_CAST(Metadata.WriteTimestampMicros.N AS BIGINT) AS ts, NewImage IS NOT NULL AS present, ${incCols} FROM ${readJson(incFiles, { Metadata: 'STRUCT(WriteTimestampMicros STRUCT(N VARCHAR))', Keys: keysType, NewImage: all })}`
+      : `SELECT * FROM (SELECT CAST(NULL AS VARCHAR) AS src, 0 AS seq, CAST(NULL AS BIGINT) AS ts, FALSE AS present, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')}) WHERE FALSE`;
+    await conn.run(`CREATE TABLE inc${k} AS ${body}`);
+    lines += await checkCounts(conn, `inc${k}`, inc);
+    parts.push(`SELECT * FROM inc${k}`);
+  }
+  const keyCols = ['h_s', 'h_n', 'h_b', 'r_s', 'r_n', 'r_b'];
+  const valueCols = itemColumns(convention, 'x').map((c) => c.split(' AS ')[1]!);
+  // The last write of each key wins: later export first, then the later write within it.
+  await conn.run(`CREATE TABLE latest AS SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY ${keyCols.join(', ')} ORDER BY seq DESC, ts DESC NULLS LAST) AS rn FROM (${parts.join(' UNION ALL ')}) u) l WHERE rn = 1`);
+  const sameKey = keyCols.map((c) => `l.${c} IS NOT DISTINCT FROM f.${c}`).join(' AND ');
+  await conn.run(`CREATE TABLE merged AS SELECT ${valueCols.join(', ')} FROM raw0 f WHERE NOT EXISTS (SELECT 1 FROM latest l WHERE ${sameKey})
+    UNION ALL SELECT ${valueCols.join(', ')} FROM latest WHERE present`);
+  await conn.run(`CREATE VIEW items AS SELECT rowid AS id, * FROM merged`);
+  return { lines, classified: false };
+}
+
+function typed(s: unknown, n: unknown, b?: unknown): Item[string] | undefined {
+  // Text arrives as base64 of its UTF-8 bytes (see SqlDialect.textOut).
+  if (typeof s === 'string') return { S: Buffer.from(s, 'base64').toString('utf8') };
+  if (typeof n === 'string') return { N: n };
+  if (typeof b === 'string') return { B: base64Decode(b) ?? new Uint8Array() };
+  return undefined;
+}
+
+/** Rebuilds the item the JS engine reads for `rules` (-1: keys only): keys, those rules' attributes, owner and account-type attributes. */
+function pulledItem(convention: Convention, row: Record<string, unknown>, rules: readonly number[]): Item {
+  const attrs = auditAttributes(convention);
+  const item: Item = {};
+  const hash = typed(row.h_s, row.h_n, row.h_b);
+  if (hash) item[convention.keys.hash.name] = hash;
+  const range = typed(row.r_s, row.r_n, row.r_b);
+  if (convention.keys.range && range) item[convention.keys.range.name] = range;
+  const put = (name: string): void => {
+    const i = attrs.indexOf(name);
+    const value = typed(row[`a${i}_s`], row[`a${i}_n`]);
+    if (value) item[name] = value;
+  };
+  if (convention.ownerAttribute !== undefined) put(convention.ownerAttribute);
+  if (convention.account.kind === 'attribute-equals') put(convention.account.attribute);
+  for (const r of rules) {
+    if (r < 0) continue;
+    const rule = convention.rules[r]!;
+    put(rule.attribute);
+    for (const a of Object.values(rule.scope ?? {})) put(a);
+  }
+  return item;
+}
+
+/** Report counts as SQL returns them (numbers, or big integers as text). */
+export interface SqlCounts {
+  readonly scanned: string | number;
+  readonly accounts: string | number | null;
+  readonly locks: string | number | null;
+}
+
+/**
+ * The report from the pulled rows (ordered by id, then rule; text columns as base64) and the counts
+ * of every item: the shared JS engine derives the problems, the counts are the SQL's. Shared by the
+ * DuckDB and Athena engines.
+ */
+export async function reportFromPulled(convention: Convention, table: string, counts: SqlCounts, pages: AsyncIterable<readonly Record<string, unknown>[]>): Promise<{ report: AuditReport; pulled: number }> {
+  const engine = new AuditEngine(convention, { trackDeltas: false });
+  let pulled = 0;
+  let current: { id: string; row: Record<string, unknown>; rules: number[] } | undefined;
+  let batch: Item[] = [];
+  const flush = (): void => {
+    if (current) batch.push(pulledItem(convention, current.row, current.rules));
+    if (batch.length >= 1000) {
+      engine.addItems(batch);
+      batch = [];
+    }
+  };
+  for await (const rows of pages) {
+    for (const row of rows) {
+      const id = String(row.id);
+      if (current?.id !== id) {
+        flush();
+        pulled++;
+        current = { id, row, rules: [] };
+      }
+      current.rules.push(Number(row.pulled_rule));
+    }
+  }
+  flush();
+  engine.addItems(batch);
+  const report = engine.report({ table, complete: true });
+  // The engine saw only the pulled rows; the counts are of every item, as a scan would count them.
+  return { report: { ...report, scanned: Number(counts.scanned), accounts: Number(counts.accounts ?? 0), locks: Number(counts.locks ?? 0) }, pulled };
+}
+
+/** Runs the export audit in DuckDB; the report is the JS engine's on the pulled rows, with the counts of every item. */
+export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditResult> {
+  const { convention } = options;
+  const instance = await DuckDBInstance.create(options.dbPath, {
+    memory_limit: `${options.memoryMb ?? DEFAULT_MEMORY_MB}MB`,
+    threads: String(options.threads ?? availableParallelism()),
+    temp_directory: `${options.dbPath}.tmp`,
+    preserve_insertion_order: 'false',
+  });
+  const conn = await instance.connect();
+  try {
+    options.onStep?.('load');
+    const { lines: linesRead, classified } = await loadItems(conn, options);
+    const steps = auditSteps(convention, DUCKDB_DIALECT);
+    for (const step of steps) {
+      if (step.name === 'cls' && classified) continue;
+      options.onStep?.(step.name);
+      await conn.run(`CREATE ${step.view ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.select}`);
+      if (step.name === 'vals') await fillNormMap(conn, convention);
+    }
+    const closure = closureSql(convention);
+    if (closure) {
+      const pull = steps.find((s) => s.name === 'pull')!;
+      for (;;) {
+        const added = await conn.run(`INSERT INTO bad ${closure}`);
+        if (added.rowsChanged === 0) break;
+        await conn.run(`CREATE OR REPLACE TABLE pull AS ${pull.select}`);
+      }
+    }
+    const counts = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as unknown as SqlCounts;
+    options.onStep?.('report');
+    const result = await conn.stream(pulledSql(convention, DUCKDB_DIALECT));
+    const { report, pulled } = await reportFromPulled(convention, options.table, counts, result.yieldRowObjectJson());
+    return { report, linesRead, pulled };
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** Normalizes the non-ASCII values with the shared JS normalizer and joins the result back as norm_map. */
+async function fillNormMap(conn: DuckDBConnection, convention: Convention): Promise<void> {
+  await conn.run('CREATE TABLE norm_bytes (k BIGINT, norm BLOB)');
+  const todo = normTodoSql(convention, DUCKDB_DIALECT);
+  if (todo === undefined) {
+    await conn.run('CREATE TABLE norm_map (rule INTEGER, raw VARCHAR, norm VARCHAR)');
+    return;
+  }
+  await conn.run(`CREATE TABLE norm_todo AS ${todo}`);
+  const appender = await conn.createAppender('norm_bytes');
+  const result = await conn.stream(`SELECT k, rule, ${DUCKDB_DIALECT.textOut('raw')} AS raw FROM norm_todo`);
+  for await (const rows of result.yieldRowObjectJson()) {
+    for (const row of rows) {
+      const raw = Buffer.from(String(row.raw), 'base64').toString('utf8');
+      appender.appendBigInt(BigInt(String(row.k)));
+      appender.appendBlob(Buffer.from(ruleNormalizer(convention.rules[Number(row.rule)]!)(raw), 'utf8'));
+      appender.endRow();
+    }
+  }
+  appender.closeSync();
+  await conn.run(`CREATE TABLE norm_map AS ${NORM_MAP_SQL}`);
+}

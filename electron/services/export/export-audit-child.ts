@@ -1,0 +1,51 @@
+/**
+ * The child process of an export audit: opens and verifies every export, runs DuckDB, sends the
+ * report. DuckDB's memory and native code live here, never in the CLI's or Electron's main process.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { duckAudit } from './duck-audit';
+import type { ExportAuditMessage, ExportAuditRequest, ExportSource } from './export-audit-types';
+import { ExportError, openExport, verifyExport } from './read-export';
+
+/** Runs one request and returns the message to send back (never throws). */
+export async function runExportAuditRequest(request: ExportAuditRequest, onStep: (step: string) => void): Promise<ExportAuditMessage> {
+  const dbDir = join(request.cacheDir, `audit-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    onStep('verify');
+    const opened = [];
+    for (const path of request.exports) {
+      const one = await openExport(path);
+      await verifyExport(one);
+      opened.push(one);
+    }
+    await mkdir(dbDir, { recursive: true });
+    const result = await duckAudit({ exports: opened, convention: request.convention, table: request.table, dbPath: join(dbDir, 'audit.duckdb'), memoryMb: request.memoryMb, threads: request.threads, onStep });
+    const [full, ...incrementals] = opened;
+    const last = opened[opened.length - 1]!.summary as { exportTime: string; exportToTime?: string };
+    const source: ExportSource = {
+      kind: 'export',
+      exportArn: full!.summary.exportArn,
+      exportTime: incrementals.length ? (last.exportToTime ?? last.exportTime) : full!.summary.exportTime,
+      itemsRead: result.linesRead,
+      ...(incrementals.length ? { incrementals: incrementals.map((e) => ({ exportArn: e.summary.exportArn, exportTime: (e.summary as { exportToTime?: string }).exportToTime ?? e.summary.exportTime })) } : {}),
+    };
+    return { kind: 'done', report: { ...result.report, source }, pulled: result.pulled };
+  } catch (error) {
+    if (error instanceof ExportError) return { kind: 'error', message: error.message, export: true, ...(error.file ? { file: error.file } : {}) };
+    // DuckDB's own errors (a data file that is not JSON, a disk full) say what failed; they are incomplete results too.
+    return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await rm(dbDir, { recursive: true, force: true });
+  }
+}
+
+// Started by fork(): one request in, messages out, then exit.
+if (process.send) {
+  process.once('message', (request: ExportAuditRequest) => {
+    void runExportAuditRequest(request, (step) => process.send?.({ kind: 'step', step } satisfies ExportAuditMessage)).then((message) => {
+      process.send?.(message, () => process.exit(0));
+    });
+  });
+}

@@ -1,0 +1,178 @@
+/**
+ * Opening a local export: find `AWSDynamoDB/<ExportId>/` below the path given, read and check
+ * the manifests, and verify every listed data file (present, base64 MD5 as listed). Data files
+ * are selected by the manifest, never by glob (incremental exports share a data folder).
+ * Any problem is an ExportError naming the file: an export that does not check out is never read.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { DYNAMODB_JSON, EXPORT_ROOT, localKey, md5Base64, type ManifestFileLine, type ManifestSummary } from './layout';
+
+/** An export that cannot be read as complete: a missing, truncated or corrupted file, a wrong manifest, another format. */
+export class ExportError extends Error {
+  constructor(
+    message: string,
+    /** The file at fault, when one is. */
+    readonly file?: string,
+  ) {
+    super(message);
+    this.name = 'ExportError';
+  }
+}
+
+/** One data file of an export, as the manifest lists it. */
+export interface ExportDataFile {
+  /** Local path. */
+  readonly path: string;
+  readonly itemCount: number;
+  readonly md5Checksum: string;
+}
+
+/** An opened (not yet verified) export. */
+export interface OpenedExport {
+  /** The export's folder, `…/AWSDynamoDB/<ExportId>`. */
+  readonly dir: string;
+  readonly summary: ManifestSummary;
+  readonly type: 'FULL_EXPORT' | 'INCREMENTAL_EXPORT';
+  readonly files: readonly ExportDataFile[];
+}
+
+/** Finds the export folder: PATH itself when it holds manifest-summary.json, else the one export under PATH/AWSDynamoDB. */
+export async function findExportDir(path: string): Promise<string> {
+  if (await exists(join(path, 'manifest-summary.json'))) return path;
+  const root = join(path, EXPORT_ROOT);
+  let names: string[];
+  try {
+    names = await readdir(root);
+  } catch {
+    throw new ExportError(`no export at ${path}: neither ${join(path, 'manifest-summary.json')} nor ${root}/ exists`, path);
+  }
+  const found: string[] = [];
+  for (const name of names) if (await exists(join(root, name, 'manifest-summary.json'))) found.push(name);
+  if (found.length === 0) throw new ExportError(`no export under ${root}: no folder holds a manifest-summary.json`, root);
+  if (found.length > 1) throw new ExportError(`several exports under ${root} (${found.sort().join(', ')}): give one of their folders`, root);
+  return join(root, found[0]!);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readText(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ExportError(`cannot read the ${what} ${path}: ${(error as Error).message}`, path);
+  }
+}
+
+/** Checks `<file>.md5` (base64 MD5 of the manifest) when the export has one. */
+async function checkManifestMd5(path: string, text: string): Promise<void> {
+  const md5Path = path.replace(/\.json$/, '.md5');
+  if (!(await exists(md5Path))) return;
+  const expected = (await readText(md5Path, 'checksum file')).trim();
+  const actual = md5Base64(text);
+  if (expected !== actual && expected !== createHash('md5').update(text).digest('hex')) throw new ExportError(`${basename(path)} does not match its checksum file ${basename(md5Path)}: the manifest is corrupted`, path);
+}
+
+function parseSummary(text: string, path: string): ManifestSummary {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ExportError(`manifest-summary.json is not JSON: ${path}`, path);
+  }
+  const s = parsed as Partial<ManifestSummary> | null;
+  if (s === null || typeof s !== 'object' || typeof s.exportArn !== 'string' || typeof s.manifestFilesS3Key !== 'string' || typeof s.itemCount !== 'number') {
+    throw new ExportError(`manifest-summary.json lacks exportArn, manifestFilesS3Key or itemCount: ${path}`, path);
+  }
+  if (s.outputFormat !== DYNAMODB_JSON) {
+    throw new ExportError(`the export's outputFormat is ${String(s.outputFormat)}; Locksmith reads ${DYNAMODB_JSON} exports only (export again with --export-format DYNAMODB_JSON)`, path);
+  }
+  return s as ManifestSummary;
+}
+
+function parseFileLines(text: string, path: string): ManifestFileLine[] {
+  const out: ManifestFileLine[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      throw new ExportError(`manifest-files.json line ${i + 1} is not JSON: ${path}`, path);
+    }
+    const f = parsed as Partial<ManifestFileLine> | null;
+    if (f === null || typeof f !== 'object' || typeof f.dataFileS3Key !== 'string' || typeof f.md5Checksum !== 'string' || typeof f.itemCount !== 'number' || !Number.isInteger(f.itemCount) || f.itemCount < 0) {
+      throw new ExportError(`manifest-files.json line ${i + 1} lacks dataFileS3Key, md5Checksum or itemCount: ${path}`, path);
+    }
+    out.push(f as ManifestFileLine);
+  });
+  return out;
+}
+
+/** Reads and checks both manifests of the export at (or under) `path`. */
+export async function openExport(path: string): Promise<OpenedExport> {
+  const dir = await findExportDir(path);
+  // The folder holding AWSDynamoDB/: manifest keys are resolved against it, whatever the S3 prefix was.
+  const root = dirname(dirname(dir));
+  const summaryPath = join(dir, 'manifest-summary.json');
+  const summaryText = await readText(summaryPath, 'manifest');
+  await checkManifestMd5(summaryPath, summaryText);
+  const summary = parseSummary(summaryText, summaryPath);
+  const filesKey = localKey(summary.manifestFilesS3Key);
+  if (filesKey === undefined) throw new ExportError(`manifestFilesS3Key ${summary.manifestFilesS3Key} is not below ${EXPORT_ROOT}/`, summaryPath);
+  const filesPath = join(root, filesKey);
+  const filesText = await readText(filesPath, 'manifest');
+  await checkManifestMd5(filesPath, filesText);
+  const lines = parseFileLines(filesText, filesPath);
+  const files = lines.map((line) => {
+    const key = localKey(line.dataFileS3Key);
+    if (key === undefined) throw new ExportError(`data file key ${line.dataFileS3Key} is not below ${EXPORT_ROOT}/`, filesPath);
+    return { path: join(root, key), itemCount: line.itemCount, md5Checksum: line.md5Checksum };
+  });
+  const listed = files.reduce((sum, f) => sum + f.itemCount, 0);
+  if (listed !== summary.itemCount) throw new ExportError(`manifest-files.json lists ${listed} items but manifest-summary.json says ${summary.itemCount}`, filesPath);
+  const type = summary.exportType === 'INCREMENTAL_EXPORT' ? 'INCREMENTAL_EXPORT' : 'FULL_EXPORT';
+  return { dir, summary, type, files };
+}
+
+/** Base64 MD5 of a file, streamed. */
+export async function fileMd5(path: string): Promise<string> {
+  const hash = createHash('md5');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('base64');
+}
+
+/** Verifies every data file: present and with the listed MD5 (a truncated or corrupted file fails here). */
+export async function verifyExport(opened: OpenedExport, parallel = 4): Promise<void> {
+  const queue = [...opened.files];
+  const worker = async (): Promise<void> => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      let md5: string;
+      try {
+        md5 = await fileMd5(file.path);
+      } catch {
+        throw new ExportError(`data file missing or unreadable: ${file.path}`, file.path);
+      }
+      if (md5 !== file.md5Checksum) throw new ExportError(`data file corrupted or truncated (MD5 ${md5}, manifest says ${file.md5Checksum}): ${file.path}`, file.path);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, parallel) }, worker));
+}
+
+/** Every line of a data file, parsed (an empty file has none). For tests and small exports; audits read through DuckDB. */
+export async function* readDataFile(path: string): AsyncGenerator<Record<string, unknown>> {
+  if ((await stat(path)).size === 0) return;
+  const lines = createInterface({ input: createReadStream(path).pipe(createGunzip()), crlfDelay: Infinity });
+  for await (const line of lines) if (line !== '') yield JSON.parse(line) as Record<string, unknown>;
+}

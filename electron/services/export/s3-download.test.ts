@@ -1,0 +1,138 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
+import type { Item, KeySchema } from '../../../shared/model';
+import { main } from '../../cli/main';
+import { captureIo } from '../../cli/testing-io';
+import { openExport, verifyExport } from './read-export';
+import { downloadExport, parseS3Url, type S3Progress } from './s3-download';
+import { ExportWriter } from './write-export';
+
+const keys: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
+let work = '';
+let server: S3rver;
+let client: S3Client;
+let gets = 0;
+let endpoint = '';
+const uploaded: string[] = [];
+
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walk(p)));
+    else out.push(p);
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'locksmith-s3-'));
+  server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(work, 's3') });
+  const { port } = await server.run();
+  endpoint = `http://127.0.0.1:${port}`;
+  client = new S3Client({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      if (context.commandName === 'GetObjectCommand') gets++;
+      return next(args);
+    },
+    { step: 'initialize' },
+  );
+  await client.send(new CreateBucketCommand({ Bucket: 'exports' }));
+  const items: Item[] = Array.from({ length: 300 }, (_, i) => ({ PK: { S: `ACCT#${i}` }, SK: { S: 'PROFILE' }, email: { S: `u${i}@x` } }));
+  const writer = new ExportWriter({ out: join(work, 'src'), keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 6 });
+  await writer.start();
+  await writer.add(items);
+  await writer.finish();
+  for (const path of await walk(join(work, 'src'))) {
+    const key = `team/prod/${relative(join(work, 'src'), path)}`;
+    await client.send(new PutObjectCommand({ Bucket: 'exports', Key: key, Body: await readFile(path) }));
+    uploaded.push(key);
+  }
+});
+
+afterAll(async () => {
+  client.destroy();
+  await server.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('downloading an export from S3 (s3rver)', () => {
+  it('parses s3 URLs', () => {
+    expect(parseS3Url('s3://exports/team/prod/')).toEqual({ bucket: 'exports', prefix: 'team/prod' });
+    expect(parseS3Url('s3://exports')).toEqual({ bucket: 'exports', prefix: '' });
+    expect(parseS3Url('/tmp/x')).toBeUndefined();
+  });
+
+  it('fetches manifests and every listed file in parallel, MD5-verified, with progress; a second run fetches nothing', async () => {
+    const cacheDir = join(work, 'cache1');
+    const seen: S3Progress[] = [];
+    const dir = await downloadExport({ client, url: 's3://exports/team/prod', cacheDir, onProgress: (p) => seen.push(p) });
+    const opened = await openExport(dir);
+    await verifyExport(opened);
+    expect(opened.summary.itemCount).toBe(300);
+    expect(seen.at(-1)).toMatchObject({ files: 6, filesDone: 6, filesKept: 0 });
+    gets = 0;
+    await downloadExport({ client, url: 's3://exports/team/prod', cacheDir, onProgress: (p) => seen.push(p) });
+    expect(seen.at(-1)).toMatchObject({ files: 6, filesDone: 6, filesKept: 6 });
+    // Only the manifests (and their checksums, _started) are read again.
+    expect(gets).toBe(5);
+  });
+
+  it('resumes a partial file with a ranged GET and replaces a corrupted one', async () => {
+    const cacheDir = join(work, 'cache2');
+    const dir = await downloadExport({ client, url: 's3://exports/team/prod', cacheDir });
+    const [a, b] = (await openExport(dir)).files.filter((f) => f.itemCount > 0);
+    const whole = await readFile(a!.path);
+    await rm(a!.path);
+    await writeFile(`${a!.path}.part`, whole.subarray(0, 10));
+    await writeFile(b!.path, 'garbage');
+    const seen: S3Progress[] = [];
+    await downloadExport({ client, url: 's3://exports/team/prod', cacheDir, onProgress: (p) => seen.push(p) });
+    expect(await readFile(a!.path)).toEqual(whole);
+    expect(seen.at(-1)).toMatchObject({ filesKept: 4, bytes: whole.length - 10 + (await readFile(b!.path)).length });
+    await verifyExport(await openExport(dir));
+  });
+
+  it('names the object it cannot read, and the URL without an export', async () => {
+    const dataKey = uploaded.find((k) => k.includes('/data/'))!;
+    const body = await readFile(join(work, 'src', dataKey.slice('team/prod/'.length)));
+    await client.send(new DeleteObjectCommand({ Bucket: 'exports', Key: dataKey }));
+    try {
+      await expect(downloadExport({ client, url: 's3://exports/team/prod', cacheDir: join(work, 'cache3') })).rejects.toThrow(`cannot read s3://exports/${dataKey}`);
+    } finally {
+      await client.send(new PutObjectCommand({ Bucket: 'exports', Key: dataKey, Body: body }));
+    }
+    await expect(downloadExport({ client, url: 's3://exports/elsewhere', cacheDir: join(work, 'cache4') })).rejects.toThrow('no export under s3://exports/elsewhere/AWSDynamoDB/');
+  });
+
+  it('audit --export s3://… reports exactly what the same export on disk reports', async () => {
+    const env = { LOCKSMITH_DATA_DIR: join(work, 'data'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+    const fromS3 = captureIo(env);
+    const code = await main(['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--json'], fromS3);
+    const local = captureIo(env);
+    const localCode = await main(['audit', '--export', join(work, 'src'), '--preset', 'uniq', '--json'], local);
+    expect(fromS3.err()).toBe('');
+    expect(code).toBe(1);
+    expect(localCode).toBe(1);
+    expect(fromS3.out()).toBe(local.out());
+    const missing = captureIo(env);
+    expect(await main(['audit', '--export', 's3://exports/nothing-here', '--s3-endpoint', endpoint, '--preset', 'uniq'], missing)).toBe(2);
+    expect(missing.err()).toContain('no export under s3://exports/nothing-here/AWSDynamoDB/');
+  });
+
+  it('--print-sql athena prints the external table over the data folder on S3 and the queries; --engine athena says what it lacks', async () => {
+    const env = { LOCKSMITH_DATA_DIR: join(work, 'data'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+    const io = captureIo(env);
+    expect(await main(['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--print-sql', 'athena'], io)).toBe(0);
+    expect(io.out()).toMatch(/LOCATION 's3:\/\/exports\/team\/prod\/AWSDynamoDB\/[0-9]{13}-[0-9a-f]{8}\/data\/'/);
+    expect(io.out()).toContain('UNTESTED against real Athena');
+    const athena = captureIo(env);
+    expect(await main(['audit', '--export', join(work, 'src'), '--preset', 'uniq', '--engine', 'athena', '--athena-output', 's3://results/'], athena)).toBe(2);
+    expect(athena.err()).toContain('@aws-sdk/client-athena');
+  });
+});
