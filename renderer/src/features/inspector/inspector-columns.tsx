@@ -19,14 +19,33 @@ export const inspectorFeatures = tableFeatures({ rowSortingFeature });
 type Features = typeof inspectorFeatures;
 const helper = createColumnHelper<Features, GroupRow>();
 
+/** A scoped value's scope, as a muted suffix: `in orgId acme` (a value is unique within it). */
+function ScopeSuffix({ scope }: { scope: Readonly<Record<string, string>> | undefined }) {
+  if (!scope) return null;
+  return (
+    <span className="muted cell-scope" data-testid="cell-scope">
+      <VisibleText text={`in ${Object.entries(scope).map(([k, v]) => `${k} ${v}`).join(', ')}`} />
+    </span>
+  );
+}
+
 function ruleCell(row: GroupRow, rule: string) {
-  if (row.kind !== 'account') return row.rule === rule ? <VisibleText className="mono cell-value" text={row.value} /> : null;
+  if (row.kind !== 'account') {
+    if (row.rule !== rule) return null;
+    return (
+      <span className="cell-rule">
+        <VisibleText className="mono cell-value" text={row.value} />
+        <ScopeSuffix scope={row.scope} />
+      </span>
+    );
+  }
   const lock = row.locks.find((l) => l.rule === rule);
   if (!lock) return <span className="muted">—</span>;
   return (
     <span className="cell-rule">
       <LockStatusChip status={lock.status} />
       <VisibleText className="cell-value" text={lock.value} />
+      <ScopeSuffix scope={lock.scope} />
     </span>
   );
 }

@@ -26,6 +26,8 @@ export interface InspectorTableProps {
   /** Whether the problems column is shown. */
   readonly showProblems: boolean;
   readonly filter: InspectorFilter;
+  /** The convention's lock table, when locks live apart from the accounts. */
+  readonly lockTable?: string | undefined;
 }
 
 const ROW_HEIGHT = 38;
@@ -63,7 +65,7 @@ function useSortedRows(rows: AuditRows, sorting: SortingState, keys: KeySchema):
 }
 
 /** The virtualized, sortable, filterable grid of audit rows. */
-export function InspectorTable({ rows, keys, rules, showProblems, filter }: InspectorTableProps) {
+export function InspectorTable({ rows, keys, rules, showProblems, filter, lockTable }: InspectorTableProps) {
   // Columns change only when the rule set, key schema or shown columns do; streaming rows never rebuild them.
   const columns = useMemo(() => buildColumns(keys, rules, showProblems), [keys, rules, showProblems]);
   // Problems first by default: that is what people open the inspector for.
@@ -236,7 +238,7 @@ export function InspectorTable({ rows, keys, rules, showProblems, filter }: Insp
                 ))}
                 {isExpanded ? (
                   <td key={`detail:${row.id}`} role="gridcell" className="grid-detail">
-                    <RowDetail row={row.original} keys={keys} />
+                    <RowDetail row={row.original} keys={keys} lockTable={lockTable} />
                   </td>
                 ) : null}
               </tr>

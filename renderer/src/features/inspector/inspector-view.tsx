@@ -63,7 +63,7 @@ export function InspectorView({ table }: { table: string }) {
       <div className="row">
         <h2 className="spacer">
           Inspector <span className="muted">— {table}</span>
-          {convention ? <span className="muted"> · convention {convention.preset}</span> : null}
+          {convention ? <span className="muted"> · convention {convention.preset}{convention.lockTable ? ` · locks in ${convention.lockTable}` : ''}</span> : null}
         </h2>
         <button type="button" className="btn btn-small" onClick={() => audit.start(convention)} disabled={running}>
           Re-run audit
@@ -124,7 +124,7 @@ export function InspectorView({ table }: { table: string }) {
         </details>
       </div>
       {convention ? (
-        <InspectorTable rows={audit.rows} keys={convention.keys} rules={shownRules} showProblems={!hidden.has('problems')} filter={{ filter, search }} />
+        <InspectorTable rows={audit.rows} keys={convention.keys} rules={shownRules} showProblems={!hidden.has('problems')} filter={{ filter, search }} lockTable={convention.lockTable} />
       ) : audit.phase === 'idle' ? (
         <p className="empty">Choose a table to audit.</p>
       ) : null}

@@ -8,8 +8,14 @@ import { ItemViewer } from './item-viewer';
 import { LockStatusChip } from './status-chips';
 import { VisibleText } from '../../components/visible-text-view';
 
-/** Details of one row. */
-export function RowDetail({ row, keys }: { row: GroupRow; keys: KeySchema }) {
+/** A scope as people read it: `orgId acme`. */
+const scopeText = (scope: Readonly<Record<string, string>>): string =>
+  Object.entries(scope)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+
+/** Details of one row; `lockTable` names where the locks live when the convention keeps them apart. */
+export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySchema; lockTable?: string | undefined }) {
   const { openLockForm, openLookup } = useWorkspace();
   const [viewing, setViewing] = useState<PlainKey>();
   const viewer = viewing ? <ItemViewer itemKey={viewing} keys={keys} onClose={() => setViewing(undefined)} /> : null;
@@ -26,6 +32,20 @@ export function RowDetail({ row, keys }: { row: GroupRow; keys: KeySchema }) {
           <dd>{row.rule ?? <span className="muted">no rule matches this prefix</span>}</dd>
           <dt>Value</dt>
           <dd className="mono">{row.value === '' ? <span className="muted">(empty)</span> : <VisibleText text={row.value} />}</dd>
+          {row.scope ? (
+            <>
+              <dt>Unique within</dt>
+              <dd className="mono" data-testid="row-scope">
+                <VisibleText text={scopeText(row.scope)} />
+              </dd>
+            </>
+          ) : null}
+          {lockTable ? (
+            <>
+              <dt>Lives in</dt>
+              <dd className="mono">{lockTable}</dd>
+            </>
+          ) : null}
           {row.owner ? (
             <>
               <dt>Owner named on the lock</dt>
@@ -88,9 +108,15 @@ export function RowDetail({ row, keys }: { row: GroupRow; keys: KeySchema }) {
               </td>
               <td className="mono">
                 <VisibleText text={lock.normalized} />
+                {lock.scope ? (
+                  <div className="muted">
+                    within <VisibleText text={scopeText(lock.scope)} />
+                  </div>
+                ) : null}
               </td>
               <td className="mono">
                 {lock.lock ? <VisibleText text={formatKey(lock.lock, keys)} /> : <span className="muted">none</span>}
+                {lock.lock && lockTable ? <div className="muted">in {lockTable}</div> : null}
                 {lock.owner ? (
                   <div className="muted">
                     owner: <VisibleText text={lock.owner} />

@@ -23,8 +23,11 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
   const lookup = useAction('lookup.run');
   const [value, setValue] = useState(lookupValue);
   const [rule, setRule] = useState('');
+  // Scoped rules (unique within an org…): one optional field per scope attribute; empty = every scope.
+  const [scope, setScope] = useState<Record<string, string>>({});
   const inputRef = useRef<HTMLInputElement>(null);
   const rules = audit.convention?.rules ?? [];
+  const scopeAttributes = [...new Set(rules.flatMap((r) => Object.values(r.scope ?? {})))];
   const { run, reset } = lookup;
   const [tooLong, setTooLong] = useState<number>();
   // The last lookup shown: re-run after every write to this table, so the card never shows a verdict
@@ -65,7 +68,8 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
       if (value.length > MAX_VALUE_LENGTH) setTooLong(value.length);
       return;
     }
-    show({ connectionId, table, value, ...(rule ? { rule } : {}), ...(audit.convention ? { convention: audit.convention } : {}) });
+    const given = Object.fromEntries(Object.entries(scope).filter(([k, v]) => v !== '' && scopeAttributes.includes(k)));
+    show({ connectionId, table, value, ...(rule ? { rule } : {}), ...(Object.keys(given).length > 0 ? { scope: given } : {}), ...(audit.convention ? { convention: audit.convention } : {}) });
   };
 
   return (
@@ -90,6 +94,19 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
             </option>
           ))}
         </select>
+        {scopeAttributes.map((attribute) => (
+          <span key={attribute} className="row">
+            <label htmlFor={`lookup-scope-${attribute}`}>{attribute}</label>
+            <input
+              id={`lookup-scope-${attribute}`}
+              value={scope[attribute] ?? ''}
+              onChange={(e) => setScope((s) => ({ ...s, [attribute]: e.target.value }))}
+              placeholder="every scope"
+              autoComplete="off"
+              data-testid={`lookup-scope-${attribute}`}
+            />
+          </span>
+        ))}
         <button type="submit" className="btn btn-primary" disabled={lookup.pending}>
           Look up
         </button>
