@@ -132,3 +132,48 @@ describe('convention file size limits (the bridge schema\'s bounds apply to file
     if (!parsed.ok) expect(parsed.error.message).toMatch(message);
   });
 });
+
+describe('version 1 files under format 2', () => {
+  it('a v1 file (with the OneTable preset\'s unmapped {scope} template) stays valid and is written back as v1, unchanged', () => {
+    const v1 = {
+      version: 1,
+      preset: 'onetable',
+      keys: { hash: { name: 'pk', type: 'S' }, range: { name: 'sk', type: 'S' } },
+      account: { kind: 'attribute-equals', attribute: '_type', value: 'User' },
+      rules: [
+        {
+          name: 'User.email',
+          attribute: 'email',
+          lockKeys: [
+            { hash: '_unique#User#email#{value}', range: '_unique#' },
+            { hash: '_unique#{scope}#User#email#{value}', range: '_unique#' },
+          ],
+          normalize: [],
+        },
+      ],
+      lockPrefixes: ['_unique#User#'],
+    };
+    const parsed = parseConventionFile(v1);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(conventionToFile(parsed.value)).toEqual(v1);
+  });
+
+  it('a v2 rule round-trips with its scope, lock item and value type, as version 2', () => {
+    const v2 = {
+      version: 2,
+      preset: 'custom',
+      keys: { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } },
+      account: { kind: 'key-prefix', prefix: 'ACCT#', range: 'PROFILE' },
+      rules: [{ name: 'EMAIL', attribute: 'email', lockKeys: [{ hash: 'UNIQ#EMAIL#{tenantId}#{value}', range: 'LOCK' }], normalize: ['lowercase'], scope: { tenantId: 'tenantId' }, lockItem: { kind: 'lock of {rule}' }, valueType: 'S' }],
+      lockPrefixes: ['UNIQ#'],
+      lockTable: 'accounts_unique',
+    };
+    const parsed = parseConventionFile(v2);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value.rules[0]).toMatchObject({ scope: { tenantId: 'tenantId' }, lockItem: { kind: 'lock of {rule}' } });
+    expect(parsed.value.lockTable).toBe('accounts_unique');
+    const { valueType: _s, ...rule } = v2.rules[0]!;
+    expect(conventionToFile(parsed.value)).toEqual({ ...v2, rules: [rule] });
+  });
+});

@@ -68,7 +68,7 @@ function ConventionEditor({
   const convention = applyDrafts(base, drafts, owner);
   const update = (index: number, draft: RuleDraft) => setDrafts((all) => all.map((d, i) => (i === index ? draft : d)));
   const addRule = () =>
-    setDrafts((all) => [...all, { name: '', attribute: '', template: '{value}', range: base.keys.range ? 'LOCK' : '', normalize: [], legacy: [] }]);
+    setDrafts((all) => [...all, { name: '', attribute: '', template: '{value}', range: base.keys.range ? 'LOCK' : '', normalize: [], legacy: [], scope: {} }]);
   const removeRule = (index: number) => setDrafts((all) => all.filter((_, i) => i !== index));
 
   return (

@@ -30,3 +30,36 @@ describe('rule drafts', () => {
     expect(errors.join(' ')).toMatch(/sort key/);
   });
 });
+
+describe('rule drafts of scoped rules and full lock items', () => {
+  const onetable: Convention = {
+    preset: 'onetable',
+    keys: { hash: { name: 'pk', type: 'S' }, range: { name: 'sk', type: 'S' } },
+    account: { kind: 'attribute-equals', attribute: '_type', value: 'User' },
+    rules: [
+      {
+        name: 'User.nickname',
+        attribute: 'nickname',
+        lockKeys: [{ hash: '_unique#{scope}#User#nickname#{value}', range: '_unique#' }],
+        normalize: [],
+        scope: { scope: 'orgId' },
+        lockItem: { _type: '_Unique' },
+      },
+    ],
+    lockPrefixes: ['_unique#User#'],
+  };
+
+  it('an edit elsewhere never drops the scope or the lock item template (a scoped rule must stay scoped)', () => {
+    const draft = { ...toDraft(onetable.rules[0]!), normalize: ['nfc'] as const };
+    const next = applyDrafts(onetable, [draft], '');
+    expect(next.rules[0]).toMatchObject({ scope: { scope: 'orgId' }, lockItem: { _type: '_Unique' }, normalize: ['nfc'] });
+    expect(applyDrafts(onetable, onetable.rules.map(toDraft), '')).toEqual(onetable);
+  });
+
+  it('a composite template needs the attribute of each placeholder', () => {
+    const draft = { ...toDraft(onetable.rules[0]!), template: 'UNIQ#EMAIL#{tenantId}#{value}', scope: {} };
+    expect(draftErrors(draft, true).join(' ')).toMatch(/which account attribute fills \{tenantId\}/);
+    const filled = applyDrafts(onetable, [{ ...draft, scope: { tenantId: 'tenantId' } }], '');
+    expect(filled.rules[0]?.scope).toEqual({ tenantId: 'tenantId' });
+  });
+});

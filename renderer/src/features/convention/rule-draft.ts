@@ -1,4 +1,5 @@
 /** Editable rule drafts: the form's flat fields ↔ the convention's LockRule (pure, unit-tested). */
+import { scopeNamesOf, templateProblem } from '../../../../shared/conventions/template';
 import type { Convention, LockRule, NormalizationStep } from '../../../../shared/model';
 
 /** One rule as the form edits it. */
@@ -12,6 +13,11 @@ export interface RuleDraft {
   readonly normalize: readonly NormalizationStep[];
   /** Legacy templates kept as they were (not edited here). */
   readonly legacy: LockRule['lockKeys'];
+  /** Scope placeholders → account attributes (a scoped rule: unique within an org…); `{}` when unscoped. */
+  readonly scope: Readonly<Record<string, string>>;
+  /** Kept as they were (the library's lock item attributes, the value's DynamoDB type): never dropped by an edit. */
+  readonly lockItem?: LockRule['lockItem'];
+  readonly valueType?: LockRule['valueType'];
 }
 
 /** Flattens a rule for editing. */
@@ -24,7 +30,15 @@ export function toDraft(rule: LockRule): RuleDraft {
     range: canonical?.range ?? '',
     normalize: rule.normalize,
     legacy,
+    scope: rule.scope ?? {},
+    ...(rule.lockItem ? { lockItem: rule.lockItem } : {}),
+    ...(rule.valueType ? { valueType: rule.valueType } : {}),
   };
+}
+
+/** The scope placeholders the draft's template uses (besides `{value}`). */
+export function draftPlaceholders(draft: RuleDraft): string[] {
+  return scopeNamesOf(draft.template);
 }
 
 /** Problems with a draft, by field, in words; empty when it can be saved. */
@@ -32,19 +46,30 @@ export function draftErrors(draft: RuleDraft, hasRange: boolean): string[] {
   const errors: string[] = [];
   if (draft.name.trim() === '') errors.push('The rule needs a name.');
   if (draft.attribute.trim() === '') errors.push(`Rule ${draft.name || '?'}: name the account attribute it protects.`);
-  if (draft.template.split('{value}').length !== 2) errors.push(`Rule ${draft.name || '?'}: the template must contain {value} exactly once.`);
+  const problem = templateProblem(draft.template);
+  if (problem !== undefined) errors.push(`Rule ${draft.name || '?'}: the template ${problem}.`);
+  for (const placeholder of draftPlaceholders(draft)) {
+    if ((draft.scope[placeholder] ?? '').trim() === '' && placeholder !== 'scope') errors.push(`Rule ${draft.name || '?'}: say which account attribute fills {${placeholder}}.`);
+  }
   if (hasRange && draft.range === '') errors.push(`Rule ${draft.name || '?'}: this table has a sort key; give the lock's sort key (e.g. LOCK).`);
   return errors;
 }
 
 /** Builds the convention from the original and the edited rules and owner attribute. */
 export function applyDrafts(base: Convention, drafts: readonly RuleDraft[], ownerAttribute: string): Convention {
-  const rules: LockRule[] = drafts.map((d) => ({
-    name: d.name.trim(),
-    attribute: d.attribute.trim(),
-    lockKeys: [base.keys.range ? { hash: d.template, range: d.range } : { hash: d.template }, ...d.legacy],
-    normalize: d.normalize,
-  }));
+  const rules: LockRule[] = drafts.map((d) => {
+    // Only the placeholders the template still has keep an attribute; an emptied field unscopes it.
+    const scope = Object.fromEntries(draftPlaceholders(d).flatMap((p) => ((d.scope[p] ?? '').trim() === '' ? [] : [[p, (d.scope[p] ?? '').trim()]])));
+    return {
+      name: d.name.trim(),
+      attribute: d.attribute.trim(),
+      lockKeys: [base.keys.range ? { hash: d.template, range: d.range } : { hash: d.template }, ...d.legacy],
+      normalize: d.normalize,
+      ...(Object.keys(scope).length > 0 ? { scope } : {}),
+      ...(d.lockItem ? { lockItem: d.lockItem } : {}),
+      ...(d.valueType ? { valueType: d.valueType } : {}),
+    };
+  });
   const { ownerAttribute: _previous, ...rest } = base;
   const owner = ownerAttribute.trim();
   const edited = JSON.stringify(rules) !== JSON.stringify(base.rules) || owner !== (base.ownerAttribute ?? '');

@@ -1,6 +1,6 @@
 /** One rule's fields: name, attribute, lock key template, normalization. */
 import { NORMALIZATION_STEPS, type NormalizationStep } from '../../../../shared/model';
-import type { RuleDraft } from './rule-draft';
+import { draftPlaceholders, type RuleDraft } from './rule-draft';
 
 /** Edits one rule draft. */
 export function RuleEditor({
@@ -37,7 +37,7 @@ export function RuleEditor({
         <div className="field">
           <label htmlFor={id('template')}>Lock key template</label>
           <input id={id('template')} className="mono" value={draft.template} onChange={(e) => onChange({ ...draft, template: e.target.value })} />
-          <span className="field-hint">Contains {'{value}'} once, e.g. UNIQ#EMAIL#{'{value}'}</span>
+          <span className="field-hint">Contains {'{value}'} once, e.g. UNIQ#EMAIL#{'{value}'}; a scope placeholder such as {'{tenantId}'} makes the value unique per tenant</span>
         </div>
         {hasRange ? (
           <div className="field">
@@ -46,6 +46,22 @@ export function RuleEditor({
           </div>
         ) : null}
       </div>
+      {draftPlaceholders(draft).map((placeholder) => (
+        <div className="field" key={placeholder}>
+          <label htmlFor={id(`scope-${placeholder}`)}>
+            {'{'}
+            {placeholder}
+            {'}'} is filled by the account attribute (unique within it)
+          </label>
+          <input
+            id={id(`scope-${placeholder}`)}
+            value={draft.scope[placeholder] ?? ''}
+            onChange={(e) => onChange({ ...draft, scope: { ...draft.scope, [placeholder]: e.target.value } })}
+            placeholder="e.g. orgId"
+            data-testid={`rule-scope-${placeholder}`}
+          />
+        </div>
+      ))}
       <div className="row" role="group" aria-label={`Normalization of rule ${draft.name || index + 1}`}>
         <span>Normalization:</span>
         {NORMALIZATION_STEPS.map((step) => (
