@@ -105,3 +105,30 @@ describe('electrodb preset', () => {
     expect(problemsOf([agent], edb)).toEqual([expect.objectContaining({ kind: 'missing-lock', rule: 'agent.email', value: 'james.bond@mi6.gov' })]);
   });
 });
+
+describe('detection of scoped rules', () => {
+  it('finds OneTable\'s scope attribute and a composite uniq key by (scope, value) overlap', async () => {
+    const { detectConvention } = await import('../conventions/detect');
+    const onetableItems: Item[] = [];
+    for (let i = 0; i < 12; i++) {
+      const org = i % 2 === 0 ? 'acme' : 'globex';
+      onetableItems.push(user(`u${i}`, org, `nick${i % 6}`), lock(org, `nick${i % 6}`));
+    }
+    const found = detectConvention(scopedOnetable.convention.keys, onetableItems);
+    expect(found.ok && found.value.convention.rules.find((r) => r.attribute === 'nickname')?.scope).toEqual({ scope: 'orgId' });
+
+    const uniq = layoutFor('uniq', { rules: [{ attribute: 'email', tag: 'EMAIL', scope: 'tenantId' }] });
+    const uniqItems: Item[] = [];
+    for (let i = 0; i < 12; i++) {
+      const tenant = `t${i % 3}`;
+      uniqItems.push(uniq.account(`a${i}`, { email: `user${i % 4}@x.io`, tenantId: tenant }), uniq.raw(`UNIQ#EMAIL#${tenant}#user${i % 4}@x.io`, 'LOCK'));
+    }
+    const composite = detectConvention(uniq.convention.keys, uniqItems, { preset: 'uniq' });
+    expect(composite.ok && composite.value.convention.rules[0]).toMatchObject({ attribute: 'email', scope: { scope: 'tenantId' }, lockKeys: [{ hash: 'UNIQ#EMAIL#{scope}#{value}', range: 'LOCK' }] });
+    if (composite.ok) {
+      const engine = new AuditEngine(composite.value.convention);
+      engine.addItems(uniqItems);
+      expect(engine.problems()).toEqual([]);
+    }
+  });
+});

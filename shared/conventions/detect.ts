@@ -152,9 +152,19 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
   let covered = 0;
   let pairedByValue = 0;
   const pairedLocks: LockObservation[] = [];
-  for (const [tag, locks] of [...byTag].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const pairing = pairTag(scan.tagName(tag), locks.map((l) => l.value), attributes);
+  for (const [tag, tagLocks] of [...byTag].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    let locks = tagLocks;
+    let pairing = pairTag(scan.tagName(tag), locks.map((l) => l.value), attributes);
     const name = scan.ruleName(tag);
+    // A composite key (`UNIQ#EMAIL#<tenant>#<value>`): the values pair once the part before the first `#` is read as a scope.
+    const composite = (!pairing || pairing.byName) && preset === 'uniq' ? compositeLocks(locks) : undefined;
+    if (composite) {
+      const split = pairTag(scan.tagName(tag), composite.map((l) => l.value), attributes);
+      if (split && !split.byName) {
+        locks = composite;
+        pairing = split;
+      }
+    }
     if (!pairing) {
       unpaired.push(tag);
       evidence.push(`lock tag ${name}: ${fmt(locks.length)} sampled locks, no attribute holds their values — they will be reported as malformed-lock`);
@@ -232,6 +242,15 @@ function scopeOf(
   }
   evidence.push(`rule ${ruleName} is unique within \`${best[0]}\`: ${fmt(best[1])} sampled accounts hold a (${best[0]}, ${attribute}) pair that a scoped lock protects (${fmt(scoped.length)} scoped locks)`);
   return best[0];
+}
+
+/** The tag's locks read as `<scope>#<value>`, when most of their values have a `#` to split at. */
+function compositeLocks(locks: readonly LockObservation[]): LockObservation[] | undefined {
+  const split = locks.flatMap((l) => {
+    const at = l.value.indexOf('#');
+    return at > 0 && at < l.value.length - 1 ? [{ ...l, scope: l.value.slice(0, at), value: l.value.slice(at + 1) }] : [];
+  });
+  return split.length * 2 > locks.length ? split : undefined;
 }
 
 /** True when every sampled account holding `attribute` stores it as a number. */
