@@ -6,34 +6,18 @@
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { Table } from 'dynamodb-onetable';
 import { testClient, uniqueTableName } from '../electron/testing/dynamo-fixtures';
+import { ONETABLE_ORG_SCHEMA } from '../electron/testing/interop/onetable-schema';
 import { expect, test } from './fixtures';
 import { AppPage } from './pages/app-page';
 import { LockFormPage } from './pages/lock-form-page';
 import { startServe } from './support/server';
-
-const schema = {
-  format: 'onetable:1.1.0',
-  version: '0.0.1',
-  indexes: { primary: { hash: 'pk', sort: 'sk' } },
-  models: {
-    User: {
-      pk: { type: String, value: 'User#${id}' },
-      sk: { type: String, value: 'User#' },
-      id: { type: String, required: true },
-      orgId: { type: String, required: true },
-      email: { type: String, required: true, unique: true },
-      nickname: { type: String, unique: true, scope: '${orgId}' },
-    },
-  },
-  params: { timestamps: false },
-} as const;
 
 test('a OneTable nickname unique per org: shown with its org, released in that org only, accepted by OneTable after', async ({ localDynamo, dataDir, page, inspector, lookup }) => {
   test.setTimeout(120_000);
   // Arrange: OneTable writes the table; a raw delete strands bob's locks in acme.
   const client = testClient(localDynamo.endpoint);
   const name = uniqueTableName('org_users');
-  const table = new Table({ client, name, schema, partial: false });
+  const table = new Table({ client, name, schema: ONETABLE_ORG_SCHEMA, partial: false });
   await table.createTable();
   const User = table.getModel('User') as unknown as { create(u: Record<string, string>): Promise<unknown> };
   await User.create({ id: 'u1', orgId: 'acme', email: 'ada@acme.io', nickname: 'ada' });

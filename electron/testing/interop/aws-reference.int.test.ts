@@ -9,9 +9,8 @@ import { DeleteItemCommand, PutItemCommand, type DynamoDBClient } from '@aws-sdk
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuditReport } from '../../../shared/audit/types';
-import { main } from '../../cli/main';
-import { captureIo } from '../../cli/testing-io';
 import { createTempTable, deleteTable, testClient } from '../dynamo-fixtures';
+import { cliOn } from './library-judge';
 
 const endpoint = inject('dynamoEndpoint');
 let client: DynamoDBClient;
@@ -54,11 +53,7 @@ async function updateEmail(id: string, from: string, to: string): Promise<void> 
   );
 }
 
-async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = captureIo();
-  const code = await main([...args, '--endpoint', endpoint, '--table', table], io);
-  return { code, out: io.out(), err: io.err() };
-}
+const cli = cliOn(endpoint, () => table);
 
 beforeAll(async () => {
   client = testClient(endpoint);

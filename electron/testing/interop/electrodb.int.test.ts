@@ -8,9 +8,8 @@ import { CreateTableCommand, DeleteItemCommand, PutItemCommand, waitUntilTableEx
 import { Entity, Service } from 'electrodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuditReport } from '../../../shared/audit/types';
-import { main } from '../../cli/main';
-import { captureIo } from '../../cli/testing-io';
 import { deleteTable, testClient, uniqueTableName } from '../dynamo-fixtures';
+import { cliOn } from './library-judge';
 
 const endpoint = inject('dynamoEndpoint');
 let client: DynamoDBClient;
@@ -49,11 +48,7 @@ async function createNewAgent(agent: { id: string; designation: string; email: s
   return !out.canceled;
 }
 
-async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = captureIo();
-  const code = await main([...args, '--endpoint', endpoint, '--table', table], io);
-  return { code, out: io.out(), err: io.err() };
-}
+const cli = cliOn(endpoint, () => table);
 
 beforeAll(async () => {
   client = testClient(endpoint);

@@ -11,9 +11,8 @@ import { DeleteItemCommand, PutItemCommand, type DynamoDBClient } from '@aws-sdk
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuditReport } from '../../../shared/audit/types';
-import { main } from '../../cli/main';
-import { captureIo } from '../../cli/testing-io';
 import { createTempTable, deleteTable, testClient } from '../dynamo-fixtures';
+import { cliOn } from './library-judge';
 
 const endpoint = inject('dynamoEndpoint');
 let client: DynamoDBClient;
@@ -54,10 +53,8 @@ async function signup(id: string, email: string): Promise<boolean> {
   }
 }
 
-async function cli(args: readonly string[], lockTable = locks): Promise<{ code: number; out: string; err: string }> {
-  const io = captureIo();
-  const code = await main([...args, '--endpoint', endpoint, '--table', users, '--convention', conventionFile(lockTable)], io);
-  return { code, out: io.out(), err: io.err() };
+async function cli(args: readonly string[], lockTable = locks) {
+  return cliOn(endpoint, () => users, () => ['--convention', conventionFile(lockTable)])(args);
 }
 
 beforeAll(async () => {

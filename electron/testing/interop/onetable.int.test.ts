@@ -8,44 +8,23 @@ import { DeleteItemCommand, GetItemCommand, PutItemCommand, type DynamoDBClient 
 import { Table } from 'dynamodb-onetable';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuditReport } from '../../../shared/audit/types';
-import { main } from '../../cli/main';
-import { captureIo } from '../../cli/testing-io';
 import { createTempTable, deleteTable, testClient } from '../dynamo-fixtures';
+import { auditJson, cliOn } from './library-judge';
+import { ONETABLE_ORG_SCHEMA } from './onetable-schema';
 
 const endpoint = inject('dynamoEndpoint');
 let client: DynamoDBClient;
 let tableName = '';
 
-const schema = {
-  format: 'onetable:1.1.0',
-  version: '0.0.1',
-  indexes: { primary: { hash: 'pk', sort: 'sk' } },
-  models: {
-    User: {
-      pk: { type: String, value: 'User#${id}' },
-      sk: { type: String, value: 'User#' },
-      id: { type: String, required: true },
-      orgId: { type: String, required: true },
-      email: { type: String, required: true, unique: true },
-      nickname: { type: String, unique: true, scope: '${orgId}' },
-    },
-  },
-  params: { timestamps: false },
-} as const;
-
 type UserInput = { id: string; orgId: string; email: string; nickname?: string };
 let User: { create(u: UserInput): Promise<unknown>; remove(key: Record<string, string>): Promise<unknown> };
 
-async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
-  const io = captureIo();
-  const code = await main([...args, '--endpoint', endpoint, '--table', tableName], io);
-  return { code, out: io.out(), err: io.err() };
-}
+const cli = cliOn(endpoint, () => tableName);
 
 async function audit(): Promise<{ code: number; report: AuditReport }> {
-  const run = await cli(['audit', '--json']);
-  expect(run.err).toBe('');
-  return { code: run.code, report: JSON.parse(run.out) as AuditReport };
+  const { code, report, err } = await auditJson(cli);
+  expect(err).toBe('');
+  return { code, report };
 }
 
 /** Problems as [kind, rule, value, scope] rows, sorted. */
@@ -54,7 +33,7 @@ const rows = (report: AuditReport): string[] => report.problems.map((p) => JSON.
 beforeAll(async () => {
   client = testClient(endpoint);
   tableName = await createTempTable(client, { hash: { name: 'pk', type: 'S' }, range: { name: 'sk', type: 'S' } }, 'onetable');
-  const table = new Table({ client, name: tableName, schema, partial: false });
+  const table = new Table({ client, name: tableName, schema: ONETABLE_ORG_SCHEMA, partial: false });
   User = table.getModel('User') as unknown as typeof User;
   // Healthy data as OneTable writes it: one nickname in two orgs is legal.
   await User.create({ id: 'u1', orgId: 'acme', email: 'ada@lovelace.io', nickname: 'ada' });
