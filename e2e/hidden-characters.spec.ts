@@ -1,15 +1,16 @@
 /** A key with a right-to-left override and zero-width characters is shown as it really is, marks and all. */
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { testClient } from '../electron/testing/dynamo-fixtures';
+import { sandboxClient } from '../electron/services/sandbox';
 import { expect, test } from './fixtures';
 
 // Displayed raw, U+202E makes the tail read "live"; the zero-width space hides between two letters.
 const HANDLE = 'abc مرحبا_عالم \u202eevil\u200bx';
 
-test('bidi and invisible characters in a lock key are visible in the inspector and the lookup', async ({ app, inspector, lookup }) => {
+test('bidi and invisible characters in a lock key are visible in the inspector and the lookup', async ({ app, server, inspector, lookup }) => {
   // Arrange: an orphan lock with the hostile handle, written into the sandbox's accounts table.
   await app.selectConnection('sandbox');
-  const client = testClient(await app.effectiveEndpoint());
+  // The sandbox is a private database: only its own access key sees its tables.
+  const client = sandboxClient(await app.effectiveEndpoint(), server.sandboxKey());
   try {
     await client.send(new PutItemCommand({ TableName: 'accounts', Item: { PK: { S: `UNIQ#HANDLE#${HANDLE}` }, SK: { S: 'LOCK' } } }));
   } finally {
