@@ -65,7 +65,8 @@ describe('locksmith audit --export', () => {
     const t = PRESET_TABLES.find((p) => p.preset === 'uniq')!;
     const table = await createTempTable(admin, t.keys, 'ae-confirm');
     try {
-      await putItems(admin, table, t.items);
+      // An orphan that is still there when the findings are confirmed.
+      await putItems(admin, table, [...t.items, { PK: { S: 'UNIQ#HANDLE#still-orphan' }, SK: { S: 'LOCK' } }]);
       const out = join(work, 'confirm');
       const exported = await cli(['export', '--endpoint', endpoint, '--table', table, '--out', out, '--json']);
       // After the export: the orphan lock is released and the missing lock is claimed.
@@ -80,9 +81,9 @@ describe('locksmith audit --export', () => {
         ['orphan-lock', 'ghost#1'],
         ['missing-lock', 'lost'],
       ]);
-      expect(report.problems).toEqual([]);
-      expect(Object.values(report.summary).every((n) => n === 0)).toBe(true);
-      expect(confirmed.code).toBe(0);
+      expect(report.problems).toEqual([{ kind: 'orphan-lock', rule: 'HANDLE', value: 'still-orphan', lock: { PK: 'UNIQ#HANDLE#still-orphan', SK: 'LOCK' } }]);
+      expect(report.summary).toEqual({ 'orphan-lock': 1, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 });
+      expect(confirmed.code).toBe(1);
     } finally {
       await deleteTable(admin, table);
     }

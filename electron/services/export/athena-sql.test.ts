@@ -23,7 +23,7 @@ afterAll(async () => {
 /** The Athena queries' text, run by DuckDB: one statement each, CTEs only, no tables kept between them. */
 const DUCKDB_AS_ATHENA = { ...DUCKDB_DIALECT, jsNormMap: false };
 
-describe('Athena: the composed queries (shared SQL) run on DuckDB give the live report', () => {
+describe('Athena: the composed queries (shared SQL) run on DuckDB give the live report', { timeout: 30_000 }, () => {
   for (const table of PRESET_TABLES) {
     it(`preset ${table.preset}`, async () => {
       const convention = presetConvention(table.preset, table.keys, PRESET_DEFAULTS[table.preset]);

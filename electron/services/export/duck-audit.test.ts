@@ -43,7 +43,7 @@ async function both(convention: Convention, items: readonly Item[]): Promise<{ l
 
 const preset = (name: PresetName, keys: KeySchema, extra: object = {}): Convention => presetConvention(name, keys, { ...PRESET_DEFAULTS[name], ...extra });
 
-describe('audit from an export (DuckDB) equals the live audit, byte for byte', () => {
+describe('audit from an export (DuckDB) equals the live audit, byte for byte', { timeout: 30_000 }, () => {
   for (const table of PRESET_TABLES) {
     it(`preset ${table.preset}`, async () => {
       const { live, fromExport, pulled } = await both(preset(table.preset, table.keys), table.items);

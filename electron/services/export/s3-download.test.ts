@@ -110,7 +110,8 @@ describe('downloading an export from S3 (s3rver)', () => {
     await expect(downloadExport({ client, url: 's3://exports/elsewhere', cacheDir: join(work, 'cache4') })).rejects.toThrow('no export under s3://exports/elsewhere/AWSDynamoDB/');
   });
 
-  it('audit --export s3://… reports exactly what the same export on disk reports', async () => {
+  // Two CLI audits, each with its DuckDB child process: seconds on a busy machine.
+  it('audit --export s3://… reports exactly what the same export on disk reports', { timeout: 60_000 }, async () => {
     const env = { LOCKSMITH_DATA_DIR: join(work, 'data'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
     const fromS3 = captureIo(env);
     const code = await main(['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--json'], fromS3);
@@ -125,7 +126,7 @@ describe('downloading an export from S3 (s3rver)', () => {
     expect(missing.err()).toContain('no export under s3://exports/nothing-here/AWSDynamoDB/');
   });
 
-  it('--print-sql athena prints the external table over the data folder on S3 and the queries; --engine athena says what it lacks', async () => {
+  it('--print-sql athena prints the external table over the data folder on S3 and the queries; --engine athena says what it lacks', { timeout: 60_000 }, async () => {
     const env = { LOCKSMITH_DATA_DIR: join(work, 'data'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
     const io = captureIo(env);
     expect(await main(['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--print-sql', 'athena'], io)).toBe(0);
