@@ -352,5 +352,7 @@ function reasonView(reason: ReasonExplained, preview?: Preview): TxReasonView {
     : reason.action
       ? { index: reason.index, type: reason.action.operation, key: {} as PlainKey, explanation: reason.action.keyText }
       : undefined;
-  return { index: reason.index, code: reason.code, message: reason.message, ...(action ? { action } : {}) };
+  // The ALL_OLD item DynamoDB returned with a failed condition: what was really there.
+  const item = reason.item ? { item: reason.item as unknown as JsonValue } : {};
+  return { index: reason.index, code: reason.code, message: reason.message, ...(action ? { action } : {}), ...item };
 }

@@ -203,6 +203,8 @@ export interface TxReasonView {
   readonly code: string;
   readonly message: string;
   readonly action?: TxActionView;
+  /** The item as it was when the condition failed (DynamoDB JSON, returned with ALL_OLD). */
+  readonly item?: JsonValue;
 }
 
 /** The outcome of an executed (or refused) transaction. */
