@@ -27,14 +27,24 @@ export function toDraft(rule: LockRule): RuleDraft {
   };
 }
 
-/** Problems with a draft, by field, in words; empty when it can be saved. */
-export function draftErrors(draft: RuleDraft, hasRange: boolean): string[] {
-  const errors: string[] = [];
-  if (draft.name.trim() === '') errors.push('The rule needs a name.');
-  if (draft.attribute.trim() === '') errors.push(`Rule ${draft.name || '?'}: name the account attribute it protects.`);
-  if (draft.template.split('{value}').length !== 2) errors.push(`Rule ${draft.name || '?'}: the template must contain {value} exactly once.`);
-  if (hasRange && draft.range === '') errors.push(`Rule ${draft.name || '?'}: this table has a sort key; give the lock's sort key (e.g. LOCK).`);
+/** The fields of a rule draft that can be wrong. */
+export type DraftField = 'name' | 'attribute' | 'template' | 'range';
+
+/** Problems with a draft, per field, in words (shown on the field); empty when it can be saved. */
+export function fieldErrors(draft: RuleDraft, hasRange: boolean): Partial<Record<DraftField, string>> {
+  const errors: Partial<Record<DraftField, string>> = {};
+  if (draft.name.trim() === '') errors.name = 'The rule needs a name.';
+  if (draft.attribute.trim() === '') errors.attribute = 'Name the account attribute it protects.';
+  if (draft.template.split('{value}').length !== 2) errors.template = 'The template must contain {value} exactly once.';
+  if (hasRange && draft.range === '') errors.range = "This table has a sort key; give the lock's sort key (e.g. LOCK).";
   return errors;
+}
+
+/** Problems with a draft, in words with the rule's name; empty when it can be saved. */
+export function draftErrors(draft: RuleDraft, hasRange: boolean): string[] {
+  const errors = fieldErrors(draft, hasRange);
+  const label = `Rule ${draft.name || '?'}`;
+  return (['name', 'attribute', 'template', 'range'] as const).flatMap((f) => (errors[f] ? [f === 'name' ? errors[f] : `${label}: ${errors[f]}`] : []));
 }
 
 /** Builds the convention from the original and the edited rules and owner attribute. */
