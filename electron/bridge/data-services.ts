@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { TxRequest } from '../../shared/contract/tx-schema';
-import type { AuditReportView, JsonValue, TxActionView, TxReasonView } from '../../shared/contract/views';
+import type { AuditReportView, JsonValue, SampleDigest, TxActionView, TxReasonView } from '../../shared/contract/views';
+import { classifyItem } from '../../shared/conventions/classify';
+import type { Convention, Item } from '../../shared/model';
 import type { AuditCounts, AuditReport, GroupRow } from '../../shared/audit/types';
 import type { ScanProgress } from '../../shared/scan-types';
 import type { AuditEvent } from '../../shared/contract/views';
@@ -159,7 +161,9 @@ export function createDataServices(options: DataServicesOptions): DataServices &
       if (!info.ok) return info;
       if (!sample.ok) return sample;
       const detected = detectConvention(info.value.keys, sample.value);
-      return detected.ok ? ok({ convention: detected.value.convention, evidence: detected.value.evidence, sampled: sample.value.length }) : detected;
+      if (!detected.ok) return detected;
+      const { convention, evidence } = detected.value;
+      return ok({ convention, evidence, sampled: sample.value.length, sample: sampleDigest(convention, sample.value) });
     }),
     startAudit: (c, table, convention, segments) => guard(c.target, table, async () => {
       const info = await describe(c, table);
@@ -312,6 +316,26 @@ export function createDataServices(options: DataServicesOptions): DataServices &
   };
 }
 
+/** Hash keys of non-account items sent with a detection, enough to check a template, small enough to send. */
+const MAX_DIGEST_HASHES = 500;
+
+/** The sample as the convention editor checks drafts against it: no attribute values, only names, counts and key texts. */
+function sampleDigest(convention: Convention, items: readonly Item[]): SampleDigest {
+  const attributes: Record<string, number> = {};
+  const otherHashes: string[] = [];
+  let accounts = 0;
+  for (const item of items) {
+    if (classifyItem(convention, item).kind === 'account') {
+      accounts += 1;
+      for (const [name, value] of Object.entries(item)) if (value.S !== undefined || value.N !== undefined) attributes[name] = (attributes[name] ?? 0) + 1;
+    } else {
+      const hash = item[convention.keys.hash.name]?.S;
+      if (hash !== undefined && otherHashes.length < MAX_DIGEST_HASHES) otherHashes.push(hash);
+    }
+  }
+  return { accounts, attributes, otherHashes };
+}
+
 /** The contract's request → the transaction service's operation. */
 function toOperation(request: TxRequest): TransactionOperation {
   switch (request.kind) {
@@ -352,5 +376,7 @@ function reasonView(reason: ReasonExplained, preview?: Preview): TxReasonView {
     : reason.action
       ? { index: reason.index, type: reason.action.operation, key: {} as PlainKey, explanation: reason.action.keyText }
       : undefined;
-  return { index: reason.index, code: reason.code, message: reason.message, ...(action ? { action } : {}) };
+  // The ALL_OLD item DynamoDB returned with a failed condition: what was really there.
+  const item = reason.item ? { item: reason.item as unknown as JsonValue } : {};
+  return { index: reason.index, code: reason.code, message: reason.message, ...(action ? { action } : {}), ...item };
 }

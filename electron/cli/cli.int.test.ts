@@ -181,6 +181,12 @@ describe('AWS profiles', () => {
     expect(run.stderr).toBe('locksmith: no region: pass --region or set AWS_REGION (profile noregion has none)\n');
     expect(run.stderr).not.toContain('wJalrXUtnFEMI');
   });
+
+  it('a table command with no connection at all says to pass --endpoint or --profile', async () => {
+    const run = await runCli(['audit', '--table', 'accounts'], { ...(await awsHome()), AWS_CONFIG_FILE: '/nonexistent', AWS_SHARED_CREDENTIALS_FILE: '/nonexistent' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^locksmith: no connection given .* — to fix: pass --endpoint http:\/\/localhost:8000 \(DynamoDB Local\) or --profile NAME \(AWS\)\n$/);
+  });
 });
 
 describe('detect through bin/locksmith', () => {

@@ -32,6 +32,8 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
   /** True when stderr is a terminal (progress lines are shown only then). */
   readonly interactive: boolean;
+  /** Colour readable output (see style.ts: NO_COLOR, FORCE_COLOR, a TTY); absent means no colour. */
+  readonly color?: boolean;
   /** Aborted on SIGINT/SIGTERM. */
   readonly signal: AbortSignal;
   /** stdout without the secret scrubber, for the one line that must hand a secret to the user (serve's URL with its token). */

@@ -87,7 +87,10 @@ export async function openConnection(values: FlagValues, io: CliIo): Promise<Con
     target = { label, endpoint: request.endpoint, region: request.region ?? DEFAULT_ENDPOINT_REGION };
   } else {
     const region = request.region ?? (await profileRegion(request.profile));
-    if (!region) usageError(`no region: pass --region or set AWS_REGION${request.profile ? ` (profile ${request.profile} has none)` : ''}`, 'region');
+    if (!region && request.profile === undefined) {
+      throw new CliError({ kind: 'validation', field: 'endpoint', message: 'no connection given (no --endpoint, --profile, AWS_PROFILE or AWS_REGION)', fix: 'pass --endpoint http://localhost:8000 (DynamoDB Local) or --profile NAME (AWS)' });
+    }
+    if (!region) usageError(`no region: pass --region or set AWS_REGION (profile ${request.profile} has none)`, 'region');
     const { fromIni, fromNodeProviderChain } = await import('@aws-sdk/credential-providers');
     const { rememberCredentials } = await import('../services/dynamo/errors');
     const { rememberSsoTokens } = await import('../services/connections/credentials');

@@ -4,6 +4,7 @@ import { CliError, EXIT_ERROR, EXIT_OK } from './command';
 import type { CliIo } from './command';
 import { COMMANDS, findCommand } from './registry';
 import { rememberEnvSecrets, removeKnownSecrets } from '../services/dynamo/errors';
+import { colorEnabled } from './style';
 
 /** The top-level help, built from the registry without loading any command. */
 export function mainHelp(): string {
@@ -86,6 +87,7 @@ export async function runProcess(argv: readonly string[]): Promise<number> {
     stderr: (text) => void process.stderr.write(text),
     env: process.env,
     interactive: Boolean(process.stderr.isTTY),
+    color: colorEnabled(process.env, Boolean(process.stdout.isTTY)),
     signal: controller.signal,
   };
   return main(argv, io);

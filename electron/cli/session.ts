@@ -8,6 +8,9 @@ import { openConnection } from './connection';
 import { requireString } from './args';
 import { progressLine } from './report-text';
 
+/** What a table command without a connection should have been given. */
+export const NO_CONNECTION_FIX = 'pass --endpoint http://localhost:8000 (DynamoDB Local) or --profile NAME (AWS)';
+
 /** An open connection and the described table. */
 export interface TableSession {
   readonly connection: Connection;
@@ -21,6 +24,10 @@ export async function openTable(values: FlagValues, io: CliIo, command: string):
   const { describeTable, listTables } = await import('../services/dynamo/tables');
   const described = await describeTable(connection.client, name, { signal: io.signal, errorContext: connection.errorContext });
   if (described.ok) return { connection, table: described.value };
+  if (described.error.kind === 'credentials' && connection.target.endpoint === undefined && connection.target.profile === undefined) {
+    // No --endpoint or --profile was given: the default AWS chain was a guess, so say what to pass.
+    throw new CliError({ ...described.error, fix: NO_CONNECTION_FIX });
+  }
   if (described.error.kind !== 'not-found') throw new CliError(described.error);
   const listed = await listTables(connection.client, undefined, { local: connection.local, limit: 20, signal: io.signal });
   const where = connection.target.label;
@@ -41,7 +48,7 @@ export function incomplete(io: CliIo, reason: string): number {
 }
 
 /** A progress line on stderr, rewritten at most every 200 ms — only when stderr is a terminal. */
-export function progressPrinter(io: CliIo): { update?: (progress: ScanProgress) => void; done: () => void } {
+export function progressPrinter(io: CliIo, expectedItems?: number): { update?: (progress: ScanProgress) => void; done: () => void } {
   if (!io.interactive) return { done: () => undefined };
   let last = 0;
   let shown = false;
@@ -51,7 +58,7 @@ export function progressPrinter(io: CliIo): { update?: (progress: ScanProgress) 
       if (now - last < 200) return;
       last = now;
       shown = true;
-      io.stderr(`\r${progressLine(progress)}   `);
+      io.stderr(`\r${progressLine(progress, expectedItems)}   `);
     },
     done: () => {
       if (shown) io.stderr('\n');

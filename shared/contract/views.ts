@@ -104,6 +104,17 @@ export interface DetectionView {
   /** Human lines, e.g. "1,998 of 2,000 sampled lock keys match `UNIQ#<RULE>#…`". */
   readonly evidence: readonly string[];
   readonly sampled: number;
+  /** What the sample holds, for checking an edited convention before it runs (counts and key texts, no values). */
+  readonly sample?: SampleDigest;
+}
+
+/** A digest of the sampled items: accounts (under the detected convention) by attribute, and the hash keys of the rest. */
+export interface SampleDigest {
+  readonly accounts: number;
+  /** Attribute name → sampled accounts having it as a string or number. */
+  readonly attributes: Readonly<Record<string, number>>;
+  /** Hash key texts of sampled items that are not accounts (lock candidates), at most a few hundred. */
+  readonly otherHashes: readonly string[];
 }
 
 /** The convention saved for a table, if any. */
@@ -203,6 +214,8 @@ export interface TxReasonView {
   readonly code: string;
   readonly message: string;
   readonly action?: TxActionView;
+  /** The item as it was when the condition failed (DynamoDB JSON, returned with ALL_OLD). */
+  readonly item?: JsonValue;
 }
 
 /** The outcome of an executed (or refused) transaction. */

@@ -5,6 +5,7 @@ import { EXIT_OK, EXIT_PROBLEMS } from '../command';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import { EXPORT_FLAGS } from './audit-export';
 import type { TableSession } from '../session';
+import { styleFor } from '../style';
 
 /** The audit command. */
 export const auditCommand: CliCommand = {
@@ -52,7 +53,7 @@ Examples:
       const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments });
       if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
-      const progress = progressPrinter(io);
+      const progress = progressPrinter(io, table.itemCount);
       const run = await runAudit({
         client: connection.client,
         table: table.name,
@@ -65,7 +66,7 @@ Examples:
       });
       progress.done();
       const { report } = run;
-      io.stdout(json ? `${JSON.stringify(report)}\n` : auditText(report, run.progress, resolved.source));
+      io.stdout(json ? `${JSON.stringify(report)}\n` : auditText(report, run.progress, resolved.source, styleFor(io)));
       if (!report.complete) return incomplete(io, report.reason ?? 'the scan did not finish');
       const problems = Object.values(report.summary).reduce((a, b) => a + b, 0);
       return problems > 0 ? EXIT_PROBLEMS : EXIT_OK;

@@ -4,6 +4,7 @@ import type { CliCommand } from '../command';
 import { EXIT_OK, EXIT_PROBLEMS, unwrap } from '../command';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import type { TableSession } from '../session';
+import { styleFor } from '../style';
 
 /** The lookup command. */
 export const lookupCommand: CliCommand = {
@@ -49,7 +50,7 @@ Example:
         await lookupValue({ client: connection.client, table, convention: resolved.convention, value, rule, ...(scope ? { scope } : {}), segments, signal: io.signal, onProgress: progress.update, errorContext: connection.errorContext }),
       );
       progress.done();
-      io.stdout(values.json === true ? `${JSON.stringify(answer)}\n` : lookupText(answer, table.keys));
+      io.stdout(values.json === true ? `${JSON.stringify(answer)}\n` : lookupText(answer, table.keys, styleFor(io)));
       if (!answer.complete) return incomplete(io, answer.reason ?? 'the holder scan did not finish');
       return answer.rules.some((r) => r.verdict === 'orphan' || r.verdict === 'unprotected' || r.verdict === 'duplicate') ? EXIT_PROBLEMS : EXIT_OK;
     } finally {

@@ -6,13 +6,13 @@ import type { CliCommand } from '../command';
 import { EXIT_ERROR, EXIT_OK } from '../command';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import type { TableSession } from '../session';
-import { askOnTerminal, EXIT_REFUSED, transactionContext } from './transaction-flow';
+import { askOnTerminal, errorExit, EXIT_REFUSED, transactionContext } from './transaction-flow';
 
 /** What happened to one fix when executed. */
 interface FixResult {
   readonly fix: RepairFix;
   readonly outcome?: Outcome;
-  readonly error?: { readonly kind: string; readonly message: string };
+  readonly error?: { readonly kind: string; readonly message: string; readonly field?: string };
 }
 
 function planText(table: string, plan: RepairPlan): string {
@@ -25,6 +25,14 @@ function planText(table: string, plan: RepairPlan): string {
 function resultText(r: FixResult, i: number): string {
   const what = r.error ? `error: ${r.error.message}` : r.outcome?.status === 'succeeded' ? 'done' : r.outcome?.status === 'refused' ? r.outcome.message : `cancelled: ${r.outcome?.message ?? ''}`;
   return `  ${i + 1}. ${r.fix.summary}: ${what}\n`;
+}
+
+/** The last line of `repair --execute`: what happened to every fix, and what is left for a person. */
+export function repairSummary(table: string, results: readonly FixResult[], manual: number): string {
+  const done = results.filter((r) => r.outcome?.status === 'succeeded').length;
+  const failed = results.filter((r) => r.error && errorExit(r.error.kind, r.error.field) !== EXIT_REFUSED).length;
+  const refused = results.length - done - failed;
+  return `Repair of ${table}: ${done} of ${results.length} fixes done, ${refused} refused, ${failed} failed${manual > 0 ? `; ${manual} left for a human` : ''}.\n`;
 }
 
 /** The repair command. */
@@ -60,7 +68,7 @@ Exit codes: 0 nothing to fix or every fix done, 1 fixes pending, refused or left
         import('../../services/transactions/service'),
       ]);
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments });
-      const progress = progressPrinter(io);
+      const progress = progressPrinter(io, table.itemCount);
       const run = await runAudit({ client: connection.client, table: table.name, convention: resolved.convention, segments, signal: io.signal, errorContext: connection.errorContext, onProgress: progress.update });
       progress.done();
       if (!run.report.complete) return incomplete(io, run.report.reason ?? 'the audit did not finish: no plan from a partial scan');
@@ -98,7 +106,8 @@ Exit codes: 0 nothing to fix or every fix done, 1 fixes pending, refused or left
         if (!json) io.stdout(resultText(results[results.length - 1]!, results.length - 1));
       }
       if (json) io.stdout(`${JSON.stringify({ table: table.name, manual: plan.manual, results })}\n`);
-      if (results.some((r) => r.error && r.error.kind !== 'conflict' && r.error.kind !== 'read-only')) return EXIT_ERROR;
+      else io.stdout(repairSummary(table.name, results, plan.manual.length));
+      if (results.some((r) => r.error && errorExit(r.error.kind, r.error.field) !== EXIT_REFUSED)) return EXIT_ERROR;
       return results.every((r) => r.outcome?.status === 'succeeded') && plan.manual.length === 0 ? EXIT_OK : EXIT_REFUSED;
     } finally {
       closeSession(session);

@@ -18,7 +18,7 @@ export const EXIT_REFUSED = EXIT_PROBLEMS;
 
 /** Flags of every write command. */
 export const WRITE_FLAGS: FlagSpecs = {
-  'dry-run': { type: 'boolean', description: 'print the preview JSON (the exact TransactItems) and send nothing' },
+  'dry-run': { type: 'boolean', description: 'print the plan and the exact TransactItems, and send nothing (with --json: the whole preview as JSON)' },
   yes: { type: 'boolean', description: 'do not ask for the typed confirmation' },
   json: { type: 'boolean', description: 'print only JSON on stdout' },
   'allow-writes': { type: 'boolean', description: 'allow writes on an AWS (--profile) connection or an --endpoint on another host; loopback endpoints are writable by default' },
@@ -75,7 +75,8 @@ export function previewText(p: Preview): string {
 export function outcomeText(o: Outcome): string {
   switch (o.status) {
     case 'succeeded':
-      return `done: ${o.message}\n`;
+      // The service's message already starts with "done:" ("done: done: 1 action(s)" otherwise).
+      return `${o.message.startsWith('done') ? o.message : `done: ${o.message}`}\n`;
     case 'refused':
       return `${o.message}\n`;
     case 'cancelled':
@@ -94,9 +95,12 @@ export function outcomeExit(o: Outcome): number {
   return o.status === 'succeeded' ? EXIT_OK : EXIT_REFUSED;
 }
 
-/** The exit code of a service error: guards (read-only, still held) are refusals, the rest errors. */
-export function errorExit(kind: string): number {
-  return kind === 'read-only' || kind === 'conflict' ? EXIT_REFUSED : EXIT_ERROR;
+/**
+ * The exit code of a service error: guards (read-only, still held) are refusals, and so is a value
+ * whose lock is not there to release (the table already says what the command wanted); the rest errors.
+ */
+export function errorExit(kind: string, field?: string): number {
+  return kind === 'read-only' || kind === 'conflict' || (kind === 'not-found' && field === 'value') ? EXIT_REFUSED : EXIT_ERROR;
 }
 
 /** Asks on the terminal for `expected` to be typed back; undefined when there is no terminal. */
@@ -121,10 +125,16 @@ export interface WriteRun {
   readonly operation: TransactionOperation;
 }
 
-function printError(run: WriteRun, error: { kind: string; message: string; fix?: string }, preview?: Preview): number {
+function printError(run: WriteRun, error: { kind: string; message: string; fix?: string; field?: string }, preview?: Preview): number {
   if (run.values.json === true) run.io.stdout(`${JSON.stringify({ ...(preview ? { preview } : {}), error })}\n`);
-  run.io.stderr(`locksmith: ${error.message}${error.fix ? ` — to fix: ${error.fix}` : ''}\n`);
-  return errorExit(error.kind);
+  const refused = errorExit(error.kind, error.field) === EXIT_REFUSED;
+  run.io.stderr(`locksmith: ${refused ? 'refused: ' : ''}${error.message}${error.fix ? ` — to fix: ${error.fix}` : ''}\n`);
+  return errorExit(error.kind, error.field);
+}
+
+/** A dry run as people read it: the plan, the exact request (no copy-as code), and that nothing was sent. */
+export function dryRunText(p: Preview): string {
+  return `${previewText(p)}Request (TransactWriteItems input):\n${JSON.stringify(p.input, null, 2)}\nDry run: nothing was sent. --json prints the whole preview, with copy-as commands.\n`;
 }
 
 /** Preview → (dry run | guards → confirmation → execute) → report; returns the exit code. */
@@ -136,7 +146,7 @@ export async function runWrite(run: WriteRun): Promise<number> {
   if (!previewed.ok) return printError(run, previewed.error);
   const preview = previewed.value;
   if (values['dry-run'] === true) {
-    io.stdout(`${JSON.stringify(preview, null, 2)}\n`);
+    io.stdout(json ? `${JSON.stringify(preview, null, 2)}\n` : dryRunText(preview));
     return EXIT_OK;
   }
   if (!json) io.stdout(previewText(preview));

@@ -47,12 +47,31 @@ const ADA = JSON.stringify({ PK: 'ACCT#a1', SK: 'PROFILE' });
 describe('claim and release through bin/locksmith', () => {
   it('--dry-run prints the exact TransactItems and sends nothing', async () => {
     const name = await table([layout.account('a1', { username: 'Ada' })]);
-    const run = await runCli(['claim', ...base(name), '--rule', 'HANDLE', '--value', 'ada', '--account', ADA, '--dry-run'], env);
+    const run = await runCli(['claim', ...base(name), '--rule', 'HANDLE', '--value', 'ada', '--account', ADA, '--dry-run', '--json'], env);
     expect(run.code).toBe(0);
     const preview = JSON.parse(run.stdout) as Preview;
     expect(preview.input.TransactItems[0]).toMatchObject({ Put: { TableName: name, Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' } }, ConditionExpression: 'attribute_not_exists(#pk)' } });
     expect(preview.copyAs.awsCli).toContain('aws dynamodb transact-write-items');
     expect(await lockExists(name, 'ada')).toBe(false);
+  });
+
+  it('--dry-run without --json prints the readable plan and the request, no escaped SDK code', async () => {
+    const name = await table([layout.account('a1', { username: 'Ada' })]);
+    const run = await runCli(['claim', ...base(name), '--rule', 'HANDLE', '--value', 'ada', '--account', ADA, '--dry-run'], env);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Claim handle `ada` for ACCT#a1 \/ PROFILE/);
+    expect(run.stdout).toContain('Guarded:');
+    expect(run.stdout).toContain('"TransactItems"');
+    expect(run.stdout).not.toContain('new TransactWriteItemsCommand');
+    expect(run.stdout).toMatch(/Dry run: nothing was sent\./);
+    expect(await lockExists(name, 'ada')).toBe(false);
+  });
+
+  it('a release of a lock that no longer exists is a refusal (exit 1) that says so', async () => {
+    const name = await table([layout.account('a1', { username: 'ada' }), layout.lock('HANDLE', 'ada')]);
+    const run = await runCli(['release', ...base(name), '--rule', 'HANDLE', '--value', 'gone', '--yes'], env);
+    expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 1 });
+    expect(`${run.stdout}${run.stderr}`).toMatch(/no lock|does not exist|no longer exists/i);
   });
 
   it('without --yes and without a terminal, refuses with exit 2 and sends nothing', async () => {
@@ -83,6 +102,8 @@ describe('claim and release through bin/locksmith', () => {
     expect(await lockExists(name, 'ada')).toBe(true);
     const orphan = await runCli(['release', ...base(name), '--rule', 'HANDLE', '--value', 'ghost', '--yes'], env);
     expect(orphan.code).toBe(0);
+    expect(orphan.stdout).toMatch(/^done: 1 action\(s\) applied together$/m);
+    expect(orphan.stdout).not.toContain('done: done:');
     expect(await lockExists(name, 'ghost')).toBe(false);
   });
 
@@ -120,6 +141,7 @@ describe('repair through bin/locksmith', () => {
     const executed = await runCli(['repair', ...base(name), '--execute', '--yes'], env);
     expect(executed.code).toBe(0);
     expect(executed.stdout).toMatch(/release handle `ghost` \(orphan lock\): done/);
+    expect(executed.stdout.trimEnd().split('\n').at(-1)).toBe('Repair of ' + name + ': 2 of 2 fixes done, 0 refused, 0 failed.');
     const items = (await admin.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? [];
     expect(items.map((i) => i.PK?.S).sort()).toEqual(['ACCT#a1', 'ACCT#b2', 'UNIQ#EMAIL#a@x.io', 'UNIQ#HANDLE#ada', 'UNIQ#HANDLE#bob']);
     const clean = await runCli(['repair', ...base(name)], env);

@@ -7,13 +7,17 @@ import { Busy } from '../../components/busy';
 import { useAuditRun } from '../inspector/audit-context';
 import { RuleEditor } from './rule-editor';
 import { applyDrafts, draftErrors, toDraft, type RuleDraft } from './rule-draft';
+import { checkAgainstSample } from './sample-check';
+import type { SampleDigest } from '../../../../shared/contract';
 
 /** Shows and edits the convention of the selected table. */
 export function ConventionView({ connectionId, table }: { connectionId: string; table: string }) {
   const audit = useAuditRun();
   const detected = useQuery('conventions.detect', { connectionId, table });
   const saved = useQuery('conventions.get', { connectionId, table });
-  const base: Convention | undefined = saved.data?.convention ?? audit.convention ?? detected.data?.convention;
+  // "Reset to detected" swaps the editor's starting point for the detection (the editor remounts on it).
+  const [fromDetected, setFromDetected] = useState(0);
+  const base: Convention | undefined = fromDetected > 0 ? detected.data?.convention : (saved.data?.convention ?? audit.convention ?? detected.data?.convention);
   return (
     <div className="stack" data-testid="convention">
       <div className="panel">
@@ -36,8 +40,11 @@ export function ConventionView({ connectionId, table }: { connectionId: string; 
       </div>
       {base ? (
         <ConventionEditor
-          key={JSON.stringify(base)}
+          key={`${fromDetected}:${JSON.stringify(base)}`}
           base={base}
+          sample={detected.data?.sample}
+          canReset={detected.data !== undefined}
+          onReset={() => setFromDetected((n) => n + 1)}
           connectionId={connectionId}
           table={table}
           onSaved={saved.reload}
@@ -50,22 +57,30 @@ export function ConventionView({ connectionId, table }: { connectionId: string; 
 
 function ConventionEditor({
   base,
+  sample,
+  canReset,
+  onReset,
   connectionId,
   table,
   onSaved,
   onRerun,
 }: {
   base: Convention;
+  sample: SampleDigest | undefined;
+  canReset: boolean;
+  onReset: () => void;
   connectionId: string;
   table: string;
   onSaved: () => void;
   onRerun: (convention: Convention) => void;
 }) {
+  const [rerunAsked, setRerunAsked] = useState(false);
   const [drafts, setDrafts] = useState<readonly RuleDraft[]>(() => base.rules.map(toDraft));
   const [owner, setOwner] = useState(base.ownerAttribute ?? '');
   const save = useAction('conventions.save');
   const errors = drafts.flatMap((d) => draftErrors(d, base.keys.range !== undefined));
   const convention = applyDrafts(base, drafts, owner);
+  const checks = errors.length === 0 ? checkAgainstSample(convention, sample) : [];
   const update = (index: number, draft: RuleDraft) => setDrafts((all) => all.map((d, i) => (i === index ? draft : d)));
   const addRule = () =>
     setDrafts((all) => [...all, { name: '', attribute: '', template: '{value}', range: base.keys.range ? 'LOCK' : '', normalize: [], legacy: [], scope: {} }]);
@@ -85,7 +100,18 @@ function ConventionEditor({
         . Lock prefixes: <span className="mono">{base.lockPrefixes.join(', ') || 'none'}</span>
       </p>
       {drafts.map((draft, index) => (
-        <RuleEditor key={index} index={index} draft={draft} hasRange={base.keys.range !== undefined} onChange={(d) => update(index, d)} onRemove={() => removeRule(index)} />
+        <RuleEditor
+          key={index}
+          index={index}
+          draft={draft}
+          hasRange={base.keys.range !== undefined}
+          check={checks[index]}
+          onChange={(d) => {
+            setRerunAsked(false);
+            update(index, d);
+          }}
+          onRemove={() => removeRule(index)}
+        />
       ))}
       <button type="button" className="btn btn-small" onClick={addRule}>
         Add a rule
@@ -95,14 +121,11 @@ function ConventionEditor({
         <input id="owner-attribute" value={owner} onChange={(e) => setOwner(e.target.value)} placeholder="e.g. owner" />
       </div>
       {errors.length > 0 ? (
-        <ul className="alert alert-danger" role="alert">
-          {errors.map((e) => (
-            <li key={e}>{e}</li>
-          ))}
-        </ul>
+        <p className="field-error" role="alert">
+          {errors.length === 1 ? 'One field needs attention' : `${errors.length} fields need attention`} (marked above) before these rules can be saved or run.
+        </p>
       ) : null}
       <ErrorBox error={save.error} title="Could not save the convention" />
-      {save.data && !save.pending ? <p role="status">Saved for {table}.</p> : null}
       <div className="row">
         <button
           type="button"
@@ -112,8 +135,30 @@ function ConventionEditor({
         >
           Save for {table}
         </button>
-        <button type="button" className="btn" disabled={errors.length > 0} onClick={() => onRerun(convention)}>
+        {save.data && !save.pending ? (
+          <span role="status" data-testid="convention-saved">
+            Saved for {table}.
+          </span>
+        ) : null}
+        <button
+          type="button"
+          className="btn"
+          disabled={errors.length > 0}
+          onClick={() => {
+            setRerunAsked(true);
+            onRerun(convention);
+          }}
+        >
           Re-run the audit with these rules
+        </button>
+        {rerunAsked ? (
+          <span role="status" data-testid="convention-rerun">
+            Re-running the audit with these rules: see the Inspector tab.
+          </span>
+        ) : null}
+        <span className="spacer" />
+        <button type="button" className="btn" disabled={!canReset} onClick={onReset} data-testid="convention-reset">
+          Reset to detected
         </button>
       </div>
     </div>

@@ -41,18 +41,27 @@ export function draftPlaceholders(draft: RuleDraft): string[] {
   return scopeNamesOf(draft.template);
 }
 
-/** Problems with a draft, by field, in words; empty when it can be saved. */
-export function draftErrors(draft: RuleDraft, hasRange: boolean): string[] {
-  const errors: string[] = [];
-  if (draft.name.trim() === '') errors.push('The rule needs a name.');
-  if (draft.attribute.trim() === '') errors.push(`Rule ${draft.name || '?'}: name the account attribute it protects.`);
+/** The fields of a rule draft that can be wrong. */
+export type DraftField = 'name' | 'attribute' | 'template' | 'range' | 'scope';
+
+/** Problems with a draft, per field, in words (shown on the field); empty when it can be saved. */
+export function fieldErrors(draft: RuleDraft, hasRange: boolean): Partial<Record<DraftField, string>> {
+  const errors: Partial<Record<DraftField, string>> = {};
+  if (draft.name.trim() === '') errors.name = 'The rule needs a name.';
+  if (draft.attribute.trim() === '') errors.attribute = 'Name the account attribute it protects.';
   const problem = templateProblem(draft.template);
-  if (problem !== undefined) errors.push(`Rule ${draft.name || '?'}: the template ${problem}.`);
-  for (const placeholder of draftPlaceholders(draft)) {
-    if ((draft.scope[placeholder] ?? '').trim() === '' && placeholder !== 'scope') errors.push(`Rule ${draft.name || '?'}: say which account attribute fills {${placeholder}}.`);
-  }
-  if (hasRange && draft.range === '') errors.push(`Rule ${draft.name || '?'}: this table has a sort key; give the lock's sort key (e.g. LOCK).`);
+  if (problem !== undefined) errors.template = `The template ${problem}.`;
+  const unfilled = draftPlaceholders(draft).find((p) => (draft.scope[p] ?? '').trim() === '' && p !== 'scope');
+  if (unfilled !== undefined) errors.scope = `Say which account attribute fills {${unfilled}}.`;
+  if (hasRange && draft.range === '') errors.range = "This table has a sort key; give the lock's sort key (e.g. LOCK).";
   return errors;
+}
+
+/** Problems with a draft, in words with the rule's name; empty when it can be saved. */
+export function draftErrors(draft: RuleDraft, hasRange: boolean): string[] {
+  const errors = fieldErrors(draft, hasRange);
+  const label = `Rule ${draft.name || '?'}`;
+  return (['name', 'attribute', 'template', 'scope', 'range'] as const).flatMap((f) => (errors[f] ? [f === 'name' ? errors[f] : `${label}: ${errors[f]}`] : []));
 }
 
 /** Builds the convention from the original and the edited rules and owner attribute. */

@@ -1,8 +1,14 @@
 /** The Decode tab: paste a TransactionCanceledException message or CancellationReasons → which action failed and why. */
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
+import { useWorkspace } from '../../app/workspace';
 import { useAction } from '../../bridge/use-method';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
+import { JsonView } from '../../components/json-view';
+import { VisibleText } from '../../components/visible-text-view';
+import { useAuditRun } from '../inspector/audit-context';
+import { useDecodeDraft } from './decode-draft';
+import { reasonValue } from './reason-value';
 import { MAX_TEXT_LENGTH } from '../../../../shared/contract';
 
 /** The bound main enforces on each pasted text, as people read it. */
@@ -10,11 +16,31 @@ const LIMIT_TEXT = `${(MAX_TEXT_LENGTH / 1024).toString()} K characters`;
 
 const EXAMPLE = 'Transaction cancelled, please refer cancellation reasons for specific reasons [None, ConditionalCheckFailed]';
 
+// The request the example message answers: a signup whose handle lock was already taken.
+const EXAMPLE_REQUEST = JSON.stringify(
+  {
+    TransactItems: [
+      { Put: { TableName: 'accounts', Item: { PK: { S: 'ACCT#a1f9c3' }, SK: { S: 'PROFILE' }, username: { S: 'ada' } }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        Put: {
+          TableName: 'accounts',
+          Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' } },
+          ConditionExpression: 'attribute_not_exists(PK)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+    ],
+  },
+  null,
+  2,
+);
+
 /** Explains a cancellation; the request JSON (optional) lets each reason name its item. */
 export function DecodeView() {
   const decode = useAction('tx.decode');
-  const [text, setText] = useState('');
-  const [request, setRequest] = useState('');
+  const [{ text, request }, setDraft] = useDecodeDraft();
+  const { openLookup } = useWorkspace();
+  const { convention } = useAuditRun();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void decode.run({ text, ...(request.trim() ? { request } : {}) });
@@ -24,19 +50,19 @@ export function DecodeView() {
       <form onSubmit={submit} className="panel" aria-label="Decode a cancellation">
         <div className="field">
           <label htmlFor="decode-text">Cancellation message or CancellationReasons JSON</label>
-          <textarea id="decode-text" rows={5} value={text} maxLength={MAX_TEXT_LENGTH} onChange={(e) => setText(e.target.value)} placeholder={EXAMPLE} data-testid="decode-text" />
+          <textarea id="decode-text" rows={5} value={text} maxLength={MAX_TEXT_LENGTH} onChange={(e) => setDraft({ text: e.target.value })} placeholder={EXAMPLE} data-testid="decode-text" />
           <span className="field-hint" data-testid="decode-limit">Up to {LIMIT_TEXT} ({text.length.toLocaleString()} characters now).</span>
         </div>
         <div className="field">
           <label htmlFor="decode-request">The TransactWriteItems request (optional JSON)</label>
-          <textarea id="decode-request" rows={5} value={request} maxLength={MAX_TEXT_LENGTH} onChange={(e) => setRequest(e.target.value)} />
+          <textarea id="decode-request" rows={5} value={request} maxLength={MAX_TEXT_LENGTH} onChange={(e) => setDraft({ request: e.target.value })} data-testid="decode-request" />
           <span className="field-hint">With the request, each reason names the item and condition that failed. Up to {LIMIT_TEXT}.</span>
         </div>
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={text.trim() === '' || decode.pending}>
             Decode
           </button>
-          <button type="button" className="btn" onClick={() => setText(EXAMPLE)}>
+          <button type="button" className="btn" onClick={() => setDraft({ text: EXAMPLE, request: EXAMPLE_REQUEST })}>
             Use an example
           </button>
         </div>
@@ -55,16 +81,38 @@ export function DecodeView() {
               </tr>
             </thead>
             <tbody>
-              {decode.data.reasons.map((reason) => (
-                <tr key={reason.index} className={reason.code === 'None' ? '' : 'reason-failed'}>
-                  <td>
-                    {reason.index + 1}
-                    {reason.action ? <div className="muted">{reason.action.type} {reason.action.explanation}</div> : null}
-                  </td>
-                  <td className="mono">{reason.code}</td>
-                  <td>{reason.message}</td>
-                </tr>
-              ))}
+              {decode.data.reasons.map((reason) => {
+                const about = reason.code !== 'None' && convention ? reasonValue(convention, reason.index, reason.item, request) : undefined;
+                return (
+                  <tr key={reason.index} className={reason.code === 'None' ? '' : 'reason-failed'} data-testid="decode-reason">
+                    <td>
+                      {reason.index + 1}
+                      {reason.action ? (
+                        <div className="muted">
+                          {reason.action.type} <VisibleText text={reason.action.explanation} />
+                        </div>
+                      ) : null}
+                    </td>
+                    <td className="mono">{reason.code}</td>
+                    <td>
+                      <VisibleText text={reason.message} />
+                      {reason.item !== undefined ? (
+                        <details className="reason-item">
+                          <summary>The item when the condition failed (ALL_OLD)</summary>
+                          <JsonView value={reason.item} label="Item (ALL_OLD)" testId="decode-item" />
+                        </details>
+                      ) : null}
+                      {about ? (
+                        <div>
+                          <button type="button" className="btn btn-small" onClick={() => openLookup(about.value)} data-testid="decode-lookup">
+                            Look up {about.rule} <VisibleText className="mono" text={about.value} />
+                          </button>
+                        </div>
+                      ) : null}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
