@@ -3,29 +3,13 @@
 // had (offline installs: electron 45 fetches it on first launch), says so in one line and starts
 // browser mode instead, printing the URL. Extra arguments go to `locksmith serve` (e.g. `npm start -- --port 5174`).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rendererBuildCommand, rendererStale, stale } from './renderer-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (...parts) => join(root, ...parts);
-
-/** Newest modification time under the given files/folders (0 when none exist). */
-function newest(paths) {
-  let max = 0;
-  const visit = (path) => {
-    if (!existsSync(path)) return;
-    const info = statSync(path);
-    if (info.isDirectory()) {
-      for (const name of readdirSync(path)) if (name !== 'node_modules' && !name.startsWith('.')) visit(join(path, name));
-    } else if (!/\.test\.tsx?$/.test(path)) max = Math.max(max, info.mtimeMs);
-  };
-  for (const path of paths) visit(path);
-  return max;
-}
-
-/** True when `output` is missing or older than any of `inputs`. */
-const stale = (output, inputs) => !existsSync(output) || statSync(output).mtimeMs < newest(inputs);
 
 function run(label, command, args) {
   process.stderr.write(`${label}…\n`);
@@ -45,8 +29,13 @@ function electronBinary() {
 }
 
 const shared = [at('shared'), at('package.json')];
-if (stale(at('dist', 'renderer', 'index.html'), [at('renderer'), at('vite.config.ts'), ...shared])) {
-  run('building the renderer (vite build)', process.execPath, [at('node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn']);
+if (rendererStale(root)) {
+  const build = rendererBuildCommand(root);
+  if (!build) {
+    process.stderr.write('npm start: the renderer is not built and Vite is not installed (npm install, then npm run build)\n');
+    process.exit(1);
+  }
+  run('building the renderer (vite build)', ...build);
 }
 
 const binary = electronBinary();

@@ -8,7 +8,7 @@ import type { Item } from '../../shared/model';
 import { createTempTable, deleteTable, putItems, testClient } from '../testing/dynamo-fixtures';
 import { md5Base64 } from '../services/export/layout';
 import { openExport } from '../services/export/read-export';
-import { PRESET_TABLES } from './fixtures/preset-tables';
+import { PRESET_TABLES } from './testing/preset-tables';
 import { main } from './main';
 import { captureIo } from './testing-io';
 

@@ -4,7 +4,7 @@ import type { AuditReport } from '../../shared/audit/types';
 import { createTempTable, deleteTable, putItems, testClient } from '../testing/dynamo-fixtures';
 import { findFreePort } from '../services/sandbox/ports';
 import type { LookupAnswer } from '../services/lookup/lookup-types';
-import { PRESET_TABLES } from './fixtures/preset-tables';
+import { PRESET_TABLES } from './testing/preset-tables';
 import type { CliIo } from './command';
 import { main } from './main';
 import { cleanEnv, runCli } from './testing-cli';

@@ -27,9 +27,6 @@ export const tableNameSchema = z.string().min(3).max(255).regex(/^[A-Za-z0-9_.-]
 /** An AWS region name such as `eu-central-1` (DynamoDB Local accepts any, so only the shape is checked). */
 export const regionSchema = z.string().min(1).max(64).regex(/^[a-z0-9-]+$/, 'not a region name');
 
-/** An AWS shared-config profile name. */
-export const profileNameSchema = z.string().min(1).max(128).regex(/^[A-Za-z0-9_.@+=,/-]+$/, 'not a profile name');
-
 /** An attribute, rule or index name. */
 export const nameSchema = z.string().min(1).max(MAX_NAME_LENGTH);
 

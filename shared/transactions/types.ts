@@ -1,13 +1,10 @@
 /**
- * Types of guarded transactions: the request a person makes (zod-validated at the bridge),
+ * Types of guarded transactions: the request a person makes (validated where it enters),
  * the resolved spec the pure builders take, the exact DynamoDB JSON they produce, the
  * preview shown before anything is sent, and the outcome after executing it.
  */
-import { z } from 'zod';
-import { conventionSchema } from '../contract/convention-schema';
-import { nameSchema, opaqueIdSchema, plainKeySchema, tableNameSchema, valueSchema } from '../contract/limits';
 import type { ScopeValues } from '../conventions/scope';
-import type { PlainKey, PlainValue } from '../model';
+import type { Convention, PlainKey, PlainValue } from '../model';
 
 // ---------------------------------------------------------------- DynamoDB JSON (what is sent)
 
@@ -56,92 +53,80 @@ export interface TransactWriteInputJson {
 // ---------------------------------------------------------------- requests (what a person asks for)
 
 /** Claim: write the lock for `value` and check that `account` holds it. `stored` defaults to what the account holds now. */
-export const claimOperationSchema = z.strictObject({
-  kind: z.literal('claim'),
-  rule: nameSchema,
-  value: valueSchema,
-  account: plainKeySchema,
-  stored: valueSchema.optional(),
-});
+export interface ClaimOperation {
+  readonly kind: 'claim';
+  readonly rule: string;
+  readonly value: string;
+  readonly account: PlainKey;
+  readonly stored?: string;
+}
 
 /** Release: delete the lock for `value`; `holder` is the last known holder, when one is known. */
-export const releaseOperationSchema = z.strictObject({
-  kind: z.literal('release'),
-  rule: nameSchema,
-  value: valueSchema,
-  holder: plainKeySchema.optional(),
+export interface ReleaseOperation {
+  readonly kind: 'release';
+  readonly rule: string;
+  readonly value: string;
+  readonly holder?: PlainKey;
   /** The lock's exact key, when it is not the canonical one (legacy template, un-normalized value). */
-  lock: plainKeySchema.optional(),
+  readonly lock?: PlainKey;
   /** For a scoped rule: the scope the value is unique within, by account attribute (`{ "orgId": "acme" }`). */
-  scope: z.record(nameSchema, valueSchema).refine((s) => Object.keys(s).length <= 4, 'at most 4 scope attributes').optional(),
-});
+  readonly scope?: Readonly<Record<string, string>>;
+}
 
 /** Signup (seed 1): put the account with its protected values and one lock per value. */
-export const signupOperationSchema = z.strictObject({
-  kind: z.literal('signup'),
-  account: plainKeySchema,
+export interface SignupOperation {
+  readonly kind: 'signup';
+  readonly account: PlainKey;
   /** Rule name → value as it will be stored on the account. */
-  values: z.record(nameSchema, valueSchema).refine((v) => Object.keys(v).length > 0, 'give at least one value'),
+  readonly values: Readonly<Record<string, string>>;
   /** Other string attributes to store on the account. */
-  attributes: z.record(nameSchema, z.string().max(4096)).optional(),
-});
+  readonly attributes?: Readonly<Record<string, string>>;
+}
 
 /** Change value (seed 1): new lock guarded, old lock deleted, account updated only if it still holds `from`. */
-export const changeValueOperationSchema = z.strictObject({
-  kind: z.literal('change-value'),
-  account: plainKeySchema,
-  rule: nameSchema,
-  to: valueSchema,
+export interface ChangeValueOperation {
+  readonly kind: 'change-value';
+  readonly account: PlainKey;
+  readonly rule: string;
+  readonly to: string;
   /** The value as stored now; defaults to what the account holds when previewed. */
-  from: valueSchema.optional(),
-});
+  readonly from?: string;
+}
 
 /** Delete account (seed 1): the account and all its locks, conditioned on the values it holds. */
-export const deleteAccountOperationSchema = z.strictObject({
-  kind: z.literal('delete-account'),
-  account: plainKeySchema,
-});
+export interface DeleteAccountOperation {
+  readonly kind: 'delete-account';
+  readonly account: PlainKey;
+}
 
-/** Any transaction a person can ask for. */
-export const transactionOperationSchema = z.discriminatedUnion('kind', [
-  claimOperationSchema,
-  releaseOperationSchema,
-  signupOperationSchema,
-  changeValueOperationSchema,
-  deleteAccountOperationSchema,
-]);
-
-/** A transaction request as it crosses the bridge: table, its convention and the operation. */
-export const transactionRequestSchema = z.strictObject({
-  table: tableNameSchema,
-  convention: conventionSchema,
-  operation: transactionOperationSchema,
-});
-
-/** Executing a preview: its id and the value typed back. */
-export const executeRequestSchema = z.strictObject({
-  previewId: opaqueIdSchema,
-  confirmation: z.string().max(4096),
-});
-
-/** Decoding a pasted cancellation: the error text or CancellationReasons JSON, optionally the request JSON. */
-export const decodeRequestSchema = z.strictObject({
-  error: z.string().min(1).max(256 * 1024),
-  request: z.string().max(4 * 1024 * 1024).optional(),
-  /** The table's convention, so lock keys in the request are read as rule + value. */
-  convention: conventionSchema.optional(),
-});
-
-/** A transaction operation (inferred from its schema). */
-export type TransactionOperation = z.infer<typeof transactionOperationSchema>;
-/** A transaction request (inferred from its schema). */
-export type TransactionRequest = z.infer<typeof transactionRequestSchema>;
-/** An execute request (inferred from its schema). */
-export type ExecuteRequest = z.infer<typeof executeRequestSchema>;
-/** A decode request (inferred from its schema). */
-export type DecodeRequest = z.infer<typeof decodeRequestSchema>;
+/**
+ * Any transaction a person can ask for. Validated where it enters: the bridge (`shared/contract/tx-schema.ts`)
+ * and the CLI's flags; these are the shapes after validation.
+ */
+export type TransactionOperation = ClaimOperation | ReleaseOperation | SignupOperation | ChangeValueOperation | DeleteAccountOperation;
 /** The kinds of transaction. */
 export type OperationKind = TransactionOperation['kind'];
+
+/** A transaction request for the service: table, its convention and the operation. */
+export interface TransactionRequest {
+  readonly table: string;
+  readonly convention: Convention;
+  readonly operation: TransactionOperation;
+}
+
+/** Executing a preview: its id and the value typed back. */
+export interface ExecuteRequest {
+  readonly previewId: string;
+  readonly confirmation: string;
+}
+
+/** Decoding a pasted cancellation: the error text or CancellationReasons JSON, optionally the request JSON. */
+export interface DecodeRequest {
+  readonly error: string;
+  readonly request?: string;
+  /** The table's convention, so lock keys in the request are read as rule + value. */
+  readonly convention?: Convention;
+}
 
 // ---------------------------------------------------------------- resolved specs (what the pure builders take)
 

@@ -1,13 +1,15 @@
 /** `locksmith serve`: browser mode — the app's handler table over HTTP on 127.0.0.1, with the built renderer. */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildRenderer, rendererEntry, rendererStale } from '../../../bin/renderer-build.mjs';
 import { formatStartupHash } from '../../../shared/contract/startup';
 import { optionalInt, optionalString } from '../args';
-import type { CliCommand } from '../command';
-import { EXIT_OK, usageError } from '../command';
+import type { CliCommand, CliIo } from '../command';
+import { CliError, EXIT_OK, usageError } from '../command';
 
 /** The desktop's opener for a target (a file URL here: never the token URL, which `ps` would show to every local user). */
 export function openerCommand(target: string, platform: NodeJS.Platform = process.platform): [string, string[]] {
@@ -44,6 +46,27 @@ async function openInBrowser(url: string): Promise<() => Promise<void>> {
   return handover.remove;
 }
 
+/**
+ * Builds the renderer first when it is missing or older than its sources, with the staleness check
+ * `npm start` uses (bin/renderer-build.mjs): otherwise the page would answer 503, or serve an old UI.
+ * Without Vite (installed without dev dependencies) a built renderer is served as it is.
+ */
+export async function ensureRendererBuilt(root: string, io: Pick<CliIo, 'stderr'>, build: (root: string) => Promise<number | undefined> = buildRenderer): Promise<void> {
+  if (!rendererStale(root)) return;
+  io.stderr('Building the renderer (vite build)…\n');
+  const code = await build(root);
+  if (code === 0) return;
+  if (code === undefined && existsSync(rendererEntry(root))) {
+    io.stderr('locksmith: Vite is not installed; serving the renderer as it was last built\n');
+    return;
+  }
+  throw new CliError({
+    kind: 'internal',
+    message: code === undefined ? 'the renderer is not built and Vite is not installed' : `the renderer build failed (vite exited with ${code})`,
+    fix: 'npm install && npm run build',
+  });
+}
+
 /** The serve command. */
 export const serveCommand: CliCommand = {
   name: 'serve',
@@ -57,13 +80,15 @@ export const serveCommand: CliCommand = {
 Only 127.0.0.1 is bound. The printed URL carries a random token (after #): the page keeps it for the
 session; requests without it get 401, requests from other sites or host names get 403.
 Without connection flags, the first run starts the sandbox and opens table accounts.
-Needs the built renderer (npm run build; npm start builds it for you).`,
+Builds the renderer first when its sources are newer than dist/renderer (as npm start does).`,
   async run({ values, io }) {
     const port = optionalInt(values, 'port', 'serve', 1, 65_535);
     const endpoint = optionalString(values, 'endpoint');
     const profile = optionalString(values, 'profile');
     const region = optionalString(values, 'region');
     if (endpoint && profile) usageError('use either --endpoint or --profile, not both', 'endpoint');
+    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    await ensureRendererBuilt(root, io);
     const { composeApp } = await import('../../bridge/compose');
     const { startServeHost } = await import('../../serve/server');
     const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -79,7 +104,7 @@ Needs the built renderer (npm run build; npm start builds it for you).`,
       dispatch: composed.dispatch,
       hub: composed.hub,
       log: composed.log,
-      rendererDir: fileURLToPath(new URL('../../../dist/renderer/', import.meta.url)),
+      rendererDir: join(root, 'dist', 'renderer'),
       ...(port !== undefined ? { port } : {}),
     });
     let removeHandover: (() => Promise<void>) | undefined;

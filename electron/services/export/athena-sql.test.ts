@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { AuditEngine } from '../../../shared/audit/engine';
 import { PRESET_DEFAULTS, presetConvention } from '../../../shared/conventions/presets';
-import { PRESET_TABLES } from '../../cli/fixtures/preset-tables';
+import { PRESET_TABLES } from '../../cli/testing/preset-tables';
 import { athenaDdl, composedQueries } from './athena-sql';
 import { ATHENA_DIALECT, DUCKDB_DIALECT, itemStructFields, sqlString } from './convention-sql';
 import { reportFromPulled, type SqlCounts } from './duck-audit';

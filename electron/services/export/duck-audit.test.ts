@@ -6,7 +6,7 @@ import { AuditEngine } from '../../../shared/audit/engine';
 import { PRESET_DEFAULTS, presetConvention } from '../../../shared/conventions/presets';
 import { layoutFor, S } from '../../../shared/conventions/test-layouts';
 import type { Convention, Item, KeySchema, PresetName } from '../../../shared/model';
-import { PRESET_TABLES } from '../../cli/fixtures/preset-tables';
+import { PRESET_TABLES } from '../../cli/testing/preset-tables';
 import { HOSTILE_VALUES, markerCorpus, oddKeyCorpus, uniqCorpus } from '../../testing/reliability/hostile-corpus';
 import { duckAudit } from './duck-audit';
 import { openExport, verifyExport } from './read-export';

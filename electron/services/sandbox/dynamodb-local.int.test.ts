@@ -84,7 +84,7 @@ describe('parent process ends → JVM ends', { timeout: 120_000 }, () => {
     // If the assertion failed, do not let the test itself leave a JVM behind.
     for (const pid of orphans.splice(0)) if (isProcessAlive(pid)) process.kill(pid, 'SIGKILL');
   });
-  const fixture = fileURLToPath(new URL('./fixtures/hold-sandbox.ts', import.meta.url));
+  const fixture = fileURLToPath(new URL('./testing/hold-sandbox.ts', import.meta.url));
 
   async function runChild(mode: 'wait' | 'exit'): Promise<{ child: ReturnType<typeof spawn>; pid: number }> {
     const child = spawn(process.execPath, ['--import', 'tsx', fixture, mode], { stdio: ['ignore', 'pipe', 'pipe'] });

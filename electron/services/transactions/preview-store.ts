@@ -3,7 +3,7 @@
  * window for a ClientRequestToken: within it, re-sending the same preview is safe (no second effect).
  */
 import { randomUUID } from 'node:crypto';
-import type { BuiltTransaction, Preview, ReleaseSpec, TransactionSpec } from '../../../shared/transactions/types';
+import type { BuiltTransaction, Preview, TransactionSpec } from '../../../shared/transactions/types';
 import type { Convention } from '../../../shared/model';
 
 /** How long a preview (and its token) stays executable. */
@@ -99,9 +99,4 @@ export class PreviewStore {
       if (this.claims.get(id) !== 'executing') this.claims.delete(id);
     }
   }
-}
-
-/** Narrows a stored spec to a release (execute re-checks holders for those). */
-export function isRelease(spec: TransactionSpec): spec is ReleaseSpec {
-  return spec.kind === 'release';
 }

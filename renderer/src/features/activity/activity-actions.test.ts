@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../../../../shared/contract';
 import { activityActions } from './activity-actions';
 
 describe('activityActions', () => {
   it('names each action and its key; a Put takes the key attributes the other actions use', () => {
-    const request = {
+    const request: JsonValue = {
       TransactItems: [
         { Put: { TableName: 't', Item: { owner: { S: 'ACCT#1' }, PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' } } } },
         { ConditionCheck: { TableName: 't', Key: { PK: { S: 'ACCT#1' }, SK: { S: 'PROFILE' } } } },

@@ -37,7 +37,8 @@ describe('applyAuditDelta', () => {
     expect(second.list).not.toBe(first.list);
     expect(second.list[0]).toBe(first.list[0]);
     expect(second.list.map((r) => r.id)).toEqual(['a', 'b']);
-    expect(second.byId.get('b')?.kind === 'account' && second.byId.get('b')?.problems).toEqual(['missing-lock']);
+    const b = second.byId.get('b');
+    expect(b?.kind === 'account' ? b.problems : undefined).toEqual(['missing-lock']);
   });
 
   it('removes rows by id', () => {

@@ -104,7 +104,7 @@ export function InspectorTable({ rows, keys, rules, showProblems, filter, lockTa
   const activeIndex = Math.min(active, Math.max(0, view.length - 1));
 
   // Collapsed rows all have ROW_HEIGHT and are never measured: measuring a row makes the virtualizer
-  // recompute every row after it, which on each scroll frame cost O(rows) (~350 ms at 68k rows).
+  // recompute every row after it, which on each scroll frame cost O(rows) (figures: docs/benchmarks.md).
   // Only expanded rows are measured; collapsing one gives it the fixed height back.
   const toggle = (id: string, index: number) => {
     if (expanded.has(id)) virtualizer.resizeItem(index, ROW_HEIGHT);

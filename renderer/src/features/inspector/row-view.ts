@@ -4,8 +4,8 @@
  * while an audit streams, each batch drops the rows it replaced from the previous order and sorts
  * the rest with the rows that came in, which the engine's merge sort (TimSort) does in about one
  * comparison per row, the old order being one sorted run. Ties keep arrival order (the sort is
- * stable), so the common comparison is one number against another. At 70k rows that is a few
- * milliseconds per batch instead of a full sort of every row with string tie-breaks.
+ * stable), so the common comparison is one number against another, instead of a full sort of every
+ * row with string tie-breaks per batch (figures: docs/benchmarks.md, "How the UI figures got here").
  */
 import type { GroupRow } from '../../../../shared/audit/types';
 import type { AuditRows } from './audit-rows';

@@ -4,7 +4,9 @@ import { applyLiveEvent, NO_LIVE_PROBLEMS } from './live-problems';
 
 const cause = { eventName: 'REMOVE' as const, keys: { PK: 'ACCT#a', SK: 'PROFILE' }, at: '2026-12-01T10:00:00.000Z', sequenceNumber: '5' };
 const orphan = (value: string) => ({ kind: 'orphan-lock' as const, rule: 'HANDLE', value, lock: { PK: `UNIQ#HANDLE#${value}`, SK: 'LOCK' } });
-const ev = (e: Omit<LiveWatchEvent, 'watchId'>): LiveWatchEvent => ({ ...e, watchId: 'w' }) as LiveWatchEvent;
+// Omit over each member of the union (a plain Omit keeps only the properties all members share).
+type WithoutWatchId<E> = E extends unknown ? Omit<E, 'watchId'> : never;
+const ev = (e: WithoutWatchId<LiveWatchEvent>): LiveWatchEvent => ({ ...e, watchId: 'w' }) as LiveWatchEvent;
 
 describe('applyLiveEvent', () => {
   it.each([
