@@ -3,7 +3,7 @@ import { parseBenchArgs } from './args';
 
 describe('parseBenchArgs', () => {
   it('defaults to 200,000 items, 3 runs, 4 segments, a 2g heap, the UI included', () => {
-    expect(parseBenchArgs([])).toEqual({ items: 200_000, runs: 3, segments: 4, heap: '2g', lookups: 40, json: false, skipUi: false, uiOnly: false, exportItems: 200_000, exportOnly: false });
+    expect(parseBenchArgs([])).toEqual({ items: 200_000, runs: 3, segments: 4, heap: '2g', lookups: 40, json: false, skipUi: false, uiOnly: false, exportItems: 200_000, exportOnly: false, cliOnly: false, startupRuns: 15 });
   });
 
   it('reads every flag, accepting digit separators', () => {
@@ -18,6 +18,8 @@ describe('parseBenchArgs', () => {
       uiOnly: false,
       exportItems: 1_000_000,
       exportOnly: false,
+      cliOnly: false,
+      startupRuns: 15,
     });
   });
 
@@ -25,6 +27,11 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--export-items', '10_000_000', '--export-only'])).toMatchObject({ exportItems: 10_000_000, exportOnly: true });
     expect(parseBenchArgs(['--export-items', '0']).exportItems).toBe(0);
     expect(() => parseBenchArgs(['--export-items', 'many'])).toThrow(/--export-items/);
+  });
+
+  it('measures only whole processes with --cli-only, start-up over --startup-runs rounds', () => {
+    expect(parseBenchArgs(['--cli-only', '--startup-runs', '20'])).toMatchObject({ cliOnly: true, startupRuns: 20 });
+    expect(() => parseBenchArgs(['--startup-runs', '0'])).toThrow(/--startup-runs/);
   });
 
   it('gives a million-item table a bigger default heap', () => {

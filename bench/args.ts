@@ -23,10 +23,14 @@ export interface BenchArgs {
   readonly exportItems: number;
   /** Only the export benchmark: no DynamoDB Local, no live baseline, docs untouched. */
   readonly exportOnly: boolean;
+  /** Only whole processes: `--help` start-up and the CLI audit vs a raw-scan process (docs untouched). */
+  readonly cliOnly: boolean;
+  /** Rounds of the start-up measurement (node -e 0, --help from the bundle, --help through tsx; default 15). */
+  readonly startupRuns: number;
 }
 
 /** Usage text. */
-export const BENCH_USAGE = `Usage: npm run bench -- [--items N] [--runs K] [--segments S] [--heap 2g] [--lookups L] [--skip-ui | --ui-only] [--export-items N | --export-only] [--json]`;
+export const BENCH_USAGE = `Usage: npm run bench -- [--items N] [--runs K] [--segments S] [--heap 2g] [--lookups L] [--skip-ui | --ui-only] [--export-items N | --export-only] [--cli-only] [--startup-runs N] [--json]`;
 
 function positiveInt(text: string | undefined, name: string, fallback: number, max: number): number {
   if (text === undefined) return fallback;
@@ -53,10 +57,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       'ui-only': { type: 'boolean' },
       'export-items': { type: 'string' },
       'export-only': { type: 'boolean' },
+      'cli-only': { type: 'boolean' },
+      'startup-runs': { type: 'string' },
     },
   });
   const items = positiveInt(values.items, 'items', 200_000, 10_000_000);
   if (values['skip-ui'] === true && values['ui-only'] === true) throw new Error('--skip-ui and --ui-only exclude each other');
+  if (values['cli-only'] === true && (values['ui-only'] === true || values['export-only'] === true)) throw new Error('--cli-only excludes --ui-only and --export-only');
   const heap = values.heap ?? (items >= 500_000 ? '4g' : '2g');
   if (!/^\d+[mg]$/i.test(heap)) throw new Error(`--heap must look like 2g or 1536m, got ${JSON.stringify(heap)}`);
   return {
@@ -70,5 +77,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     uiOnly: values['ui-only'] === true,
     exportItems: values['export-items'] === '0' ? 0 : positiveInt(values['export-items'], 'export-items', items, 100_000_000),
     exportOnly: values['export-only'] === true,
+    cliOnly: values['cli-only'] === true,
+    startupRuns: positiveInt(values['startup-runs'], 'startup-runs', 15, 1_000),
   };
 }

@@ -19,6 +19,7 @@ import { docsSection, FIGURE_HEADER, figureRows, summarize, targets, upsertSecti
 import { auditCli, auditInProcess, rawScan } from './scan-bench';
 import { benchExport, summarizeExport } from './export-bench';
 import { formatMs, interleave, median, textTable } from './stats';
+import { measureProcessPair, measureStartup, processLines, summarizeProcesses } from './process-bench';
 import { createBenchTable, createPlainTable, loadBenchTable } from './table';
 
 const TABLE = 'bench_accounts';
@@ -122,6 +123,26 @@ async function measureUi(args: BenchArgs, endpoint: string, log: (line: string) 
   return runs;
 }
 
+/** `--help` start-up and the whole-process audit pair (the CLI vs node + SDK scanning), each verified. */
+async function measureProcesses(args: BenchArgs, endpoint: string, plan: DatasetPlan, log: (line: string) => void) {
+  const startup = await measureStartup(args.startupRuns, log);
+  const pair = await measureProcessPair({ endpoint, table: TABLE, segments: args.segments, convention, items: plan.items, runs: args.runs }, (report) => checkReport(report, plan, 'the CLI audit'), log);
+  return { startup, pair, summary: summarizeProcesses(startup, pair) };
+}
+
+/** `--cli-only`: whole processes only, on the bench table; results.json written, docs untouched. */
+async function cliOnly(args: BenchArgs, client: DynamoDBClient, endpoint: string, plan: DatasetPlan, loadMs: number, machine: Awaited<ReturnType<typeof describeMachine>>, log: (line: string) => void): Promise<void> {
+  log(`loaded ${plan.items.toLocaleString('en-US')} items in ${formatMs(loadMs)}`);
+  // One unmeasured pass warms DynamoDB Local's page cache for both processes.
+  await rawScan(client, TABLE, args.segments, convention);
+  const processes = await measureProcesses(args, endpoint, plan, log);
+  const finished = { ...machine, loadAverageEnd: loadavg() };
+  writeFileSync(RESULTS, `${JSON.stringify({ machine: finished, args, plan, processes }, null, 2)}\n`);
+  const load = (l: readonly number[]): string => l.map((x) => x.toFixed(2)).join(' / ');
+  if (args.json) process.stdout.write(`${JSON.stringify({ machine: finished, args, summary: processes.summary })}\n`);
+  else process.stdout.write(`${processLines(processes.summary).join('\n')}\nload average ${load(machine.loadAverageStart)} at start, ${load(finished.loadAverageEnd)} at end\nwrote bench/results.json (whole processes only; docs/benchmarks.md untouched)\n`);
+}
+
 async function main(): Promise<void> {
   let args: BenchArgs;
   try {
@@ -140,7 +161,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(exportSummary, null, 2)}\nwrote bench/export-results.json\n`);
     return;
   }
-  if (!args.skipUi && !existsSync(fileURLToPath(new URL('../dist/renderer/index.html', import.meta.url)))) throw new Error('the UI benchmark needs the built renderer: run `npx vite build` (or pass --skip-ui)');
+  if (!args.skipUi && !args.cliOnly && !existsSync(fileURLToPath(new URL('../dist/renderer/index.html', import.meta.url)))) throw new Error('the UI benchmark needs the built renderer: run `npx vite build` (or pass --skip-ui)');
   log(`bench: ${args.items.toLocaleString('en-US')} items, ${args.runs} runs, ${args.segments} segments, heap ${args.heap}; load average ${machine.loadAverageStart.map((l) => l.toFixed(2)).join(' ')}`);
 
   const started = await startDynamoDbLocal({ heap: args.heap });
@@ -159,6 +180,10 @@ async function main(): Promise<void> {
       }
     });
     const loadMs = performance.now() - loadStarted;
+    if (args.cliOnly) {
+      await cliOnly(args, client, local.endpoint, plan, loadMs, machine, log);
+      return;
+    }
     await createPlainTable(client, TINY_TABLE);
     await loadBenchTable(client, TINY_TABLE, TINY_ITEMS);
     const halfPlan = planDataset(Math.floor(args.items / 2));
@@ -178,6 +203,8 @@ async function main(): Promise<void> {
       log(`loaded the half table (${halfPlan.items.toLocaleString('en-US')} items)`);
     }
     const scans = await measureScans(args, client, local.endpoint, plan, halfPlan, log);
+    log('whole processes…');
+    const processes = await measureProcesses(args, local.endpoint, plan, log);
     log('lookups…');
     const lookups = await benchLookups(client, TABLE, args.items, convention, args.lookups, Math.max(3, Math.min(5, Math.round(1_000_000 / args.items))), args.segments);
     let ui: UiRun[] | undefined;
@@ -204,14 +231,16 @@ async function main(): Promise<void> {
     const summary = summarize(figures);
     const finished = { ...machine, loadAverageEnd: loadavg() };
     const verdicts = targets(plan.items, summary);
-    writeFileSync(RESULTS, `${JSON.stringify({ machine: finished, args, plan, figures, summary, targets: verdicts, ...(uiError ? { uiError } : {}) }, null, 2)}\n`);
+    writeFileSync(RESULTS, `${JSON.stringify({ machine: finished, args, plan, figures, summary, targets: verdicts, processes, ...(uiError ? { uiError } : {}) }, null, 2)}\n`);
     const doc = existsSync(DOCS) ? readFileSync(DOCS, 'utf8') : '# Benchmarks\n';
-    writeFileSync(DOCS, upsertSection(doc, plan.items, docsSection(finished, figures, summary)));
+    const section = docsSection(finished, figures, summary).replace(`<!-- /bench:${plan.items} -->`, `\nWhole processes, started cold (node + SDK only for the raw one):\n\n${processLines(processes.summary).map((l) => `- ${l}`).join('\n')}\n<!-- /bench:${plan.items} -->`);
+    writeFileSync(DOCS, upsertSection(doc, plan.items, section));
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ machine: finished, args, plan, summary, targets: verdicts })}\n`);
     } else {
       process.stdout.write(`\n${textTable([...FIGURE_HEADER], figureRows(plan.items, summary))}\n\n`);
       process.stdout.write(`${textTable(['target', 'this run', 'verdict'], verdicts.map((t) => [t.target, t.value, t.met === undefined ? '–' : t.met ? 'met' : 'MISSED']))}\n`);
+      process.stdout.write(`\n${processLines(processes.summary).join('\n')}\n`);
       if (exportSummary) process.stdout.write(`\nexport audit:\n${JSON.stringify(exportSummary, null, 2)}\n`);
       process.stdout.write(`\nwrote bench/results.json${exportSummary ? ', bench/export-results.json' : ''} and docs/benchmarks.md\n`);
     }

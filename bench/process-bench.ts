@@ -1,0 +1,178 @@
+/**
+ * Whole processes, started cold, as a user starts them: `locksmith --help` (from the bundle, and
+ * from the sources through tsx) against `node -e 0`, the machine's floor for starting Node; and
+ * `locksmith audit --json` against a whole raw-scan process (node + SDK, same segments, same
+ * projection: bench/raw-scan-process.mjs). Variants alternate within each run; medians and paired ratios.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Convention } from '../shared/model';
+import { scanProjection } from '../electron/services/audit/run-audit';
+import { auditCli } from './scan-bench';
+import { formatMs, formatRatio, interleave, median, ratio } from './stats';
+
+const BIN = fileURLToPath(new URL('../bin/locksmith', import.meta.url));
+const RAW_PROCESS = fileURLToPath(new URL('./raw-scan-process.mjs', import.meta.url));
+const RSS_HOOK = fileURLToPath(new URL('./rss-hook.mjs', import.meta.url));
+const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'locksmith', AWS_SECRET_ACCESS_KEY: 'locksmith', AWS_REGION: 'us-east-1' };
+
+/** The start-up variants. */
+type StartupVariant = 'node' | 'bundle' | 'tsx';
+
+/**
+ * Per-run wall times (ms) of the start-up variants, same index = same run: `node -e 0` (the floor),
+ * `locksmith --help` from the fresh bundle, and from the sources through tsx (LOCKSMITH_CLI_BUNDLE=off,
+ * what every run paid before); with each process's own CPU time (user + system), which a loaded
+ * machine inflates far less than wall time.
+ */
+export type StartupRuns = Record<StartupVariant | `${StartupVariant}Cpu`, number[]>;
+
+/** Per-run figures of the audit pair. */
+export interface ProcessPairRuns {
+  readonly rawProcess: number[];
+  readonly cli: number[];
+  readonly rawProcessCpu: number[];
+  readonly cliCpu: number[];
+  /** 1-minute load average before each pair. */
+  readonly load: number[];
+}
+
+/** Wall time of one whole process (spawn to exit) and its CPU time (the same hook in every variant), failing on a non-zero exit. */
+async function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; cpuMs: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'locksmith-bench-start-'));
+  const rssFile = join(dir, 'rss.json');
+  try {
+    const started = performance.now();
+    const ms = await new Promise<number>((resolve, reject) => {
+      execFile(process.execPath, ['--import', RSS_HOOK, ...args], { env: { ...env, LOCKSMITH_BENCH_RSS_FILE: rssFile } }, (error, _stdout, stderr) => {
+        const elapsed = performance.now() - started;
+        if (error) reject(new Error(`${args.join(' ')} failed: ${stderr.trim() || error.message}`));
+        else resolve(elapsed);
+      });
+    });
+    return { ms, cpuMs: (JSON.parse(readFileSync(rssFile, 'utf8')) as { cpuMs: number }).cpuMs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `runs` interleaved rounds of node -e 0, locksmith --help (bundle) and (tsx); checks the bundle is what ran. */
+export async function measureStartup(runs: number, log: (line: string) => void): Promise<StartupRuns> {
+  const out: StartupRuns = { node: [], bundle: [], tsx: [], nodeCpu: [], bundleCpu: [], tsxCpu: [] };
+  const check = await new Promise<string>((resolve) => execFile(process.execPath, [BIN, '--help'], { env: { ...process.env, LOCKSMITH_TRACE_LAUNCH: '1' } }, (_e, _o, stderr) => resolve(stderr)));
+  if (!check.startsWith('locksmith launch: bundle ')) throw new Error(`locksmith --help did not start from the bundle (${check.trim()}): run \`node bin/build-cli.mjs\` first`);
+  for (let run = 0; run < runs; run++) {
+    for (const variant of interleave<StartupVariant>(['node', 'bundle', 'tsx'], run)) {
+      const env = variant === 'tsx' ? { ...process.env, LOCKSMITH_CLI_BUNDLE: 'off' } : process.env;
+      const { ms, cpuMs } = await timeProcess(variant === 'node' ? ['-e', '0'] : [BIN, '--help'], env);
+      out[variant].push(ms);
+      out[`${variant}Cpu`].push(cpuMs);
+    }
+  }
+  log(`  start-up, ${runs} runs: node -e 0 ${formatMs(median(out.node))} (CPU ${formatMs(median(out.nodeCpu))}), --help (bundle) ${formatMs(median(out.bundle))} (CPU ${formatMs(median(out.bundleCpu))}), --help (tsx) ${formatMs(median(out.tsx))} (CPU ${formatMs(median(out.tsxCpu))})`);
+  return out;
+}
+
+/** The raw-scan process: node + SDK only; peak RSS and CPU from the same hook as the CLI's. */
+async function rawScanProcess(endpoint: string, table: string, segments: number, convention: Convention): Promise<{ ms: number; items: number; cpuMs: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'locksmith-bench-raw-'));
+  const rssFile = join(dir, 'rss.json');
+  const projection = scanProjection(convention);
+  const started = performance.now();
+  try {
+    const stdout = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', RSS_HOOK, RAW_PROCESS, endpoint, table, String(segments), JSON.stringify({ expression: projection.expression, names: projection.names })], {
+        env: { ...process.env, ...CREDENTIALS, LOCKSMITH_BENCH_RSS_FILE: rssFile },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (c: Buffer) => out.push(c));
+      child.stderr.on('data', (c: Buffer) => err.push(c));
+      child.once('error', reject);
+      child.once('close', (code) => (code === 0 ? resolve(Buffer.concat(out).toString('utf8')) : reject(new Error(`raw-scan process exited ${String(code)}: ${Buffer.concat(err).toString('utf8').trim()}`))));
+    });
+    const ms = performance.now() - started;
+    const usage = JSON.parse(readFileSync(rssFile, 'utf8')) as { cpuMs: number };
+    return { ms, items: (JSON.parse(stdout) as { items: number }).items, cpuMs: usage.cpuMs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `runs` rounds of the CLI audit process and the raw-scan process, alternating which goes first;
+ * `check` verifies each CLI report against the planted data (a wrong audit is no figure).
+ */
+export async function measureProcessPair(
+  options: { endpoint: string; table: string; segments: number; convention: Convention; items: number; runs: number },
+  check: (report: Awaited<ReturnType<typeof auditCli>>['report']) => void,
+  log: (line: string) => void,
+): Promise<ProcessPairRuns> {
+  const out: ProcessPairRuns = { rawProcess: [], cli: [], rawProcessCpu: [], cliCpu: [], load: [] };
+  for (let run = 0; run < options.runs; run++) {
+    out.load.push(loadavg()[0] ?? Number.NaN);
+    for (const variant of interleave<'rawProcess' | 'cli'>(['rawProcess', 'cli'], run)) {
+      if (variant === 'cli') {
+        const s = await auditCli(options.endpoint, options.table, options.segments);
+        check(s.report);
+        out.cli.push(s.ms);
+        out.cliCpu.push(s.cpuMs);
+      } else {
+        const s = await rawScanProcess(options.endpoint, options.table, options.segments, options.convention);
+        if (s.items !== options.items) throw new Error(`the raw-scan process read ${s.items} items, expected ${options.items}`);
+        out.rawProcess.push(s.ms);
+        out.rawProcessCpu.push(s.cpuMs);
+      }
+      log(`  run ${run + 1}/${options.runs} ${variant} process: ${formatMs(out[variant].at(-1) ?? Number.NaN)}`);
+    }
+  }
+  return out;
+}
+
+const pairwise = (a: readonly number[], b: readonly number[]): number[] => a.map((x, i) => ratio(x, b[i] ?? Number.NaN));
+
+/** Medians and paired ratios of both measurements. */
+export function summarizeProcesses(startup: StartupRuns | undefined, pair: ProcessPairRuns | undefined): Record<string, number> {
+  return {
+    ...(startup
+      ? {
+          startupRuns: startup.node.length,
+          nodeFloorMs: median(startup.node),
+          helpBundleMs: median(startup.bundle),
+          helpTsxMs: median(startup.tsx),
+          helpBundleOverFloorMs: median(startup.bundle.map((b, i) => b - (startup.node[i] ?? Number.NaN))),
+          helpTsxVsBundle: median(pairwise(startup.tsx, startup.bundle)),
+          nodeFloorCpuMs: median(startup.nodeCpu),
+          helpBundleCpuMs: median(startup.bundleCpu),
+          helpTsxCpuMs: median(startup.tsxCpu),
+        }
+      : {}),
+    ...(pair
+      ? {
+          pairRuns: pair.cli.length,
+          rawProcessMs: median(pair.rawProcess),
+          cliProcessMs: median(pair.cli),
+          cliVsRawProcess: median(pairwise(pair.cli, pair.rawProcess)),
+          rawProcessCpuMs: median(pair.rawProcessCpu),
+          cliProcessCpuMs: median(pair.cliCpu),
+          cliCpuVsRawProcess: median(pairwise(pair.cliCpu, pair.rawProcessCpu)),
+        }
+      : {}),
+  };
+}
+
+/** The terminal / docs lines of {@link summarizeProcesses}. */
+export function processLines(s: Record<string, number>): string[] {
+  const lines: string[] = [];
+  if (s.helpBundleMs !== undefined) {
+    lines.push(`locksmith --help (bundle): ${formatMs(s.helpBundleMs)} median of ${s.startupRuns} (target ≤ 150 ms: ${s.helpBundleMs <= 150 ? 'met' : 'MISSED'}); node -e 0 floor ${formatMs(s.nodeFloorMs ?? Number.NaN)}, +${formatMs(s.helpBundleOverFloorMs ?? Number.NaN)} over it; from the sources through tsx ${formatMs(s.helpTsxMs ?? Number.NaN)} (${formatRatio(s.helpTsxVsBundle ?? Number.NaN)} the bundle). Process CPU time (user + system): node -e 0 ${formatMs(s.nodeFloorCpuMs ?? Number.NaN)}, bundle ${formatMs(s.helpBundleCpuMs ?? Number.NaN)}, tsx ${formatMs(s.helpTsxCpuMs ?? Number.NaN)}`);
+  }
+  if (s.cliVsRawProcess !== undefined) {
+    lines.push(`audit, whole CLI process vs whole raw-scan process: ${formatMs(s.cliProcessMs ?? Number.NaN)} vs ${formatMs(s.rawProcessMs ?? Number.NaN)}, ${formatRatio(s.cliVsRawProcess)} (median of ${s.pairRuns} paired runs; target ≤ 1.10×: ${s.cliVsRawProcess <= 1.1 ? 'met' : 'MISSED'}); CPU ${formatRatio(s.cliCpuVsRawProcess ?? Number.NaN)} the raw process's`);
+  }
+  return lines;
+}

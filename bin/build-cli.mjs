@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// Bundles the CLI (electron/cli/main.ts; each command a chunk loaded on demand, so `--help` loads no
+// SDK) into <cache>/<build id>/ with esbuild, then points current.json at it. Run by `npm install`
+// (prepare) and, in the background, by bin/locksmith when the bundle is missing or stale.
+// Dependencies stay external: Node resolves them from node_modules as it did under tsx.
+//   node bin/build-cli.mjs               build now, print where
+//   node bin/build-cli.mjs --background  (bin/locksmith) the lock is already held; silent; release it
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { cacheDir, manifestPath, releaseBuildLock, ROOT } from './cli-bundle.mjs';
+
+const background = process.argv.includes('--background');
+const dir = cacheDir();
+/** Old builds are kept this long: a long-running `serve` may still load a chunk from its own build. */
+const KEEP_OLD_BUILDS_MS = 60 * 60 * 1000;
+
+/**
+ * `import.meta.url` in a source file means that file's own location (serve.ts finds package.json
+ * and dist/renderer from it): in a chunk it would be the chunk's. Rewritten to the source file's
+ * URL, relative to the chunk folder, so the bundle works wherever the checkout is moved.
+ */
+function sourceUrlPlugin(outdir) {
+  return {
+    name: 'source-import-meta-url',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (args.path.includes(`${'/'}node_modules${'/'}`)) return undefined;
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return undefined;
+        const fromChunk = relative(outdir, args.path).split('\\').join('/');
+        return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`), loader: 'ts' };
+      });
+    },
+  };
+}
+
+/** Removes builds other than `keep` that are older than KEEP_OLD_BUILDS_MS. */
+function removeOldBuilds(keep) {
+  for (const name of readdirSync(dir)) {
+    if (name === keep || !name.startsWith('build-')) continue;
+    const path = join(dir, name);
+    try {
+      if (Date.now() - statSync(path).mtimeMs > KEEP_OLD_BUILDS_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed by a parallel build.
+    }
+  }
+}
+
+async function main() {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    // Installed without dev dependencies: bin/locksmith keeps running the sources through tsx.
+    if (!background) process.stdout.write('build-cli: esbuild is not installed; bin/locksmith will run the sources through tsx\n');
+    return;
+  }
+  // Sources changed after this instant make the build stale, even if they change while it runs.
+  const startedAt = new Date();
+  const id = `build-${startedAt.getTime().toString(36)}-${process.pid}`;
+  const outdir = join(dir, id);
+  mkdirSync(outdir, { recursive: true });
+  let result;
+  try {
+    result = await esbuild.build({
+      absWorkingDir: ROOT,
+      entryPoints: { main: 'electron/cli/main.ts' },
+      outdir,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      packages: 'external',
+      sourcemap: 'linked',
+      metafile: true,
+      logLevel: background ? 'silent' : 'warning',
+      plugins: [sourceUrlPlugin(outdir)],
+    });
+  } catch (error) {
+    rmSync(outdir, { recursive: true, force: true });
+    throw error;
+  }
+  const inputs = [...Object.keys(result.metafile.inputs), 'bin/build-cli.mjs', 'bin/cli-bundle.mjs'];
+  const manifest = manifestPath(dir);
+  const temp = `${manifest}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify({ entry: `${id}/main.js`, inputs }, null, 1)}\n`);
+  utimesSync(temp, startedAt, startedAt);
+  // Atomic: a CLI starting now reads the old manifest or the new one, never half of one.
+  renameSync(temp, manifest);
+  removeOldBuilds(id);
+  if (!background) process.stdout.write(`built the CLI bundle: ${relative(ROOT, outdir) || outdir} (${inputs.length} sources)\n`);
+}
+
+try {
+  await main();
+} catch (error) {
+  if (!background) {
+    process.stderr.write(`build-cli: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+} finally {
+  if (background) releaseBuildLock(dir);
+}
