@@ -2,6 +2,7 @@
 // of Locksmith), `segments` parallel ScanCommand loops with the audit's projection, items dropped.
 //   node bench/raw-scan-process.mjs <endpoint> <table> <segments> '<projection JSON>'
 // Prints {"items": N}. Credentials and region come from the environment, as the CLI's do.
+import process from 'node:process';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 
 const [endpoint, table, segmentsText, projectionJson] = process.argv.slice(2);
