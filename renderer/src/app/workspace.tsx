@@ -11,7 +11,10 @@ export type TabId = 'inspector' | 'table' | 'convention' | 'lookup' | 'decode' |
 
 /** What the lock form opens with (everything optional but the kind: the form asks for the rest). */
 export interface LockFormSeed {
-  readonly kind: 'claim' | 'release';
+  /** claim/release one lock, or a lifecycle fix of one account: change a protected value, delete it with its locks. */
+  readonly kind: 'claim' | 'release' | 'change-value' | 'delete-account';
+  /** Change value: the value the account stores now. */
+  readonly from?: string;
   readonly rule?: string;
   readonly value?: string;
   /** Claim: the account that holds the value. Release: the last known holder, if any. */

@@ -87,6 +87,9 @@ export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySc
         <button type="button" className="btn btn-small" onClick={() => setViewing(row.key)}>
           View account item
         </button>
+        <button type="button" className="btn btn-small" onClick={() => openLockForm({ kind: 'delete-account', account: row.key })} data-testid="action-delete-account">
+          Delete account…
+        </button>
       </div>
       <table className="simple-table">
         <thead>
@@ -147,6 +150,14 @@ export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySc
                       Claim lock…
                     </button>
                   ) : null}
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    onClick={() => openLockForm({ kind: 'change-value', rule: lock.rule, value: '', from: lock.value, account: row.key })}
+                    data-testid="action-change-value"
+                  >
+                    Change…
+                  </button>
                   <button type="button" className="btn btn-small" onClick={() => openLookup(lock.value)}>
                     Look up
                   </button>

@@ -1,5 +1,5 @@
 /** The claim/release form: rule, value, account; then the preview, the typed confirmation and the outcome. */
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import type { TxRequest } from '../../../../shared/contract';
 import type { PlainKey } from '../../../../shared/model';
 import { formatKey } from '../../../../shared/plain-key';
@@ -15,11 +15,21 @@ import { useLockForm } from './use-lock-form';
 import { visibleString } from '../../components/visible-text';
 import { VisibleText } from '../../components/visible-text-view';
 
+const TITLES: Readonly<Record<LockFormSeed['kind'], string>> = {
+  claim: 'Claim a lock',
+  release: 'Release a lock',
+  'change-value': 'Change a protected value',
+  'delete-account': 'Delete an account with its locks',
+};
+
 /** Opened through the workspace (`openLockForm`); closes with Esc. */
 export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSeed; connectionId: string; table: string }) {
   const { connection, closeLockForm } = useWorkspace();
   const audit = useAuditRun();
-  const flow = useLockForm(connectionId, table, audit.convention, audit.patch);
+  const { start: restartAudit, convention: auditConvention } = audit;
+  const auditAgain = useCallback(() => restartAudit(auditConvention), [restartAudit, auditConvention]);
+  const flow = useLockForm(connectionId, table, audit.convention, audit.patch, auditAgain);
+  const lifecycle = seed.kind === 'change-value' || seed.kind === 'delete-account';
   const rules = audit.convention?.rules ?? [];
   const keys = audit.convention?.keys;
   const [kind, setKind] = useState(seed.kind);
@@ -35,7 +45,16 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
     event.preventDefault();
     setFieldError(undefined);
     let request: TxRequest;
-    if (kind === 'claim') {
+    if (kind === 'change-value' || kind === 'delete-account') {
+      if (!seed.account) {
+        setFieldError('A lifecycle fix starts from an account row.');
+        return;
+      }
+      request =
+        kind === 'delete-account'
+          ? { kind: 'delete-account', account: { ...seed.account } }
+          : { kind: 'change-value', account: { ...seed.account }, rule, oldValue: seed.from ?? '', newValue: value };
+    } else if (kind === 'claim') {
       const account = candidates.length > 0 ? candidates[accountIndex] : parseKeyInput(accountText);
       if (!account) {
         setFieldError('Give the account key as JSON, e.g. {"PK":"ACCT#a1f9c3","SK":"PROFILE"}.');
@@ -59,12 +78,23 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
 
   const editing = flow.step === 'edit' || flow.step === 'previewing';
   return (
-    <Dialog title={kind === 'claim' ? 'Claim a lock' : 'Release a lock'} onClose={closeLockForm} testId="lock-form">
+    <Dialog title={TITLES[kind]} onClose={closeLockForm} testId="lock-form">
       <p className="muted">
         {table} on {connection?.label ?? connectionId} · {connection?.writable ? 'writable' : 'read-only'}
       </p>
       <form onSubmit={submit} aria-label="Transaction request">
-        <fieldset className="row" disabled={!editing}>
+        {lifecycle && seed.account ? (
+          <p data-testid="tx-account-fixed">
+            Account <VisibleText className="mono" text={show(seed.account)} />
+            {kind === 'change-value' && seed.from !== undefined ? (
+              <>
+                {' '}
+                stores <VisibleText className="mono" text={seed.from} />
+              </>
+            ) : null}
+          </p>
+        ) : null}
+        <fieldset className="row" disabled={!editing} hidden={lifecycle}>
           <legend className="visually-hidden">Action</legend>
           <label className="row">
             <input type="radio" name="tx-kind" checked={kind === 'claim'} onChange={() => setKind('claim')} /> Claim
@@ -73,7 +103,7 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
             <input type="radio" name="tx-kind" checked={kind === 'release'} onChange={() => setKind('release')} /> Release
           </label>
         </fieldset>
-        <div className="grid-2">
+        <div className="grid-2" hidden={kind === 'delete-account'}>
           <div className="field">
             <label htmlFor="tx-rule">Rule</label>
             <select id="tx-rule" value={rule} onChange={(e) => setRule(e.target.value)} disabled={!editing} required>
@@ -85,8 +115,8 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
             </select>
           </div>
           <div className="field">
-            <label htmlFor="tx-value">Value</label>
-            <input id="tx-value" value={value} onChange={(e) => setValue(e.target.value)} disabled={!editing} required data-testid="tx-value" />
+            <label htmlFor="tx-value">{kind === 'change-value' ? 'New value' : 'Value'}</label>
+            <input id="tx-value" value={value} onChange={(e) => setValue(e.target.value)} disabled={!editing} required={kind !== 'delete-account'} data-testid="tx-value" />
           </div>
         </div>
         {kind === 'claim' ? (
@@ -107,7 +137,7 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
               <input id="tx-account-json" className="mono" value={accountText} onChange={(e) => setAccountText(e.target.value)} disabled={!editing} />
             </div>
           )
-        ) : seed.account ? (
+        ) : kind === 'release' && seed.account ? (
           <p className="muted">Last known holder: <VisibleText text={show(seed.account)} /> (checked to no longer hold the value).</p>
         ) : null}
         {fieldError ? (
@@ -116,7 +146,7 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
           </p>
         ) : null}
         {editing ? (
-          <button type="submit" className="btn btn-primary" disabled={flow.step === 'previewing' || rule === '' || value === ''} data-testid="tx-preview-button">
+          <button type="submit" className="btn btn-primary" disabled={flow.step === 'previewing' || (kind !== 'delete-account' && (rule === '' || value === ''))} data-testid="tx-preview-button">
             Preview
           </button>
         ) : null}
@@ -134,7 +164,7 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
       ) : null}
       {flow.step === 'outcome' && flow.outcome ? (
         <>
-          <OutcomePanel outcome={flow.outcome} recheck={flow.recheck} />
+          <OutcomePanel outcome={flow.outcome} recheck={flow.recheck} auditsAgain={lifecycle} />
           <div className="row">
             <button type="button" className="btn" onClick={flow.edit}>
               New request

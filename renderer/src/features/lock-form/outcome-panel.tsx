@@ -4,7 +4,7 @@ import { VerdictChip } from '../lookup/verdict';
 import { VisibleText } from '../../components/visible-text-view';
 
 /** Success or the cancellation reasons, each mapped to its action. */
-export function OutcomePanel({ outcome, recheck }: { outcome: TxOutcomeView; recheck: LookupView | undefined }) {
+export function OutcomePanel({ outcome, recheck, auditsAgain = false }: { outcome: TxOutcomeView; recheck: LookupView | undefined; auditsAgain?: boolean }) {
   if (outcome.status === 'executed') {
     return (
       <div className="alert alert-ok" role="status" data-testid="tx-outcome" data-status="executed">
@@ -27,6 +27,8 @@ export function OutcomePanel({ outcome, recheck }: { outcome: TxOutcomeView; rec
               </p>
             ))}
           </div>
+        ) : auditsAgain ? (
+          <p className="muted">The account&apos;s values and locks moved: the inspector audits the table again.</p>
         ) : (
           <p className="muted">Re-checking the value…</p>
         )}

@@ -26,12 +26,17 @@ export interface LockFormFlow {
   readonly edit: () => void;
 }
 
-/** Runs the flow against `table` on `connectionId`; `onRechecked` receives the fresh lookup after success. */
+/**
+ * Runs the flow against `table` on `connectionId`; `onRechecked` receives the fresh lookup after a
+ * claim or release; `onAccountChanged` is called after a lifecycle fix (a changed value or a deleted
+ * account moves rows and locks no single lookup can patch: the caller audits again).
+ */
 export function useLockForm(
   connectionId: string,
   table: string,
   convention: Convention | undefined,
   onRechecked: (lookup: LookupView) => void,
+  onAccountChanged: () => void = () => undefined,
 ): LockFormFlow {
   const bridge = useBridge();
   const [step, setStep] = useState<LockFormStep>('edit');
@@ -81,6 +86,10 @@ export function useLockForm(
         }
         setOutcome(result.value);
         setStep('outcome');
+        if (result.value.status === 'executed' && (request?.kind === 'change-value' || request?.kind === 'delete-account')) {
+          onAccountChanged();
+          return;
+        }
         if (result.value.status === 'executed' && request && 'value' in request && typeof request.value === 'string') {
           // Re-check the group: a fresh lookup of the value updates the inspector rows in place.
           const rule = 'rule' in request ? { rule: request.rule } : {};
@@ -98,7 +107,7 @@ export function useLockForm(
         setStep('preview');
       }
     },
-    [bridge, preview, request, connectionId, table, convention, onRechecked],
+    [bridge, preview, request, connectionId, table, convention, onRechecked, onAccountChanged],
   );
 
   const edit = useCallback(() => {
