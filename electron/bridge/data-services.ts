@@ -25,6 +25,7 @@ import { describeTable, listTables, type TableInfo } from '../services/dynamo/ta
 import { lookupValue } from '../services/lookup/lookup';
 import type { ResolvedConnection } from '../services/connections/registry';
 import { PreviewStore } from '../services/transactions/preview-store';
+import { recordedStatus } from '../services/transactions/audit-log';
 import { decodeCancellation, executePreview, previewTransaction, readActivity, type TransactionContext } from '../services/transactions/service';
 import type { DataServices } from './deps';
 import { verifyExecuted } from '../services/transactions/verify-writes';
@@ -236,7 +237,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
       const index = a.rules.map((r) => (r.search.kind === 'gsi' ? r.search.index : undefined)).find(Boolean);
       return ok({
         value: a.value,
-        method: a.method === 'gsi' ? 'index' : 'scan',
+        method: a.method === 'gsi' ? 'index' : a.method,
         ...(index ? { indexName: index } : {}),
         complete: a.complete,
         ...(a.reason ? { reason: a.reason } : {}),
@@ -302,6 +303,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
           previewId: e.previewId,
           clientRequestToken: e.token,
           request: e.request as unknown as JsonValue,
+          status: recordedStatus(e),
           outcome: e.outcome as unknown as JsonValue,
           kind: e.kind,
           summary: e.summary,

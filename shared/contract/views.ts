@@ -145,8 +145,21 @@ export interface ItemView {
   readonly plain: JsonValue;
 }
 
-/** Verdict of a lookup for one rule. */
-export type LookupVerdict = 'free' | 'held' | 'orphan' | 'unprotected' | 'duplicate';
+/** What a value is under one rule (the lookup service and the UI share this one declaration). */
+export type LookupVerdict =
+  /** No lock, no account: the value can be claimed. */
+  | 'free'
+  /** One account holds it and a lock protects it. */
+  | 'held'
+  /** A lock exists but no account holds the value: the stuck handle. */
+  | 'orphan'
+  /** An account holds it but no lock protects it (missing-lock). */
+  | 'unprotected'
+  /** Two or more accounts hold it (duplicate-value). */
+  | 'duplicate';
+
+/** How a lookup found the holders: a GSI for every rule, the filtered scan for every rule, or some of each. */
+export type LookupMethod = 'index' | 'scan' | 'mixed';
 
 /** One rule's answer of a lookup. */
 export interface LookupRuleView {
@@ -167,8 +180,9 @@ export interface LookupRuleView {
 /** The answer of a lookup and how it was found. */
 export interface LookupView {
   readonly value: string;
-  /** `index` when a GSI on the rule's attribute was queried, else `scan`. */
-  readonly method: 'index' | 'scan';
+  /** `index` when every rule queried a GSI on its attribute, `scan` when every rule needed the scan, else `mixed`. */
+  readonly method: LookupMethod;
+  /** The first GSI queried, when one was. */
   readonly indexName?: string;
   readonly rules: readonly LookupRuleView[];
   /** False when the holder scan did not finish: verdicts are provisional (`reason` says why). */
@@ -237,6 +251,13 @@ export interface DecodeView {
   readonly summary: string;
 }
 
+/**
+ * How an executed transaction ended, as the activity log recorded it: sent and applied, cancelled
+ * by DynamoDB, refused before sending (holders changed), or failed; `unknown` for a line this
+ * version did not write.
+ */
+export type ActivityStatus = 'succeeded' | 'cancelled' | 'refused' | 'error' | 'unknown';
+
 /** One line of the local audit log of executed transactions. */
 export interface ActivityEntry {
   readonly time: string;
@@ -247,6 +268,9 @@ export interface ActivityEntry {
   readonly previewId: string;
   readonly clientRequestToken: string;
   readonly request: JsonValue;
+  /** The outcome's status, checked when the line was read. */
+  readonly status: ActivityStatus;
+  /** The whole recorded outcome (message, reasons…), shown as it was logged. */
   readonly outcome: JsonValue;
   /** claim, release, signup… */
   readonly kind?: string;

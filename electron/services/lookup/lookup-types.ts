@@ -1,19 +1,10 @@
 /** Types of a lookup answer: one verdict per rule, with the locks and holders behind it. */
+import type { LookupVerdict } from '../../../shared/contract/views';
 import type { PlainKey } from '../../../shared/model';
 import type { ScanProgress } from '../../../shared/scan-types';
 
-/** What a value is under one rule. */
-export type LookupVerdict =
-  /** No lock, no account: the value can be claimed. */
-  | 'free'
-  /** One account holds it and a lock protects it. */
-  | 'held'
-  /** A lock exists but no account holds the value: the stuck handle. */
-  | 'orphan'
-  /** An account holds it but no lock protects it (missing-lock). */
-  | 'unprotected'
-  /** Two or more accounts hold it (duplicate-value). */
-  | 'duplicate';
+/** What a value is under one rule (declared once, in the contract). */
+export type { LookupVerdict };
 
 /** One candidate lock key that was read (GetItem, consistent). */
 export interface LockProbe {

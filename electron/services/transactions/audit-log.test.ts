@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from './audit-log';
 import { rememberSecrets } from '../dynamo/errors';
-import { appendActivity, auditLine, auditLogPath, readActivity } from './audit-log';
+import { appendActivity, auditLine, auditLogPath, readActivity, recordedStatus } from './audit-log';
 
 const ENTRY: ActivityEntry = {
   time: '2026-12-01T08:00:00.000Z',
@@ -29,6 +29,19 @@ afterEach(async () => {
 });
 
 describe('audit log', () => {
+  it('reads back the status each outcome recorded, and `unknown` for a line this version did not write (#14: one status set)', async () => {
+    const outcomes: ActivityEntry['outcome'][] = [
+      { status: 'succeeded', token: 't', attempts: 1, message: 'applied' },
+      { status: 'cancelled', token: 't', attempts: 1, message: 'held', reasons: [] },
+      { status: 'refused', message: 'holders changed', holders: [] },
+      { status: 'error', error: { kind: 'aws', message: 'denied' } },
+    ];
+    for (const outcome of outcomes) await appendActivity({ ...ENTRY, outcome }, { dataDir: dir });
+    await writeFile(auditLogPath(dir), `${JSON.stringify({ ...ENTRY, outcome: { status: 'executed' } })}\n${JSON.stringify({ ...ENTRY, outcome: 'ok' })}\n`, { flag: 'a' });
+    const read = await readActivity({ dataDir: dir });
+    expect(read.map(recordedStatus)).toEqual(['unknown', 'unknown', 'error', 'refused', 'cancelled', 'succeeded']);
+  });
+
   it('scrubs access key ids, known secrets and credential-named fields, and keeps the token', () => {
     const withCreds = { ...ENTRY, credentials: { accessKeyId: 'x' } } as ActivityEntry;
     const line = auditLine(withCreds, ['wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY']);

@@ -5,6 +5,7 @@
  */
 import { constants } from 'node:fs';
 import { join } from 'node:path';
+import type { ActivityStatus } from '../../../shared/contract/views';
 import type { AppError } from '../../../shared/result';
 import type { Outcome, TransactWriteInputJson } from '../../../shared/transactions/types';
 import { ensureDataDir, openNoFollow, resolveDataDir } from '../connections/data-dir';
@@ -27,6 +28,19 @@ export interface ActivityEntry {
   readonly summary: string;
   readonly request: TransactWriteInputJson;
   readonly outcome: Outcome | { readonly status: 'error'; readonly error: AppError };
+}
+
+/** Every status this version writes (`error`: the request could not be sent or its answer read). */
+const RECORDED = ['succeeded', 'cancelled', 'refused', 'error'] as const satisfies readonly ActivityStatus[];
+// Compile-time: a new outcome status must be added to RECORDED (and so to ActivityStatus) before it can be logged.
+const _everyOutcomeRecorded: Exclude<ActivityEntry['outcome']['status'], (typeof RECORDED)[number]> extends never ? true : never = true;
+void _everyOutcomeRecorded;
+
+/** The status a read line records; `unknown` when it holds none this version writes (hand-edited, another version). */
+export function recordedStatus(entry: { readonly outcome?: unknown }): ActivityStatus {
+  const outcome = entry.outcome;
+  const status = typeof outcome === 'object' && outcome !== null && 'status' in outcome ? outcome.status : undefined;
+  return RECORDED.find((known) => known === status) ?? 'unknown';
 }
 
 /** The log file path for a data folder (default: LOCKSMITH_DATA_DIR, else the OS app-data folder). */

@@ -1,5 +1,5 @@
 /** The Activity tab: the local audit log of executed transactions, newest first, each with its request and outcome. */
-import type { ActivityEntry } from '../../../../shared/contract';
+import type { ActivityStatus } from '../../../../shared/contract';
 import { useQuery } from '../../bridge/use-method';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
@@ -7,11 +7,14 @@ import { JsonView } from '../../components/json-view';
 import { VisibleText } from '../../components/visible-text-view';
 import { activityActions } from './activity-actions';
 
-function outcomeStatus(entry: ActivityEntry): string {
-  const outcome = entry.outcome;
-  if (typeof outcome === 'object' && outcome !== null && !Array.isArray(outcome) && 'status' in outcome) return String(outcome.status);
-  return 'recorded';
-}
+/** Only an applied transaction is good news; anything else is worth a look. */
+const STATUS_BADGE: Record<ActivityStatus, string> = {
+  succeeded: 'badge-ok',
+  cancelled: 'badge-danger',
+  refused: 'badge-danger',
+  error: 'badge-danger',
+  unknown: 'badge-danger',
+};
 
 /** Lists the log; reloads each time the tab is opened (it is mounted per visit). */
 export function ActivityView() {
@@ -39,8 +42,8 @@ export function ActivityView() {
                     </span>
                   ) : null}
                   <strong data-testid="activity-what">{entry.summary ? <VisibleText text={entry.summary} /> : 'transaction'}</strong>
-                  <span className={`badge ${outcomeStatus(entry) === 'succeeded' || outcomeStatus(entry) === 'executed' ? 'badge-ok' : 'badge-danger'}`} data-testid="activity-status">
-                    {outcomeStatus(entry)}
+                  <span className={`badge ${STATUS_BADGE[entry.status]}`} data-testid="activity-status">
+                    {entry.status}
                   </span>
                 </span>
                 <span className="row muted">

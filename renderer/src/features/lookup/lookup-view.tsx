@@ -9,6 +9,7 @@ import { useAction } from '../../bridge/use-method';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
 import { useAuditRun } from '../inspector/audit-context';
+import { holderSearchText } from './holder-search';
 import { VerdictChip } from './verdict';
 import { VisibleText } from '../../components/visible-text-view';
 
@@ -122,7 +123,7 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
       {lookup.data && !lookup.pending ? (
         <div className="stack" data-testid="lookup-result">
           <p className="muted">
-            Holders found through {lookup.data.method === 'index' ? `the index ${lookup.data.indexName ?? ''}` : 'a filtered scan (no index on the attribute)'}.
+            Holders found through {holderSearchText(lookup.data)}.
           </p>
           {lookup.data.complete === false ? (
             <div className="alert alert-warn" role="alert" data-testid="lookup-incomplete">
