@@ -17,6 +17,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts (bench helpers run as child processes): Node's globals are defined there.
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+  },
+  {
     // Type-aware rules cost a TypeScript program per lint run, so only the rules that pay for it, and only
     // on source (tests switch over little). A switch over a union must name every member or have a default.
     files: ['{shared,electron,renderer,bench,e2e}/**/*.{ts,tsx}'],
