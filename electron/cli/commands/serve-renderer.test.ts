@@ -1,5 +1,5 @@
 /** #14 item 9: `locksmith serve` builds a stale renderer first, with the staleness check `npm start` uses. */
-import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -84,6 +84,25 @@ describe('ensureRendererBuilt', () => {
     const said: string[] = [];
     await ensureRendererBuilt(root, { stderr: (line) => said.push(line) }, noVite.build);
     expect(said.join('')).toMatch(/Vite is not installed; serving the renderer as it was last built/);
+  });
+
+  it('servers started together build once: the others wait for that build and use it', async () => {
+    let finish: (code: number) => void = () => undefined;
+    const calls: string[] = [];
+    const build = (at: string): Promise<number> => {
+      calls.push(at);
+      return new Promise<number>((resolve) => {
+        finish = resolve;
+      });
+    };
+    const first = ensureRendererBuilt(root, { stderr: () => undefined }, build);
+    await expect.poll(() => calls.length).toBe(1);
+    const second = ensureRendererBuilt(root, { stderr: () => undefined }, build);
+    await file('dist/renderer/index.html', new Date());
+    finish(0);
+    await Promise.all([first, second]);
+    expect(calls).toEqual([root]);
+    await expect(stat(join(root, 'dist', '.renderer-build.lock'))).rejects.toThrow(/ENOENT/);
   });
 
   it('the real build reports a checkout without Vite as such', async () => {

@@ -1,9 +1,9 @@
 /** `locksmith serve`: browser mode — the app's handler table over HTTP on 127.0.0.1, with the built renderer. */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildRenderer, rendererEntry, rendererStale } from '../../../bin/renderer-build.mjs';
 import { formatStartupHash } from '../../../shared/contract/startup';
@@ -46,25 +46,57 @@ async function openInBrowser(url: string): Promise<() => Promise<void>> {
   return handover.remove;
 }
 
+/** A build lock older than this was left by a process that died: it is taken over. */
+const BUILD_LOCK_STALE_MS = 5 * 60_000;
+/** How often a serve waiting for another one's build looks again. */
+const BUILD_LOCK_POLL_MS = 200;
+
+/**
+ * Takes dist/.renderer-build.lock (an exclusive create), waiting while another process holds it:
+ * several servers started at once (parallel e2e workers) must not empty and rebuild one folder together.
+ */
+async function takeRendererBuildLock(root: string): Promise<() => Promise<void>> {
+  const path = join(root, 'dist', '.renderer-build.lock');
+  await mkdir(dirname(path), { recursive: true });
+  for (;;) {
+    try {
+      await (await open(path, 'wx')).close();
+      return () => rm(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const age = await stat(path).then((info) => Date.now() - info.mtimeMs, () => 0);
+    if (age > BUILD_LOCK_STALE_MS) await rm(path, { force: true });
+    else await new Promise((resolve) => setTimeout(resolve, BUILD_LOCK_POLL_MS));
+  }
+}
+
 /**
  * Builds the renderer first when it is missing or older than its sources, with the staleness check
  * `npm start` uses (bin/renderer-build.mjs): otherwise the page would answer 503, or serve an old UI.
- * Without Vite (installed without dev dependencies) a built renderer is served as it is.
+ * One build at a time; without Vite (installed without dev dependencies) a built renderer is served as it is.
  */
 export async function ensureRendererBuilt(root: string, io: Pick<CliIo, 'stderr'>, build: (root: string) => Promise<number | undefined> = buildRenderer): Promise<void> {
   if (!rendererStale(root)) return;
-  io.stderr('Building the renderer (vite build)…\n');
-  const code = await build(root);
-  if (code === 0) return;
-  if (code === undefined && existsSync(rendererEntry(root))) {
-    io.stderr('locksmith: Vite is not installed; serving the renderer as it was last built\n');
-    return;
+  const release = await takeRendererBuildLock(root);
+  try {
+    // Another server may have built it while this one waited.
+    if (!rendererStale(root)) return;
+    io.stderr('Building the renderer (vite build)…\n');
+    const code = await build(root);
+    if (code === 0) return;
+    if (code === undefined && existsSync(rendererEntry(root))) {
+      io.stderr('locksmith: Vite is not installed; serving the renderer as it was last built\n');
+      return;
+    }
+    throw new CliError({
+      kind: 'internal',
+      message: code === undefined ? 'the renderer is not built and Vite is not installed' : `the renderer build failed (vite exited with ${code})`,
+      fix: 'npm install && npm run build',
+    });
+  } finally {
+    await release();
   }
-  throw new CliError({
-    kind: 'internal',
-    message: code === undefined ? 'the renderer is not built and Vite is not installed' : `the renderer build failed (vite exited with ${code})`,
-    fix: 'npm install && npm run build',
-  });
 }
 
 /** The serve command. */
