@@ -4,11 +4,12 @@
  * stream their events through the hub.
  */
 import { randomUUID } from 'node:crypto';
-import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { browseItems } from '../services/items/browse';
 import type { TxRequest } from '../../shared/contract/tx-schema';
 import type { AuditReportView, JsonValue, SampleDigest, TxActionView, TxReasonView } from '../../shared/contract/views';
 import { classifyItem } from '../../shared/conventions/classify';
-import type { Convention, Item } from '../../shared/model';
+import type { Convention, Item, KeySchema } from '../../shared/model';
 import type { AuditCounts, AuditReport, GroupRow } from '../../shared/audit/types';
 import type { ScanProgress } from '../../shared/scan-types';
 import type { AuditEvent } from '../../shared/contract/views';
@@ -155,6 +156,31 @@ export function createDataServices(options: DataServicesOptions): DataServices &
       if (!typed) return err('validation', `The key must have exactly the table's key attributes (${[info.value.keys.hash.name, info.value.keys.range?.name].filter(Boolean).join(', ')}).`, { field: 'key' });
       const found = await clientFor(c).send(new GetItemCommand({ TableName: table, Key: typed, ConsistentRead: true }));
       return ok(found.Item ? { found: true, ...itemJson(found.Item) } : { found: false, dynamo: null, plain: null });
+    }),
+    browseItems: (c, table, request) => guard(c.target, table, async () => {
+      const info = await describe(c, table);
+      if (!info.ok) return info;
+      const keys = info.value.keys;
+      let cursor: Record<string, AttributeValue> | undefined;
+      if (request.cursor) {
+        cursor = decodeCursor(request.cursor);
+        if (!cursor) return err('validation', 'This page cursor cannot be read: browse from the first page again.', { field: 'cursor' });
+      }
+      const page = await browseItems(clientFor(c), {
+        table,
+        keys,
+        ...(request.partition !== undefined ? { partition: request.partition } : {}),
+        ...(request.prefix !== undefined ? { prefix: request.prefix } : {}),
+        ...(request.filter ? { filter: { attribute: request.filter.attribute, op: request.filter.op, ...(request.filter.value !== undefined ? { value: request.filter.value } : {}) } } : {}),
+        limit: request.limit ?? 25,
+        ...(cursor ? { cursor } : {}),
+      });
+      return ok({
+        mode: page.mode,
+        scanned: page.scanned,
+        items: page.items.map((item) => ({ key: plainKeyOf(item, keys), ...itemJson(item) })),
+        ...(page.cursor ? { nextCursor: encodeCursor(page.cursor) } : {}),
+      });
     }),
     detect: (c, table, sampleSize) => guard(c.target, table, async () => {
       // Both at once: neither needs the other, and on DynamoDB Local each takes a few hundred ms.
@@ -316,6 +342,39 @@ export function createDataServices(options: DataServicesOptions): DataServices &
       clients.clear();
     },
   };
+}
+
+/** A LastEvaluatedKey as an opaque base64url cursor (DynamoDB JSON inside; B values as base64). */
+function encodeCursor(key: Record<string, AttributeValue>): string {
+  const json = Object.fromEntries(Object.entries(key).map(([k, v]) => [k, v.B !== undefined ? { B: Buffer.from(v.B).toString('base64') } : v]));
+  return Buffer.from(JSON.stringify(json)).toString('base64url');
+}
+
+/** The cursor back to a key; undefined when it is not one of ours (at most two S/N/B attributes). */
+function decodeCursor(cursor: string): Record<string, AttributeValue> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+    const entries = Object.entries(parsed as Record<string, unknown>);
+    if (entries.length === 0 || entries.length > 2) return undefined;
+    const out: Record<string, AttributeValue> = {};
+    for (const [name, value] of entries) {
+      const v = value as { S?: unknown; N?: unknown; B?: unknown };
+      if (typeof v.S === 'string') out[name] = { S: v.S };
+      else if (typeof v.N === 'string') out[name] = { N: v.N };
+      else if (typeof v.B === 'string') out[name] = { B: new Uint8Array(Buffer.from(v.B, 'base64')) };
+      else return undefined;
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An item's key in plain form. */
+function plainKeyOf(item: Record<string, AttributeValue>, keys: KeySchema): PlainKey {
+  const value = (attribute: AttributeValue | undefined): string | number => (attribute?.N !== undefined ? Number(attribute.N) : attribute?.S ?? (attribute?.B ? Buffer.from(attribute.B).toString('base64') : ''));
+  return keys.range ? { [keys.hash.name]: value(item[keys.hash.name]), [keys.range.name]: value(item[keys.range.name]) } : { [keys.hash.name]: value(item[keys.hash.name]) };
 }
 
 /** Hash keys of non-account items sent with a detection, enough to check a template, small enough to send. */

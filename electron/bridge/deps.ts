@@ -4,7 +4,7 @@
  * tests pass fakes. Every call that touches a table receives an already-resolved connection.
  */
 import type { TxRequest } from '../../shared/contract/tx-schema';
-import type { ActivityPage, AppInfo, AuditReportView, AuditStarted, DecodeView, DetectionView, ItemView, LookupView, SandboxView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView } from '../../shared/contract/views';
+import type { ActivityPage, AppInfo, AuditReportView, AuditStarted, DecodeView, DetectionView, ItemsPage, ItemView, LookupView, SandboxView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView } from '../../shared/contract/views';
 import type { Convention, PlainKey } from '../../shared/model';
 import type { Result } from '../../shared/result';
 import type { ConnectionRegistry, ResolvedConnection } from '../services/connections/registry';
@@ -15,12 +15,23 @@ import type { LiveWatchService } from '../services/watch/live-watches';
 /** Resolves a connection id at the moment of use (execute re-checks the write mode then, not at preview time). */
 export type ResolveConnection = (id: string) => Promise<Result<ResolvedConnection>>;
 
+/** What `items.browse` asks for, after validation. */
+export interface BrowseArgs {
+  readonly partition?: string | undefined;
+  readonly prefix?: string | undefined;
+  readonly filter?: { readonly attribute: string; readonly op: 'equals' | 'begins_with' | 'contains' | 'exists'; readonly value?: string | undefined } | undefined;
+  readonly limit?: number | undefined;
+  readonly cursor?: string | undefined;
+}
+
 /** Table, audit, lookup and transaction services over a resolved connection. */
 export interface DataServices {
   check(connection: ResolvedConnection): Promise<Result<void>>;
   listTables(connection: ResolvedConnection, cursor: string | undefined, limit: number | undefined): Promise<Result<TablesPage>>;
   describeTable(connection: ResolvedConnection, table: string): Promise<Result<TableDetails>>;
   getItem(connection: ResolvedConnection, table: string, key: PlainKey): Promise<Result<ItemView>>;
+  /** One page of read-only browsing (see `items.browse`). */
+  browseItems(connection: ResolvedConnection, table: string, request: BrowseArgs): Promise<Result<ItemsPage>>;
   detect(connection: ResolvedConnection, table: string, sampleSize: number | undefined): Promise<Result<DetectionView>>;
   /** Starts an audit; events go to the `audit.events` stream. `convention` is already chosen (given, saved or detected). */
   startAudit(connection: ResolvedConnection, table: string, convention: Convention, segments: number | undefined): Promise<Result<AuditStarted>>;

@@ -74,6 +74,7 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     'tables.list': ({ connectionId, cursor, limit }) => on(connectionId, (c) => data.listTables(c, cursor, limit)),
     'tables.describe': ({ connectionId, table }) => on(connectionId, (c) => data.describeTable(c, table)),
     'items.get': ({ connectionId, table, key }) => on(connectionId, (c) => data.getItem(c, table, key)),
+    'items.browse': ({ connectionId, table, ...request }) => on(connectionId, (c) => data.browseItems(c, table, request)),
 
     'conventions.detect': ({ connectionId, table, sampleSize }) => on(connectionId, (c) => data.detect(c, table, sampleSize)),
     'conventions.get': async ({ connectionId, table }) => ok({ convention: (await settings.read()).conventions[conventionKey(connectionId, table)] ?? null }),

@@ -33,6 +33,7 @@ export const EXAMPLE_ARGS: { readonly [M in MethodName]: MethodArgs<M> } = {
   'tables.list': { connectionId: 'sandbox' },
   'tables.describe': onTable,
   'items.get': { ...onTable, key: { PK: 'ACCT#a1f9c3', SK: 'PROFILE' } },
+  'items.browse': { ...onTable, partition: 'ACCT#a1f9c3', prefix: 'PRO', filter: { attribute: 'email', op: 'contains', value: 'ada' }, limit: 25 },
   'conventions.detect': onTable,
   'conventions.get': onTable,
   'conventions.save': { ...onTable, convention: EXAMPLE_CONVENTION },

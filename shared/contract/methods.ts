@@ -4,7 +4,7 @@
  * Adding a method = one entry here + one handler in electron/bridge/handlers.ts.
  */
 import { z } from 'zod';
-import type { AuditReportView, AuditStarted, ActivityPage, AppInfo, ConnectionView, ConnectionsView, DecodeView, DetectionView, ItemView, LookupView, SandboxView, SavedConventionView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView, UiSettings } from './views';
+import type { AuditReportView, AuditStarted, ActivityPage, AppInfo, ConnectionView, ConnectionsView, DecodeView, DetectionView, ItemsPage, ItemView, LookupView, SandboxView, SavedConventionView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView, UiSettings } from './views';
 import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, externalUrlSchema, nameSchema, noArgsSchema, opaqueIdSchema, plainKeySchema, regionSchema, tableNameSchema, valueSchema } from './limits';
 import { conventionSchema } from './convention-schema';
 import { decodeInputSchema, scopeArgSchema, txRequestSchema } from './tx-schema';
@@ -56,6 +56,22 @@ export const methods = {
   ),
   'tables.describe': method<TableDetails>()(z.strictObject(onTable), { writes: false, summary: 'Key schema, indexes, item count, size.' }),
   'items.get': method<ItemView>()(z.strictObject({ ...onTable, key: plainKeySchema }), { writes: false, summary: 'One item for the item viewer.' }),
+  'items.browse': method<ItemsPage>()(
+    z.strictObject({
+      ...onTable,
+      /** Exact partition key value (a Query); absent: a page of a Scan. */
+      partition: valueSchema.optional(),
+      /** begins_with on the sort key (with `partition`) or on the partition key (a filtered scan). */
+      prefix: valueSchema.optional(),
+      filter: z
+        .strictObject({ attribute: nameSchema, op: z.enum(['equals', 'begins_with', 'contains', 'exists']), value: valueSchema.optional() })
+        .refine((f) => f.op === 'exists' || f.value !== undefined, { message: 'a value is needed for this filter', path: ['value'] })
+        .optional(),
+      limit: z.int().min(1).max(100).optional(),
+      cursor: z.string().min(1).max(8192).regex(/^[A-Za-z0-9_-]+$/, 'not a cursor').optional(),
+    }),
+    { writes: false, summary: 'Browse items read-only: query by partition key (and sort key prefix) or scan a page, with a filter.' },
+  ),
 
   'conventions.detect': method<DetectionView>()(z.strictObject({ ...onTable, sampleSize: z.int().min(10).max(10_000).optional() }), {
     writes: false,

@@ -138,6 +138,16 @@ export type AuditEvent =
 /** The report of a run (final, or partial while it runs). */
 export type AuditReportView = AuditReport;
 
+/** One page of read-only item browsing (a Query by partition key, or a page of a Scan). */
+export interface ItemsPage {
+  readonly mode: 'query' | 'scan';
+  readonly items: readonly { readonly key: PlainKey; readonly dynamo: JsonValue; readonly plain: JsonValue }[];
+  /** Items DynamoDB read for this page (a filter can read many and return few). */
+  readonly scanned: number;
+  /** Opaque: pass it back for the next page. */
+  readonly nextCursor?: string;
+}
+
 /** One item, as DynamoDB JSON and as plain JSON (the item viewer). */
 export interface ItemView {
   readonly found: boolean;

@@ -60,6 +60,7 @@ export function createFakeDeps(): { deps: BridgeDeps; calls: string[]; writes: (
     listTables: () => record('data.listTables', ok({ tables: ['accounts'] })),
     describeTable: () => record('data.describeTable', err('not-found', 'no table')),
     getItem: () => record('data.getItem', ok({ found: false, dynamo: null, plain: null })),
+    browseItems: () => record('data.browseItems', ok({ mode: 'scan' as const, items: [], scanned: 0 })),
     detect: () => record('data.detect', ok({ convention: EXAMPLE_CONVENTION, evidence: [], sampled: 0 })),
     startAudit: () => record('data.startAudit', ok({ runId: 'run-1', convention: EXAMPLE_CONVENTION })),
     cancelAudit: () => record('data.cancelAudit', ok({ cancelled: true })),

@@ -2,7 +2,8 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { LookupRuleView, MethodArgs } from '../../../../shared/contract';
 import { MAX_VALUE_LENGTH } from '../../../../shared/contract/limits';
-import type { KeySchema } from '../../../../shared/model';
+import type { KeySchema, PlainKey } from '../../../../shared/model';
+import { ItemViewer } from '../inspector/item-viewer';
 import { formatKey } from '../../../../shared/plain-key';
 import { useWorkspace } from '../../app/workspace';
 import { useAction } from '../../bridge/use-method';
@@ -140,6 +141,19 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
   );
 }
 
+/** A key shown as a link that opens the item (read fresh) in the item viewer. */
+function ItemLink({ itemKey, keys, text, testId }: { itemKey: PlainKey; keys: KeySchema | undefined; text: string; testId: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="btn-link mono" onClick={() => setOpen(true)} data-testid={testId} title="Open this item">
+        <VisibleText text={text} />
+      </button>
+      {open && keys ? <ItemViewer itemKey={itemKey} keys={keys} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
 function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | undefined }) {
   const { openLockForm } = useWorkspace();
   const show = (key: Parameters<typeof formatKey>[0]) => (keys ? formatKey(key, keys) : JSON.stringify(key));
@@ -162,7 +176,9 @@ function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | u
       </div>
       <dl className="facts">
         <dt>Lock</dt>
-        <dd className="mono">{rule.lock ? <VisibleText text={show(rule.lock)} /> : 'none'}</dd>
+        <dd className="mono">
+          {rule.lock ? <ItemLink itemKey={rule.lock} keys={keys} text={show(rule.lock)} testId="lookup-lock-link" /> : 'none'}
+        </dd>
         {rule.owner ? (
           <>
             <dt>Owner on the lock</dt>
@@ -172,7 +188,16 @@ function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | u
           </>
         ) : null}
         <dt>Holder(s)</dt>
-        <dd className="mono">{rule.holders.length === 0 ? 'nobody' : <VisibleText text={rule.holders.map(show).join(', ')} />}</dd>
+        <dd className="mono">
+          {rule.holders.length === 0
+            ? 'nobody'
+            : rule.holders.map((holder, i) => (
+                <span key={JSON.stringify(holder)}>
+                  {i > 0 ? ', ' : null}
+                  <ItemLink itemKey={holder} keys={keys} text={show(holder)} testId="lookup-holder-link" />
+                </span>
+              ))}
+        </dd>
       </dl>
       {rule.notes && rule.notes.length > 0 ? (
         <ul className="field-hint">

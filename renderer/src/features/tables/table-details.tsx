@@ -1,9 +1,10 @@
-/** The Table tab: key schema, indexes, item count and size (DescribeTable; counts are approximate by design). */
+/** The Table tab: key schema, indexes, item count and size (DescribeTable; counts are approximate by design), and read-only item browsing. */
 import type { KeySchema } from '../../../../shared/model';
 import { useQuery } from '../../bridge/use-method';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
 import { formatBytes, formatCount } from './format-size';
+import { ItemsBrowser } from '../items/items-browser';
 
 function keyText(keys: KeySchema): string {
   const hash = `${keys.hash.name} (${keys.hash.type}, hash)`;
@@ -60,6 +61,7 @@ export function TableDetailsView({ connectionId, table }: { connectionId: string
           )}
         </>
       ) : null}
+      {data ? <ItemsBrowser connectionId={connectionId} table={table} keys={data.keys} /> : null}
     </div>
   );
 }
