@@ -11,8 +11,11 @@ import { cacheDir, manifestPath, releaseBuildLock, ROOT } from './cli-bundle.mjs
 
 const background = process.argv.includes('--background');
 const dir = cacheDir();
-/** Old builds are kept this long: a long-running `serve` may still load a chunk from its own build. */
-const KEEP_OLD_BUILDS_MS = 60 * 60 * 1000;
+/**
+ * Old builds are kept this long after a CLI last started from them (bin/locksmith touches the folder):
+ * a running `watch` or a confirmation prompt may still load a chunk of its own build later.
+ */
+const KEEP_OLD_BUILDS_MS = 24 * 60 * 60 * 1000;
 
 /**
  * `import.meta.url` in a source file means that file's own location (serve.ts finds package.json

@@ -1,7 +1,7 @@
 // bin/locksmith starts from the esbuild bundle when it is fresh, from the sources through tsx when it
 // is missing or stale (and then rebuilds it in the background). Each case in its own cache folder.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -76,6 +76,18 @@ describe('bin/locksmith launcher', () => {
     const eager = [...staticImports(entry!)];
     expect(eager.filter((m) => m.startsWith('node:'))).not.toHaveLength(0);
     expect(eager.filter((m) => !m.startsWith('node:') && !m.startsWith(cache))).toEqual([]);
+
+    // import.meta.url in a source means that source's location (serve finds package.json and the
+    // renderer from it): every use in the chunks is rewritten to a source file that exists.
+    const chunkDir = dirname(entry!);
+    const uses = readdirSync(chunkDir)
+      .filter((name) => name.endsWith('.js'))
+      .flatMap((name) => [...readFileSync(join(chunkDir, name), 'utf8').matchAll(/(new URL\("([^"]+)", )?import\.meta\.url/g)]);
+    expect(uses.length).toBeGreaterThan(0);
+    for (const use of uses) {
+      expect(use[2], use[0]).toMatch(/\.(ts|mjs)$/);
+      expect(existsSync(join(chunkDir, use[2]!)), use[2]).toBe(true);
+    }
 
     const help = await runCli(['--help'], env(cache));
     expect(help.stderr).toBe(`locksmith launch: bundle ${entry}\n`);
