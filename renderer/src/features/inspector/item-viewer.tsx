@@ -10,12 +10,15 @@ import { Busy } from '../../components/busy';
 import { JsonView } from '../../components/json-view';
 
 /** Opens as a dialog; Esc or Close closes it. */
-export function ItemViewer({ itemKey, keys, onClose }: { itemKey: PlainKey; keys: KeySchema; onClose: () => void }) {
-  const { connection, table } = useWorkspace();
+export function ItemViewer({ itemKey, keys, onClose, table: other }: { itemKey: PlainKey; keys: KeySchema; onClose: () => void; table?: string }) {
+  const workspace = useWorkspace();
+  const { connection } = workspace;
+  // A lock of a convention with a lock table lives there, not in the selected table.
+  const table = other ?? workspace.table;
   const [format, setFormat] = useState<'dynamo' | 'plain'>('dynamo');
   const item = useQuery('items.get', connection && table ? { connectionId: connection.id, table, key: { ...itemKey } } : null);
   return (
-    <Dialog title={`Item ${formatKey(itemKey, keys)}`} onClose={onClose} testId="item-viewer">
+    <Dialog title={`Item ${formatKey(itemKey, keys)}${other ? ` in ${other}` : ""}`} onClose={onClose} testId="item-viewer">
       <div className="segmented" role="group" aria-label="Item format">
         <button type="button" aria-pressed={format === 'dynamo'} onClick={() => setFormat('dynamo')}>
           DynamoDB JSON

@@ -17,8 +17,9 @@ const scopeText = (scope: Readonly<Record<string, string>>): string =>
 /** Details of one row; `lockTable` names where the locks live when the convention keeps them apart. */
 export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySchema; lockTable?: string | undefined }) {
   const { openLockForm, openLookup } = useWorkspace();
-  const [viewing, setViewing] = useState<PlainKey>();
-  const viewer = viewing ? <ItemViewer itemKey={viewing} keys={keys} onClose={() => setViewing(undefined)} /> : null;
+  // Which item is open, and whether it is a lock (read from the lock table when the convention has one).
+  const [viewing, setViewing] = useState<{ key: PlainKey; lock: boolean }>();
+  const viewer = viewing ? <ItemViewer itemKey={viewing.key} keys={keys} {...(viewing.lock && lockTable ? { table: lockTable } : {})} onClose={() => setViewing(undefined)} /> : null;
 
   if (row.kind !== 'account') {
     return (
@@ -62,7 +63,7 @@ export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySc
           ) : null}
         </dl>
         <div className="row">
-          <button type="button" className="btn btn-small" onClick={() => setViewing(row.key)}>
+          <button type="button" className="btn btn-small" onClick={() => setViewing({ key: row.key, lock: true })}>
             View lock item
           </button>
           {row.kind === 'orphan-lock' && row.rule ? (
@@ -84,7 +85,7 @@ export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySc
       <div className="row">
         <span className="muted">Account</span>
         <VisibleText className="mono" text={formatKey(row.key, keys)} />
-        <button type="button" className="btn btn-small" onClick={() => setViewing(row.key)}>
+        <button type="button" className="btn btn-small" onClick={() => setViewing({ key: row.key, lock: false })}>
           View account item
         </button>
         <button type="button" className="btn btn-small" onClick={() => openLockForm({ kind: 'delete-account', account: row.key })} data-testid="action-delete-account">
@@ -137,7 +138,7 @@ export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySc
               <td>
                 <div className="row">
                   {lock.lock ? (
-                    <button type="button" className="btn btn-small" onClick={() => lock.lock && setViewing(lock.lock)}>
+                    <button type="button" className="btn btn-small" onClick={() => lock.lock && setViewing({ key: lock.lock, lock: true })}>
                       View lock
                     </button>
                   ) : null}
