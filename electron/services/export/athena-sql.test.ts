@@ -8,7 +8,7 @@ import { PRESET_DEFAULTS, presetConvention } from '../../../shared/conventions/p
 import { PRESET_TABLES } from '../../cli/testing/preset-tables';
 import { athenaDdl, composedQueries } from './athena-sql';
 import { ATHENA_DIALECT, DUCKDB_DIALECT, itemStructFields, sqlString } from './convention-sql';
-import { reportFromPulled, type SqlCounts } from './duck-audit';
+import { reportFromPulled, type SqlCounts } from './pulled-report';
 import { openExport } from './read-export';
 import { ExportWriter } from './write-export';
 

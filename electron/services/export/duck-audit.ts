@@ -8,12 +8,11 @@
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { AuditEngine } from '../../../shared/audit/engine';
 import type { AuditReport } from '../../../shared/audit/types';
 import { ruleNormalizer } from '../../../shared/conventions/parse';
-import type { Convention, Item } from '../../../shared/model';
-import { base64Decode } from '../../../shared/plain-key';
-import { auditAttributes, auditSteps, closureSql, COUNTS_SQL, DUCKDB_DIALECT, itemColumns, itemStructFields, NORM_MAP_SQL, normTodoSql, pulledSql, sqlString } from './convention-sql';
+import type { Convention } from '../../../shared/model';
+import { auditSteps, closureSql, COUNTS_SQL, DUCKDB_DIALECT, itemColumns, itemStructFields, NORM_MAP_SQL, normTodoSql, pulledSql, sqlString } from './convention-sql';
+import { reportFromPulled, type SqlCounts } from './pulled-report';
 import { ExportError, type OpenedExport } from './read-export';
 
 /** Options of one DuckDB export audit. */
@@ -114,80 +113,6 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Pro
     UNION ALL SELECT ${valueCols.join(', ')} FROM latest WHERE present`);
   await conn.run(`CREATE VIEW items AS SELECT rowid AS id, * FROM merged`);
   return { lines, classified: false };
-}
-
-function typed(s: unknown, n: unknown, b?: unknown): Item[string] | undefined {
-  // Text arrives as base64 of its UTF-8 bytes (see SqlDialect.textOut).
-  if (typeof s === 'string') return { S: Buffer.from(s, 'base64').toString('utf8') };
-  if (typeof n === 'string') return { N: n };
-  if (typeof b === 'string') return { B: base64Decode(b) ?? new Uint8Array() };
-  return undefined;
-}
-
-/** Rebuilds the item the JS engine reads for `rules` (-1: keys only): keys, those rules' attributes, owner and account-type attributes. */
-function pulledItem(convention: Convention, row: Record<string, unknown>, rules: readonly number[]): Item {
-  const attrs = auditAttributes(convention);
-  const item: Item = {};
-  const hash = typed(row.h_s, row.h_n, row.h_b);
-  if (hash) item[convention.keys.hash.name] = hash;
-  const range = typed(row.r_s, row.r_n, row.r_b);
-  if (convention.keys.range && range) item[convention.keys.range.name] = range;
-  const put = (name: string): void => {
-    const i = attrs.indexOf(name);
-    const value = typed(row[`a${i}_s`], row[`a${i}_n`]);
-    if (value) item[name] = value;
-  };
-  if (convention.ownerAttribute !== undefined) put(convention.ownerAttribute);
-  if (convention.account.kind === 'attribute-equals') put(convention.account.attribute);
-  for (const r of rules) {
-    if (r < 0) continue;
-    const rule = convention.rules[r]!;
-    put(rule.attribute);
-    for (const a of Object.values(rule.scope ?? {})) put(a);
-  }
-  return item;
-}
-
-/** Report counts as SQL returns them (numbers, or big integers as text). */
-export interface SqlCounts {
-  readonly scanned: string | number;
-  readonly accounts: string | number | null;
-  readonly locks: string | number | null;
-}
-
-/**
- * The report from the pulled rows (ordered by id, then rule; text columns as base64) and the counts
- * of every item: the shared JS engine derives the problems, the counts are the SQL's. Shared by the
- * DuckDB and Athena engines.
- */
-export async function reportFromPulled(convention: Convention, table: string, counts: SqlCounts, pages: AsyncIterable<readonly Record<string, unknown>[]>): Promise<{ report: AuditReport; pulled: number }> {
-  const engine = new AuditEngine(convention, { trackDeltas: false });
-  let pulled = 0;
-  let current: { id: string; row: Record<string, unknown>; rules: number[] } | undefined;
-  let batch: Item[] = [];
-  const flush = (): void => {
-    if (current) batch.push(pulledItem(convention, current.row, current.rules));
-    if (batch.length >= 1000) {
-      engine.addItems(batch);
-      batch = [];
-    }
-  };
-  for await (const rows of pages) {
-    for (const row of rows) {
-      const id = String(row.id);
-      if (current?.id !== id) {
-        flush();
-        pulled++;
-        current = { id, row, rules: [] };
-      }
-      current.rules.push(Number(row.pulled_rule));
-    }
-  }
-  flush();
-  engine.addItems(batch);
-  const report = engine.report({ table, complete: true });
-  // The engine saw only the pulled rows; the counts are of every item, as a scan would count them.
-  return { report: { ...report, scanned: Number(counts.scanned), accounts: Number(counts.accounts ?? 0), locks: Number(counts.locks ?? 0) }, pulled };
 }
 
 /** Runs the export audit in DuckDB; the report is the JS engine's on the pulled rows, with the counts of every item. */
