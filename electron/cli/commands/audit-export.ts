@@ -14,11 +14,16 @@ import { closeSession, incomplete, openTable, type TableSession } from '../sessi
 export const EXPORT_FLAGS = {
   export: { type: 'string', valueName: 'PATH', multiple: true, description: 'audit a DynamoDB export (a local folder) instead of scanning; repeat for incrementals, in time order' },
   memory: { type: 'string', valueName: 'MB', description: 'with --export: DuckDB memory limit in MB (default 512; the rest spills to disk)' },
-  engine: { type: 'string', valueName: 'E', description: 'with --export: duckdb (default, local) or athena (--athena-output s3://…; needs @aws-sdk/client-athena)' },
+  engine: { type: 'string', valueName: 'E', description: 'with --export: duckdb (default, local) or athena (an s3:// export read by Athena in place; --athena-output s3://…)' },
   'athena-output': { type: 'string', valueName: 'URL', description: 'with --engine athena: the s3:// location for query results' },
+  'athena-workgroup': { type: 'string', valueName: 'W', description: 'with --engine athena: the workgroup to run the queries in (default: primary)' },
+  'athena-database': { type: 'string', valueName: 'D', description: 'with --engine athena: the Glue database of the temporary external table (default: default)' },
   'print-sql': { type: 'string', valueName: 'E', description: 'with --export: print the SQL of the checks for duckdb or athena (DDL included) instead of auditing' },
   's3-endpoint': { type: 'string', valueName: 'URL', description: 'with --export s3://…: an S3-compatible endpoint (path-style; e.g. MinIO), credentials from AWS_ACCESS_KEY_ID/…' },
 } as const;
+
+/** Items sampled for convention and key detection (sampleExport's default). */
+const SAMPLE_ITEMS = 2_000;
 
 function exportPaths(values: FlagValues): string[] {
   const raw = values.export;
@@ -26,7 +31,7 @@ function exportPaths(values: FlagValues): string[] {
 }
 
 /** Downloads every s3:// export into the cache (resumable, MD5-verified) and returns local folders, in order. */
-async function localExports(paths: readonly string[], values: FlagValues, io: CliIo, cacheDir: string): Promise<string[]> {
+async function localExports(paths: readonly string[], values: FlagValues, io: CliIo, cacheDir: string, sampleOnly: boolean): Promise<string[]> {
   if (!paths.some((p) => p.startsWith('s3://'))) return [...paths];
   const [{ S3Client }, { downloadExport }, { endpointCredentials }, { fromNodeProviderChain }] = await Promise.all([
     import('@aws-sdk/client-s3'),
@@ -52,6 +57,8 @@ async function localExports(paths: readonly string[], values: FlagValues, io: Cl
           client,
           url: path,
           cacheDir,
+          // Athena reads the data on S3: only the manifests and the detection sample come down.
+          ...(sampleOnly ? { sampleItems: SAMPLE_ITEMS } : {}),
           signal: io.signal,
           onProgress: io.interactive ? (p) => io.stderr(`\r${path}: ${p.filesDone}/${p.files} files (${p.filesKept} already cached), ${(p.bytes / 1e6).toFixed(1)} MB   `) : undefined,
         }),
@@ -64,6 +71,20 @@ async function localExports(paths: readonly string[], values: FlagValues, io: Cl
   }
 }
 
+/** Where and how the Athena engine runs, from the flags (credentials as for S3: --profile, else the default chain). */
+function athenaTarget(values: FlagValues, io: CliIo): { region: string; profile?: string; outputLocation: string; workgroup?: string; database?: string } {
+  const profile = optionalString(values, 'profile');
+  const workgroup = optionalString(values, 'athena-workgroup');
+  const database = optionalString(values, 'athena-database');
+  return {
+    region: optionalString(values, 'region') ?? io.env.AWS_REGION ?? io.env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    outputLocation: optionalString(values, 'athena-output')!,
+    ...(profile ? { profile } : {}),
+    ...(workgroup ? { workgroup } : {}),
+    ...(database ? { database } : {}),
+  };
+}
+
 /** Runs the audit of an export; returns the exit code (0 clean, 1 problems, 2 error or incomplete). */
 export async function auditFromExport(values: FlagValues, io: CliIo): Promise<number> {
   const json = values.json === true;
@@ -73,9 +94,10 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
   if (engine !== 'duckdb' && engine !== 'athena') usageError(`--engine: duckdb or athena (got ${JSON.stringify(engine)})`, 'engine');
   const printSql = optionalString(values, 'print-sql');
   if (printSql !== undefined && printSql !== 'duckdb' && printSql !== 'athena') usageError(`--print-sql: duckdb or athena (got ${JSON.stringify(printSql)})`, 'print-sql');
-  if (engine === 'athena' && printSql === undefined) {
+  const athena = engine === 'athena' && printSql === undefined;
+  if (athena) {
     if (!optionalString(values, 'athena-output')?.startsWith('s3://')) usageError('--engine athena needs --athena-output s3://bucket/prefix/ for query results', 'athena-output');
-    throw new CliError({ kind: 'validation', field: 'engine', message: '--engine athena needs the @aws-sdk/client-athena package, which this build does not include yet', fix: 'print the DDL and queries with --print-sql athena and run them in the Athena console, or use the DuckDB engine' });
+    if (given.length !== 1 || !given[0]!.startsWith('s3://')) usageError('--engine athena reads one full export where it is, on S3: give one --export s3://… (incrementals and local folders: use the DuckDB engine)', 'export');
   }
   const connected = typeof values.endpoint === 'string' || typeof values.profile === 'string';
   if (connected && optionalString(values, 'table') === undefined) usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
@@ -96,7 +118,7 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
   try {
     let paths: string[];
     try {
-      paths = await localExports(given, values, io, join(resolveDataDir(io.env), 'cache', 's3'));
+      paths = await localExports(given, values, io, join(resolveDataDir(io.env), 'cache', 's3'), athena);
     } catch (error) {
       if (error instanceof ExportError) return fail(error.message);
       throw error;
@@ -129,19 +151,20 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
     }
     const resolved = await resolveConvention({ table, keys, values, signal: io.signal, sample: async () => sample });
     if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+    // The export's data folder on S3, as the cache mirrors it (`<cache>/<bucket>/<key…>`).
+    const location = given[0]!.startsWith('s3://') ? `s3://${relative(join(resolveDataDir(io.env), 'cache', 's3'), full.dir).split(sep).join('/')}/data/` : undefined;
     if (printSql !== undefined) {
       const { printedSql } = await import('../../services/export/print-sql');
-      const location = given[0]!.startsWith('s3://') ? `s3://${relative(join(resolveDataDir(io.env), 'cache', 's3'), full.dir).split(sep).join('/')}/data/` : undefined;
       io.stdout(printedSql(resolved.convention, printSql, table, location));
       return EXIT_OK;
     }
     const started = performance.now();
+    const onStep = io.interactive ? (step: string) => io.stderr(`\r${step}…          `) : undefined;
     let result;
     try {
-      result = await runExportAudit(
-        { exports: paths, convention: resolved.convention, table, cacheDir: join(resolveDataDir(io.env), 'cache', 'export-audit'), memoryMb },
-        { signal: io.signal, onStep: io.interactive ? (step) => io.stderr(`\r${step}…          `) : undefined },
-      );
+      result = athena
+        ? await (await import('../../services/export/athena-run')).auditOnAthena({ ...athenaTarget(values, io), convention: resolved.convention, table, full, dataLocation: location!, signal: io.signal, onStep, onNote: (note, warning) => (warning || !json) && io.stderr(`${note}\n`) })
+        : await runExportAudit({ exports: paths, convention: resolved.convention, table, cacheDir: join(resolveDataDir(io.env), 'cache', 'export-audit'), memoryMb }, { signal: io.signal, onStep });
     } catch (error) {
       if (io.interactive) io.stderr('\n');
       return fail(error instanceof Error ? error.message : String(error));

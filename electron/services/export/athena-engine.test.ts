@@ -1,21 +1,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, StopQueryExecutionCommand, type QueryExecutionState, type Row } from '@aws-sdk/client-athena';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { mockClient } from 'aws-sdk-client-mock';
+import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, StopQueryExecutionCommand } from '@aws-sdk/client-athena';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PRESET_DEFAULTS, presetConvention } from '../../../shared/conventions/presets';
 import type { Convention } from '../../../shared/model';
 import { PRESET_TABLES } from '../../cli/testing/preset-tables';
 import { athenaAudit, pollDelay, type AthenaAuditOptions } from './athena-engine';
 import { athenaDdl, composedQueries } from './athena-sql';
-import { ATHENA_DIALECT, COUNTS_SQL, DUCKDB_DIALECT, itemStructFields, sqlIdent, sqlString } from './convention-sql';
+import { ATHENA_DIALECT, sqlIdent } from './convention-sql';
 import { duckAudit } from './duck-audit';
 import { openExport, verifyExport } from './read-export';
+import { athena, duckAnswers, fakeAthena, kindOf, type Page } from './testing-athena';
 import { ExportWriter } from './write-export';
 
-const athena = mockClient(AthenaClient);
 let work = '';
 let n = 0;
 beforeAll(async () => {
@@ -26,48 +24,6 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 beforeEach(() => athena.reset());
-
-type Kind = 'ddl' | 'counts' | 'pulled' | 'drop';
-/** One page as GetQueryResults returns it: column metadata, rows of text (NULL: no VarCharValue). */
-type Page = { columns: string[]; rows: (string | null)[][] };
-
-const kindOf = (sql: string): Kind => (sql.startsWith('CREATE EXTERNAL TABLE') ? 'ddl' : sql.startsWith('DROP TABLE') ? 'drop' : sql.endsWith(COUNTS_SQL) ? 'counts' : 'pulled');
-
-/**
- * A fake Athena behind the mocked client: each query kind gets an id, walks through `states`
- * (default RUNNING then SUCCEEDED) one GetQueryExecution at a time, and serves `pages` by NextToken.
- */
-function fakeAthena(results: Partial<Record<Kind, Page[]>>, states: Partial<Record<Kind, QueryExecutionState[]>> = {}): { sent: () => string[] } {
-  const polls = new Map<string, number>();
-  athena.on(StartQueryExecutionCommand).callsFake((input: { QueryString: string }) => ({ QueryExecutionId: `q-${kindOf(input.QueryString)}` }));
-  athena.on(GetQueryExecutionCommand).callsFake((input: { QueryExecutionId: string }) => {
-    const kind = input.QueryExecutionId.slice(2) as Kind;
-    const seq = states[kind] ?? ['RUNNING', 'SUCCEEDED'];
-    const i = polls.get(kind) ?? 0;
-    polls.set(kind, i + 1);
-    const state = seq[Math.min(i, seq.length - 1)]!;
-    return { QueryExecution: { QueryExecutionId: input.QueryExecutionId, Status: { State: state, ...(state === 'FAILED' ? { AthenaError: { ErrorMessage: 'HIVE_BAD_DATA: malformed JSON' } } : {}) }, Statistics: { DataScannedInBytes: 1000 } } };
-  });
-  athena.on(GetQueryResultsCommand).callsFake((input: { QueryExecutionId: string; NextToken?: string }) => {
-    const pages = results[input.QueryExecutionId.slice(2) as Kind] ?? [];
-    const i = input.NextToken === undefined ? 0 : Number(input.NextToken.slice(1));
-    const page = pages[i]!;
-    const toRow = (values: readonly (string | null)[]): Row => ({ Data: values.map((v) => (v === null ? {} : { VarCharValue: v })) });
-    return {
-      ResultSet: { ResultSetMetadata: { ColumnInfo: page.columns.map((c) => ({ Name: c, Type: 'varchar' })) }, Rows: [...(i === 0 ? [toRow(page.columns)] : []), ...page.rows.map(toRow)] },
-      ...(i + 1 < pages.length ? { NextToken: `t${i + 1}` } : {}),
-    };
-  });
-  athena.on(StopQueryExecutionCommand).resolves({});
-  return { sent: () => athena.commandCalls(StartQueryExecutionCommand).map((c) => c.args[0].input.QueryString!) };
-}
-
-/** `rows` cut into pages of `size` rows. */
-function paged(columns: string[], rows: (string | null)[][], size: number): Page[] {
-  const pages: Page[] = [];
-  for (let i = 0; i < rows.length || pages.length === 0; i += size) pages.push({ columns, rows: rows.slice(i, i + size) });
-  return pages;
-}
 
 const uniq = (): Convention => presetConvention('uniq', PRESET_TABLES[0]!.keys, PRESET_DEFAULTS.uniq);
 const delays: number[] = [];
@@ -151,28 +107,6 @@ describe('Athena engine: the client flow (SDK mocked at the edge)', () => {
 });
 
 describe('Athena engine: parity with the DuckDB engine', { timeout: 30_000 }, () => {
-  /** What Athena would answer: the same composed SQL run by DuckDB over the export's files, as text. */
-  async function duckAnswers(convention: Convention, files: readonly string[]): Promise<{ counts: Page[]; pulled: Page[] }> {
-    const type = `STRUCT(${itemStructFields(convention).map((f) => `"${f.name}" STRUCT(S VARCHAR, N VARCHAR, B VARCHAR)`).join(', ')})`;
-    const source = `(SELECT Item FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', compression = 'gzip', columns = {Item: ${sqlString(type)}})) ext`;
-    const { counts, pulled } = composedQueries(convention, { ...DUCKDB_DIALECT, jsNormMap: false }, source);
-    const db = await DuckDBInstance.create(':memory:');
-    const conn = await db.connect();
-    try {
-      const read = async (sql: string): Promise<{ columns: string[]; rows: (string | null)[][] }> => {
-        const r = await conn.runAndReadAll(sql);
-        return { columns: r.columnNames(), rows: r.getRowsJson().map((row) => row.map((v) => (v === null ? null : String(v)))) };
-      };
-      const c = await read(counts);
-      const p = await read(pulled);
-      // Small pages: the report must come out the same across page boundaries.
-      return { counts: paged(c.columns, c.rows, 1000), pulled: paged(p.columns, p.rows, 1) };
-    } finally {
-      conn.closeSync();
-      db.closeSync();
-    }
-  }
-
   for (const table of PRESET_TABLES) {
     it(`preset ${table.preset}: the report equals the DuckDB engine's, byte for byte`, async () => {
       const convention = presetConvention(table.preset, table.keys, PRESET_DEFAULTS[table.preset]);

@@ -4,11 +4,14 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import { StartQueryExecutionCommand } from '@aws-sdk/client-athena';
+import { PRESET_DEFAULTS, presetConvention } from '../../../shared/conventions/presets';
 import type { Item, KeySchema } from '../../../shared/model';
 import { main } from '../../cli/main';
 import { captureIo } from '../../cli/testing-io';
 import { openExport, verifyExport } from './read-export';
 import { downloadExport, parseS3Url, type S3Progress } from './s3-download';
+import { athena, duckAnswers, fakeAthena, kindOf, paged } from './testing-athena';
 import { ExportWriter } from './write-export';
 
 const keys: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
@@ -126,14 +129,55 @@ describe('downloading an export from S3 (s3rver)', () => {
     expect(missing.err()).toContain('no export under s3://exports/nothing-here/AWSDynamoDB/');
   });
 
-  it('--print-sql athena prints the external table over the data folder on S3 and the queries; --engine athena says what it lacks', { timeout: 60_000 }, async () => {
+  it('--print-sql athena prints the external table over the data folder on S3 and the queries; --engine athena refuses a local folder', { timeout: 60_000 }, async () => {
     const env = { LOCKSMITH_DATA_DIR: join(work, 'data'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
     const io = captureIo(env);
     expect(await main(['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--print-sql', 'athena'], io)).toBe(0);
     expect(io.out()).toMatch(/LOCATION 's3:\/\/exports\/team\/prod\/AWSDynamoDB\/[0-9]{13}-[0-9a-f]{8}\/data\/'/);
     expect(io.out()).toContain('UNTESTED against real Athena');
-    const athena = captureIo(env);
-    expect(await main(['audit', '--export', join(work, 'src'), '--preset', 'uniq', '--engine', 'athena', '--athena-output', 's3://results/'], athena)).toBe(2);
-    expect(athena.err()).toContain('@aws-sdk/client-athena');
+    const local = captureIo(env);
+    expect(await main(['audit', '--export', join(work, 'src'), '--preset', 'uniq', '--engine', 'athena', '--athena-output', 's3://results/'], local)).toBe(2);
+    expect(local.err()).toContain('--engine athena reads one full export where it is, on S3');
+  });
+
+  it('sampleItems: only the manifests and the first data files holding that many items', async () => {
+    const cacheDir = join(work, 'cache5');
+    gets = 0;
+    const dir = await downloadExport({ client, url: 's3://exports/team/prod', cacheDir, sampleItems: 1 });
+    const files = (await openExport(dir)).files;
+    const first = files.findIndex((f) => f.itemCount > 0);
+    expect(gets).toBe(5 + 1);
+    expect(await readFile(files[first]!.path)).toBeTruthy();
+    await expect(readFile(files.filter((f) => f.itemCount > 0)[1]!.path)).rejects.toThrow(/ENOENT/);
+  });
+
+  /** Every query done at the first poll: the CLI polls with real delays (250 ms first). */
+  const DONE_AT_ONCE = { ddl: ['SUCCEEDED'], counts: ['SUCCEEDED'], pulled: ['SUCCEEDED'], drop: ['SUCCEEDED'] } as const;
+
+  // Athena cannot run here: its SDK is mocked (testing-athena.ts) and answers what the same SQL answers on DuckDB.
+  it('audit --engine athena prints what the DuckDB engine prints; a FAILED query exits 2 with no report', { timeout: 60_000 }, async () => {
+    const env = { LOCKSMITH_DATA_DIR: join(work, 'data-athena'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+    const convention = presetConvention('uniq', keys, PRESET_DEFAULTS.uniq);
+    const opened = await openExport(join(work, 'src'));
+    const answers = await duckAnswers(convention, opened.files.filter((f) => f.itemCount > 0).map((f) => f.path));
+    const fake = fakeAthena({ counts: answers.counts, pulled: paged(answers.pulled[0]!.columns, answers.pulled.flatMap((p) => p.rows), 100) }, DONE_AT_ONCE);
+    const args = ['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--engine', 'athena', '--athena-output', 's3://results/locksmith/', '--athena-workgroup', 'audits', '--athena-database', 'exports_db', '--json'];
+    const io = captureIo(env);
+    const code = await main(args, io);
+    const duck = captureIo(env);
+    const duckCode = await main(['audit', '--export', join(work, 'src'), '--preset', 'uniq', '--json'], duck);
+    expect(io.err()).toBe('');
+    expect([code, duckCode]).toEqual([1, 1]);
+    expect(io.out()).toBe(duck.out());
+    const sent = fake.sent();
+    expect(sent.map(kindOf)).toEqual(['ddl', 'counts', 'pulled', 'drop']);
+    expect(sent[0]).toMatch(/LOCATION 's3:\/\/exports\/team\/prod\/AWSDynamoDB\/[0-9]{13}-[0-9a-f]{8}\/data\/'/);
+    expect(athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input).toMatchObject({ WorkGroup: 'audits', QueryExecutionContext: { Database: 'exports_db' }, ResultConfiguration: { OutputLocation: 's3://results/locksmith/' } });
+    athena.reset();
+    fakeAthena({ counts: answers.counts }, { ...DONE_AT_ONCE, counts: ['FAILED'] });
+    const failed = captureIo(env);
+    expect(await main(args, failed)).toBe(2);
+    expect(JSON.parse(failed.out())).toMatchObject({ complete: false });
+    expect(failed.err()).toMatch(/counts query FAILED .*HIVE_BAD_DATA/);
   });
 });

@@ -44,6 +44,11 @@ export interface DownloadOptions {
   /** The cache folder; the export lands under `<cache>/<bucket>/<prefix…>/AWSDynamoDB/<id>`. */
   readonly cacheDir: string;
   readonly parallel?: number;
+  /**
+   * Only the first data files holding this many items (what sampleExport reads), not the whole
+   * export: for the Athena engine, which reads the data on S3 itself and needs a sample only for detection.
+   */
+  readonly sampleItems?: number;
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: S3Progress) => void;
 }
@@ -128,7 +133,17 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
     await pipeline(await getObject(options, loc.bucket, `${base}${filesLocal}`), createWriteStream(target));
   }
   const opened = await openExport(dir);
-  const queue = opened.files.map((f) => ({ ...f, key: `${base}${relative(root, f.path).split(sep).join('/')}` }));
+  let listed = opened.files;
+  if (options.sampleItems !== undefined) {
+    let items = 0;
+    // The files sampleExport reads, in manifest order: empty ones skipped, until the sample is full.
+    listed = opened.files.filter((f) => {
+      if (f.itemCount === 0 || items >= options.sampleItems!) return false;
+      items += f.itemCount;
+      return true;
+    });
+  }
+  const queue = listed.map((f) => ({ ...f, key: `${base}${relative(root, f.path).split(sep).join('/')}` }));
   const progress = { files: queue.length, filesDone: 0, filesKept: 0, bytes: 0 };
   const worker = async (): Promise<void> => {
     for (let file = queue.shift(); file; file = queue.shift()) {
