@@ -11,7 +11,7 @@ import { styleFor } from '../style';
 export const auditCommand: CliCommand = {
   name: 'audit',
   summary: 'Audit a table: every account with its locks, every orphan, missing, duplicate, mismatched or malformed lock.',
-  usage: 'audit --table T [--preset P | --convention FILE] [--segments N] [--json]\n       audit --export PATH [--export PATH…] [--table T --endpoint URL|--profile P] [--memory MB] [--json]',
+  usage: 'audit --table T [--preset P | --convention FILE] [--segments N] [--json]\n       audit --export PATH [--export PATH…] [--table T --endpoint URL|--profile P] [--memory MB] [--json]\n       audit --export s3://… --engine athena --athena-output s3://… [--athena-workgroup W] [--athena-database D] [--json]',
   flags: {
     table: { type: 'string', valueName: 'T', description: 'the table to audit' },
     ...CONVENTION_FLAGS,
@@ -33,7 +33,8 @@ Examples:
   locksmith audit --endpoint http://localhost:8000 --table accounts
   locksmith audit --profile prod --region eu-west-1 --table users --preset marker --json > report.json
   locksmith audit --export ./exports/AWSDynamoDB/01700000000000-abcd1234 --preset uniq --json
-  locksmith audit --export ./full --export ./incr1 --profile prod --table users`,
+  locksmith audit --export ./full --export ./incr1 --profile prod --table users
+  locksmith audit --export s3://exports/users --profile prod --engine athena --athena-output s3://athena-results/locksmith/`,
   async run({ values, io }) {
     if (values.export !== undefined) return (await import('./audit-export')).auditFromExport(values, io);
     const json = values.json === true;
