@@ -34,7 +34,7 @@ Examples:
   locksmith audit --profile prod --region eu-west-1 --table users --preset marker --json > report.json
   locksmith audit --export ./exports/AWSDynamoDB/01700000000000-abcd1234 --preset uniq --json
   locksmith audit --export ./full --export ./incr1 --profile prod --table users
-  locksmith audit --export s3://exports/users --profile prod --engine athena --athena-output s3://athena-results/locksmith/`,
+  locksmith audit --export s3://exports/users --profile prod --table users --engine athena --athena-output s3://athena-results/locksmith/`,
   async run({ values, io }) {
     if (values.export !== undefined) return (await import('./audit-export')).auditFromExport(values, io);
     const json = values.json === true;

@@ -40,7 +40,7 @@ const base = (convention: Convention, extra: Partial<AthenaAuditOptions> = {}): 
   },
   ...extra,
 });
-const COUNTS_3: Page[] = [{ columns: ['scanned', 'accounts', 'locks'], rows: [['3', '1', '2']] }];
+const COUNTS_3: Page[] = [{ columns: ['scanned', 'accounts', 'locks', 'nokey'], rows: [['3', '1', '2', '0']] }];
 const NO_ROWS: Page[] = [{ columns: ['id', 'pulled_rule'], rows: [] }];
 
 describe('Athena engine: the client flow (SDK mocked at the edge)', () => {
@@ -83,8 +83,13 @@ describe('Athena engine: the client flow (SDK mocked at the edge)', () => {
   });
 
   it('a count that differs from the manifest is an error, never a complete report', async () => {
-    fakeAthena({ counts: [{ columns: ['scanned', 'accounts', 'locks'], rows: [['2', '1', '1']] }], pulled: NO_ROWS });
+    fakeAthena({ counts: [{ columns: ['scanned', 'accounts', 'locks', 'nokey'], rows: [['2', '1', '1', '0']] }], pulled: NO_ROWS });
     await expect(athenaAudit(base(uniq()))).rejects.toThrow(/Athena read 2 items .* manifest-summary.json says 3/);
+  });
+
+  it('items read without their partition key (a SerDe mapping that reads NULLs) are an error, not a clean report', async () => {
+    fakeAthena({ counts: [{ columns: ['scanned', 'accounts', 'locks', 'nokey'], rows: [['3', null, null, '3']] }], pulled: NO_ROWS });
+    await expect(athenaAudit(base(uniq()))).rejects.toThrow(/Athena read 3 items without their partition key PK/);
   });
 
   it('cancel: the running query is stopped and the table dropped', async () => {

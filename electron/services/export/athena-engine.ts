@@ -62,6 +62,10 @@ export function pollDelay(attempt: number): number {
 
 const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
+    if (signal?.aborted) {
+      resolve();
+      return;
+    }
     const timer = setTimeout(done, ms);
     function done(): void {
       clearTimeout(timer);
@@ -180,6 +184,7 @@ export async function athenaAudit(options: AthenaAuditOptions): Promise<AthenaAu
     for await (const rows of runner.rows('counts query', countsId)) countRow ??= rows[0];
     if (!countRow || countRow.scanned === null || countRow.scanned === undefined) throw new AthenaAuditError('Athena counts query returned no row');
     const sqlCounts: SqlCounts = { scanned: countRow.scanned, accounts: countRow.accounts ?? null, locks: countRow.locks ?? null };
+    if (countRow.nokey === undefined || Number(countRow.nokey ?? 0) !== 0) throw new AthenaAuditError(`Athena read ${countRow.nokey ?? 'an unknown number of'} items without their partition key ${convention.keys.hash.name}: the external table does not map the export's JSON (no report rather than a wrong one)`);
     if (Number(sqlCounts.scanned) !== options.expectedItems) throw new AthenaAuditError(`Athena read ${sqlCounts.scanned} items from ${options.dataLocation}, manifest-summary.json says ${options.expectedItems}: a data file is missing or unreadable, or the folder holds other files`);
     options.onStep?.('pulled rows');
     const pulledId = await runner.run('pulled-rows query', pulled);

@@ -65,5 +65,8 @@ describe('Athena: the composed queries (shared SQL) run on DuckDB give the live 
     expect(ddl).toContain("ROW FORMAT SERDE 'org.openx.data.jsonserde.JsonSerDe'");
     expect(ddl).toContain('Item struct<`PK`:struct<S:string,N:string,B:string>');
     expect(ddl).toContain("LOCATION 's3://b/p/AWSDynamoDB/01/data/'");
+    // Athena lowercases column names: with case.insensitive = false (and no mappings) "Item" would read as NULL.
+    expect(ddl).not.toContain('case.insensitive');
+    expect(() => athenaDdl({ ...convention, ownerAttribute: 'pk' }, 'users_export', 's3://b/p/')).toThrow(/"PK" and "pk" differ only in case/);
   });
 });

@@ -14,13 +14,18 @@ const hiveIdent = (name: string): string => `\`${name.replace(/`/g, '``')}\``;
 
 /** CREATE EXTERNAL TABLE over a full export's data folder (`s3://…/AWSDynamoDB/<id>/data/`). */
 export function athenaDdl(convention: Convention, table: string, dataLocation: string): string {
-  const fields = itemStructFields(convention).map((f) => `${hiveIdent(f.name)}:struct<${f.types.map((t) => `${t}:string`).join(',')}>`);
+  const structFields = itemStructFields(convention);
+  // The SerDe lowercases JSON keys (its default, and the only setting under which Athena's lowercase
+  // column names find "Item" at all): two attributes differing only in case cannot both be read.
+  const lower = structFields.map((f) => f.name.toLowerCase());
+  const clash = structFields.find((f, i) => lower.indexOf(f.name.toLowerCase()) !== i);
+  if (clash) throw new Error(`attributes ${structFields.filter((f) => f.name.toLowerCase() === clash.name.toLowerCase()).map((f) => JSON.stringify(f.name)).join(' and ')} differ only in case: Athena's JSON SerDe cannot tell them apart; use the DuckDB engine`);
+  const fields = structFields.map((f) => `${hiveIdent(f.name)}:struct<${f.types.map((t) => `${t}:string`).join(',')}>`);
   return [
     `CREATE EXTERNAL TABLE IF NOT EXISTS ${hiveIdent(table)} (`,
     `  Item struct<${fields.join(',')}>`,
     `)`,
     `ROW FORMAT SERDE 'org.openx.data.jsonserde.JsonSerDe'`,
-    `WITH SERDEPROPERTIES ('case.insensitive' = 'false')`,
     `LOCATION ${sqlString(dataLocation)}`,
     `TBLPROPERTIES ('has_encrypted_data' = 'false')`,
   ].join('\n');

@@ -268,8 +268,12 @@ export function closureSql(convention: Convention): string | undefined {
   AND NOT EXISTS (SELECT 1 FROM bad b WHERE b.rule = nv.rule AND b.scope = nv.scope AND b.norm = nv.norm)`;
 }
 
-/** Counts of the report: items read, accounts, lock items (malformed ones included). */
-export const COUNTS_SQL = `SELECT count(*) AS scanned, sum(CASE WHEN kind = 'A' THEN 1 ELSE 0 END) AS accounts, sum(CASE WHEN kind IN ('L', 'M') THEN 1 ELSE 0 END) AS locks FROM cls`;
+/**
+ * Counts of the report: items read, accounts, lock items (malformed ones included); and items read
+ * without a partition key (`nokey`), which an export never holds: more than zero means the engine
+ * read the files with a wrong mapping (Athena's SerDe answering NULL for every field), not the items.
+ */
+export const COUNTS_SQL = `SELECT count(*) AS scanned, sum(CASE WHEN kind = 'A' THEN 1 ELSE 0 END) AS accounts, sum(CASE WHEN kind IN ('L', 'M') THEN 1 ELSE 0 END) AS locks, sum(CASE WHEN h_s IS NULL AND h_n IS NULL AND h_b IS NULL THEN 1 ELSE 0 END) AS nokey FROM cls`;
 
 /** The pulled rows, item by item: keys, audit attributes (text as base64) and the rule each row is pulled for. */
 export function pulledSql(convention: Convention, dialect: SqlDialect): string {
