@@ -63,6 +63,8 @@ export interface ConnectionsView {
   readonly envCredentials: readonly string[];
   /** The endpoint the "add endpoint" form offers: `http://localhost:8000`. */
   readonly suggestedEndpoint: string;
+  /** Where AWS profiles are read from (`~/.aws/config`, `~/.aws/credentials` or the AWS_* file variables): said when none is found. */
+  readonly profileFiles: readonly string[];
 }
 
 /** The bundled sandbox (DynamoDB Local started by the app). */

@@ -43,7 +43,7 @@ export function createFakeDeps(): { deps: BridgeDeps; calls: string[]; writes: (
     warning: () => undefined,
   };
   const connections: ConnectionRegistry = {
-    list: () => record('connections.list', { connections: [FAKE_SANDBOX], selectedId: null, warnings: [], envCredentials: [], suggestedEndpoint: 'http://localhost:8000' }),
+    list: () => record('connections.list', { connections: [FAKE_SANDBOX], selectedId: null, warnings: [], envCredentials: [], suggestedEndpoint: 'http://localhost:8000', profileFiles: ['~/.aws/config', '~/.aws/credentials'] }),
     get: (id) => record('connections.get', id === 'sandbox' ? ok(FAKE_SANDBOX) : err('not-found', 'no such connection')),
     resolve: (id) => record('connections.resolve', id === 'sandbox' ? ok(connection) : err('not-found', 'no such connection')),
     select: () => record('connections.select', ok(FAKE_SANDBOX)),

@@ -49,6 +49,14 @@ describe('connection registry', () => {
     expect(JSON.stringify(list)).not.toMatch(/secret|AKIA/);
   });
 
+  it('says where it looks for profiles, the home folder written as ~', async () => {
+    const none = createConnectionRegistry({ settings: createSettingsStore(dir), sandbox: sandbox(true), broker: createMfaBroker(() => undefined), env: {}, home: dir });
+    const list = await none.list();
+    expect(list.connections.filter((c) => c.kind === 'profile')).toEqual([]);
+    expect(list.profileFiles).toEqual(['~/.aws/config', '~/.aws/credentials']);
+    expect((await registry().list()).profileFiles).toEqual([join(fixtures, 'config-all-kinds'), join(fixtures, 'credentials-basic')]);
+  });
+
   it('makes environment overrides visible, by name', async () => {
     const list = await registry({ AWS_ENDPOINT_URL_DYNAMODB: 'http://proxy:9000', AWS_REGION: 'eu-west-2', AWS_ACCESS_KEY_ID: 'AKIAX', AWS_SECRET_ACCESS_KEY: 'x' }).list();
     const prod = list.connections.find((c) => c.id === 'profile:prod-mfa');

@@ -13,7 +13,8 @@ import type { DynamoCredentials } from '../dynamo/client';
 import { memoizeCredentials, profileCredentialsWithSso } from './credentials';
 import type { MfaBroker } from './mfa-broker';
 import type { ProfileInfo } from './profiles';
-import { loadProfiles, presentCredentialEnv } from './profiles';
+import { loadProfiles, presentCredentialEnv, sharedFilePaths } from './profiles';
+import { homedir } from 'node:os';
 import type { SettingsStore } from './settings-store';
 
 /** The endpoint offered when adding a local endpoint. */
@@ -220,7 +221,11 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
   const registry: ConnectionRegistry = {
     async list() {
       const { views, warnings, selectedId } = await all();
-      return { connections: views.map((c) => c.view), selectedId, warnings, envCredentials: presentCredentialEnv(env), suggestedEndpoint: SUGGESTED_ENDPOINT };
+      const files = sharedFilePaths(env, options.home);
+      const home = options.home ?? homedir();
+      // Paths as people write them: the home folder as `~` (a path is not a secret, but it need not be longer than it is).
+      const profileFiles = [files.config, files.credentials].map((f) => (home !== '' && f.startsWith(`${home}/`) ? `~${f.slice(home.length)}` : f));
+      return { connections: views.map((c) => c.view), selectedId, warnings, envCredentials: presentCredentialEnv(env), suggestedEndpoint: SUGGESTED_ENDPOINT, profileFiles };
     },
     get: view,
     async resolve(id) {

@@ -33,6 +33,17 @@ export function ConnectionsPanel({ state }: { state: ConnectionsState }) {
       ) : null}
       {GROUPS.map((group) => {
         const items = view?.connections.filter((c) => c.kind === group.kind) ?? [];
+        if (items.length === 0 && group.kind === 'profile' && view) {
+          // No profile is not nothing to say: where Locksmith looked, so a misplaced config can be found.
+          return (
+            <div key={group.kind}>
+              <h3 className="field-hint">{group.title}</h3>
+              <p className="field-hint" data-testid="no-profiles">
+                None found in {view.profileFiles.join(' and ')} (AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE point elsewhere).
+              </p>
+            </div>
+          );
+        }
         if (items.length === 0 && group.kind !== 'endpoint') return null;
         return (
           <div key={group.kind}>
