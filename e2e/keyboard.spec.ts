@@ -54,4 +54,12 @@ test('the inspector and dialogs work from the keyboard', async ({ app, inspector
   await page.getByTestId('lookup-input').press('Enter');
   await expect(page.getByTestId('lookup-too-long')).toContainText('3,000 characters');
   await expect(page.getByTestId('error-box')).toHaveCount(0);
+
+  // Ctrl+K on an open Lookup focuses it and keeps what was typed (it once reset the box to the last
+  // handed-over value, racing with typing).
+  await page.getByTestId('lookup-input').fill('half-typed');
+  await page.getByTestId('tab-lookup').focus();
+  await page.keyboard.press('Control+k');
+  await expect(page.getByTestId('lookup-input')).toBeFocused();
+  await expect(page.getByTestId('lookup-input')).toHaveValue('half-typed');
 });

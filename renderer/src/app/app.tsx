@@ -38,7 +38,7 @@ export function App({ startup }: { startup: StartupHash }) {
   const [picked, setPicked] = useState<{ connectionId: string | undefined; table: string | undefined }>({ connectionId: undefined, table: undefined });
   const table = picked.connectionId === connection?.id ? picked.table : undefined;
   const [tab, setTab] = useState<TabId>('inspector');
-  const [lookupRequest, setLookupRequest] = useState({ value: '', seq: 0 });
+  const [lookupRequest, setLookupRequest] = useState({ value: '', seq: 0, handed: false });
   const [lockForm, setLockForm] = useState<LockFormSeed>();
   const [started, setStarted] = useState(false);
   const [sidebarHidden, setSidebarHidden] = useState(false);
@@ -69,7 +69,7 @@ export function App({ startup }: { startup: StartupHash }) {
     [connection?.id],
   );
   const openLookup = useCallback((value?: string) => {
-    setLookupRequest((r) => ({ value: value ?? r.value, seq: r.seq + 1 }));
+    setLookupRequest((r) => (value === undefined ? { ...r, seq: r.seq + 1, handed: false } : { value, seq: r.seq + 1, handed: true }));
     setTab('lookup');
   }, []);
   const workspace: Workspace = useMemo(

@@ -32,8 +32,11 @@ export interface Workspace {
   readonly connection: ConnectionView | undefined;
   readonly table: string | undefined;
   readonly tab: TabId;
-  /** The last value handed to Lookup; `seq` changes on every hand-over, so the same value can be looked up again. */
-  readonly lookupRequest: { readonly value: string; readonly seq: number };
+  /**
+   * The last value handed to Lookup; `seq` changes on every request, so the same value can be looked up again.
+   * `handed` is false when Lookup was only opened (Ctrl/⌘+K): the input is focused, what is typed in it stays.
+   */
+  readonly lookupRequest: { readonly value: string; readonly seq: number; readonly handed: boolean };
   readonly lockForm: LockFormSeed | undefined;
   readonly setTab: (tab: TabId) => void;
   readonly selectTable: (table: string | undefined) => void;

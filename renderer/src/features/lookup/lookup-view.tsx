@@ -52,13 +52,19 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
     conventionRef.current = audit.convention;
   }, [audit.convention]);
 
-  // A value handed over (from the inspector or Ctrl/⌘+K) is looked up at once.
+  // A value handed over (from the inspector or the decoder) is looked up at once. Ctrl/⌘+K on an open
+  // Lookup only focuses the input: resetting it here would wipe what the user typed since (a race).
+  const handed = lookupRequest.handed;
+  const mountedRef = useRef(false);
   useEffect(() => {
-    setValue(lookupValue);
+    const opened = mountedRef.current;
+    mountedRef.current = true;
     inputRef.current?.focus();
+    if (opened && !handed) return;
+    setValue(lookupValue);
     const convention = conventionRef.current;
     if (lookupValue.trim() !== '' && lookupValue.length <= MAX_VALUE_LENGTH) show({ connectionId, table, value: lookupValue, ...(convention ? { convention } : {}) });
-  }, [lookupValue, lookupRequest.seq, connectionId, table, show]);
+  }, [lookupValue, lookupRequest.seq, handed, connectionId, table, show]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
