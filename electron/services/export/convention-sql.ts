@@ -182,13 +182,16 @@ export function auditSteps(convention: Convention, dialect: SqlDialect, source =
   // Step 2: one row per protected value: the lock's value, or each rule value an account holds (S, else N; empty holds nothing).
   // cls carries the attribute columns, so account values need no join back to items.
   const scalar = (name: string): string => `COALESCE(c.a${col(name)}_s, c.a${col(name)}_n)`;
+  // The account's key and the lock's owner matter only when locks name their owner: otherwise NULL, not a copy per value.
+  const owned = convention.ownerAttribute !== undefined;
+  const hsOf = (alias: string): string => (owned ? `${alias}h_s` : 'CAST(NULL AS VARCHAR)');
   const accountVals = convention.rules.map((rule, i) => {
     // A scoped value is held only with every scope attribute set (accountScope).
     const scopeAttrs = Object.values(rule.scope ?? {});
     const held = [`${scalar(rule.attribute)} <> ''`, ...scopeAttrs.map((a) => `${scalar(a)} <> ''`)].join(' AND ');
-    return `SELECT c.id, ${i} AS rule, ${scalar(rule.attribute)} AS raw, ${scopeText(scopeAttrs.map(scalar))} AS scope, 'A' AS side, c.h_s AS hs, CAST(NULL AS VARCHAR) AS own FROM cls c WHERE c.kind = 'A' AND ${held}`;
+    return `SELECT c.id, ${i} AS rule, ${scalar(rule.attribute)} AS raw, ${scopeText(scopeAttrs.map(scalar))} AS scope, 'A' AS side, ${hsOf('c.')} AS hs, CAST(NULL AS VARCHAR) AS own FROM cls c WHERE c.kind = 'A' AND ${held}`;
   });
-  const vals = [`SELECT id, rule, raw, lscope AS scope, 'L' AS side, h_s AS hs, own FROM cls WHERE kind = 'L'`, ...accountVals].join('\nUNION ALL\n');
+  const vals = [`SELECT id, rule, raw, lscope AS scope, 'L' AS side, ${hsOf('')} AS hs, own FROM cls WHERE kind = 'L'`, ...accountVals].join('\nUNION ALL\n');
   // Step 3: normalized values. Printable ASCII normalizes the same in SQL; anything else through the JS normalizer (norm_map).
   const normCases = convention.rules.map((rule, i) => {
     // Numbers compare in DynamoDB's canonical form: always through the JS normalizer.

@@ -1,9 +1,13 @@
 /**
- * The DuckDB engine of an export audit: load the export's keys and audit attributes into a
- * file-backed database (it spills to disk under `memory_limit`), apply incrementals by key, run
+ * The DuckDB engine of an export audit: load the export's keys and audit attributes into
+ * temporary tables of a file-backed database, apply incrementals by key, run
  * the checks of convention-sql.ts one statement each, and feed only the rows that are not plainly
  * healthy to the shared JS audit engine, which writes the report. Runs in a child process
  * (export-audit-child.ts), never in Electron's main process: DuckDB's memory is its own.
+ * Temporary, not persistent, tables: they live in memory up to `memory_limit` and spill to the
+ * temp directory beyond it, and they skip the compression and checkpoint writes of persistent
+ * storage the audit never reads back (the database is deleted after the run). The figures are in
+ * docs/benchmarks.md and the README's export section.
  */
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
@@ -59,10 +63,18 @@ function readJson(files: readonly string[], columns: Record<string, string>): st
   return `read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', compression = 'gzip', filename = true, columns = {${cols}})`;
 }
 
+/**
+ * The data file of each row as its 1-based position in `files`: a small integer instead of the path
+ * DuckDB's `filename` repeats on every row (the load keeps it for the count check below).
+ */
+function fileIndex(files: readonly string[]): string {
+  return `CAST(list_position([${files.map(sqlString).join(', ')}], filename) AS INTEGER)`;
+}
+
 /** Checks each file's line count against its manifest line: a file that reads short is never audited. */
-async function checkCounts(conn: DuckDBConnection, table: string, opened: OpenedExport): Promise<number> {
-  const rows = (await conn.runAndReadAll(`SELECT src, count(*) AS n FROM ${table} GROUP BY src`)).getRowObjectsJson() as { src: string; n: string | number }[];
-  const counted = new Map(rows.map((r) => [r.src, Number(r.n)]));
+async function checkCounts(conn: DuckDBConnection, table: string, opened: OpenedExport, files: readonly string[]): Promise<number> {
+  const rows = (await conn.runAndReadAll(`SELECT src, count(*) AS n FROM ${table} GROUP BY src`)).getRowObjectsJson() as { src: string | number | null; n: string | number }[];
+  const counted = new Map(rows.map((r) => [files[Number(r.src) - 1], Number(r.n)]));
   let total = 0;
   for (const f of opened.files) {
     const n = counted.get(f.path) ?? 0;
@@ -80,17 +92,17 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Pro
   const all = structType(itemStructFields(convention));
   const cols = itemColumns(convention, 'Item').join(', ');
   const files = await dataFiles(full);
-  const empty = `SELECT CAST(NULL AS VARCHAR) AS src, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')} WHERE FALSE`;
-  const load = files.length ? `(SELECT filename AS src, ${cols} FROM ${readJson(files, { Item: all })})` : `(${empty})`;
+  const empty = `SELECT CAST(NULL AS INTEGER) AS src, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')} WHERE FALSE`;
+  const load = files.length ? `(SELECT ${fileIndex(files)} AS src, ${cols} FROM ${readJson(files, { Item: all })})` : `(${empty})`;
   if (incrementals.length === 0) {
     // Loading and classifying in one pass: cls0 is the only copy of the items; rowid is the item id.
-    await conn.run(`CREATE TABLE cls0 AS ${auditSteps(convention, DUCKDB_DIALECT, load)[0]!.select}`);
-    await conn.run('CREATE VIEW cls AS SELECT rowid AS id, * FROM cls0');
-    await conn.run('CREATE VIEW items AS SELECT * FROM cls');
-    return { lines: await checkCounts(conn, 'cls0', full), classified: true };
+    await conn.run(`CREATE TEMP TABLE cls0 AS ${auditSteps(convention, DUCKDB_DIALECT, load)[0]!.select}`);
+    await conn.run('CREATE TEMP VIEW cls AS SELECT rowid AS id, * FROM cls0');
+    await conn.run('CREATE TEMP VIEW items AS SELECT * FROM cls');
+    return { lines: await checkCounts(conn, 'cls0', full, files), classified: true };
   }
-  await conn.run(`CREATE TABLE raw0 AS SELECT * FROM ${load} l`);
-  let lines = await checkCounts(conn, 'raw0', full);
+  await conn.run(`CREATE TEMP TABLE raw0 AS SELECT * FROM ${load} l`);
+  let lines = await checkCounts(conn, 'raw0', full, files);
   const keysType = structType(itemStructFields(convention, true));
   const parts: string[] = [];
   for (const [k, inc] of incrementals.entries()) {
@@ -98,20 +110,20 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Pro
     const incFiles = await dataFiles(inc);
     const incCols = itemColumns(convention, 'NewImage', 'Keys').join(', ');
     const body = incFiles.length
-      ? `SELECT filename AS src, ${k} AS seq, TRY_CAST(Metadata.WriteTimestampMicros.N AS BIGINT) AS ts, NewImage IS NOT NULL AS present, ${incCols} FROM ${readJson(incFiles, { Metadata: 'STRUCT(WriteTimestampMicros STRUCT(N VARCHAR))', Keys: keysType, NewImage: all })}`
-      : `SELECT * FROM (SELECT CAST(NULL AS VARCHAR) AS src, 0 AS seq, CAST(NULL AS BIGINT) AS ts, FALSE AS present, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')}) WHERE FALSE`;
-    await conn.run(`CREATE TABLE inc${k} AS ${body}`);
-    lines += await checkCounts(conn, `inc${k}`, inc);
+      ? `SELECT ${fileIndex(incFiles)} AS src, ${k} AS seq, TRY_CAST(Metadata.WriteTimestampMicros.N AS BIGINT) AS ts, NewImage IS NOT NULL AS present, ${incCols} FROM ${readJson(incFiles, { Metadata: 'STRUCT(WriteTimestampMicros STRUCT(N VARCHAR))', Keys: keysType, NewImage: all })}`
+      : `SELECT * FROM (SELECT CAST(NULL AS INTEGER) AS src, 0 AS seq, CAST(NULL AS BIGINT) AS ts, FALSE AS present, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')}) WHERE FALSE`;
+    await conn.run(`CREATE TEMP TABLE inc${k} AS ${body}`);
+    lines += await checkCounts(conn, `inc${k}`, inc, incFiles);
     parts.push(`SELECT * FROM inc${k}`);
   }
   const keyCols = ['h_s', 'h_n', 'h_b', 'r_s', 'r_n', 'r_b'];
   const valueCols = itemColumns(convention, 'x').map((c) => c.split(' AS ')[1]!);
   // The last write of each key wins: later export first, then the later write within it.
-  await conn.run(`CREATE TABLE latest AS SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY ${keyCols.join(', ')} ORDER BY seq DESC, ts DESC NULLS LAST) AS rn FROM (${parts.join(' UNION ALL ')}) u) l WHERE rn = 1`);
+  await conn.run(`CREATE TEMP TABLE latest AS SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY ${keyCols.join(', ')} ORDER BY seq DESC, ts DESC NULLS LAST) AS rn FROM (${parts.join(' UNION ALL ')}) u) l WHERE rn = 1`);
   const sameKey = keyCols.map((c) => `l.${c} IS NOT DISTINCT FROM f.${c}`).join(' AND ');
-  await conn.run(`CREATE TABLE merged AS SELECT ${valueCols.join(', ')} FROM raw0 f WHERE NOT EXISTS (SELECT 1 FROM latest l WHERE ${sameKey})
+  await conn.run(`CREATE TEMP TABLE merged AS SELECT ${valueCols.join(', ')} FROM raw0 f WHERE NOT EXISTS (SELECT 1 FROM latest l WHERE ${sameKey})
     UNION ALL SELECT ${valueCols.join(', ')} FROM latest WHERE present`);
-  await conn.run(`CREATE VIEW items AS SELECT rowid AS id, * FROM merged`);
+  await conn.run(`CREATE TEMP VIEW items AS SELECT rowid AS id, * FROM merged`);
   return { lines, classified: false };
 }
 
@@ -132,7 +144,7 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
     for (const step of steps) {
       if (step.name === 'cls' && classified) continue;
       options.onStep?.(step.name);
-      await conn.run(`CREATE ${step.view ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.select}`);
+      await conn.run(`CREATE TEMP ${step.view ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.select}`);
       if (step.name === 'vals') await fillNormMap(conn, convention);
     }
     const closure = closureSql(convention);
@@ -141,7 +153,7 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
       for (;;) {
         const added = await conn.run(`INSERT INTO bad ${closure}`);
         if (added.rowsChanged === 0) break;
-        await conn.run(`CREATE OR REPLACE TABLE pull AS ${pull.select}`);
+        await conn.run(`CREATE OR REPLACE TEMP TABLE pull AS ${pull.select}`);
       }
     }
     const counts = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as unknown as SqlCounts;
@@ -163,7 +175,7 @@ async function fillNormMap(conn: DuckDBConnection, convention: Convention): Prom
     await conn.run('CREATE TABLE norm_map (rule INTEGER, raw VARCHAR, norm VARCHAR)');
     return;
   }
-  await conn.run(`CREATE TABLE norm_todo AS ${todo}`);
+  await conn.run(`CREATE TEMP TABLE norm_todo AS ${todo}`);
   const appender = await conn.createAppender('norm_bytes');
   const result = await conn.stream(`SELECT k, rule, ${DUCKDB_DIALECT.textOut('raw')} AS raw FROM norm_todo`);
   for await (const rows of result.yieldRowObjectJson()) {
@@ -175,5 +187,5 @@ async function fillNormMap(conn: DuckDBConnection, convention: Convention): Prom
     }
   }
   appender.closeSync();
-  await conn.run(`CREATE TABLE norm_map AS ${NORM_MAP_SQL}`);
+  await conn.run(`CREATE TEMP TABLE norm_map AS ${NORM_MAP_SQL}`);
 }
