@@ -3,7 +3,7 @@ import { parseBenchArgs } from './args';
 
 describe('parseBenchArgs', () => {
   it('defaults to 200,000 items, 3 runs, 4 segments, a 2g heap, the UI included', () => {
-    expect(parseBenchArgs([])).toEqual({ items: 200_000, runs: 3, segments: 4, heap: '2g', lookups: 40, json: false, skipUi: false, uiOnly: false, exportItems: 200_000, exportOnly: false, cliOnly: false, startupRuns: 15 });
+    expect(parseBenchArgs([])).toEqual({ items: 200_000, runs: 3, segments: 4, heap: '2g', lookups: 40, json: false, skipUi: false, uiOnly: false, exportItems: 200_000, exportOnly: false, cliOnly: false, startupRuns: 15, admin: false });
   });
 
   it('reads every flag, accepting digit separators', () => {
@@ -20,6 +20,7 @@ describe('parseBenchArgs', () => {
       exportOnly: false,
       cliOnly: false,
       startupRuns: 15,
+      admin: false,
     });
   });
 
@@ -32,6 +33,12 @@ describe('parseBenchArgs', () => {
   it('measures only whole processes with --cli-only, start-up over --startup-runs rounds', () => {
     expect(parseBenchArgs(['--cli-only', '--startup-runs', '20'])).toMatchObject({ cliOnly: true, startupRuns: 20 });
     expect(() => parseBenchArgs(['--startup-runs', '0'])).toThrow(/--startup-runs/);
+  });
+
+  it('pages through dynamodb-admin only when asked, and only beside a live table', () => {
+    expect(parseBenchArgs([]).admin).toBe(false);
+    expect(parseBenchArgs(['--cli-only', '--admin']).admin).toBe(true);
+    expect(() => parseBenchArgs(['--export-only', '--admin'])).toThrow(/--admin needs the live table/);
   });
 
   it('gives a million-item table a bigger default heap', () => {

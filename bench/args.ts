@@ -27,10 +27,12 @@ export interface BenchArgs {
   readonly cliOnly: boolean;
   /** Rounds of the start-up measurement (node -e 0, --help from the bundle, --help through tsx; default 15). */
   readonly startupRuns: number;
+  /** Also page the lock items through dynamodb-admin beside the CLI audit (minutes at 200k items: opt-in). */
+  readonly admin: boolean;
 }
 
 /** Usage text. */
-export const BENCH_USAGE = `Usage: npm run bench -- [--items N] [--runs K] [--segments S] [--heap 2g] [--lookups L] [--skip-ui | --ui-only] [--export-items N | --export-only] [--cli-only] [--startup-runs N] [--json]`;
+export const BENCH_USAGE = `Usage: npm run bench -- [--items N] [--runs K] [--segments S] [--heap 2g] [--lookups L] [--skip-ui | --ui-only] [--export-items N | --export-only] [--cli-only] [--startup-runs N] [--admin] [--json]`;
 
 function positiveInt(text: string | undefined, name: string, fallback: number, max: number): number {
   if (text === undefined) return fallback;
@@ -59,11 +61,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       'export-only': { type: 'boolean' },
       'cli-only': { type: 'boolean' },
       'startup-runs': { type: 'string' },
+      admin: { type: 'boolean' },
     },
   });
   const items = positiveInt(values.items, 'items', 200_000, 10_000_000);
   if (values['skip-ui'] === true && values['ui-only'] === true) throw new Error('--skip-ui and --ui-only exclude each other');
   if (values['cli-only'] === true && (values['ui-only'] === true || values['export-only'] === true)) throw new Error('--cli-only excludes --ui-only and --export-only');
+  if (values.admin === true && (values['export-only'] === true || values['ui-only'] === true)) throw new Error('--admin needs the live table: not with --export-only or --ui-only');
   const heap = values.heap ?? (items >= 500_000 ? '4g' : '2g');
   if (!/^\d+[mg]$/i.test(heap)) throw new Error(`--heap must look like 2g or 1536m, got ${JSON.stringify(heap)}`);
   return {
@@ -79,5 +83,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     exportOnly: values['export-only'] === true,
     cliOnly: values['cli-only'] === true,
     startupRuns: positiveInt(values['startup-runs'], 'startup-runs', 15, 1_000),
+    admin: values.admin === true,
   };
 }

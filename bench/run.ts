@@ -21,6 +21,7 @@ import { benchExport, summarizeExport } from './export-bench';
 import { formatMs, interleave, median, textTable } from './stats';
 import { measureProcessPair, measureStartup, processLines, summarizeProcesses } from './process-bench';
 import { createBenchTable, createPlainTable, loadBenchTable } from './table';
+import { adminLine, benchAdmin } from './admin-bench';
 
 const TABLE = 'bench_accounts';
 const TINY_TABLE = 'bench_tiny';
@@ -127,7 +128,12 @@ async function measureUi(args: BenchArgs, endpoint: string, log: (line: string) 
 async function measureProcesses(args: BenchArgs, endpoint: string, plan: DatasetPlan, log: (line: string) => void) {
   const startup = await measureStartup(args.startupRuns, log);
   const pair = await measureProcessPair({ endpoint, table: TABLE, segments: args.segments, convention, items: plan.items, runs: args.runs }, (report) => checkReport(report, plan, 'the CLI audit'), log);
-  return { startup, pair, summary: summarizeProcesses(startup, pair) };
+  const summary = summarizeProcesses(startup, pair);
+  if (!args.admin) return { startup, pair, summary, lines: processLines(summary) };
+  log('dynamodb-admin (paging every UNIQ# item through its API)…');
+  const admin = await benchAdmin(endpoint, TABLE, 'UNIQ#', plan.locks);
+  const problems = Object.values(plan.summary).reduce((a, b) => a + b, 0);
+  return { startup, pair, summary, admin, lines: [...processLines(summary), adminLine(admin, summary.cliProcessMs, problems)] };
 }
 
 /** `--cli-only`: whole processes only, on the bench table; results.json written, docs untouched. */
@@ -140,7 +146,7 @@ async function cliOnly(args: BenchArgs, client: DynamoDBClient, endpoint: string
   writeFileSync(RESULTS, `${JSON.stringify({ machine: finished, args, plan, processes }, null, 2)}\n`);
   const load = (l: readonly number[]): string => l.map((x) => x.toFixed(2)).join(' / ');
   if (args.json) process.stdout.write(`${JSON.stringify({ machine: finished, args, summary: processes.summary })}\n`);
-  else process.stdout.write(`${processLines(processes.summary).join('\n')}\nload average ${load(machine.loadAverageStart)} at start, ${load(finished.loadAverageEnd)} at end\nwrote bench/results.json (whole processes only; docs/benchmarks.md untouched)\n`);
+  else process.stdout.write(`${processes.lines.join('\n')}\nload average ${load(machine.loadAverageStart)} at start, ${load(finished.loadAverageEnd)} at end\nwrote bench/results.json (whole processes only; docs/benchmarks.md untouched)\n`);
 }
 
 async function main(): Promise<void> {
@@ -233,14 +239,14 @@ async function main(): Promise<void> {
     const verdicts = targets(plan.items, summary);
     writeFileSync(RESULTS, `${JSON.stringify({ machine: finished, args, plan, figures, summary, targets: verdicts, processes, ...(uiError ? { uiError } : {}) }, null, 2)}\n`);
     const doc = existsSync(DOCS) ? readFileSync(DOCS, 'utf8') : '# Benchmarks\n';
-    const section = docsSection(finished, figures, summary).replace(`<!-- /bench:${plan.items} -->`, `\nWhole processes, started cold (node + SDK only for the raw one):\n\n${processLines(processes.summary).map((l) => `- ${l}`).join('\n')}\n<!-- /bench:${plan.items} -->`);
+    const section = docsSection(finished, figures, summary).replace(`<!-- /bench:${plan.items} -->`, `\nWhole processes, started cold (node + SDK only for the raw one):\n\n${processes.lines.map((l) => `- ${l}`).join('\n')}\n<!-- /bench:${plan.items} -->`);
     writeFileSync(DOCS, upsertSection(doc, plan.items, section));
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ machine: finished, args, plan, summary, targets: verdicts })}\n`);
     } else {
       process.stdout.write(`\n${textTable([...FIGURE_HEADER], figureRows(plan.items, summary))}\n\n`);
       process.stdout.write(`${textTable(['target', 'this run', 'verdict'], verdicts.map((t) => [t.target, t.value, t.met === undefined ? '–' : t.met ? 'met' : 'MISSED']))}\n`);
-      process.stdout.write(`\n${processLines(processes.summary).join('\n')}\n`);
+      process.stdout.write(`\n${processes.lines.join('\n')}\n`);
       if (exportSummary) process.stdout.write(`\nexport audit:\n${JSON.stringify(exportSummary, null, 2)}\n`);
       process.stdout.write(`\nwrote bench/results.json${exportSummary ? ', bench/export-results.json' : ''} and docs/benchmarks.md\n`);
     }
