@@ -11,7 +11,8 @@ import { joinKey, type ScopeValues } from '../../../shared/conventions/scope';
 import type { Convention, Item, LockRule, PlainKey } from '../../../shared/model';
 import { keyId, toTypedKey } from '../../../shared/plain-key';
 import { withRetry } from '../dynamo/retry';
-import { holderScanFilter, holderScanProjection } from '../lookup/holder-scan';
+import { holderScanFilter, holderScanProjection, type HolderScanRule } from '../lookup/holder-scan';
+import type { ScanFilter } from '../scanner/scanner';
 
 /** Reads one item with a consistent GetItem (undefined when it does not exist). */
 export async function readItem(client: DynamoDBClient, table: string, convention: Convention, key: PlainKey, signal?: AbortSignal): Promise<Item | undefined> {
@@ -43,17 +44,56 @@ export interface HolderSearchOptions {
  * parallel scan projected to the keys and the rule's attribute.
  */
 export async function findHolders(options: HolderSearchOptions): Promise<PlainKey[]> {
-  const { client, table, convention, rule, signal } = options;
-  const ruleIndex = convention.rules.indexOf(rule);
+  const { rule } = options;
   const normalized = ruleNormalizer(rule)(options.value);
-  const inScope = (scope: ScopeValues | undefined): boolean => options.scope === undefined || joinKey(scope, '') === joinKey(options.scope, '');
-  const forms = [...new Set([normalized, options.value])];
-  const scanRules = [{ rule, index: ruleIndex, normalized, forms }];
+  const scanRules = [{ rule, index: options.convention.rules.indexOf(rule), normalized, forms: [...new Set([normalized, options.value])] }];
+  const [holders] = await scanForHolders(options, scanRules, holderScanFilter(scanRules), [{ ruleIndex: scanRules[0]!.index, normalized, ...(options.scope ? { scope: options.scope } : {}) }]);
+  return holders ?? [];
+}
+
+/** One value whose holders are sought: rule (by index), normalized value, and for a scoped rule its scope. */
+interface HolderTarget {
+  readonly ruleIndex: number;
+  readonly normalized: string;
+  readonly scope?: ScopeValues;
+}
+
+/** One value of `findHoldersOfValues`. */
+export interface HolderQuery {
+  readonly rule: LockRule;
+  readonly value: string;
+  readonly scope?: ScopeValues;
+}
+
+/**
+ * The holders of many values at once (a repair's releases): one consistent scan, filtered only on
+ * the rules' attributes existing (a filter naming hundreds of values would outgrow DynamoDB's
+ * expression limits), values compared client-side as `findHolders` does. Holders per query, in order.
+ */
+export async function findHoldersOfValues(options: Omit<HolderSearchOptions, 'rule' | 'value' | 'scope'>, queries: readonly HolderQuery[]): Promise<PlainKey[][]> {
+  if (queries.length === 0) return [];
+  const { convention } = options;
+  const targets = queries.map((q) => ({ ruleIndex: convention.rules.indexOf(q.rule), normalized: ruleNormalizer(q.rule)(q.value), ...(q.scope ? { scope: q.scope } : {}) }));
+  const rules = [...new Set(queries.map((q) => q.rule))];
+  const scanRules = rules.map((rule) => ({ rule, index: convention.rules.indexOf(rule), normalized: '', forms: [] }));
+  const names = Object.fromEntries(rules.map((rule, i) => [`#f${i}`, rule.attribute]));
+  const filter = { expression: rules.map((_, i) => `attribute_exists(#f${i})`).join(' OR '), names };
+  return scanForHolders(options, scanRules, filter, targets);
+}
+
+/** The consistent parallel scan behind both searches: the holders of each target. */
+async function scanForHolders(options: Omit<HolderSearchOptions, 'rule' | 'value' | 'scope'>, scanRules: readonly HolderScanRule[], filter: ScanFilter, targets: readonly HolderTarget[]): Promise<PlainKey[][]> {
+  const { client, table, convention, signal } = options;
   const projection = holderScanProjection(convention, scanRules);
-  const filter = holderScanFilter(scanRules);
   const compiled = compileConvention(convention);
   const segments = options.segments ?? 4;
-  const found = new Map<string, PlainKey>();
+  const byValue = new Map<string, number[]>();
+  targets.forEach((t, i) => {
+    const id = JSON.stringify([t.ruleIndex, t.normalized]);
+    byValue.set(id, [...(byValue.get(id) ?? []), i]);
+  });
+  const inScope = (target: HolderTarget, scope: ScopeValues | undefined): boolean => target.scope === undefined || joinKey(scope, '') === joinKey(target.scope, '');
+  const found = targets.map(() => new Map<string, PlainKey>());
   await Promise.all(
     Array.from({ length: segments }, async (_, segment) => {
       let start: Record<string, AttributeValue> | undefined;
@@ -78,11 +118,16 @@ export async function findHolders(options: HolderSearchOptions): Promise<PlainKe
         );
         for (const item of page.Items ?? []) {
           const cls = classifyItem(compiled, item);
-          if (cls.kind === 'account' && cls.values.some((v) => v.ruleIndex === ruleIndex && v.normalized === normalized && inScope(v.scope))) found.set(keyId(cls.key, convention.keys), cls.key);
+          if (cls.kind !== 'account') continue;
+          for (const v of cls.values) {
+            for (const t of byValue.get(JSON.stringify([v.ruleIndex, v.normalized])) ?? []) {
+              if (inScope(targets[t]!, v.scope)) found[t]!.set(keyId(cls.key, convention.keys), cls.key);
+            }
+          }
         }
         start = page.LastEvaluatedKey;
       } while (start);
     }),
   );
-  return [...found.values()];
+  return found.map((m) => [...m.values()]);
 }

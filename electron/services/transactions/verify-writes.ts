@@ -6,7 +6,7 @@ import { withRetry } from '../dynamo/retry';
 import { fromSdkItem, toSdkInput } from './sdk-json';
 
 /** Re-reads the items `preview` wrote (consistent reads) and says whether each is as written. */
-export async function rereadWrites(client: DynamoDBClient, preview: Preview, signal?: AbortSignal): Promise<Verification> {
+export async function rereadWrites(client: DynamoDBClient, preview: Pick<Preview, 'input' | 'actions'>, signal?: AbortSignal): Promise<Verification> {
   const expected = expectedWrites(preview.input, preview.actions);
   // Keys go through the same JSON → SDK conversion as the request itself (B as bytes).
   const keys = toSdkInput({ ClientRequestToken: preview.input.ClientRequestToken, TransactItems: expected.map((e) => ({ Delete: { TableName: e.table, Key: e.key } })) }).TransactItems ?? [];
@@ -22,7 +22,7 @@ export async function rereadWrites(client: DynamoDBClient, preview: Preview, sig
 }
 
 /** rereadWrites, with a failed re-read reported as "not verified" (the write itself succeeded). */
-export async function verifyExecuted(client: DynamoDBClient, preview: Preview): Promise<Verification> {
+export async function verifyExecuted(client: DynamoDBClient, preview: Pick<Preview, 'input' | 'actions'>): Promise<Verification> {
   try {
     return await rereadWrites(client, preview);
   } catch (error) {

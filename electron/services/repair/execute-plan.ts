@@ -1,0 +1,138 @@
+/**
+ * Executes a stored plan transaction by transaction: a stop request is honoured between two
+ * transactions; releases are looked for again (one consistent scan per transaction) and a held
+ * value refuses its whole transaction before sending; each request goes out exactly as planned,
+ * retried with its own token; a cancellation's reasons are mapped to the fixes by position; what
+ * was written is re-read; every transaction gets its audit-log line. An error whose outcome is
+ * unknown stops the plan: nothing more is sent on a guess.
+ */
+import type { RepairFixOutcome, RepairReasonView, RepairStatusView, RepairTransactionOutcome } from '../../../shared/contract/repair-views';
+import type { Convention } from '../../../shared/model';
+import { formatKey } from '../../../shared/plain-key';
+import type { Outcome } from '../../../shared/transactions/types';
+import { toAppError } from '../dynamo/errors';
+import { appendActivity, type ActivityEntry } from '../transactions/audit-log';
+import { sendTransaction } from '../transactions/execute';
+import type { TransactionContext } from '../transactions/service';
+import { verifyExecuted } from '../transactions/verify-writes';
+import { holdersOf, type BuiltPlan, type PlannedTransaction } from './make-plan';
+
+/** The live state of one execution, read by `status` while it runs. */
+export interface Execution {
+  stopRequested: boolean;
+  phase: RepairStatusView['phase'];
+  readonly transactions: RepairTransactionOutcome[];
+  readonly fixes: RepairFixOutcome[];
+  finished: number;
+  message?: string;
+}
+
+/** What one execution needs. */
+export interface ExecuteInput {
+  readonly planId: string;
+  readonly table: string;
+  readonly convention: Convention;
+  readonly plan: BuiltPlan;
+  readonly dataDir?: string;
+  readonly clock: () => number;
+  /** Called after every change of the execution (the CLI prints progress from it). */
+  readonly onProgress?: (execution: Execution) => void;
+}
+
+/** A fresh execution: every transaction pending. */
+export function newExecution(plan: BuiltPlan): Execution {
+  return {
+    stopRequested: false,
+    phase: 'running',
+    transactions: plan.transactions.map((t) => ({ index: t.view.index, state: 'pending' })),
+    fixes: plan.fixes.map((f) => ({ fix: f.index, state: 'pending', message: 'not sent yet' })),
+    finished: 0,
+  };
+}
+
+function settle(execution: Execution, t: PlannedTransaction, outcome: RepairTransactionOutcome, fixMessage: (fix: number) => string): void {
+  execution.transactions[t.view.index] = outcome;
+  for (const fix of t.view.fixes) execution.fixes[fix] = { fix, state: outcome.state, message: fixMessage(fix) };
+}
+
+/** Sends one transaction (after its fresh release check) and returns the outcome for the log. */
+async function runOne(ctx: TransactionContext, input: ExecuteInput, execution: Execution, t: PlannedTransaction): Promise<{ logged: ActivityEntry['outcome']; unknown: boolean }> {
+  const errorContext = { table: input.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets };
+  const summaries = (fix: number): string => input.plan.fixes[fix]?.summary ?? `fix ${fix + 1}`;
+  let held: { fix: number; names: string }[];
+  try {
+    const holders = await holdersOf(ctx, input, t.releases.map((r) => r.spec));
+    held = t.releases.flatMap((r, i) => (holders[i]?.length ? [{ fix: r.fix, names: holders[i].map((h) => formatKey(h, input.convention.keys)).join(', ') }] : []));
+  } catch (error) {
+    const e = toAppError(error, errorContext);
+    settle(execution, t, { index: t.view.index, state: 'error', message: `the fresh read before sending failed: ${e.message}. Nothing was sent.` }, () => 'not sent: the fresh read before sending failed');
+    return { logged: { status: 'error', error: e }, unknown: false };
+  }
+  if (held.length > 0) {
+    const message = `refused before sending: ${held.map((h) => `${h.names} holds the value of "${summaries(h.fix)}"`).join('; ')}. Nothing in this transaction was sent.`;
+    const byFix = new Map(held.map((h) => [h.fix, h.names]));
+    settle(execution, t, { index: t.view.index, state: 'refused', message }, (fix) => (byFix.has(fix) ? `refused: ${byFix.get(fix)} holds this value right now` : 'not sent: its transaction was refused for another fix'));
+    return { logged: { status: 'refused', message, holders: [] }, unknown: false };
+  }
+  const sent = await sendTransaction({ client: ctx.client, input: t.view.input, actions: t.actions, ownerAttribute: input.convention.ownerAttribute, retry: ctx.deps?.retry, wait: ctx.deps?.wait, errorContext });
+  if (!sent.ok) {
+    settle(execution, t, { index: t.view.index, state: 'error', message: `${sent.error.message} — the request may or may not have been applied; the plan stopped here` }, () => 'unknown: its transaction failed to send');
+    return { logged: { status: 'error', error: sent.error }, unknown: true };
+  }
+  const outcome: Outcome = sent.value;
+  if (outcome.status === 'succeeded') {
+    const check = await verifyExecuted(ctx.client, { input: t.view.input, actions: t.actions });
+    const differences = [...check.differences, ...check.unchecked.map((u) => `not checked: ${u}`)];
+    settle(execution, t, { index: t.view.index, state: 'succeeded', message: outcome.message, verified: check.verified, ...(check.verified ? {} : { differences }) }, () => (check.verified ? 'applied and verified' : 'applied, NOT verified (see the transaction)'));
+    return { logged: outcome, unknown: false };
+  }
+  const reasons: RepairReasonView[] = outcome.reasons.filter((r) => r.code !== 'None').map((r) => ({ index: r.index, fix: t.view.actions[r.index]?.fix ?? -1, code: r.code, message: r.message }));
+  const failed = new Map<number, string>();
+  for (const r of reasons) failed.set(r.fix, [failed.get(r.fix), r.message].filter(Boolean).join('; '));
+  const culprits = [...failed.keys()].map((f) => f + 1).join(', ');
+  settle(execution, t, { index: t.view.index, state: 'cancelled', message: `cancelled by DynamoDB, nothing in it was written: ${outcome.message}`, reasons }, (fix) => (failed.has(fix) ? `cancelled: ${failed.get(fix)}` : `not applied: fix ${culprits} of the same transaction failed its condition`));
+  return { logged: outcome, unknown: false };
+}
+
+/** Runs every transaction of the plan in order, updating `execution` as it goes. */
+export async function executePlan(ctx: TransactionContext, input: ExecuteInput, execution: Execution): Promise<void> {
+  const total = input.plan.transactions.length;
+  for (const t of input.plan.transactions) {
+    if (execution.stopRequested || execution.phase === 'failed') {
+      settle(execution, t, { index: t.view.index, state: 'not-sent', message: execution.stopRequested ? 'stopped on request before this transaction' : 'not sent: the plan stopped after an error' }, () => (execution.stopRequested ? 'not sent: stopped on request' : 'not sent: the plan stopped after an error'));
+      continue;
+    }
+    execution.transactions[t.view.index] = { index: t.view.index, state: 'sending' };
+    input.onProgress?.(execution);
+    const { logged, unknown } = await runOne(ctx, input, execution, t);
+    execution.finished += 1;
+    const entry: ActivityEntry = {
+      time: new Date(input.clock()).toISOString(),
+      connection: ctx.connection.label,
+      region: ctx.connection.region,
+      endpoint: ctx.connection.endpoint ?? 'aws',
+      table: input.table,
+      previewId: `${input.planId}-${t.view.index + 1}`,
+      token: t.view.clientRequestToken,
+      kind: 'repair',
+      summary: `Repair transaction ${t.view.index + 1} of ${total}: ${t.view.fixes.map((f) => input.plan.fixes[f]?.summary ?? '').join('; ')}`,
+      request: t.view.input,
+      outcome: logged,
+    };
+    try {
+      await appendActivity(entry, { ...(input.dataDir ? { dataDir: input.dataDir } : {}), ...(ctx.secrets ? { secrets: ctx.secrets } : {}) });
+    } catch (error) {
+      const current = execution.transactions[t.view.index]!;
+      execution.transactions[t.view.index] = { ...current, message: `${current.message ?? ''} (the audit log could not be written: ${(error as Error).message})` };
+    }
+    if (unknown) {
+      execution.phase = 'failed';
+      execution.message = `transaction ${t.view.index + 1} failed to send; nothing after it was sent`;
+    }
+    input.onProgress?.(execution);
+  }
+  if (execution.phase !== 'failed') execution.phase = execution.stopRequested && execution.transactions.some((t) => t.state === 'not-sent') ? 'stopped' : 'done';
+  const applied = execution.transactions.filter((t) => t.state === 'succeeded').length;
+  execution.message ??= `${applied} of ${total} transaction(s) applied${execution.phase === 'stopped' ? ', then stopped on request' : ''}`;
+  input.onProgress?.(execution);
+}

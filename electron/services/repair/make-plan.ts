@@ -1,0 +1,156 @@
+/**
+ * Builds a repair plan with fresh consistent reads: each fix of `planRepairs` is resolved and built
+ * exactly as a single claim or release preview is (same resolver, same builders and guards), fixes
+ * whose problem is already gone are dropped, releases of values an account holds now are left for
+ * a person, and the rest is packed into transactions of at most 100 actions, each with its token.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RepairActionView, RepairFixView, RepairLeftView, RepairTransactionView } from '../../../shared/contract/repair-views';
+import type { Convention, PlainKey, Problem } from '../../../shared/model';
+import { formatKey, keyId } from '../../../shared/plain-key';
+import { err, ok, type Result } from '../../../shared/result';
+import { packFixes } from '../../../shared/repair/batch';
+import { buildTransaction } from '../../../shared/transactions/build';
+import { findRule } from '../../../shared/transactions/build-common';
+import { awsCliCommand, sdkV3Snippet } from '../../../shared/transactions/copy-as';
+import { planRepairs, type RepairFix } from '../../../shared/transactions/repair-plan';
+import type { ActionMeta, ActionOperation, BuiltTransaction, ReleaseSpec, TransactItemJson } from '../../../shared/transactions/types';
+import { findHoldersOfValues, readItem } from '../transactions/reads';
+import { resolveSpec } from '../transactions/resolve';
+import type { TransactionContext } from '../transactions/service';
+
+/** One transaction as kept for execute: the exact request, its actions, and the releases to re-check. */
+export interface PlannedTransaction {
+  readonly view: RepairTransactionView;
+  /** Action metadata renumbered to positions in this transaction. */
+  readonly actions: readonly ActionMeta[];
+  /** The releases in it, by fix index: their values are looked for again just before sending. */
+  readonly releases: readonly { readonly fix: number; readonly spec: ReleaseSpec }[];
+}
+
+/** A built plan: the views to show and what execute needs. */
+export interface BuiltPlan {
+  readonly fixes: readonly RepairFixView[];
+  readonly transactions: readonly PlannedTransaction[];
+  readonly manual: readonly RepairLeftView[];
+  readonly resolved: readonly RepairLeftView[];
+  readonly actionCount: number;
+}
+
+/** Where to plan. */
+export interface PlanInput {
+  readonly table: string;
+  readonly convention: Convention;
+  readonly problems: readonly Problem[];
+  readonly signal?: AbortSignal;
+}
+
+/** Fixes resolved at once (each a couple of consistent GetItems). */
+const CONCURRENCY = 8;
+
+/** The operation of a transactional action. */
+export function operationOf(item: TransactItemJson | undefined): ActionOperation {
+  if (!item) return 'ConditionCheck';
+  return 'Put' in item ? 'Put' : 'Delete' in item ? 'Delete' : 'Update' in item ? 'Update' : 'ConditionCheck';
+}
+
+function tableOf(item: TransactItemJson): string {
+  return 'Put' in item ? item.Put.TableName : 'Delete' in item ? item.Delete.TableName : 'Update' in item ? item.Update.TableName : item.ConditionCheck.TableName;
+}
+
+type Resolved = { readonly fix: RepairFix; readonly built: BuiltTransaction; readonly release?: ReleaseSpec } | { readonly fix: RepairFix; readonly left: 'manual' | 'resolved'; readonly why: string };
+
+/** Resolves and builds one fix the way a single preview does; a fix whose problem is gone says so. */
+async function resolveFix(ctx: TransactionContext, input: PlanInput, fix: RepairFix): Promise<Resolved> {
+  const where = { client: ctx.client, table: input.table, convention: input.convention, ...(input.signal ? { signal: input.signal } : {}) };
+  const spec = await resolveSpec(where, fix.operation);
+  if (!spec.ok) {
+    // No lock left to release: someone (or an earlier repair) already did.
+    if (fix.operation.kind === 'release' && spec.error.kind === 'not-found') return { fix, left: 'resolved', why: `fresh read: ${spec.error.message}` };
+    return { fix, left: 'manual', why: spec.error.message };
+  }
+  const built = buildTransaction(input.table, input.convention, spec.value);
+  if (!built.ok) return { fix, left: 'manual', why: built.error.message };
+  if (fix.operation.kind === 'claim') {
+    // A lock written since the audit: the claim would fail its condition and cancel every fix packed with it.
+    const put = built.value.actions.find((a) => a.role === 'put-lock');
+    if (put && (await readItem(ctx.client, input.convention.lockTable ?? input.table, input.convention, put.key, input.signal))) {
+      return { fix, left: 'resolved', why: `fresh read: the lock ${put.keyText} exists now` };
+    }
+  }
+  return { fix, built: built.value, ...(spec.value.kind === 'release' ? { release: spec.value } : {}) };
+}
+
+/** The plan for `problems`: fresh reads, guarded fixes, packed transactions. */
+export async function makePlan(ctx: TransactionContext, input: PlanInput): Promise<Result<BuiltPlan>> {
+  const planned = planRepairs(input.problems);
+  const manual: RepairLeftView[] = planned.manual.map((m) => ({ problem: m.problem, why: m.why }));
+  const resolved: RepairLeftView[] = [];
+  const results: Resolved[] = new Array(planned.fixes.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, planned.fixes.length) }, async () => {
+      while (next < planned.fixes.length) {
+        const i = next++;
+        results[i] = await resolveFix(ctx, input, planned.fixes[i]!);
+      }
+    }),
+  );
+  // Releases of values an account holds right now (one consistent scan for all): left for a person.
+  const releases = results.flatMap((r, i) => ('release' in r && r.release ? [{ i, spec: r.release }] : []));
+  const held = await holdersOf(ctx, input, releases.map((r) => r.spec));
+  releases.forEach((r, j) => {
+    const holders = held[j] ?? [];
+    if (holders.length === 0) return;
+    const names = holders.map((h) => formatKey(h, input.convention.keys)).join(', ');
+    results[r.i] = { fix: results[r.i]!.fix, left: 'manual', why: `fresh read: ${names} holds \`${r.spec.value}\` now; releasing its lock would let someone else take it` };
+  });
+  const kept: { fix: RepairFix; built: BuiltTransaction; release?: ReleaseSpec }[] = [];
+  for (const r of results) {
+    if ('built' in r) kept.push(r);
+    else (r.left === 'manual' ? manual : resolved).push({ problem: r.fix.problem, why: r.why });
+  }
+  const keys = input.convention.keys;
+  const packed = packFixes(kept.map((k) => ({ items: k.built.items.map((item, i) => `${tableOf(item)}\u0000${keyId(k.built.actions[i]?.key ?? {}, keys)}`) })));
+  if (!packed.ok) return err('internal', `the repair plan could not be packed: ${packed.error.message}`);
+  const fixes: RepairFixView[] = [];
+  const transactions: PlannedTransaction[] = packed.value.map((t, index) => {
+    const items: TransactItemJson[] = [];
+    const actions: ActionMeta[] = [];
+    const views: RepairActionView[] = [];
+    const releaseSpecs: { fix: number; spec: ReleaseSpec }[] = [];
+    const fixIndexes: number[] = [];
+    for (const k of t.fixes) {
+      const { fix, built, release } = kept[k]!;
+      const fixIndex = fixes.length;
+      fixes.push({ index: fixIndex, kind: fix.operation.kind === 'claim' ? 'claim' : 'release', summary: fix.summary, problem: fix.problem, transaction: index });
+      fixIndexes.push(fixIndex);
+      if (release) releaseSpecs.push({ fix: fixIndex, spec: release });
+      built.items.forEach((item, i) => {
+        const meta = built.actions[i]!;
+        const at = items.length;
+        items.push(item);
+        actions.push({ ...meta, index: at });
+        views.push({ index: at, type: operationOf(item), keyText: meta.keyText, explanation: meta.explanation, fix: fixIndex });
+      });
+    }
+    const input_ = { TransactItems: items, ClientRequestToken: randomUUID() };
+    const target = { region: ctx.connection.region, ...(ctx.connection.endpoint ? { endpoint: ctx.connection.endpoint } : {}), ...(ctx.connection.profile ? { profile: ctx.connection.profile } : {}) };
+    return {
+      view: { index, clientRequestToken: input_.ClientRequestToken, input: input_, actions: views, fixes: fixIndexes, copyAs: { awsCli: awsCliCommand(input_, target), sdkV3: sdkV3Snippet(input_, target) } },
+      actions,
+      releases: releaseSpecs,
+    };
+  });
+  return ok({ fixes, transactions, manual, resolved, actionCount: transactions.reduce((n, t) => n + t.actions.length, 0) });
+}
+
+/** Who holds each released value now (consistent reads), in order. */
+export async function holdersOf(ctx: TransactionContext, input: Pick<PlanInput, 'table' | 'convention' | 'signal'>, releases: readonly ReleaseSpec[]): Promise<PlainKey[][]> {
+  const queries = releases.map((spec) => {
+    const rule = findRule(input.convention, spec.rule);
+    if (!rule.ok) throw new Error(rule.error.message);
+    return { rule: rule.value, value: spec.value, ...(spec.scope ? { scope: spec.scope } : {}) };
+  });
+  return findHoldersOfValues({ client: ctx.client, table: input.table, convention: input.convention, segments: ctx.deps?.holderSegments, ...(input.signal ? { signal: input.signal } : {}) }, queries);
+}

@@ -1,0 +1,161 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import type { RepairStatusView } from '../../../shared/contract/repair-views';
+import { layoutFor } from '../../../shared/conventions/test-layouts';
+import type { Item, Problem } from '../../../shared/model';
+import { createTempTable, deleteTable, putItems, testClient } from '../../testing/dynamo-fixtures';
+import { runAudit } from '../audit/run-audit';
+import { readActivity } from '../transactions/audit-log';
+import type { TransactionContext } from '../transactions/service';
+import { RepairService } from './repair-service';
+
+const endpoint = inject('dynamoEndpoint');
+const admin = testClient(endpoint);
+const layout = layoutFor('uniq');
+const conv = layout.convention;
+const tables: string[] = [];
+let dataDir = '';
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'locksmith-repair-'));
+});
+afterAll(async () => {
+  await Promise.all(tables.map((t) => deleteTable(admin, t)));
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function context(writable = true): TransactionContext {
+  return { client: admin, connection: { label: 'test-local', region: 'us-east-1', endpoint }, writable, deps: { retry: { maxAttempts: 8, baseMs: 5, capMs: 50 }, holderSegments: 2 } };
+}
+
+/** A table with `orphans` orphan handle locks and `missing` accounts whose email lock is missing (2 actions each). */
+async function brokenTable(orphans: number, missing: number, extra: readonly Item[] = []): Promise<string> {
+  const name = await createTempTable(admin, conv.keys, 'repair');
+  tables.push(name);
+  const items: Item[] = [...extra];
+  for (let i = 0; i < orphans; i++) items.push(layout.lock('HANDLE', `gone${i}`));
+  for (let i = 0; i < missing; i++) items.push(layout.account(`m${i}`, { email: `m${i}@x.io` }));
+  await putItems(admin, name, items);
+  return name;
+}
+
+async function problemsOf(table: string): Promise<readonly Problem[]> {
+  const run = await runAudit({ client: admin, table, convention: conv });
+  expect(run.report.complete).toBe(true);
+  return run.report.problems;
+}
+
+async function exists(table: string, item: Item): Promise<boolean> {
+  const key = { PK: item.PK!, SK: item.SK! };
+  return (await admin.send(new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item !== undefined;
+}
+
+async function planAndRun(service: RepairService, table: string, onProgress?: (s: RepairStatusView) => void) {
+  const plan = await service.plan(context(), { owner: 'c1', table, convention: conv, problems: await problemsOf(table) });
+  if (!plan.ok) throw new Error(plan.error.message);
+  const started = service.start(context(), { owner: 'c1', planId: plan.value.planId, confirmation: plan.value.confirmText, ...(onProgress ? { onProgress } : {}) });
+  if (!started.ok) throw new Error(started.error.message);
+  return { plan: plan.value, status: await started.value.done };
+}
+
+describe('repair plans', () => {
+  it('a plan over 100 actions splits into transactions, every one applied, verified and logged; the audit is then clean', async () => {
+    const table = await brokenTable(40, 40);
+    const service = new RepairService({ dataDir });
+    const { plan, status } = await planAndRun(service, table);
+    expect(plan.actionCount).toBe(40 + 40 * 2);
+    expect(plan.transactions.map((t) => t.actions.length)).toEqual([100, 20]);
+    expect(new Set(plan.transactions.map((t) => t.clientRequestToken)).size).toBe(2);
+    expect(status.phase).toBe('done');
+    expect(status.transactions.map((t) => [t.state, t.verified])).toEqual([['succeeded', true], ['succeeded', true]]);
+    expect(status.fixes.every((f) => f.state === 'succeeded')).toBe(true);
+    expect(await problemsOf(table)).toEqual([]);
+    const logged = (await readActivity({ dataDir })).filter((e) => e.table === table);
+    expect(logged.map((e) => [e.kind, e.token, e.outcome.status]).sort()).toEqual(plan.transactions.map((t) => ['repair', t.clientRequestToken, 'succeeded']).sort());
+  });
+
+  it('a lock written between plan and execute cancels its transaction with the reason on that fix, nothing of it written', async () => {
+    const table = await brokenTable(0, 3);
+    const service = new RepairService({ dataDir });
+    const plan = await service.plan(context(), { owner: 'c1', table, convention: conv, problems: await problemsOf(table) });
+    if (!plan.ok) throw new Error(plan.error.message);
+    expect(plan.value.transactions).toHaveLength(1);
+    // Someone else claims m1's email meanwhile (a lock naming nobody).
+    await admin.send(new PutItemCommand({ TableName: table, Item: layout.lock('EMAIL', 'm1@x.io') }));
+    const started = service.start(context(), { owner: 'c1', planId: plan.value.planId, confirmation: plan.value.confirmText });
+    if (!started.ok) throw new Error(started.error.message);
+    const status = await started.value.done;
+    const raced = plan.value.fixes.find((f) => f.problem.value === 'm1@x.io')!.index;
+    expect(status.transactions[0]!.state).toBe('cancelled');
+    expect(status.transactions[0]!.reasons!.map((r) => [r.fix, r.code])).toEqual([[raced, 'ConditionalCheckFailed']]);
+    expect(status.fixes[raced]!.message).toMatch(/^cancelled: .*already held/);
+    expect(status.fixes.filter((f) => f.fix !== raced).every((f) => f.message.startsWith('not applied: fix'))).toBe(true);
+    expect(await exists(table, layout.lock('EMAIL', 'm0@x.io'))).toBe(false);
+    expect(await exists(table, layout.lock('EMAIL', 'm2@x.io'))).toBe(false);
+  });
+
+  it('stops between transactions on request: the rest is not sent', async () => {
+    // Four claims on one account cannot share a transaction: one transaction each.
+    const account = layout.account('solo', { email: 'solo@x.io', username: 'solo' });
+    const table = await brokenTable(0, 0, [account, layout.account('duo', { email: 'duo@x.io', username: 'duo' })]);
+    const service = new RepairService({ dataDir });
+    let planId = '';
+    const { plan, status } = await planAndRun(service, table, (s) => {
+      planId = s.planId;
+      if (s.finished === 1 && s.phase === 'running') service.stop('c1', planId);
+    });
+    expect(plan.transactions.length).toBe(2);
+    expect(status.phase).toBe('stopped');
+    expect(status.transactions.map((t) => t.state)).toEqual(['succeeded', 'not-sent']);
+    expect((await problemsOf(table)).length).toBe(2);
+  });
+
+  it('a release whose value an account took after the plan refuses its transaction before sending', async () => {
+    const table = await brokenTable(2, 0);
+    const service = new RepairService({ dataDir });
+    const plan = await service.plan(context(), { owner: 'c1', table, convention: conv, problems: await problemsOf(table) });
+    if (!plan.ok) throw new Error(plan.error.message);
+    await admin.send(new PutItemCommand({ TableName: table, Item: layout.account('late', { username: 'gone0' }) }));
+    const started = service.start(context(), { owner: 'c1', planId: plan.value.planId, confirmation: plan.value.confirmText });
+    if (!started.ok) throw new Error(started.error.message);
+    const status = await started.value.done;
+    expect(status.transactions[0]!.state).toBe('refused');
+    expect(await exists(table, layout.lock('HANDLE', 'gone0'))).toBe(true);
+    expect(await exists(table, layout.lock('HANDLE', 'gone1'))).toBe(true);
+    const logged = (await readActivity({ dataDir })).filter((e) => e.table === table);
+    expect(logged.map((e) => e.outcome.status)).toEqual(['refused']);
+  });
+
+  it('refuses on a read-only connection, a wrong count, another connection, and a second execute', async () => {
+    const table = await brokenTable(1, 0);
+    const service = new RepairService({ dataDir });
+    const plan = await service.plan(context(false), { owner: 'c1', table, convention: conv, problems: await problemsOf(table) });
+    if (!plan.ok) throw new Error(plan.error.message);
+    expect(plan.value.executable).toBe(false);
+    const refusal = (ctx: TransactionContext, owner: string, confirmation: string) => {
+      const r = service.start(ctx, { owner, planId: plan.value.planId, confirmation });
+      return r.ok ? 'started' : r.error.kind;
+    };
+    expect(refusal(context(false), 'c1', '1')).toBe('read-only');
+    expect(refusal(context(), 'c1', '2')).toBe('validation');
+    expect(refusal(context(), 'c2', '1')).toBe('validation');
+    expect(await exists(table, layout.lock('HANDLE', 'gone0'))).toBe(true);
+    expect(refusal(context(), 'c1', '1')).toBe('started');
+    expect(refusal(context(), 'c1', '1')).toBe('conflict');
+  });
+
+  it('leaves duplicates for a person and drops problems already fixed', async () => {
+    const table = await brokenTable(1, 0, [layout.account('d1', { email: 'dup@x.io' }), layout.account('d2', { email: 'dup@x.io' }), layout.lock('EMAIL', 'dup@x.io')]);
+    const problems = await problemsOf(table);
+    await admin.send(new PutItemCommand({ TableName: table, Item: layout.account('back', { username: 'gone0' }) }));
+    const plan = await new RepairService({ dataDir }).plan(context(), { owner: 'c1', table, convention: conv, problems, selection: { kinds: ['orphan-lock', 'duplicate-value'] } });
+    if (!plan.ok) throw new Error(plan.error.message);
+    expect(plan.value.actionCount).toBe(0);
+    expect(plan.value.manual.map((m) => m.problem.kind).sort()).toEqual(['duplicate-value', 'orphan-lock']);
+    expect(plan.value.manual.find((m) => m.problem.kind === 'orphan-lock')!.why).toContain('ACCT#back / PROFILE holds');
+  });
+});

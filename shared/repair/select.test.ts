@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { Problem } from '../model';
+import { problemId, selectProblems } from './select';
+
+const problems: Problem[] = [
+  { kind: 'orphan-lock', rule: 'HANDLE', value: 'ada', lock: { PK: 'UNIQ#HANDLE#ada', SK: 'LOCK' } },
+  { kind: 'missing-lock', rule: 'EMAIL', value: 'b@x.io', accounts: [{ PK: 'ACCT#b', SK: 'PROFILE' }] },
+  { kind: 'orphan-lock', rule: 'EMAIL', value: 'c@x.io', scope: { org: 'acme', app: 'x' }, lock: { SK: 'LOCK', PK: 'UNIQ#EMAIL#acme#c@x.io' } },
+];
+
+describe('selectProblems', () => {
+  it.each([
+    ['everything', {}, [0, 1, 2], 0],
+    ['one kind', { kinds: ['orphan-lock' as const] }, [0, 2], 0],
+    ['hand-picked ids', { ids: [problemId(problems[2]!), problemId(problems[1]!)] }, [1, 2], 0],
+    ['ids and a kind together', { kinds: ['missing-lock' as const], ids: [problemId(problems[0]!), problemId(problems[1]!)] }, [1], 0],
+    ['ids the report does not hold are counted', { ids: [problemId(problems[0]!), 'gone'] }, [0], 1],
+  ])('selects %s', (_, selection, expected, unknown) => {
+    const selected = selectProblems(problems, selection);
+    expect(selected.problems).toEqual(expected.map((i) => problems[i]));
+    expect(selected.unknownIds).toBe(unknown);
+  });
+
+  it('gives the same id whatever the order of key and scope attributes', () => {
+    const reordered: Problem = { kind: 'orphan-lock', rule: 'EMAIL', value: 'c@x.io', scope: { app: 'x', org: 'acme' }, lock: { PK: 'UNIQ#EMAIL#acme#c@x.io', SK: 'LOCK' } };
+    expect(problemId(reordered)).toBe(problemId(problems[2]!));
+    expect(problemId(problems[0]!)).not.toBe(problemId(problems[2]!));
+  });
+});
