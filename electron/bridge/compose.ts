@@ -11,6 +11,7 @@ import { createSettingsStore } from '../services/connections/settings-store';
 import { SANDBOX_CREDENTIALS, SANDBOX_REGION, startSandbox } from '../services/sandbox';
 import { createDataServices } from './data-services';
 import { createLiveWatches } from '../services/watch/live-watches';
+import { createRepairBridge } from '../services/repair/repair-bridge';
 import type { BridgeDeps } from './deps';
 import { createHandlers } from './handlers';
 import type { BridgeLogger } from './logger';
@@ -109,6 +110,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     data,
     mfa,
     watches,
+    repairs: createRepairBridge({ auditReport: (runId) => data.auditReport(runId), context: (c) => data.transactionContext(c), dataDir }),
   };
 
   /** The connection for a command-line request; an endpoint is saved (once) so it shows in the sidebar. */

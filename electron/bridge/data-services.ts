@@ -336,6 +336,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
         })),
       });
     },
+    transactionContext: txContext,
     close() {
       for (const run of runs.values()) run.controller.abort();
       for (const client of clients.values()) client.destroy();

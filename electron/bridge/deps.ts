@@ -11,6 +11,8 @@ import type { ConnectionRegistry, ResolvedConnection } from '../services/connect
 import type { MfaBroker } from '../services/connections/mfa-broker';
 import type { SettingsStore } from '../services/connections/settings-store';
 import type { LiveWatchService } from '../services/watch/live-watches';
+import type { RepairBridge } from '../services/repair/repair-bridge';
+import type { TransactionContext } from '../services/transactions/service';
 
 /** Resolves a connection id at the moment of use (execute re-checks the write mode then, not at preview time). */
 export type ResolveConnection = (id: string) => Promise<Result<ResolvedConnection>>;
@@ -42,6 +44,8 @@ export interface DataServices {
   execute(previewId: string, confirmation: string, resolve: ResolveConnection): Promise<Result<TxOutcomeView>>;
   decode(text: string, request: string | undefined): Promise<Result<DecodeView>>;
   activity(limit: number | undefined): Promise<Result<ActivityPage>>;
+  /** The transaction service's view of a connection (its client, what to log, whether it may write now). */
+  transactionContext(connection: ResolvedConnection): TransactionContext;
 }
 
 /** The sandbox as the UI controls it. */
@@ -67,4 +71,5 @@ export interface BridgeDeps {
   readonly data: DataServices;
   readonly mfa: MfaBroker;
   readonly watches: LiveWatchService;
+  readonly repairs: RepairBridge;
 }

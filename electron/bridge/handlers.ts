@@ -114,6 +114,10 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
       }),
     'tx.execute': ({ previewId, confirmation }) => data.execute(previewId, confirmation, (id) => connections.resolve(id)),
     'tx.decode': ({ text, request }) => data.decode(text, request),
+    'repair.plan': ({ connectionId, ...args }) => on(connectionId, (c) => deps.repairs.plan(c, args)),
+    'repair.execute': ({ connectionId, planId, confirmation }) => on(connectionId, (c) => deps.repairs.execute(c, planId, confirmation)),
+    'repair.stop': ({ connectionId, planId }) => deps.repairs.stop(connectionId, planId),
+    'repair.status': ({ connectionId, planId }) => deps.repairs.status(connectionId, planId),
     'activity.list': ({ limit }) => data.activity(limit),
 
     'mfa.answer': async (answer) => deps.mfa.answer(answer),

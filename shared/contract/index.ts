@@ -4,6 +4,7 @@ export * from './limits';
 export * from './methods';
 export * from './streams';
 export * from './views';
+export * from './repair-views';
 export * from './tx-schema';
 export * from './convention-schema';
 export * from './startup';

@@ -9,9 +9,18 @@ import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, external
 import { conventionSchema } from './convention-schema';
 import { decodeInputSchema, scopeArgSchema, txRequestSchema } from './tx-schema';
 import { method } from './spec';
+import type { RepairPlanView, RepairStatusView } from './repair-views';
+import { PROBLEM_KINDS, type ProblemKind } from '../model';
+import { PROBLEM_ID_PATTERN } from '../repair/select';
 import type { WatchStarted } from '../watch/watch-events';
 
 const onTable = { connectionId: connectionIdSchema, table: tableNameSchema };
+
+/** A problem kind; the `satisfies` line fails to compile when the model gains a kind this list lacks. */
+const PROBLEM_KIND_VALUES = ['orphan-lock', 'missing-lock', 'duplicate-value', 'owner-mismatch', 'malformed-lock'] as const satisfies readonly ProblemKind[];
+const _everyKind: Exclude<ProblemKind, (typeof PROBLEM_KIND_VALUES)[number]> extends never ? true : never = true;
+void _everyKind;
+const problemKindSchema = z.enum(PROBLEM_KIND_VALUES);
 
 /** Every bridge method. Keys are `<area>.<verb>`. */
 export const methods = {
@@ -110,6 +119,23 @@ export const methods = {
     summary: 'Send exactly the previewed request, after the value is typed back.',
   }),
   'tx.decode': method<DecodeView>()(decodeInputSchema, { writes: false, summary: 'Explain a TransactionCanceledException or CancellationReasons.' }),
+  'repair.plan': method<RepairPlanView>()(
+    z.strictObject({
+      ...onTable,
+      runId: opaqueIdSchema,
+      /** Only problems of these kinds; with `ids`, problems matching both. Neither: every problem of the run. */
+      kinds: z.array(problemKindSchema).min(1).max(PROBLEM_KINDS.length).optional(),
+      /** Problem ids (shared/repair/select.ts), for a filter or a hand-picked set. */
+      ids: z.array(z.string().regex(PROBLEM_ID_PATTERN, 'not a problem id')).min(1).max(10_000).optional(),
+    }),
+    { writes: false, summary: "Plan the repair of a complete audit run's problems: fresh reads, transactions of at most 100 actions, each request exact." },
+  ),
+  'repair.execute': method<RepairStatusView>()(z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema, confirmation: z.string().max(32) }), {
+    writes: true,
+    summary: 'Start sending a plan, transaction by transaction, after its action count is typed back; follow it with `repair.status`.',
+  }),
+  'repair.stop': method<RepairStatusView>()(z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema }), { writes: false, summary: 'Stop a running repair before its next transaction.' }),
+  'repair.status': method<RepairStatusView>()(z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema }), { writes: false, summary: 'Progress and per-fix outcome of a repair.' }),
   'activity.list': method<ActivityPage>()(z.strictObject({ limit: z.int().min(1).max(500).optional() }), {
     writes: false,
     summary: 'Executed transactions, newest first.',

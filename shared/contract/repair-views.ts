@@ -3,7 +3,7 @@
  * transaction's exact request), and the state of its execution, per transaction and per fix.
  */
 import type { Problem } from '../model';
-import type { ActionOperation, CopyAs, TransactWriteInputJson } from '../transactions/types';
+import type { ActionOperation, ClaimOperation, CopyAs, ReleaseOperation, TransactWriteInputJson } from '../transactions/types';
 
 /** One action of a planned transaction, with the fix it belongs to. */
 export interface RepairActionView {
@@ -22,6 +22,8 @@ export interface RepairFixView {
   readonly kind: 'claim' | 'release';
   readonly summary: string;
   readonly problem: Problem;
+  /** What is asked of the builders (the same request a single claim or release preview takes). */
+  readonly operation: ClaimOperation | ReleaseOperation;
   /** The transaction (index in `transactions`) it is sent in. */
   readonly transaction: number;
 }

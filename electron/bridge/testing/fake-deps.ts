@@ -73,6 +73,9 @@ export function createFakeDeps(): { deps: BridgeDeps; calls: string[]; writes: (
     },
     decode: () => record('data.decode', ok({ reasons: [], summary: '' })),
     activity: () => record('data.activity', ok({ entries: [] })),
+    transactionContext: () => {
+      throw new Error('the fake data services have no transaction context');
+    },
   };
   const deps: BridgeDeps = {
     app: { info: () => record('app.info', { version: '0.0.0', mode: 'browser' as const, startup: null }), openLink: () => record('app.openExternal', { opened: false }) },
@@ -89,6 +92,15 @@ export function createFakeDeps(): { deps: BridgeDeps; calls: string[]; writes: (
       start: () => record('watches.start', err('validation', 'no stream')),
       stop: () => record('watches.stop', ok({ stopped: false })),
       close: () => Promise.resolve(),
+    },
+    repairs: {
+      plan: () => record('repairs.plan', err('not-found', 'no run')),
+      execute: () => {
+        writeCount += 1;
+        return record('repairs.execute', err('not-found', 'no plan'));
+      },
+      stop: () => record('repairs.stop', err('not-found', 'no plan')),
+      status: () => record('repairs.status', err('not-found', 'no plan')),
     },
   };
   return { deps, calls, writes: () => writeCount };

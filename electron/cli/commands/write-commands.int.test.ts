@@ -112,12 +112,16 @@ describe('repair through bin/locksmith', () => {
     ]);
     const plan = await runCli(['repair', ...base(name), '--json'], fx.env);
     expect({ code: plan.code, stdout: plan.stdout, stderr: plan.stderr }).toMatchObject({ code: 1, stderr: '' });
-    const parsed = JSON.parse(plan.stdout) as { fixes: { operation: { kind: string; value: string } }[] };
+    const parsed = JSON.parse(plan.stdout) as { fixes: { operation: { kind: string; value: string } }[]; transactions: { input: { TransactItems: unknown[]; ClientRequestToken: string } }[]; confirmText: string };
     expect(parsed.fixes.map((f) => [f.operation.kind, f.operation.value]).sort()).toEqual([['claim', 'bob'], ['release', 'ghost']]);
+    // One batched transaction: the release's Delete, the claim's Put and its check of the account.
+    expect(parsed.transactions.map((t) => t.input.TransactItems.length)).toEqual([3]);
+    expect(parsed.confirmText).toBe('3');
     expect(await lockExists(name, 'ghost')).toBe(true);
     const executed = await runCli(['repair', ...base(name), '--execute', '--yes'], fx.env);
     expect(executed.code).toBe(0);
     expect(executed.stdout).toMatch(/release handle `ghost` \(orphan lock\): done/);
+    expect(executed.stdout).toMatch(/Transaction 1 of 1: succeeded, applied and verified/);
     expect(executed.stdout.trimEnd().split('\n').at(-1)).toBe('Repair of ' + name + ': 2 of 2 fixes done, 0 refused, 0 failed.');
     const items = (await admin.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? [];
     expect(items.map((i) => i.PK?.S).sort()).toEqual(['ACCT#a1', 'ACCT#b2', 'UNIQ#EMAIL#a@x.io', 'UNIQ#HANDLE#ada', 'UNIQ#HANDLE#bob']);

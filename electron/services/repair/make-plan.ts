@@ -123,7 +123,9 @@ export async function makePlan(ctx: TransactionContext, input: PlanInput): Promi
     for (const k of t.fixes) {
       const { fix, built, release } = kept[k]!;
       const fixIndex = fixes.length;
-      fixes.push({ index: fixIndex, kind: fix.operation.kind === 'claim' ? 'claim' : 'release', summary: fix.summary, problem: fix.problem, transaction: index });
+      const operation = fix.operation.kind === 'claim' || fix.operation.kind === 'release' ? fix.operation : undefined;
+      if (!operation) throw new Error(`a repair fix is a claim or a release, not ${fix.operation.kind}`);
+      fixes.push({ index: fixIndex, kind: operation.kind, summary: fix.summary, problem: fix.problem, operation, transaction: index });
       fixIndexes.push(fixIndex);
       if (release) releaseSpecs.push({ fix: fixIndex, spec: release });
       built.items.forEach((item, i) => {
