@@ -13,6 +13,7 @@ import { downloadText, reportToCsv, reportToJson } from './report-export';
 import type { RowFilter } from './row-filter';
 import { PROBLEM_LABEL } from './status-chips';
 import { LiveWatchPanel } from '../live-watch/live-watch-panel';
+import { RepairButton } from '../repair/repair-dialog';
 
 /** The id of the search box, focused by the `/` shortcut. */
 export const INSPECTOR_SEARCH_ID = 'inspector-search';
@@ -74,6 +75,7 @@ export function InspectorView({ table }: { table: string }) {
         <button type="button" className="btn btn-small" onClick={() => exportAs('csv')} disabled={audit.phase !== 'done'} data-testid="export-csv">
           Export CSV
         </button>
+        <RepairButton table={table} filter={{ filter, search }} />
       </div>
       <ErrorBox error={audit.error} title="The audit could not run" />
       {audit.phase === 'starting' ? <Busy label="Starting the audit (reading the convention)…" /> : null}

@@ -1,0 +1,64 @@
+/** Progress of a running repair (with Stop), then the outcome of every transaction and every fix. */
+import type { RepairPlanView, RepairStatusView } from '../../../../shared/contract';
+import { ProgressBar } from '../../components/progress-bar';
+
+const STATE_WORDS: Readonly<Record<RepairStatusView['transactions'][number]['state'], string>> = {
+  pending: 'waiting',
+  sending: 'sending…',
+  succeeded: 'applied',
+  cancelled: 'cancelled by DynamoDB (nothing in it written)',
+  refused: 'refused before sending',
+  error: 'error',
+  'not-sent': 'not sent',
+};
+
+/** The progress bar while running, then the outcome lists. */
+export function RepairOutcome({ plan, status, running, onStop }: { plan: RepairPlanView; status: RepairStatusView | undefined; running: boolean; onStop: () => void }) {
+  const total = plan.transactions.length;
+  return (
+    <div className="stack" data-testid="repair-outcome" data-phase={status?.phase ?? 'starting'}>
+      {running ? (
+        <ProgressBar
+          label={`Transaction ${Math.min((status?.finished ?? 0) + 1, total)} of ${total}`}
+          fraction={(status?.finished ?? 0) / Math.max(1, total)}
+          actions={
+            <button type="button" className="btn btn-small" onClick={onStop} disabled={status?.phase === 'stopping'} data-testid="repair-stop">
+              {status?.phase === 'stopping' ? 'Stopping after this transaction…' : 'Stop'}
+            </button>
+          }
+        />
+      ) : null}
+      {status && !running ? (
+        <p role="status" data-testid="repair-summary">
+          {status.phase === 'stopped' ? 'Stopped on request. ' : status.phase === 'failed' ? 'Stopped after an error. ' : 'Done. '}
+          {status.message}
+        </p>
+      ) : null}
+      {status ? (
+        <ol className="stack" start={1}>
+          {status.transactions.map((t) => (
+            <li key={t.index} data-testid="repair-tx-outcome" data-state={t.state}>
+              <strong>Transaction {t.index + 1}</strong>: {STATE_WORDS[t.state]}
+              {t.state === 'succeeded' ? (t.verified ? ', applied and verified' : ', NOT verified') : ''}
+              {t.message && t.state !== 'succeeded' ? ` — ${t.message}` : ''}
+              {t.differences ? (
+                <ul>
+                  {t.differences.map((d) => (
+                    <li key={d}>{d}</li>
+                  ))}
+                </ul>
+              ) : null}
+              <ul>
+                {(plan.transactions[t.index]?.fixes ?? []).map((f) => (
+                  <li key={f} data-testid="repair-fix-outcome" data-state={status.fixes[f]?.state}>
+                    {plan.fixes[f]?.summary}: {status.fixes[f]?.message}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </div>
+  );
+}
