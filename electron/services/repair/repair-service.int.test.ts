@@ -5,7 +5,7 @@ import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { RepairStatusView } from '../../../shared/contract/repair-views';
-import { layoutFor } from '../../../shared/conventions/test-layouts';
+import { layoutFor, S } from '../../../shared/conventions/test-layouts';
 import type { Item, Problem } from '../../../shared/model';
 import { createTempTable, deleteTable, putItems, testClient } from '../../testing/dynamo-fixtures';
 import { runAudit } from '../audit/run-audit';
@@ -28,8 +28,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function context(writable = true): TransactionContext {
-  return { client: admin, connection: { label: 'test-local', region: 'us-east-1', endpoint }, writable, deps: { retry: { maxAttempts: 8, baseMs: 5, capMs: 50 }, holderSegments: 2 } };
+function context(writable = true, secrets?: string[]): TransactionContext {
+  return { client: admin, connection: { label: 'test-local', region: 'us-east-1', endpoint }, writable, ...(secrets ? { secrets } : {}), deps: { retry: { maxAttempts: 8, baseMs: 5, capMs: 50 }, holderSegments: 2 } };
 }
 
 /** A table with `orphans` orphan handle locks and `missing` accounts whose email lock is missing (2 actions each). */
@@ -157,5 +157,50 @@ describe('repair plans', () => {
     expect(plan.value.actionCount).toBe(0);
     expect(plan.value.manual.map((m) => m.problem.kind).sort()).toEqual(['duplicate-value', 'orphan-lock']);
     expect(plan.value.manual.find((m) => m.problem.kind === 'orphan-lock')!.why).toContain('ACCT#back / PROFILE holds');
+  });
+
+  it('scrubs the connection secrets from the audit-log lines of a repair', async () => {
+    const secret = 'wJalrXUtnFEMIK7MDENGbPxRfiCYSECRET';
+    const table = await brokenTable(0, 0, [layout.lock('HANDLE', `leak-${secret}`)]);
+    const service = new RepairService({ dataDir });
+    const plan = await service.plan(context(true, [secret]), { owner: 'c1', table, convention: conv, problems: await problemsOf(table) });
+    if (!plan.ok) throw new Error(plan.error.message);
+    const started = service.start(context(true, [secret]), { owner: 'c1', planId: plan.value.planId, confirmation: plan.value.confirmText });
+    if (!started.ok) throw new Error(started.error.message);
+    expect((await started.value.done).phase).toBe('done');
+    const line = JSON.stringify((await readActivity({ dataDir })).find((e) => e.table === table));
+    expect(line).toContain('leak-');
+    expect(line).not.toContain(secret);
+  });
+
+  it('scoped rules (OneTable scope): a release is not held by the same value in another scope; a claim writes the scoped key', async () => {
+    const scoped = layoutFor('onetable', { rules: [{ attribute: 'email', scope: 'orgId' }] });
+    const c = scoped.convention;
+    const lockItem = (org: string, value: string): Item => scoped.raw(`_unique#${org}#User#email#${value}`, '_unique#', { _type: S('_Unique') });
+    const name = await createTempTable(admin, c.keys, 'repair');
+    tables.push(name);
+    await putItems(admin, name, [
+      { ...scoped.account('a1', { email: 'x@y.io' }), orgId: S('acme') },
+      lockItem('acme', 'x@y.io'),
+      lockItem('beta', 'x@y.io'),
+      { ...scoped.account('b1', { email: 'z@y.io' }), orgId: S('beta') },
+    ]);
+    const audit = await runAudit({ client: admin, table: name, convention: c });
+    expect(audit.report.problems.map((p) => [p.kind, p.value, p.scope]).sort()).toEqual([
+      ['missing-lock', 'z@y.io', { orgId: 'beta' }],
+      ['orphan-lock', 'x@y.io', { orgId: 'beta' }],
+    ]);
+    const service = new RepairService({ dataDir });
+    const plan = await service.plan(context(), { owner: 'c1', table: name, convention: c, problems: audit.report.problems });
+    if (!plan.ok) throw new Error(plan.error.message);
+    expect(plan.value.manual).toEqual([]);
+    const started = service.start(context(), { owner: 'c1', planId: plan.value.planId, confirmation: plan.value.confirmText });
+    if (!started.ok) throw new Error(started.error.message);
+    expect((await started.value.done).transactions.map((t) => t.state)).toEqual(['succeeded']);
+    const after = await runAudit({ client: admin, table: name, convention: c });
+    expect(after.report.problems).toEqual([]);
+    const key = (org: string, value: string) => ({ pk: S(`_unique#${org}#User#email#${value}`), sk: S('_unique#') });
+    expect((await admin.send(new GetItemCommand({ TableName: name, Key: key('acme', 'x@y.io'), ConsistentRead: true }))).Item).toBeDefined();
+    expect((await admin.send(new GetItemCommand({ TableName: name, Key: key('beta', 'z@y.io'), ConsistentRead: true }))).Item).toBeDefined();
   });
 });
