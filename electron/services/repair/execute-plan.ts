@@ -7,7 +7,7 @@
  * unknown stops the plan: nothing more is sent on a guess.
  */
 import type { RepairFixOutcome, RepairReasonView, RepairStatusView, RepairTransactionOutcome } from '../../../shared/contract/repair-views';
-import type { Convention } from '../../../shared/model';
+import type { Convention, PlainKey } from '../../../shared/model';
 import { formatKey } from '../../../shared/plain-key';
 import type { Outcome } from '../../../shared/transactions/types';
 import { toAppError } from '../dynamo/errors';
@@ -59,10 +59,10 @@ function settle(execution: Execution, t: PlannedTransaction, outcome: RepairTran
 async function runOne(ctx: TransactionContext, input: ExecuteInput, execution: Execution, t: PlannedTransaction): Promise<{ logged: ActivityEntry['outcome']; unknown: boolean }> {
   const errorContext = { table: input.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets };
   const summaries = (fix: number): string => input.plan.fixes[fix]?.summary ?? `fix ${fix + 1}`;
-  let held: { fix: number; names: string }[];
+  let held: { fix: number; names: string; keys: readonly PlainKey[] }[];
   try {
     const holders = await holdersOf(ctx, input, t.releases.map((r) => r.spec));
-    held = t.releases.flatMap((r, i) => (holders[i]?.length ? [{ fix: r.fix, names: holders[i].map((h) => formatKey(h, input.convention.keys)).join(', ') }] : []));
+    held = t.releases.flatMap((r, i) => (holders[i]?.length ? [{ fix: r.fix, keys: holders[i], names: holders[i].map((h) => formatKey(h, input.convention.keys)).join(', ') }] : []));
   } catch (error) {
     const e = toAppError(error, errorContext);
     settle(execution, t, { index: t.view.index, state: 'error', message: `the fresh read before sending failed: ${e.message}. Nothing was sent.` }, () => 'not sent: the fresh read before sending failed');
@@ -72,7 +72,7 @@ async function runOne(ctx: TransactionContext, input: ExecuteInput, execution: E
     const message = `refused before sending: ${held.map((h) => `${h.names} holds the value of "${summaries(h.fix)}"`).join('; ')}. Nothing in this transaction was sent.`;
     const byFix = new Map(held.map((h) => [h.fix, h.names]));
     settle(execution, t, { index: t.view.index, state: 'refused', message }, (fix) => (byFix.has(fix) ? `refused: ${byFix.get(fix)} holds this value right now` : 'not sent: its transaction was refused for another fix'));
-    return { logged: { status: 'refused', message, holders: [] }, unknown: false };
+    return { logged: { status: 'refused', message, holders: held.flatMap((h) => h.keys) }, unknown: false };
   }
   const sent = await sendTransaction({ client: ctx.client, input: t.view.input, actions: t.actions, ownerAttribute: input.convention.ownerAttribute, retry: ctx.deps?.retry, wait: ctx.deps?.wait, errorContext });
   if (!sent.ok) {

@@ -41,6 +41,15 @@ export function RepairOutcome({ plan, status, running, onStop }: { plan: RepairP
               <strong>Transaction {t.index + 1}</strong>: {STATE_WORDS[t.state]}
               {t.state === 'succeeded' ? (t.verified ? ', applied and verified' : ', NOT verified') : ''}
               {t.message && t.state !== 'succeeded' ? ` — ${t.message}` : ''}
+              {t.reasons && t.reasons.length > 0 ? (
+                <ul data-testid="repair-reasons">
+                  {t.reasons.map((r) => (
+                    <li key={r.index}>
+                      Action {r.index} (fix {r.fix + 1}): {r.code} — {r.message}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
               {t.differences ? (
                 <ul>
                   {t.differences.map((d) => (
