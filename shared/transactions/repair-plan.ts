@@ -1,7 +1,7 @@
 /**
  * The repair plan for an audit's problems: release for orphan locks, claim for missing locks, and
  * everything a machine should not decide (duplicates, owner mismatches, malformed locks) listed
- * for a human. Each fix is its own small transaction (well under DynamoDB's 100 actions).
+ * for a human. Each fix is one small operation; shared/repair/batch.ts packs them into transactions.
  */
 import { UNDECLARED_SCOPE_REASON } from '../conventions/parse';
 import { scopeWords } from '../conventions/scope';
