@@ -19,4 +19,11 @@ describe('planRepairs', () => {
     expect(plan.manual.map((m) => m.problem.kind)).toEqual(['duplicate-value', 'owner-mismatch', 'malformed-lock']);
     expect(plan.manual[0]!.why).toBe('2 accounts hold email `c@x.io`: a person must decide who keeps it');
   });
+
+  it('leaves a missing lock held by several accounts to a person (no guess at who keeps it)', () => {
+    const accounts = [{ PK: 'ACCT#c1', SK: 'PROFILE' }, { PK: 'ACCT#c2', SK: 'PROFILE' }];
+    const plan = planRepairs([{ kind: 'missing-lock', rule: 'EMAIL', value: 'c@x.io', accounts }]);
+    expect(plan.fixes).toEqual([]);
+    expect(plan.manual.map((m) => m.why)).toEqual(['2 accounts hold email `c@x.io` and no lock protects it: a person must decide who keeps it, then claim it for that account']);
+  });
 });

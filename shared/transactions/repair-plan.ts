@@ -48,7 +48,11 @@ export function planRepairs(problems: readonly Problem[]): RepairPlan {
         break;
       case 'missing-lock': {
         const account = problem.accounts?.[0];
-        if (problem.rule && undeclared.has(problem.rule)) {
+        const holders = problem.accounts?.length ?? 0;
+        if (holders > 1) {
+          // Several accounts hold the value (a duplicate): claiming it for one of them would pick who keeps it.
+          manual.push({ problem, why: `${holders} accounts hold ${label} and no lock protects it: a person must decide who keeps it, then claim it for that account` });
+        } else if (problem.rule && undeclared.has(problem.rule)) {
           manual.push({ problem, why: `rule ${problem.rule} has scoped locks whose scope the convention does not declare: declare the rule's "scope" first, or a claim would write a key the library never checks` });
         } else if (problem.rule && account) fixes.push({ problem, summary: `claim ${label} for its holder (missing lock)`, operation: { kind: 'claim', rule: problem.rule, value: problem.value, account } });
         else manual.push({ problem, why: 'the missing lock names no rule or holder' });
