@@ -115,6 +115,10 @@ a human, 2 error.`,
         }
         confirmation = typed.trim();
       }
+      if (io.signal.aborted) {
+        io.stderr('locksmith: interrupted before the repair started: nothing was sent\n');
+        return EXIT_ERROR;
+      }
       let printed = 0;
       const started = service.start(ctx, {
         owner,
