@@ -38,8 +38,7 @@ export function RepairOutcome({ plan, status, running, onStop }: { plan: RepairP
         <ol className="stack" start={1}>
           {status.transactions.map((t) => (
             <li key={t.index} data-testid="repair-tx-outcome" data-state={t.state}>
-              <strong>Transaction {t.index + 1}</strong>: {STATE_WORDS[t.state]}
-              {t.state === 'succeeded' ? (t.verified ? ', applied and verified' : ', NOT verified') : ''}
+              <strong>Transaction {t.index + 1}</strong>: {t.state === 'succeeded' ? (t.verified ? 'applied and verified' : 'applied, NOT verified') : STATE_WORDS[t.state]}
               {t.message && t.state !== 'succeeded' ? ` — ${t.message}` : ''}
               {t.reasons && t.reasons.length > 0 ? (
                 <ul data-testid="repair-reasons">
