@@ -53,11 +53,16 @@ const OVERSIZED_FILES: Record<string, string> = {
   '10,000 rules': JSON.stringify({ ...valid(), rules: Array.from({ length: 10_000 }, (_, i) => ({ name: `R${i}`, attribute: `a${i}`, lockKeys: [{ hash: `R${i}#{value}`, range: 'LOCK' }] })) }),
 };
 
+/**
+ * A hostile file must not hang the loader (a quadratic parse of megabytes takes minutes): each case
+ * gets a test timeout far above a normal answer on a loaded machine, not a timed assertion.
+ */
+const HANG = { timeout: 30_000 };
+
 describe('hostile convention files', () => {
-  it.each(Object.keys(CONVENTION_FILES))('%s: a clear validation error naming the file, nothing polluted', async (label) => {
+  it.each(Object.keys(CONVENTION_FILES))('%s: a clear validation error naming the file, nothing polluted', HANG, async (label) => {
     const path = join(dir, `${label.replace(/\W+/g, '-')}.json`);
     await writeFile(path, CONVENTION_FILES[label] ?? '');
-    const started = Date.now();
     let thrown: unknown;
     try {
       await loadConventionFile(path, KEYS);
@@ -71,7 +76,6 @@ describe('hostile convention files', () => {
     expect(error.message.startsWith(path)).toBe(true);
     // Errors quote no megabytes back at the person.
     expect(error.message.length).toBeLessThan(2_000);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(polluted()).toBeUndefined();
   });
 
@@ -79,16 +83,14 @@ describe('hostile convention files', () => {
    * Well-formed but oversized files. The file format has the bridge schema's bounds, so the loader
    * refuses them promptly, names the field, and pollutes nothing.
    */
-  it.each(Object.keys(OVERSIZED_FILES))('%s: answered within 5 s; refused by the file parser, with the field named', async (label) => {
+  it.each(Object.keys(OVERSIZED_FILES))('%s: answered, not hung; refused by the file parser, with the field named', HANG, async (label) => {
     const path = join(dir, `${label.replace(/\W+/g, '-')}.json`);
     await writeFile(path, OVERSIZED_FILES[label] ?? '');
-    const started = Date.now();
     const loaded = await loadConventionFile(path, KEYS).then(
       (convention) => ({ ok: true as const, convention }),
       (error: unknown) => ({ ok: false as const, error }),
     );
     tally.conventionFiles += 1;
-    expect(Date.now() - started).toBeLessThan(5_000);
     // The file parser applies the bridge schema's bounds, so the file itself is refused.
     expect(loaded.ok).toBe(false);
     if (!loaded.ok) {
@@ -123,16 +125,14 @@ const AWS_FILES: Record<string, [string, string]> = {
 };
 
 describe('hostile AWS config and credentials files', () => {
-  it.each(Object.keys(AWS_FILES))('%s: profiles load with warnings, no throw, no secrets, nothing polluted', async (label) => {
+  it.each(Object.keys(AWS_FILES))('%s: profiles load with warnings, no throw, no secrets, nothing polluted', HANG, async (label) => {
     const [config, credentials] = AWS_FILES[label] ?? ['', ''];
     const configPath = join(dir, `config-${label.replace(/\W+/g, '-')}`);
     const credentialsPath = join(dir, `credentials-${label.replace(/\W+/g, '-')}`);
     await writeFile(configPath, config, 'latin1');
     await writeFile(credentialsPath, credentials, 'latin1');
-    const started = Date.now();
     const catalog = await loadProfiles({ AWS_CONFIG_FILE: configPath, AWS_SHARED_CREDENTIALS_FILE: credentialsPath }, dir);
     tally.awsFiles += 2;
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(Array.isArray(catalog.profiles)).toBe(true);
     const shown = JSON.stringify(catalog);
     expect(shown).not.toContain('LocksmithFakeSecretFromFile');
