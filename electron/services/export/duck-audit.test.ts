@@ -8,7 +8,7 @@ import { layoutFor, S } from '../../../shared/conventions/test-layouts';
 import type { Convention, Item, KeySchema, PresetName } from '../../../shared/model';
 import { PRESET_TABLES } from '../../cli/testing/preset-tables';
 import { HOSTILE_VALUES, markerCorpus, oddKeyCorpus, uniqCorpus } from '../../testing/reliability/hostile-corpus';
-import { duckAudit } from './duck-audit';
+import { duckAudit, workingStorage, type WorkingStorage } from './duck-audit';
 import { openExport, verifyExport } from './read-export';
 import { ExportWriter } from './write-export';
 
@@ -31,13 +31,13 @@ async function writeExport(keys: KeySchema, items: readonly Item[], partitions =
 }
 
 /** The live audit's report on the same items, and the export audit's, as the CLI prints them. */
-async function both(convention: Convention, items: readonly Item[]): Promise<{ live: string; fromExport: string; pulled: number }> {
+async function both(convention: Convention, items: readonly Item[], storage?: WorkingStorage): Promise<{ live: string; fromExport: string; pulled: number }> {
   const engine = new AuditEngine(convention, { trackDeltas: false });
   engine.addItems(items);
   const live = JSON.stringify(engine.report({ table: 'parity', complete: true }));
   const opened = await openExport(await writeExport(convention.keys, items));
   await verifyExport(opened);
-  const result = await duckAudit({ exports: [opened], convention, table: 'parity', dbPath: join(work, `db${n++}.duckdb`), memoryMb: 128, threads: 2 });
+  const result = await duckAudit({ exports: [opened], convention, table: 'parity', dbPath: join(work, `db${n++}.duckdb`), memoryMb: 128, threads: 2, ...(storage ? { storage } : {}) });
   return { live, fromExport: JSON.stringify(result.report), pulled: result.pulled };
 }
 
@@ -45,13 +45,23 @@ const preset = (name: PresetName, keys: KeySchema, extra: object = {}): Conventi
 
 describe('audit from an export (DuckDB) equals the live audit, byte for byte', { timeout: 30_000 }, () => {
   for (const table of PRESET_TABLES) {
-    it(`preset ${table.preset}`, async () => {
-      const { live, fromExport, pulled } = await both(preset(table.preset, table.keys), table.items);
-      expect(fromExport).toBe(live);
-      // Only the rows behind problems reach the JS engine, not the table.
-      expect(pulled).toBeLessThan(table.items.length);
+    it(`preset ${table.preset}, in temporary and in persistent working tables`, async () => {
+      for (const storage of ['temp', 'persistent'] as const) {
+        const { live, fromExport, pulled } = await both(preset(table.preset, table.keys), table.items, storage);
+        expect(fromExport).toBe(live);
+        // Only the rows behind problems reach the JS engine, not the table.
+        expect(pulled).toBeLessThan(table.items.length);
+      }
     });
   }
+
+  it('keeps working tables in memory while the export fits in half the memory limit, on disk beyond', () => {
+    expect(workingStorage(1_000_000, 512)).toBe('temp');
+    expect(workingStorage(2_000_000, 512)).toBe('persistent');
+    expect(workingStorage(10_000_000, 512)).toBe('persistent');
+    expect(workingStorage(10_000_000, 8192)).toBe('temp');
+    expect(workingStorage(0, 64)).toBe('temp');
+  });
 
   it('hostile values: unicode, #, NFD/NFC, whitespace, non-ASCII case folding, malformed locks, odd types (uniq, trim+lowercase)', async () => {
     const corpus = uniqCorpus();

@@ -4,10 +4,7 @@
  * the checks of convention-sql.ts one statement each, and feed only the rows that are not plainly
  * healthy to the shared JS audit engine, which writes the report. Runs in a child process
  * (export-audit-child.ts), never in Electron's main process: DuckDB's memory is its own.
- * Temporary, not persistent, tables: they live in memory up to `memory_limit` and spill to the
- * temp directory beyond it, and they skip the compression and checkpoint writes of persistent
- * storage the audit never reads back (the database is deleted after the run). The figures are in
- * docs/benchmarks.md and the README's export section.
+ * Working tables are temporary while the export fits in memory (see {@link workingStorage}).
  */
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
@@ -30,7 +27,28 @@ export interface DuckAuditOptions {
   /** DuckDB memory_limit in MB; default 512. */
   readonly memoryMb?: number;
   readonly threads?: number;
+  /** Where the working tables live; by default chosen by {@link workingStorage}. */
+  readonly storage?: WorkingStorage;
   readonly onStep?: (step: string) => void;
+}
+
+/** Temporary tables (in memory, spilled uncompressed beyond the limit) or persistent ones (compressed, in the database file). */
+export type WorkingStorage = 'temp' | 'persistent';
+
+/**
+ * Bytes a loaded item takes in a temporary table, rounded up (keys, audit attributes, the
+ * classification columns: ~130 B measured on the bench dataset at 1M items).
+ */
+const TEMP_BYTES_PER_ITEM = 256;
+
+/**
+ * Temporary tables skip the compression and checkpoint writes of persistent storage that the
+ * audit never reads back: while the items fit in half the memory limit they are much cheaper.
+ * Beyond that they spill to disk uncompressed, several times what compressed persistent tables
+ * write, so large exports use persistent tables. Figures: the README's export section.
+ */
+export function workingStorage(items: number, memoryMb: number): WorkingStorage {
+  return items * TEMP_BYTES_PER_ITEM <= (memoryMb * 2 ** 20) / 2 ? 'temp' : 'persistent';
 }
 
 /** The report plus what was read. */
@@ -85,7 +103,7 @@ async function checkCounts(conn: DuckDBConnection, table: string, opened: Opened
 }
 
 /** Loads the export(s); `classified` when the load already built cls (a full export alone). */
-async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Promise<{ lines: number; classified: boolean }> {
+async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp: string): Promise<{ lines: number; classified: boolean }> {
   const { convention, exports } = options;
   const [full, ...incrementals] = exports;
   if (!full || full.type !== 'FULL_EXPORT') throw new ExportError('the first --export must be a full export (incrementals are applied on top of one)');
@@ -96,12 +114,12 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Pro
   const load = files.length ? `(SELECT ${fileIndex(files)} AS src, ${cols} FROM ${readJson(files, { Item: all })})` : `(${empty})`;
   if (incrementals.length === 0) {
     // Loading and classifying in one pass: cls0 is the only copy of the items; rowid is the item id.
-    await conn.run(`CREATE TEMP TABLE cls0 AS ${auditSteps(convention, DUCKDB_DIALECT, load)[0]!.select}`);
-    await conn.run('CREATE TEMP VIEW cls AS SELECT rowid AS id, * FROM cls0');
-    await conn.run('CREATE TEMP VIEW items AS SELECT * FROM cls');
+    await conn.run(`CREATE ${temp}TABLE cls0 AS ${auditSteps(convention, DUCKDB_DIALECT, load)[0]!.select}`);
+    await conn.run(`CREATE ${temp}VIEW cls AS SELECT rowid AS id, * FROM cls0`);
+    await conn.run(`CREATE ${temp}VIEW items AS SELECT * FROM cls`);
     return { lines: await checkCounts(conn, 'cls0', full, files), classified: true };
   }
-  await conn.run(`CREATE TEMP TABLE raw0 AS SELECT * FROM ${load} l`);
+  await conn.run(`CREATE ${temp}TABLE raw0 AS SELECT * FROM ${load} l`);
   let lines = await checkCounts(conn, 'raw0', full, files);
   const keysType = structType(itemStructFields(convention, true));
   const parts: string[] = [];
@@ -112,26 +130,29 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions): Pro
     const body = incFiles.length
       ? `SELECT ${fileIndex(incFiles)} AS src, ${k} AS seq, TRY_CAST(Metadata.WriteTimestampMicros.N AS BIGINT) AS ts, NewImage IS NOT NULL AS present, ${incCols} FROM ${readJson(incFiles, { Metadata: 'STRUCT(WriteTimestampMicros STRUCT(N VARCHAR))', Keys: keysType, NewImage: all })}`
       : `SELECT * FROM (SELECT CAST(NULL AS INTEGER) AS src, 0 AS seq, CAST(NULL AS BIGINT) AS ts, FALSE AS present, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')}) WHERE FALSE`;
-    await conn.run(`CREATE TEMP TABLE inc${k} AS ${body}`);
+    await conn.run(`CREATE ${temp}TABLE inc${k} AS ${body}`);
     lines += await checkCounts(conn, `inc${k}`, inc, incFiles);
     parts.push(`SELECT * FROM inc${k}`);
   }
   const keyCols = ['h_s', 'h_n', 'h_b', 'r_s', 'r_n', 'r_b'];
   const valueCols = itemColumns(convention, 'x').map((c) => c.split(' AS ')[1]!);
   // The last write of each key wins: later export first, then the later write within it.
-  await conn.run(`CREATE TEMP TABLE latest AS SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY ${keyCols.join(', ')} ORDER BY seq DESC, ts DESC NULLS LAST) AS rn FROM (${parts.join(' UNION ALL ')}) u) l WHERE rn = 1`);
+  await conn.run(`CREATE ${temp}TABLE latest AS SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY ${keyCols.join(', ')} ORDER BY seq DESC, ts DESC NULLS LAST) AS rn FROM (${parts.join(' UNION ALL ')}) u) l WHERE rn = 1`);
   const sameKey = keyCols.map((c) => `l.${c} IS NOT DISTINCT FROM f.${c}`).join(' AND ');
-  await conn.run(`CREATE TEMP TABLE merged AS SELECT ${valueCols.join(', ')} FROM raw0 f WHERE NOT EXISTS (SELECT 1 FROM latest l WHERE ${sameKey})
+  await conn.run(`CREATE ${temp}TABLE merged AS SELECT ${valueCols.join(', ')} FROM raw0 f WHERE NOT EXISTS (SELECT 1 FROM latest l WHERE ${sameKey})
     UNION ALL SELECT ${valueCols.join(', ')} FROM latest WHERE present`);
-  await conn.run(`CREATE TEMP VIEW items AS SELECT rowid AS id, * FROM merged`);
+  await conn.run(`CREATE ${temp}VIEW items AS SELECT rowid AS id, * FROM merged`);
   return { lines, classified: false };
 }
 
 /** Runs the export audit in DuckDB; the report is the JS engine's on the pulled rows, with the counts of every item. */
 export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditResult> {
   const { convention } = options;
+  const memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
+  const items = options.exports.reduce((n, e) => n + e.files.reduce((m, f) => m + f.itemCount, 0), 0);
+  const temp = (options.storage ?? workingStorage(items, memoryMb)) === 'temp' ? 'TEMP ' : '';
   const instance = await DuckDBInstance.create(options.dbPath, {
-    memory_limit: `${options.memoryMb ?? DEFAULT_MEMORY_MB}MB`,
+    memory_limit: `${memoryMb}MB`,
     threads: String(options.threads ?? availableParallelism()),
     temp_directory: `${options.dbPath}.tmp`,
     preserve_insertion_order: 'false',
@@ -139,13 +160,13 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
   const conn = await instance.connect();
   try {
     options.onStep?.('load');
-    const { lines: linesRead, classified } = await loadItems(conn, options);
+    const { lines: linesRead, classified } = await loadItems(conn, options, temp);
     const steps = auditSteps(convention, DUCKDB_DIALECT);
     for (const step of steps) {
       if (step.name === 'cls' && classified) continue;
       options.onStep?.(step.name);
-      await conn.run(`CREATE TEMP ${step.view ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.select}`);
-      if (step.name === 'vals') await fillNormMap(conn, convention);
+      await conn.run(`CREATE ${temp}${step.view ? 'VIEW' : 'TABLE'} ${step.name} AS ${step.select}`);
+      if (step.name === 'vals') await fillNormMap(conn, convention, temp);
     }
     const closure = closureSql(convention);
     if (closure) {
@@ -153,7 +174,7 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
       for (;;) {
         const added = await conn.run(`INSERT INTO bad ${closure}`);
         if (added.rowsChanged === 0) break;
-        await conn.run(`CREATE OR REPLACE TEMP TABLE pull AS ${pull.select}`);
+        await conn.run(`CREATE OR REPLACE ${temp}TABLE pull AS ${pull.select}`);
       }
     }
     const counts = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as unknown as SqlCounts;
@@ -168,14 +189,14 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
 }
 
 /** Normalizes the non-ASCII values with the shared JS normalizer and joins the result back as norm_map. */
-async function fillNormMap(conn: DuckDBConnection, convention: Convention): Promise<void> {
+async function fillNormMap(conn: DuckDBConnection, convention: Convention, temp: string): Promise<void> {
   await conn.run('CREATE TABLE norm_bytes (k BIGINT, norm BLOB)');
   const todo = normTodoSql(convention, DUCKDB_DIALECT);
   if (todo === undefined) {
     await conn.run('CREATE TABLE norm_map (rule INTEGER, raw VARCHAR, norm VARCHAR)');
     return;
   }
-  await conn.run(`CREATE TEMP TABLE norm_todo AS ${todo}`);
+  await conn.run(`CREATE ${temp}TABLE norm_todo AS ${todo}`);
   const appender = await conn.createAppender('norm_bytes');
   const result = await conn.stream(`SELECT k, rule, ${DUCKDB_DIALECT.textOut('raw')} AS raw FROM norm_todo`);
   for await (const rows of result.yieldRowObjectJson()) {
@@ -187,5 +208,5 @@ async function fillNormMap(conn: DuckDBConnection, convention: Convention): Prom
     }
   }
   appender.closeSync();
-  await conn.run(`CREATE TEMP TABLE norm_map AS ${NORM_MAP_SQL}`);
+  await conn.run(`CREATE ${temp}TABLE norm_map AS ${NORM_MAP_SQL}`);
 }
