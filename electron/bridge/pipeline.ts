@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { MethodName, MethodResult, ParsedArgs } from '../../shared/contract/api';
 import { isMethodName } from '../../shared/contract/api';
 import { methods } from '../../shared/contract/methods';
+import { formatFieldPath } from '../../shared/field-path';
 import type { Result } from '../../shared/result';
 import { err } from '../../shared/result';
 import { scrubKnownSecrets } from '../services/dynamo/errors';
@@ -32,7 +33,7 @@ export type Dispatch = (method: unknown, args: unknown, transport: HandlerContex
 /** Turns a zod failure into a validation error naming the first bad field. */
 export function validationError(error: z.ZodError): Result<never> {
   const issue = error.issues[0];
-  const field = issue && issue.path.length > 0 ? issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : String(part))).join('.').replace(/\.\[/g, '[') : undefined;
+  const field = issue && issue.path.length > 0 ? formatFieldPath(issue.path) : undefined;
   const message = issue ? `${field ? `${field}: ` : ''}${issue.message}` : 'invalid arguments';
   return err('validation', message, field ? { field } : {});
 }

@@ -2,10 +2,10 @@
  * Deriving problems and inspector rows from the join entries, exactly as DESIGN.md
  * "Problem kinds" defines them. Pure functions of one entry (problems) or one account (rows).
  */
-import type { Convention, Problem, ProblemKind } from '../model';
-import { PROBLEM_KINDS } from '../model';
+import type { Convention, Problem } from '../model';
 import { scopeRecord } from '../conventions/scope';
-import type { AccountGroup, GroupLock, LockStatus, StrayLockRow } from './types';
+import { accountProblemKinds, lockStatus, ownerMismatchReason } from './problem-rules';
+import type { AccountGroup, GroupLock, StrayLockRow } from './types';
 import { byId, compareText, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, rawValue, singleLock, type AccountState, type Entry, type LockState, type MalformedState } from './state';
 
 const NONE: readonly Problem[] = [];
@@ -45,7 +45,7 @@ export function entryProblems(convention: Convention, entry: Entry): readonly Pr
         ...at,
         lock: keyOfState(lock, keys),
         accounts,
-        reason: `the lock names ${owner}, which does not hold this value; held by ${sorted.map(hashText).join(', ')}`,
+        reason: ownerMismatchReason(owner, sorted.map(hashText)),
       });
     }
   }
@@ -93,30 +93,21 @@ export function accountRow(convention: Convention, account: AccountState): Accou
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
     const lock = pickLock(convention, entry, account);
-    let status: LockStatus = 'ok';
-    if (ownerMismatch(convention, entry, lock)) {
-      mismatch = true;
-      status = 'owner-mismatch';
-    }
-    if (lockCount(entry) === 0) {
-      missing = true;
-      status = 'missing';
-    }
+    const lockMissing = lockCount(entry) === 0;
+    const duplicated = holderCount(entry) >= 2;
+    const namesOther = ownerMismatch(convention, entry, lock);
+    missing ||= lockMissing;
+    duplicate ||= duplicated;
+    mismatch ||= namesOther;
     const lockRule = convention.rules[entry.ruleIndex];
-    const row: Writable<GroupLock> = { rule: lockRule?.name ?? '', value: rawValue(account, i), normalized: entry.value, status };
+    const row: Writable<GroupLock> = { rule: lockRule?.name ?? '', value: rawValue(account, i), normalized: entry.value, status: lockStatus(lockMissing, duplicated, namesOther) };
     if (entry.scope !== undefined && lockRule) row.scope = scopeRecord(lockRule, entry.scope);
-    if (holderCount(entry) >= 2) {
-      duplicate = true;
-      row.status = 'duplicate';
-      row.otherHolders = byId(holdersOf(entry).filter((h) => h !== account), keys).map((h) => keyOfState(h, keys));
-    }
+    if (duplicated) row.otherHolders = byId(holdersOf(entry).filter((h) => h !== account), keys).map((h) => keyOfState(h, keys));
     if (lock) row.lock = keyOfState(lock, keys);
     if (lock?.owner !== undefined) row.owner = lock.owner;
     locks[i] = row;
   }
-  // PROBLEM_KINDS order, as before: the kinds an account row can carry.
-  const problems = PROBLEM_KINDS.filter((k) => (k === 'missing-lock' && missing) || (k === 'duplicate-value' && duplicate) || (k === 'owner-mismatch' && mismatch));
-  return { kind: 'account', id: idOf(account, keys), key: keyOfState(account, keys), locks, problems };
+  return { kind: 'account', id: idOf(account, keys), key: keyOfState(account, keys), locks, problems: accountProblemKinds(missing, duplicate, mismatch) };
 }
 
 /** The row of an orphan lock (its value as written in the key). */
@@ -133,25 +124,4 @@ export function malformedRow(convention: Convention, state: MalformedState): Str
   const keys = convention.keys;
   const base: StrayLockRow = { kind: 'malformed-lock', id: idOf(state, keys), key: keyOfState(state, keys), value: state.text, reason: state.reason };
   return state.rule === undefined ? base : { ...base, rule: state.rule };
-}
-
-const KIND_ORDER: Readonly<Record<ProblemKind, number>> = Object.fromEntries(PROBLEM_KINDS.map((k, i) => [k, i])) as Record<ProblemKind, number>;
-
-/** Report order: kind (PROBLEM_KINDS order), rule, value, then the lock / first account key. */
-export function compareProblems(a: Problem, b: Problem): number {
-  return (
-    KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
-    compareText(a.rule ?? '', b.rule ?? '') ||
-    compareText(a.value, b.value) ||
-    compareText(scopeText(a), scopeText(b)) ||
-    compareText(tieBreak(a), tieBreak(b))
-  );
-}
-
-function scopeText(p: Problem): string {
-  return p.scope === undefined ? '' : JSON.stringify(p.scope);
-}
-
-function tieBreak(p: Problem): string {
-  return JSON.stringify(p.lock ?? p.accounts?.[0] ?? null);
 }

@@ -11,7 +11,8 @@ import { accountScope, joinKey, lockScope, type ScopeValues } from '../conventio
 import type { Convention, Item, Problem, ProblemKind, ProblemSummary } from '../model';
 import { PROBLEM_KINDS } from '../model';
 import { toPlainValue } from '../plain-key';
-import { accountRow, compareProblems, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
+import { accountRow, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
+import { compareProblems } from './problem-rules';
 import { addCanonicalLock, addHolder, addLockTo, compareText, hasCanonicalLock, holderCount, holdersOf, idOf, lockCount, locksOf, storeLocks, type AccountState, type CanonicalForm, type Entry, type LockState, type MalformedState, type RowState } from './state';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from './types';
 

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { MAX_NAME_LENGTH, MAX_TEMPLATE_LENGTH, tableNameSchema } from '../contract/limits';
 import type { Convention, KeySchema, LockRule, NormalizationStep } from '../model';
+import { formatFieldPath } from '../field-path';
 import { PRESET_NAMES } from '../model';
 import { err, ok, type Result } from '../result';
 import { scopeNamesOf, splitPlaceholders, templateProblem, VALUE_NAME } from './template';
@@ -86,13 +87,6 @@ export const conventionFileSchema = z.strictObject({
 /** A convention file as written on disk. */
 export type ConventionFile = z.input<typeof conventionFileSchema>;
 
-/** Formats a zod path as `rules[1].lockKeys[0].hash`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
-  return out;
-}
-
 /**
  * Parses and checks a convention file. `tableKeys` (from DescribeTable) fills in a file
  * without `keys` and must agree with a file that has them.
@@ -102,10 +96,10 @@ export function parseConventionFile(json: unknown, tableKeys?: KeySchema): Resul
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     if (issue.code === 'unrecognized_keys') {
-      const field = formatPath([...issue.path, issue.keys[0] ?? '']);
+      const field = formatFieldPath([...issue.path, issue.keys[0] ?? '']);
       return err('validation', `${field}: unknown field (check its spelling against the format)`, { field });
     }
-    const field = formatPath(issue.path);
+    const field = formatFieldPath(issue.path);
     return err('validation', `${field === '' ? 'convention file' : field}: ${issue.message}`, { field });
   }
   const file = parsed.data;

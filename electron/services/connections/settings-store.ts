@@ -9,6 +9,7 @@ import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { conventionSchema } from '../../../shared/contract/convention-schema';
+import { formatFieldPath } from '../../../shared/field-path';
 import { ensureDataDir, openNoFollow } from './data-dir';
 import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, regionSchema } from '../../../shared/contract/limits';
 
@@ -92,7 +93,7 @@ export function createSettingsStore(dataDir: string): SettingsStore {
           value = parsed.data;
           if (dropped.length > 0) problem = `${path}: ignored saved conventions that are no longer valid (${dropped.join(', ')})`;
         } else {
-          problem = `${path}: not a Locksmith settings file (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''}); starting with defaults`;
+          problem = `${path}: not a Locksmith settings file (${formatFieldPath(parsed.error.issues[0]?.path ?? [])}: ${parsed.error.issues[0]?.message ?? ''}); starting with defaults`;
         }
       }
       // Whatever could not be read is kept: the first write moves the original aside instead of over it.

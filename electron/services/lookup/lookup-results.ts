@@ -6,10 +6,11 @@ import { classifyItem } from '../../../shared/conventions/classify';
 import { formatLockKey } from '../../../shared/conventions/format';
 import { parseLockKey, ruleNormalizer } from '../../../shared/conventions/parse';
 import { joinKey, lockScope, scopeRecord, type ScopeValues } from '../../../shared/conventions/scope';
+import { verdictFor } from '../../../shared/audit/problem-rules';
 import type { Convention, Item, LockRule, PlainKey } from '../../../shared/model';
 import { formatKey, keyId } from '../../../shared/plain-key';
 import type { GsiInfo } from '../dynamo/tables';
-import type { HolderSearch, LockProbe, LookupVerdict, RuleLookup } from './lookup-types';
+import type { HolderSearch, LockProbe, RuleLookup } from './lookup-types';
 
 /** Distinct forms of the value worth reading: the normalized one (what locks are written with) first. */
 export function valueForms(rule: LockRule, value: string): string[] {
@@ -55,13 +56,6 @@ export function foundLockNotes(convention: Convention, ruleIndex: number, probes
     }
   }
   return notes;
-}
-
-/** The verdict from the holders and the locks found. */
-export function verdictFor(holders: number, locksFound: number): LookupVerdict {
-  if (holders > 1) return 'duplicate';
-  if (holders === 1) return locksFound > 0 ? 'held' : 'unprotected';
-  return locksFound > 0 ? 'orphan' : 'free';
 }
 
 /** One rule's part of a lookup: what to read by key, how to find holders, and the scope it is asked in. */

@@ -2,24 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
 import { holderScanFilter, holderScanProjection } from './holder-scan';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { foundLockNotes, holderIndex, lookupValue, verdictFor } from './lookup';
+import { foundLockNotes, holderIndex, lookupValue } from './lookup';
 
 const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
 const [email, handle] = convention.rules;
-
-describe('verdictFor', () => {
-  it.each([
-    [0, 0, 'free'],
-    [0, 1, 'orphan'],
-    [0, 2, 'orphan'],
-    [1, 1, 'held'],
-    [1, 0, 'unprotected'],
-    [2, 1, 'duplicate'],
-    [3, 0, 'duplicate'],
-  ])('%i holders, %i locks → %s', (holders, locks, verdict) => {
-    expect(verdictFor(holders, locks)).toBe(verdict);
-  });
-});
 
 describe('holderIndex', () => {
   const gsi = (name: string, attribute: string, status?: string) => ({ name, hash: { name: attribute, type: 'S' as const }, projection: 'ALL', ...(status ? { status } : {}) });

@@ -25,7 +25,7 @@ import { holderScanFilter, holderScanProjection } from './holder-scan';
 import type { HolderSearch, LockProbe, LookupAnswer, RuleLookup } from './lookup-types';
 import { collectEveryScope, dedupe, everyScopeResults, ruleResult, valueForms, type Plan, type ScopeFinds } from './lookup-results';
 
-export { foundLockNotes, verdictFor } from './lookup-results';
+export { foundLockNotes } from './lookup-results';
 
 /** What to look up, where. */
 export interface LookupOptions {

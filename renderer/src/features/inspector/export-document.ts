@@ -8,7 +8,7 @@ import type { ConnectionView } from '../../../../shared/contract';
 import type { Convention } from '../../../../shared/model';
 import type { AuditRows } from './audit-rows';
 import { rowMatches, type InspectorFilter } from './row-filter';
-import { problemsOfRows } from './rows-to-problems';
+import { problemsOfRows } from '../../../../shared/audit/problem-rules';
 import { PROBLEM_LABEL } from './status-chips';
 
 /** Where an export came from; never credentials (the connection view carries none). */

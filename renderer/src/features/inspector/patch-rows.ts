@@ -2,41 +2,14 @@
  * After a claim or release the affected group is re-checked with a fresh lookup and updated in
  * place: no re-scan of the table. Pure: rows + lookup → rows (and counts adjusted to match).
  */
-import type { AccountGroup, GroupLock, GroupRow, LockStatus } from '../../../../shared/audit/types';
+import { emptySummary, orphanRemains, problemsOfLocks, rowSummaryKinds, statusOfVerdict } from '../../../../shared/audit/problem-rules';
+import type { AccountGroup, GroupLock, GroupRow } from '../../../../shared/audit/types';
 import type { LookupRuleView, LookupView } from '../../../../shared/contract';
-import type { ProblemKind, ProblemSummary } from '../../../../shared/model';
+import type { ProblemKind } from '../../../../shared/model';
 import type { AuditRows } from './audit-rows';
 
-const STATUS_PROBLEM: Record<LockStatus, ProblemKind | undefined> = {
-  ok: undefined,
-  missing: 'missing-lock',
-  duplicate: 'duplicate-value',
-  'owner-mismatch': 'owner-mismatch',
-};
-
-/** The problem kinds an account has, derived from its locks' statuses (each kind once, in report order). */
-export function problemsOf(locks: readonly GroupLock[]): ProblemKind[] {
-  const kinds = new Set(locks.map((l) => STATUS_PROBLEM[l.status]).filter((k): k is ProblemKind => k !== undefined));
-  return (['missing-lock', 'duplicate-value', 'owner-mismatch'] as const).filter((k) => kinds.has(k));
-}
-
-// The lock status a fresh lookup implies for a holder; undefined when the lookup cannot tell.
-function statusFromVerdict(rule: LookupRuleView): LockStatus | undefined {
-  switch (rule.verdict) {
-    case 'held':
-      return 'ok';
-    case 'unprotected':
-      return 'missing';
-    case 'duplicate':
-      return 'duplicate';
-    case 'free':
-    case 'orphan':
-      return undefined;
-  }
-}
-
 function patchAccount(row: AccountGroup, rule: LookupRuleView): AccountGroup {
-  const status = statusFromVerdict(rule);
+  const status = statusOfVerdict(rule.verdict);
   if (!status) return row;
   let changed = false;
   const locks = row.locks.map((lock): GroupLock => {
@@ -45,7 +18,7 @@ function patchAccount(row: AccountGroup, rule: LookupRuleView): AccountGroup {
     const { lock: _old, ...rest } = lock;
     return status === 'missing' || !rule.lock ? { ...rest, status } : { ...rest, status, lock: rule.lock };
   });
-  return changed ? { ...row, locks, problems: problemsOf(locks) } : row;
+  return changed ? { ...row, locks, problems: problemsOfLocks(locks) } : row;
 }
 
 /** Applies a lookup's verdicts to the rows: orphans that are gone disappear, holders' lock statuses are refreshed. */
@@ -61,13 +34,13 @@ export function patchRowsWithLookup(rows: AuditRows, lookup: LookupView): AuditR
       const next = patchRow(current, rule);
       if (next === current) continue;
       changed = true;
-      for (const kind of rowKinds(current)) summary[kind] -= 1;
+      for (const kind of rowSummaryKinds(current)) summary[kind] -= 1;
       if (next === null) {
         byId.delete(id);
         locks -= 1;
         break;
       }
-      for (const kind of rowKinds(next)) summary[kind] += 1;
+      for (const kind of rowSummaryKinds(next)) summary[kind] += 1;
       locks += lockCount(next) - lockCount(current);
       byId.set(id, next);
     }
@@ -82,22 +55,12 @@ export function patchRowsWithLookup(rows: AuditRows, lookup: LookupView): AuditR
 // null = the row is gone (an orphan whose lock was released, or that is now held).
 function patchRow(row: GroupRow, rule: LookupRuleView): GroupRow | null {
   if (row.kind === 'account') return patchAccount(row, rule);
-  if (row.kind === 'orphan-lock' && row.rule === rule.rule && row.value === rule.normalized && sameScope(row.scope, rule.scope) && rule.verdict !== 'orphan') return null;
+  if (row.kind === 'orphan-lock' && row.rule === rule.rule && row.value === rule.normalized && sameScope(row.scope, rule.scope) && !orphanRemains(rule.verdict)) return null;
   return row;
-}
-
-// Per-row problem contributions; duplicate-value is counted once per value by the audit, not per account.
-function rowKinds(row: GroupRow): ProblemKind[] {
-  if (row.kind !== 'account') return [row.kind];
-  return row.locks.map((l) => STATUS_PROBLEM[l.status]).filter((k): k is 'missing-lock' | 'owner-mismatch' => k === 'missing-lock' || k === 'owner-mismatch');
 }
 
 function lockCount(row: GroupRow): number {
   return row.kind === 'account' ? row.locks.filter((l) => l.lock !== undefined).length : 1;
-}
-
-function emptySummary(): ProblemSummary {
-  return { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 };
 }
 
 // A scoped rule's verdict is about one scope: it must not touch the same value in another org.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AuditEngine } from '../../../../shared/audit/engine';
-import { layoutFor, S } from '../../../../shared/conventions/test-layouts';
-import { PRESET_NAMES, type Item, type PresetName } from '../../../../shared/model';
-import { problemsOfRows } from './rows-to-problems';
+import { AuditEngine } from './engine';
+import { layoutFor, S } from '../conventions/test-layouts';
+import { PRESET_NAMES, type Item, type PresetName } from '../model';
+import { problemsOfRows } from './problem-rules';
 
 /** Every problem kind, on one preset's layout: missing, duplicate (with and without a lock), owner-mismatch, orphan, malformed. */
 function items(preset: PresetName): { items: Item[]; layout: ReturnType<typeof layoutFor> } {
