@@ -59,7 +59,9 @@ interface TraceEvent {
 /** The long main-thread tasks of a trace and, for each, the events inside it that took longest. */
 function longTaskBreakdown(events: readonly TraceEvent[]): string[] {
   const complete = events.filter((e) => e.ph === 'X' && typeof e.dur === 'number');
-  const tasks = complete.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000);
+  // The page's main thread only (a worker's or the browser's own long tasks do not block the page).
+  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && (e.args as { name?: string } | undefined)?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const tasks = complete.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000 && main.has(`${e.pid}:${e.tid}`));
   return tasks
     .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
     .slice(0, 12)
@@ -150,6 +152,7 @@ try {
       totals.set(e.name, t);
     }
     const top = [...totals.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
+    process.stdout.write(`long tasks during the scroll (largest inner events, ms):\n${longTaskBreakdown(scrollTrace).join('\n')}\n`);
     process.stdout.write(`scroll (100 steps), total ms by event (nested events count in their parents too):\n${top.map(([n, t]) => `${t.ms.toFixed(0).padStart(7)} ms ${String(t.n).padStart(6)}×  ${n}`).join('\n')}\n`);
     process.exit(0);
   }

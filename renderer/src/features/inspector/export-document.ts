@@ -6,9 +6,8 @@
 import type { AuditCounts, AuditReport } from '../../../../shared/audit/types';
 import type { ConnectionView } from '../../../../shared/contract';
 import type { Convention } from '../../../../shared/model';
-import type { AuditRows } from './audit-rows';
-import { rowMatches, type InspectorFilter } from './row-filter';
-import { problemsOfRows } from '../../../../shared/audit/problem-rules';
+import type { InspectorFilter } from './row-filter';
+import type { ShownProblems } from './use-audit';
 import { PROBLEM_LABEL } from './status-chips';
 
 /** Where an export came from; never credentials (the connection view carries none). */
@@ -33,7 +32,8 @@ export interface ExportInput {
   readonly table: string;
   readonly connection: ConnectionView | undefined;
   readonly convention: Convention;
-  readonly rows: AuditRows;
+  /** The problems of the rows the filter keeps, from the row store. */
+  readonly shown: ShownProblems;
   readonly counts: AuditCounts;
   readonly complete: boolean;
   readonly reason: string | undefined;
@@ -51,7 +51,7 @@ export function filterText(filter: InspectorFilter['filter']): string {
 
 /** Builds the export of what the inspector shows. */
 export function exportDocument(input: ExportInput): ExportedReport {
-  const shown = input.rows.list.filter((row) => rowMatches(row, input.filter));
+  const { shown } = input;
   const { scanned, accounts, locks, summary } = input.counts;
   const c = input.connection;
   return {
@@ -63,13 +63,13 @@ export function exportDocument(input: ExportInput): ExportedReport {
     accounts,
     locks,
     summary,
-    problems: problemsOfRows(shown, input.convention.keys).filter((p) => input.filter.filter === 'all' || input.filter.filter === 'problems' || p.kind === input.filter.filter),
+    problems: shown.problems.filter((p) => input.filter.filter === 'all' || input.filter.filter === 'problems' || p.kind === input.filter.filter),
     exported: {
       exportedAt: input.now.toISOString(),
       connection: c ? { id: c.id, label: c.label, region: c.region, endpoint: c.endpoint } : null,
       filter: filterText(input.filter.filter),
       search: input.filter.search.trim(),
-      rowsShown: shown.length,
+      rowsShown: shown.rowsShown,
       writesSinceAudit: input.writes,
     },
   };

@@ -1,8 +1,9 @@
 /**
  * The inspector grid: TanStack Table v9 for columns, headers and sort state, rendered through
- * @tanstack/react-virtual. Rows are ordered and filtered by `row-view.ts` (incrementally while an
- * audit streams) and the table is given only the rows the virtualizer shows, so a batch of new rows
- * costs a merge of the order, not a rebuild of a 70k-row model. One row per account or stray lock;
+ * @tanstack/react-virtual. Rows are ordered and filtered in the row store (`row-store.ts`, a
+ * worker); the grid knows the view's length, asks for the window around what it shows, and gives
+ * the table only the rows on screen, so a batch of new rows costs the page a window, not a pass
+ * over 70k rows. One row per account or stray lock;
  * Enter or the chevron expands a row to its lock items. Keyboard: the grid keeps focus and moves an
  * active row (aria-activedescendant).
  */
@@ -11,15 +12,19 @@ import { useTable, type SortingState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { GroupRow } from '../../../../shared/audit/types';
 import type { KeySchema } from '../../../../shared/model';
-import type { AuditRows } from './audit-rows';
 import { buildColumns, inspectorFeatures } from './inspector-columns';
 import type { InspectorFilter } from './row-filter';
-import { filterRows, sortRows, type SortedRows } from './row-view';
+import type { RowsView, ViewSpec } from './row-store';
 import { RowDetail } from './row-detail';
 
 /** Props of {@link InspectorTable}. */
 export interface InspectorTableProps {
-  readonly rows: AuditRows;
+  /** The store's view: its length and the window asked for with `onWindow`. */
+  readonly rows: RowsView;
+  /** Sets the store's order and filter. */
+  readonly onView: (spec: ViewSpec) => void;
+  /** Asks the store for rows `start…end - 1` of the view. */
+  readonly onWindow: (start: number, end: number) => void;
   readonly keys: KeySchema;
   /** The rule columns shown (the user can hide some). */
   readonly rules: readonly string[];
@@ -31,6 +36,8 @@ export interface InspectorTableProps {
 }
 
 const ROW_HEIGHT = 38;
+/** Rows asked for beyond each end of what is on screen: a scroll within them needs no round trip to the store. */
+const WINDOW_MARGIN = 60;
 
 function rowClass(row: GroupRow): string {
   if (row.kind !== 'account') return row.kind === 'orphan-lock' ? 'grid-row row-orphan' : 'grid-row row-malformed';
@@ -55,41 +62,55 @@ function useVisibleWidth(ref: RefObject<HTMLDivElement | null>): number | undefi
   return width;
 }
 
-/** The store's rows in display order; while rows stream in, only each batch's change is sorted in. */
-function useSortedRows(rows: AuditRows, sorting: SortingState, keys: KeySchema): readonly GroupRow[] {
-  const previous = useRef<SortedRows | undefined>(undefined);
-  return useMemo(() => {
-    previous.current = sortRows(previous.current, rows, sorting, keys);
-    return previous.current.rows;
-  }, [rows, sorting, keys]);
+/**
+ * Keeps the store's window around the rows on screen (`first…last`): asks again only when they come
+ * within half a margin of its edge. The store re-sends the window with every change, so rows
+ * streaming in need no request.
+ */
+function useWindow(length: number, first: number, last: number, onWindow: (start: number, end: number) => void): void {
+  const asked = useRef<{ start: number; end: number } | undefined>(undefined);
+  useEffect(() => {
+    const current = asked.current;
+    const slack = WINDOW_MARGIN / 2;
+    const fits = current !== undefined && (first - current.start >= slack || current.start === 0) && (current.end - last > slack || current.end >= length) && first >= current.start && last < current.end;
+    if (fits) return;
+    const next = { start: Math.max(0, first - WINDOW_MARGIN), end: last + 1 + WINDOW_MARGIN };
+    asked.current = next;
+    onWindow(next.start, next.end);
+  }, [first, last, length, onWindow]);
 }
 
 /** The virtualized, sortable, filterable grid of audit rows. */
-export function InspectorTable({ rows, keys, rules, showProblems, filter, lockTable }: InspectorTableProps) {
+export function InspectorTable({ rows, onView, onWindow, keys, rules, showProblems, filter, lockTable }: InspectorTableProps) {
   // Columns change only when the rule set, key schema or shown columns do; streaming rows never rebuild them.
   const columns = useMemo(() => buildColumns(keys, rules, showProblems), [keys, rules, showProblems]);
   // Problems first by default: that is what people open the inspector for.
   const [sorting, setSorting] = useState<SortingState>([{ id: 'problems', desc: true }]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [active, setActive] = useState(0);
-  const sorted = useSortedRows(rows, sorting, keys);
   const { filter: kind, search } = filter;
-  const view = useMemo(() => filterRows(sorted, { filter: kind, search }), [sorted, kind, search]);
+  useEffect(() => onView({ sorting, keys, filter: { filter: kind, search } }), [onView, sorting, keys, kind, search]);
+  const length = rows.length;
+  const rowAt = (index: number): GroupRow | undefined => (index >= rows.start ? rows.rows[index - rows.start] : undefined);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const visibleWidth = useVisibleWidth(scrollRef);
-  // Stable between renders of the same rows: the virtualizer rebuilds every row's measurement when
-  // this function changes, which on each scroll frame cost O(rows) (tens of ms at 10k+ rows).
-  const getItemKey = useCallback((index: number) => view[index]?.id ?? index, [view]);
+  // By place, and one function for good: the virtualizer rebuilds every row's measurement when this
+  // function changes, which costs O(rows) (tens of ms at 10k+ rows).
+  const getItemKey = useCallback((index: number) => index, []);
   const virtualizer = useVirtualizer({
-    count: view.length,
+    count: length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     getItemKey,
     overscan: 4,
   });
-  const virtualItems = virtualizer.getVirtualItems();
-  const windowRows = useMemo(() => virtualItems.flatMap((item) => view[item.index] ?? []), [virtualItems, view]);
+  const allItems = virtualizer.getVirtualItems();
+  useWindow(length, allItems[0]?.index ?? 0, allItems[allItems.length - 1]?.index ?? 0, onWindow);
+  // Rows the store has not sent yet (a jump far beyond the window) show a moment later, with its answer.
+  const { start: windowStart, rows: windowOf } = rows;
+  const virtualItems = useMemo(() => allItems.filter((item) => item.index >= windowStart && item.index < windowStart + windowOf.length), [allItems, windowStart, windowOf]);
+  const windowRows = useMemo(() => virtualItems.flatMap((item) => windowOf[item.index - windowStart] ?? []), [virtualItems, windowStart, windowOf]);
 
   const table = useTable({
     features: inspectorFeatures,
@@ -101,7 +122,7 @@ export function InspectorTable({ rows, keys, rules, showProblems, filter, lockTa
     manualSorting: true,
   });
   const tableRows = table.getRowModel().rows;
-  const activeIndex = Math.min(active, Math.max(0, view.length - 1));
+  const activeIndex = Math.min(active, Math.max(0, length - 1));
 
   // Collapsed rows all have ROW_HEIGHT and are never measured: measuring a row makes the virtualizer
   // recompute every row after it, which on each scroll frame cost O(rows) (figures: docs/benchmarks.md).
@@ -117,7 +138,7 @@ export function InspectorTable({ rows, keys, rules, showProblems, filter, lockTa
   };
 
   const move = (index: number) => {
-    const clamped = Math.max(0, Math.min(view.length - 1, index));
+    const clamped = Math.max(0, Math.min(length - 1, index));
     setActive(clamped);
     // Moving between rows is vertical: keep the sideways position (End used to jump to the right edge).
     const left = scrollRef.current?.scrollLeft ?? 0;
@@ -137,14 +158,14 @@ export function InspectorTable({ rows, keys, rules, showProblems, filter, lockTa
       move(0);
     } else if (event.key === 'End') {
       event.preventDefault();
-      move(view.length - 1);
+      move(length - 1);
     } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
       // Tree-grid convention: Left collapses the active row, Right expands it.
-      const row = view[activeIndex];
+      const row = rowAt(activeIndex);
       event.preventDefault();
       if (row && expanded.has(row.id) === (event.key === 'ArrowLeft')) toggle(row.id, activeIndex);
     } else if (event.key === 'Enter' || event.key === ' ') {
-      const row = view[activeIndex];
+      const row = rowAt(activeIndex);
       if (row) {
         event.preventDefault();
         toggle(row.id, activeIndex);
@@ -159,9 +180,9 @@ export function InspectorTable({ rows, keys, rules, showProblems, filter, lockTa
         className="grid"
         role="grid"
         aria-label="Accounts and locks"
-        aria-rowcount={view.length + 1}
+        aria-rowcount={length + 1}
         tabIndex={0}
-        aria-activedescendant={view.length > 0 ? `inspector-row-${activeIndex}` : undefined}
+        aria-activedescendant={length > 0 ? `inspector-row-${activeIndex}` : undefined}
         onKeyDown={onKeyDown}
         style={gridStyle}
         data-testid="inspector-grid"
@@ -246,9 +267,9 @@ export function InspectorTable({ rows, keys, rules, showProblems, filter, lockTa
           })}
         </tbody>
       </table>
-      {view.length === 0 ? <p className="empty">No rows match.</p> : null}
+      {length === 0 ? <p className="empty">No rows match.</p> : null}
       <p className="visually-hidden" role="status" data-testid="inspector-row-count">
-        {view.length} of {rows.list.length} rows shown
+        {length} of {rows.total} rows shown
       </p>
     </div>
   );

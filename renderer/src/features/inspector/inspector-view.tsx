@@ -38,14 +38,15 @@ export function InspectorView({ table }: { table: string }) {
     });
 
   // The export is what the inspector shows (rows re-checked after writes included), never a stale copy.
-  const exportAs = (format: 'json' | 'csv') => {
+  const exportAs = async (format: 'json' | 'csv') => {
     const counts = audit.rows.counts;
     if (!convention || !counts || audit.phase !== 'done') return;
+    const shown = await audit.shownProblems({ filter, search }, convention.keys);
     const document = exportDocument({
       table,
       connection,
       convention,
-      rows: audit.rows,
+      shown,
       counts,
       complete: audit.complete === true,
       reason: audit.reason,
@@ -69,10 +70,10 @@ export function InspectorView({ table }: { table: string }) {
         <button type="button" className="btn btn-small" onClick={() => audit.start(convention)} disabled={running}>
           Re-run audit
         </button>
-        <button type="button" className="btn btn-small" onClick={() => exportAs('json')} disabled={audit.phase !== 'done'} data-testid="export-json">
+        <button type="button" className="btn btn-small" onClick={() => void exportAs('json')} disabled={audit.phase !== 'done'} data-testid="export-json">
           Export JSON
         </button>
-        <button type="button" className="btn btn-small" onClick={() => exportAs('csv')} disabled={audit.phase !== 'done'} data-testid="export-csv">
+        <button type="button" className="btn btn-small" onClick={() => void exportAs('csv')} disabled={audit.phase !== 'done'} data-testid="export-csv">
           Export CSV
         </button>
         <RepairButton table={table} filter={{ filter, search }} />
@@ -126,7 +127,7 @@ export function InspectorView({ table }: { table: string }) {
         </details>
       </div>
       {convention ? (
-        <InspectorTable rows={audit.rows} keys={convention.keys} rules={shownRules} showProblems={!hidden.has('problems')} filter={{ filter, search }} lockTable={convention.lockTable} />
+        <InspectorTable rows={audit.rows} onView={audit.setView} onWindow={audit.setWindow} keys={convention.keys} rules={shownRules} showProblems={!hidden.has('problems')} filter={{ filter, search }} lockTable={convention.lockTable} />
       ) : audit.phase === 'idle' ? (
         <p className="empty">Choose a table to audit.</p>
       ) : null}

@@ -1,27 +1,30 @@
-/**
- * One audit run of the selected table: starts it, applies its streamed deltas into the row store,
- * tracks progress, cancels it, and applies the re-checks of writes made since. Shared by the inspector and the
- * lock form (which patches rows in place after a transaction), hence provided through a context.
- */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AuditEvent, LookupView } from '../../../../shared/contract';
-import type { AuditCounts } from '../../../../shared/audit/types';
+import type { KeySchema, Problem } from '../../../../shared/model';
 import type { Convention } from '../../../../shared/model';
 import type { ScanProgress } from '../../../../shared/scan-types';
 import type { AppError } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
-import { applyAuditDeltas, EMPTY_AUDIT_ROWS, type AuditRows } from './audit-rows';
-import { patchRowsWithLookup } from './patch-rows';
+import type { InspectorFilter } from './row-filter';
+import { EMPTY_VIEW, PROGRESS_EVERY_MS, type RowsView, type RowStoreUpdate, type ViewSpec } from './row-store';
+import { openRowStore, type RowStoreClient } from './row-store-client';
 
 /** Where the run is. */
 export type AuditPhase = 'idle' | 'starting' | 'running' | 'done' | 'error';
+
+/** What an export of the rows shown is made from. */
+export interface ShownProblems {
+  readonly rowsShown: number;
+  readonly problems: readonly Problem[];
+}
 
 /** Everything the inspector shows about the run. */
 export interface AuditState {
   readonly phase: AuditPhase;
   readonly runId: string | undefined;
   readonly convention: Convention | undefined;
-  readonly rows: AuditRows;
+  /** The rows as the grid shows them: counts, the view's length and the window asked for (see `row-store.ts`). */
+  readonly rows: RowsView;
   readonly progress: ScanProgress | undefined;
   /** Set when the run ended: false means incomplete (cancelled, a segment failed, the endpoint went away). */
   readonly complete: boolean | undefined;
@@ -39,13 +42,18 @@ export interface AuditState {
   readonly cancel: () => void;
   /** Re-checks one value after a transaction: rows holding it are updated in place from a fresh lookup. */
   readonly patch: (lookup: LookupView) => void;
+  /** Sets the order and filter of the rows. */
+  readonly setView: (spec: ViewSpec) => void;
+  /** Asks for rows `start…end - 1` of the view. */
+  readonly setWindow: (start: number, end: number) => void;
+  /** The problems of the rows `filter` keeps (rows re-checked after writes included), for an export. */
+  readonly shownProblems: (filter: InspectorFilter, keys: KeySchema) => Promise<ShownProblems>;
 }
 
 interface RunState {
   readonly phase: AuditPhase;
   readonly runId?: string;
   readonly convention?: Convention;
-  readonly rows: AuditRows;
   readonly progress?: ScanProgress;
   readonly complete?: boolean;
   readonly reason?: string;
@@ -54,45 +62,9 @@ interface RunState {
   readonly rechecks?: readonly LookupView[];
 }
 
-/**
- * Stream events are applied in batches, not one render per event: every batch still does a few
- * O(rows) passes (the row list, merging the change into the sorted order, the virtualizer's
- * offsets), so the pause grows with the list (about 1 ms per 200 rows, 50 ms to 1 s) to keep that
- * work a small share of the main thread even at 200k rows.
- */
-function batchDelayMs(rowCount: number): number {
-  return Math.min(1_000, Math.max(50, Math.round(rowCount / 200)));
-}
-
-function finish(state: RunState, complete: boolean, reason: string | undefined, counts: AuditCounts): RunState {
-  return { ...state, phase: 'done', cancelling: false, complete, reason, rows: { ...state.rows, counts } };
-}
-
 const NO_RECHECKS: readonly LookupView[] = [];
 
-const IDLE: RunState = { phase: 'idle', rows: EMPTY_AUDIT_ROWS, cancelling: false };
-
-// Pure reducer over a batch of stream events (in arrival order), given the rows after all of the
-// batch's deltas (applied beforehand, once, outside React's updater: see `flush`). `done` is the
-// last event of a run, so the rows it is checked against are the ones every delta built.
-function onEvents(state: RunState, events: readonly AuditEvent[], rows: AuditRows): RunState {
-  let next = state;
-  for (const event of events) {
-    if (event.runId !== next.runId) continue;
-    switch (event.type) {
-      case 'delta':
-        next = next.rows === rows ? next : { ...next, rows };
-        break;
-      case 'progress':
-        next = { ...next, progress: event.progress };
-        break;
-      case 'done':
-        next = finish({ ...next, rows }, event.complete, event.reason, event.counts);
-        break;
-    }
-  }
-  return next;
-}
+const IDLE: RunState = { phase: 'idle', cancelling: false };
 
 /** What else decides the run: `epoch` changes when the data behind the connection was replaced (a new run starts); `stale` marks the shown run as describing data that is gone. */
 export interface AuditSource {
@@ -105,47 +77,63 @@ export function useAudit(connectionId: string | undefined, table: string | undef
   const { epoch, stale } = source;
   const bridge = useBridge();
   const [state, setState] = useState<RunState>(IDLE);
+  const [rows, setRows] = useState<RowsView>(EMPTY_VIEW);
   const unsubscribeRef = useRef<(() => void) | undefined>(undefined);
   const runIdRef = useRef<string | undefined>(undefined);
-  // Bumped by every start/stop: a start whose answer arrives after a newer start (or unmount) is stale.
+  // Bumped by every start/stop: a start whose answer arrives after a newer start (or unmount) is
+  // stale. It also numbers the run in the row store, which drops what an older run sends.
   const generationRef = useRef(0);
-  // Stream events not yet applied, the timer that applies them, and the row count the pause is sized on.
-  const pendingRef = useRef<AuditEvent[]>([]);
-  const flushTimerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const rowCountRef = useRef(0);
+  // The latest progress not shown yet, and the timer that shows it.
+  const progressRef = useRef<ScanProgress | undefined>(undefined);
+  const progressTimerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const exportsRef = useRef(new Map<number, (shown: ShownProblems) => void>());
+  const nextExportRef = useRef(0);
 
-  // The row store of the current run. Deltas are applied to it here, exactly once per event, in
-  // place (not in a state updater, which React may call twice), and the state gets the result.
-  const rowsRef = useRef<AuditRows>(EMPTY_AUDIT_ROWS);
-
-  const flush = useCallback(() => {
-    clearTimeout(flushTimerRef.current);
-    flushTimerRef.current = undefined;
-    const events = pendingRef.current.filter((e) => e.runId === runIdRef.current);
-    pendingRef.current = [];
-    if (events.length === 0) return;
-    // A snapshot (the hub's replay on subscribing) holds every row so far: it replaces the list whole,
-    // and deltas before it in this batch are already in it.
-    const snapshotAt = events.findLastIndex((e) => e.type === 'delta' && e.snapshot === true);
-    if (snapshotAt >= 0) {
-      rowsRef.current = EMPTY_AUDIT_ROWS;
-      rowCountRef.current = 0;
+  // The rows live in the row store (a worker): streamed deltas go there as they come, and the page
+  // gets back what it shows. The run is done once the store has applied its `done` event, so
+  // whatever reads the rows after `phase: 'done'` reads all of them.
+  const onUpdate = useCallback((update: RowStoreUpdate) => {
+    if (update.type === 'export') {
+      exportsRef.current.get(update.id)?.({ rowsShown: update.rowsShown, problems: update.problems });
+      exportsRef.current.delete(update.id);
+      return;
     }
-    const deltas = events.slice(Math.max(0, snapshotAt)).flatMap((e) => (e.type === 'delta' ? [e.delta] : []));
-    for (const delta of deltas) rowCountRef.current += delta.upserted.length;
-    const rows = applyAuditDeltas(rowsRef.current, deltas, { inPlace: true });
-    rowsRef.current = rows;
-    setState((s) => onEvents(s, events, rows));
+    if (update.type === 'progress') {
+      const { progress } = update;
+      if (update.run === generationRef.current) setState((s) => ({ ...s, progress }));
+      return;
+    }
+    const view = update.view;
+    if (view.run !== generationRef.current) return;
+    setRows(view);
+    const end = view.end;
+    if (end) setState((s) => (s.phase === 'running' ? { ...s, phase: 'done', cancelling: false, complete: end.complete, reason: end.reason } : s));
+  }, []);
+  const storeRef = useRef<RowStoreClient | undefined>(undefined);
+  const store = useCallback((): RowStoreClient => (storeRef.current ??= openRowStore(onUpdate)), [onUpdate]);
+  const post: RowStoreClient['post'] = useCallback((request) => store().post(request), [store]);
+
+  const showProgress = useCallback(() => {
+    clearTimeout(progressTimerRef.current);
+    progressTimerRef.current = undefined;
+    const progress = progressRef.current;
+    progressRef.current = undefined;
+    if (progress) setState((s) => ({ ...s, progress }));
   }, []);
 
   const enqueue = useCallback(
     (event: AuditEvent) => {
-      pendingRef.current.push(event);
-      // The end of the run is shown at once (with everything before it); the rest waits for the next batch.
-      if (event.type === 'done') flush();
-      else flushTimerRef.current ??= setTimeout(flush, batchDelayMs(rowCountRef.current));
+      if (event.runId !== runIdRef.current) return;
+      if (event.type === 'progress') {
+        progressRef.current = event.progress;
+        progressTimerRef.current ??= setTimeout(showProgress, PROGRESS_EVERY_MS);
+        return;
+      }
+      if (event.type === 'done') showProgress();
+      // At once: a parsed delta handed over now dies young (cheap to collect) instead of waiting here.
+      post({ type: 'events', run: generationRef.current, events: [event] });
     },
-    [flush],
+    [post, showProgress],
   );
 
   const stop = useCallback(() => {
@@ -153,15 +141,15 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     unsubscribeRef.current?.();
     unsubscribeRef.current = undefined;
     // Events of the old run are dropped, not applied to the next one.
-    clearTimeout(flushTimerRef.current);
-    flushTimerRef.current = undefined;
-    pendingRef.current = [];
-    rowCountRef.current = 0;
-    rowsRef.current = EMPTY_AUDIT_ROWS;
+    clearTimeout(progressTimerRef.current);
+    progressTimerRef.current = undefined;
+    progressRef.current = undefined;
+    post({ type: 'reset', run: generationRef.current });
+    setRows(EMPTY_VIEW);
     const running = runIdRef.current;
     runIdRef.current = undefined;
     return running;
-  }, []);
+  }, [post]);
 
   const start = useCallback(
     (convention?: Convention) => {
@@ -188,7 +176,10 @@ export function useAudit(connectionId: string | undefined, table: string | undef
           const { runId } = result.value;
           runIdRef.current = runId;
           setState({ ...IDLE, phase: 'running', runId, convention: result.value.convention });
-          unsubscribeRef.current = bridge.subscribe('audit.events', { runId }, enqueue);
+          // Browser mode: the row store (a worker) subscribes itself, so no row is parsed on this thread.
+          const target = store().streamTarget;
+          if (target) post({ type: 'stream', run: generation, runId, ...target });
+          else unsubscribeRef.current = bridge.subscribe('audit.events', { runId }, enqueue);
         },
         (cause: unknown) => {
           if (generation === generationRef.current) {
@@ -197,7 +188,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
         },
       );
     },
-    [bridge, connectionId, table, stop, enqueue],
+    [bridge, connectionId, table, stop, enqueue, store, post],
   );
 
   // A new table, connection or epoch (the sandbox restarted) means a new audit; leaving cancels the old one.
@@ -208,6 +199,14 @@ export function useAudit(connectionId: string | undefined, table: string | undef
       if (running) void bridge.call('audit.cancel', { runId: running });
     };
   }, [start, stop, bridge, epoch]);
+  // Declared after the effect above, so its cleanup runs after that one's last `stop()` reached the store.
+  useEffect(
+    () => () => {
+      storeRef.current?.close();
+      storeRef.current = undefined;
+    },
+    [],
+  );
 
   const cancel = useCallback(() => {
     const runId = runIdRef.current;
@@ -221,18 +220,31 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     );
   }, [bridge]);
 
-  const patch = useCallback((lookup: LookupView) => {
-    flush(); // rows still waiting for their batch come first
-    const rows = patchRowsWithLookup(rowsRef.current, lookup);
-    rowsRef.current = rows;
-    setState((s) => ({ ...s, rows, rechecks: [...(s.rechecks ?? []), lookup] }));
-  }, [flush]);
+  const patch = useCallback(
+    (lookup: LookupView) => {
+      post({ type: 'patch', run: generationRef.current, lookup });
+      setState((s) => ({ ...s, rechecks: [...(s.rechecks ?? []), lookup] }));
+    },
+    [post],
+  );
+
+  const setView = useCallback((spec: ViewSpec) => post({ type: 'view', spec }), [post]);
+  const setWindow = useCallback((start: number, end: number) => post({ type: 'window', start, end }), [post]);
+  const shownProblems = useCallback(
+    (filter: InspectorFilter, keys: KeySchema) =>
+      new Promise<ShownProblems>((resolve) => {
+        const id = (nextExportRef.current += 1);
+        exportsRef.current.set(id, resolve);
+        post({ type: 'export', id, filter, keys });
+      }),
+    [post],
+  );
 
   return {
     phase: state.phase,
     runId: state.runId,
     convention: state.convention,
-    rows: state.rows,
+    rows,
     progress: state.progress,
     complete: state.complete,
     reason: state.reason,
@@ -243,5 +255,8 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     start,
     cancel,
     patch,
+    setView,
+    setWindow,
+    shownProblems,
   };
 }

@@ -1,0 +1,233 @@
+/**
+ * The inspector's row store, run in a Web Worker (`row-store.worker.ts`): it applies an audit's
+ * streamed deltas, re-checks after writes, sorts and filters, and hands the page only the counts,
+ * the view's length and the rows of the window on screen. At 200k items the store holds ~70k rows
+ * and every batch costs a few O(rows) passes plus the garbage of the parsed rows; on the page's own
+ * thread that made tasks of 100–150 ms (figures: docs/benchmarks.md). Pure and synchronous, so the
+ * unit tests drive it directly and a page without workers runs the same code in place.
+ */
+import type { AuditCounts, GroupRow } from '../../../../shared/audit/types';
+import { problemsOfRows } from '../../../../shared/audit/problem-rules';
+import type { AuditEvent, LookupView } from '../../../../shared/contract';
+import type { KeySchema, Problem } from '../../../../shared/model';
+import type { ScanProgress } from '../../../../shared/scan-types';
+import { applyAuditDeltas, EMPTY_AUDIT_ROWS, type AuditRows } from './audit-rows';
+import { patchRowsWithLookup } from './patch-rows';
+import { rowMatches, type InspectorFilter } from './row-filter';
+import { filterRows, sortRows, type SortCriterion, type SortedRows } from './row-view';
+
+/** How the page wants the rows: sorted, filtered, for this key schema. */
+export interface ViewSpec {
+  readonly sorting: readonly SortCriterion[];
+  readonly keys: KeySchema;
+  readonly filter: InspectorFilter;
+}
+
+/** What the page asks of the store. `run` numbers the audit run; requests of an older run are ignored. */
+export type RowStoreRequest =
+  | { readonly type: 'reset'; readonly run: number }
+  | { readonly type: 'events'; readonly run: number; readonly events: readonly AuditEvent[] }
+  | { readonly type: 'patch'; readonly run: number; readonly lookup: LookupView }
+  | { readonly type: 'view'; readonly spec: ViewSpec }
+  | { readonly type: 'window'; readonly start: number; readonly end: number }
+  | { readonly type: 'export'; readonly id: number; readonly filter: InspectorFilter; readonly keys: KeySchema }
+  /** Browser mode: the store subscribes to the run's events itself, so the page never parses a row. */
+  | { readonly type: 'stream'; readonly run: number; readonly runId: string; readonly baseUrl: string; readonly token: string };
+
+/** The end of a run, once every row before it is in the store. */
+export interface RunEnd {
+  readonly complete: boolean;
+  readonly reason: string | undefined;
+}
+
+/** What the page shows of the store. */
+export interface RowsView {
+  readonly run: number;
+  /** Bumped by every change: a window answer older than the view it was cut from is never shown. */
+  readonly version: number;
+  /** Rows in the store. */
+  readonly total: number;
+  /** Rows the filter keeps: the grid's length. */
+  readonly length: number;
+  readonly counts: AuditCounts | undefined;
+  /** Rows `start…start + rows.length - 1` of the view. */
+  readonly start: number;
+  readonly rows: readonly GroupRow[];
+  /** Set once the run's `done` event is applied. */
+  readonly end?: RunEnd;
+}
+
+/** What the store tells the page. */
+export type RowStoreUpdate =
+  | { readonly type: 'view'; readonly view: RowsView }
+  | { readonly type: 'export'; readonly id: number; readonly rowsShown: number; readonly problems: readonly Problem[] }
+  /** The scan's progress, when the store holds the subscription (at most every {@link PROGRESS_EVERY_MS}). */
+  | { readonly type: 'progress'; readonly run: number; readonly progress: ScanProgress };
+
+/** Progress is passed on at most this often: each one re-renders the inspector. */
+export const PROGRESS_EVERY_MS = 100;
+
+/** The view before any run. */
+export const EMPTY_VIEW: RowsView = { run: 0, version: 0, total: 0, length: 0, counts: undefined, start: 0, rows: [] };
+
+/** The pause between two applications of streamed rows: grows with the store, as each one costs a few O(rows) passes. */
+export function batchDelayMs(rowCount: number): number {
+  return Math.min(500, Math.max(30, Math.round(rowCount / 400)));
+}
+
+/**
+ * The store's state machine. `handle` returns what the page must hear now; streamed events are
+ * queued and applied by `flush`, which the host calls after `flushDelay()` (at once for a run's end).
+ */
+export class RowStore {
+  private run = 0;
+  private version = 0;
+  private rows: AuditRows = EMPTY_AUDIT_ROWS;
+  private sorted: SortedRows | undefined;
+  private view: readonly GroupRow[] = [];
+  private spec: ViewSpec | undefined;
+  private window = { start: 0, end: 0 };
+  private pending: AuditEvent[] = [];
+  private end: RunEnd | undefined;
+
+  /** Handles one request; returns the update to send, if any. */
+  handle(request: RowStoreRequest): RowStoreUpdate | undefined {
+    switch (request.type) {
+      case 'reset':
+        this.run = request.run;
+        this.rows = EMPTY_AUDIT_ROWS;
+        this.sorted = undefined;
+        this.pending = [];
+        this.end = undefined;
+        return this.refresh();
+      case 'events':
+        if (request.run !== this.run) return undefined;
+        this.pending.push(...request.events);
+        return request.events.some((e) => e.type === 'done') ? this.flush() : undefined;
+      case 'patch':
+        if (request.run !== this.run) return undefined;
+        this.flush(); // rows still waiting for their batch come first
+        this.rows = patchRowsWithLookup(this.rows, request.lookup);
+        return this.refresh();
+      case 'view':
+        this.spec = request.spec;
+        return this.refresh();
+      case 'window':
+        this.window = { start: Math.max(0, request.start), end: Math.max(request.start, request.end) };
+        return { type: 'view', view: this.current() };
+      case 'export':
+        return this.exported(request.id, request.filter, request.keys);
+      case 'stream':
+        return undefined; // the host's business (see hostRowStore)
+    }
+  }
+
+  /** Whether events wait to be applied, and after how long they should be. */
+  flushDelay(): number | undefined {
+    return this.pending.length === 0 ? undefined : this.rows.list.length === 0 ? 0 : batchDelayMs(this.rows.list.length);
+  }
+
+  /** Applies the queued events (in arrival order) and returns the new view; undefined when nothing was queued. */
+  flush(): RowStoreUpdate | undefined {
+    const events = this.pending;
+    if (events.length === 0) return undefined;
+    this.pending = [];
+    // A snapshot (the hub's replay on subscribing) holds every row so far: it replaces the store,
+    // and deltas before it are already in it.
+    const snapshotAt = events.findLastIndex((e) => e.type === 'delta' && e.snapshot === true);
+    if (snapshotAt >= 0) this.rows = EMPTY_AUDIT_ROWS;
+    const deltas = events.slice(Math.max(0, snapshotAt)).flatMap((e) => (e.type === 'delta' ? [e.delta] : []));
+    this.rows = applyAuditDeltas(this.rows, deltas, { inPlace: true });
+    for (const event of events) {
+      // The run's own final counts are the truth, as they were before rows had a store of their own.
+      if (event.type === 'done') {
+        this.end = { complete: event.complete, reason: event.reason };
+        this.rows = { ...this.rows, counts: event.counts };
+      }
+    }
+    return this.refresh();
+  }
+
+  private refresh(): RowStoreUpdate {
+    this.version += 1;
+    if (this.spec) {
+      this.sorted = sortRows(this.sorted, this.rows, this.spec.sorting, this.spec.keys);
+      this.view = filterRows(this.sorted.rows, this.spec.filter);
+    } else {
+      this.view = this.rows.list;
+    }
+    return { type: 'view', view: this.current() };
+  }
+
+  private current(): RowsView {
+    const { start, end } = this.window;
+    const rows = this.view.slice(start, end);
+    const view: RowsView = { run: this.run, version: this.version, total: this.rows.list.length, length: this.view.length, counts: this.rows.counts, start, rows };
+    return this.end ? { ...view, end: this.end } : view;
+  }
+
+  // An export is what the inspector shows: the rows the filter keeps (in any order: the problems are sorted).
+  private exported(id: number, filter: InspectorFilter, keys: KeySchema): RowStoreUpdate {
+    const shown = this.rows.list.filter((row) => rowMatches(row, filter));
+    return { type: 'export', id, rowsShown: shown.length, problems: problemsOfRows(shown, keys) };
+  }
+}
+
+/** Subscribes to a run's audit events on a browser-mode server; returns the unsubscribe. */
+export type OpenStream = (target: { readonly baseUrl: string; readonly token: string }, runId: string, listener: (event: AuditEvent) => void) => () => void;
+
+/**
+ * Runs a store behind `post`: requests are handled in order, queued stream events are applied
+ * after the store's pause (the worker's own timer, so the page never waits on it). With
+ * `openStream`, a `stream` request makes the store the run's subscriber: events go straight in.
+ */
+export function hostRowStore(post: (update: RowStoreUpdate) => void, openStream?: OpenStream): (request: RowStoreRequest) => void {
+  const store = new RowStore();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let progress: { run: number; progress: ScanProgress } | undefined;
+  let progressTimer: ReturnType<typeof setTimeout> | undefined;
+  const send = (update: RowStoreUpdate | undefined): void => {
+    if (update) post(update);
+  };
+  const schedule = (): void => {
+    if (timer !== undefined) return;
+    const delay = store.flushDelay();
+    if (delay === undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      send(store.flush());
+      schedule();
+    }, delay);
+  };
+  const sendProgress = (): void => {
+    clearTimeout(progressTimer);
+    progressTimer = undefined;
+    if (progress) post({ type: 'progress', ...progress });
+    progress = undefined;
+  };
+  const handle = (request: RowStoreRequest): void => {
+    if (request.type === 'reset') {
+      unsubscribe?.();
+      unsubscribe = undefined;
+      progress = undefined;
+    }
+    if (request.type === 'stream' && openStream) {
+      unsubscribe?.();
+      const { run } = request;
+      unsubscribe = openStream(request, request.runId, (event) => {
+        if (event.type === 'progress') {
+          progress = { run, progress: event.progress };
+          progressTimer ??= setTimeout(sendProgress, PROGRESS_EVERY_MS);
+          return;
+        }
+        if (event.type === 'done') sendProgress();
+        handle({ type: 'events', run, events: [event] });
+      });
+      return;
+    }
+    send(store.handle(request));
+    schedule();
+  };
+  return handle;
+}
