@@ -137,6 +137,7 @@ try {
     await app.selectTable(table);
     await page.waitForSelector('[data-testid="inspector"][data-audit-phase="done"]', { timeout: 600_000 });
     const buffer = await browser.stopTracing();
+    writeFileSync(join(tmpdir(), 'locksmith-audit-trace.json'), buffer);
     const parsed = JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] };
     process.stdout.write(`long tasks during the audit (largest inner events, ms):\n${longTaskBreakdown(parsed.traceEvents).join('\n')}\n`);
     // Then the scroll: where the main thread's time goes, summed by event name.

@@ -51,9 +51,22 @@ describe('summarize', () => {
     expect(s.ui).toMatchObject({ firstRowsMs: 300, maxLongTaskMs: 140, longTasks: 2, scrollP50: 16, frames: 3 });
     const verdicts = targets(1000, s);
     expect(verdicts.find((t) => t.target.startsWith('no main-thread'))?.met).toBe(false);
-    expect(verdicts.find((t) => t.target.startsWith('first rows'))?.met).toBe(true);
+    expect(verdicts.find((t) => t.target.startsWith('UI first rows'))?.met).toBe(true);
     expect(verdicts.find((t) => t.target.startsWith('--items'))?.met).toBeUndefined();
     expect(s.ui?.baselineP95).toBeNaN();
+    expect(verdicts.find((t) => t.target.startsWith('scroll p95'))?.met).toBeUndefined();
+  });
+
+  it('takes the UI against its own raw scan when it has one, and counts scroll long tasks and the heap', () => {
+    const run = { firstRowsMs: 600, longTasksMs: [], frameMs: [16, 17], scrollLongTasksMs: [70], rowsText: '', baselineFrameMs: [16, 16] };
+    const s = summarize({ ...figures, ui: [{ ...run, completeMs: 300, rawMs: 200, heapBytes: { page: 10, workers: 30 } }, { ...run, completeMs: 1000, rawMs: 400, heapBytes: { page: 20, workers: 40 } }] });
+    // Per-run ratios 1.5 and 2.5 → 2 (not the figures' raw median).
+    expect(s.ui).toMatchObject({ completeVsRaw: 2, maxLongTaskMs: 0, maxScrollLongTaskMs: 70, heapBytes: 50, pageHeapBytes: 15 });
+    const verdicts = targets(1000, s);
+    expect(verdicts.find((t) => t.target.startsWith('UI audit start'))?.met).toBe(false);
+    expect(verdicts.find((t) => t.target.startsWith('no main-thread'))?.met).toBe(false);
+    expect(verdicts.find((t) => t.target.startsWith('UI first rows'))?.met).toBe(false);
+    expect(verdicts.find((t) => t.target.startsWith('scroll p95'))?.met).toBe(true);
   });
 
   it('reports the scroll baseline beside the inspector scroll', () => {

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { AppPage } from '../e2e/pages/app-page';
 import { startServe } from '../e2e/support/server';
 
@@ -24,6 +24,39 @@ export interface UiSample {
   readonly scrollLongTasksMs: number[];
   /** Frame times of the baseline list (see {@link baselineScroll}) scrolled the same way in the same browser, right after. */
   readonly baselineFrameMs: number[];
+  /** The tab's JS heap in use once the audit is done: the page's own and its workers' (the row store). */
+  readonly heapBytes: { readonly page: number; readonly workers: number };
+}
+
+/**
+ * The JS heap in use of a page and of every worker in the browser (the bench opens one page at a
+ * time). Workers are reached through the browser's CDP session: `performance.memory` does not
+ * exist in a worker, and Playwright gives no CDP session for one.
+ */
+export async function tabHeap(browser: Browser, page: Page): Promise<{ page: number; workers: number }> {
+  const pageCdp = await page.context().newCDPSession(page);
+  const own = (await pageCdp.send('Runtime.getHeapUsage')).usedSize;
+  await pageCdp.detach();
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    let workers = 0;
+    for (const target of targetInfos.filter((t) => t.type === 'worker')) {
+      const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
+      const answer = new Promise<number>((resolve) => {
+        cdp.on('Target.receivedMessageFromTarget', (event) => {
+          const message = JSON.parse(event.message) as { id?: number; result?: { usedSize?: number } };
+          if (event.sessionId === sessionId && message.id === 1) resolve(message.result?.usedSize ?? 0);
+        });
+      });
+      await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'Runtime.getHeapUsage' }) });
+      workers += await answer;
+      await cdp.send('Target.detachFromTarget', { sessionId });
+    }
+    return { page: own, workers };
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /** The Chromium of this machine (Playwright cannot download its own here). */
@@ -185,13 +218,14 @@ export async function uiRun(browser: Browser, endpoint: string, table: string): 
     const start = probe.start ?? 0;
     const done = probe.done ?? 0;
     const during = probe.longTasks.filter((t) => t.start >= start && t.start <= done).map((t) => t.duration);
+    const heapBytes = await tabHeap(browser, page);
     const frameMs = (await page.evaluate(SCROLL_SCRIPT)) as number[];
     const after = ((await page.evaluate(READ_PROBE)) as PageProbe).longTasks;
     const scrollLongTasksMs = after.filter((t) => t.start > done).map((t) => t.duration);
     const rowsText = (await page.getByTestId('inspector-row-count').textContent())?.trim() ?? '';
     const rowCount = Number(/^(\d+)/.exec(rowsText)?.[1] ?? '0');
     const baselineFrameMs = await baselineScroll(browser, rowCount);
-    return { firstRowsMs: (probe.firstRows ?? Number.NaN) - start, completeMs: done - start, longTasksMs: during, frameMs, rowsText, scrollLongTasksMs, baselineFrameMs };
+    return { firstRowsMs: (probe.firstRows ?? Number.NaN) - start, completeMs: done - start, longTasksMs: during, frameMs, rowsText, scrollLongTasksMs, baselineFrameMs, heapBytes };
   } finally {
     await context.close();
     await server.stop();
