@@ -1,12 +1,13 @@
-/** The page's end of the row store: a Web Worker where the browser has them, else the same store in place. */
+/** The page's end of the row store: a Web Worker where one starts, else the same store in place. */
 import { resolveBrowserToken } from '../../../../shared/contract/http-client';
 import { hostRowStore, type RowStoreRequest, type RowStoreUpdate } from './row-store';
+import { httpStreams } from './row-store-stream';
 
 /** A channel to one row store. */
 export interface RowStoreClient {
   readonly post: (request: RowStoreRequest) => void;
   readonly close: () => void;
-  /** Where the store can subscribe to a run itself (browser mode, in a worker); undefined: the page subscribes and passes events on. */
+  /** Where the store can subscribe to a run itself (browser mode); undefined: the page subscribes and passes events on. */
   readonly streamTarget: { readonly baseUrl: string; readonly token: string } | undefined;
 }
 
@@ -17,23 +18,58 @@ function browserTarget(): RowStoreClient['streamTarget'] {
   return token ? { baseUrl: window.location.origin, token } : undefined;
 }
 
-/** Opens a row store; `onUpdate` hears every update it sends, asynchronously. */
-export function openRowStore(onUpdate: (update: RowStoreUpdate) => void): RowStoreClient {
-  if (typeof Worker !== 'undefined') {
-    // Vite sees this exact form and builds the worker as its own file (served from 'self', as the CSP asks).
-    const worker = new Worker(new URL('./row-store.worker.ts', import.meta.url), { type: 'module', name: 'row-store' });
-    worker.onmessage = (event: MessageEvent<RowStoreUpdate>) => onUpdate(event.data);
-    return { post: (request) => worker.postMessage(request), close: () => worker.terminate(), streamTarget: browserTarget() };
-  }
+// The same store on the page's own thread, answering asynchronously as a worker would.
+function inPlace(onUpdate: (update: RowStoreUpdate) => void): { post: (request: RowStoreRequest) => void; close: () => void } {
   let open = true;
   const handle = hostRowStore((update) => {
     if (open) onUpdate(update);
-  });
+  }, httpStreams());
   return {
-    streamTarget: undefined,
     post: (request) => queueMicrotask(() => open && handle(request)),
     close: () => {
       open = false;
+    },
+  };
+}
+
+/**
+ * Opens a row store; `onUpdate` hears every update it sends, asynchronously. A worker that fails
+ * to start (a CSP or protocol that refuses it) is replaced by the store in place, which is handed
+ * every request made so far: the rows are slower to come, never missing.
+ */
+export function openRowStore(onUpdate: (update: RowStoreUpdate) => void): RowStoreClient {
+  const streamTarget = browserTarget();
+  if (typeof Worker === 'undefined') return { ...inPlace(onUpdate), streamTarget };
+  let fallback: ReturnType<typeof inPlace> | undefined;
+  let sent: RowStoreRequest[] | undefined = []; // until the worker first answers
+  // Vite sees this exact form and builds the worker as its own file (served from 'self', as the CSP asks).
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./row-store.worker.ts', import.meta.url), { type: 'module', name: 'row-store' });
+  } catch {
+    return { ...inPlace(onUpdate), streamTarget };
+  }
+  worker.onmessage = (event: MessageEvent<RowStoreUpdate>) => {
+    sent = undefined;
+    onUpdate(event.data);
+  };
+  worker.onerror = () => {
+    if (!sent || fallback) return;
+    worker.terminate();
+    fallback = inPlace(onUpdate);
+    for (const request of sent) fallback.post(request);
+    sent = undefined;
+  };
+  return {
+    streamTarget,
+    post: (request) => {
+      if (fallback) return fallback.post(request);
+      sent?.push(request);
+      worker.postMessage(request);
+    },
+    close: () => {
+      worker.terminate();
+      fallback?.close();
     },
   };
 }

@@ -90,6 +90,19 @@ describe('RowStore', () => {
     expect(viewOf(store.handle({ type: 'window', start: 0, end: 2 })).rows.map((r) => r.id)).toEqual(['a7']);
   });
 
+  it('says the window is unchanged instead of sending the same rows again, until the page asks', () => {
+    const store = openStore(2);
+    store.handle({ type: 'events', run: 1, events: [delta([account(1, 'missing'), account(2, 'missing')], counts(2))] });
+    expect(viewOf(store.flush()).rows.map((r) => r.id)).toEqual(['a1', 'a2']);
+    store.handle({ type: 'events', run: 1, events: [delta([account(3)], counts(3))] }); // sorts below the window
+    const unchanged = viewOf(store.flush());
+    expect([unchanged.sameRows, unchanged.rows, unchanged.total]).toEqual([true, [], 3]);
+    store.handle({ type: 'events', run: 1, events: [delta([orphan('z')], counts(3))] }); // sorts into it
+    const changed = viewOf(store.flush());
+    expect([changed.sameRows, changed.rows.map((r) => r.id)]).toEqual([undefined, ['o-z', 'a1']]);
+    expect(viewOf(store.handle({ type: 'window', start: 0, end: 2 })).rows.map((r) => r.id)).toEqual(['o-z', 'a1']);
+  });
+
   it('applies a re-check after a write to the rows and counts', () => {
     const store = openStore();
     store.handle({ type: 'events', run: 1, events: [delta([account(1, 'missing'), orphan('z')], counts(1, { 'missing-lock': 1, 'orphan-lock': 1 })), done(counts(1, { 'missing-lock': 1, 'orphan-lock': 1 }))] });

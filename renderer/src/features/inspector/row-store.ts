@@ -53,6 +53,12 @@ export interface RowsView {
   /** Rows `start…start + rows.length - 1` of the view. */
   readonly start: number;
   readonly rows: readonly GroupRow[];
+  /**
+   * The window holds the very rows the previous update sent (`rows` is then empty): the page keeps
+   * its copies, so a batch that lands off screen re-renders no row (each message would otherwise
+   * carry fresh copies of the same rows).
+   */
+  readonly sameRows?: true;
   /** Set once the run's `done` event is applied. */
   readonly end?: RunEnd;
 }
@@ -87,6 +93,7 @@ export class RowStore {
   private view: readonly GroupRow[] = [];
   private spec: ViewSpec | undefined;
   private window = { start: 0, end: 0 };
+  private sent: { start: number; rows: readonly GroupRow[] } | undefined;
   private pending: AuditEvent[] = [];
   private end: RunEnd | undefined;
 
@@ -99,6 +106,7 @@ export class RowStore {
         this.sorted = undefined;
         this.pending = [];
         this.end = undefined;
+        this.sent = undefined;
         return this.refresh();
       case 'events':
         if (request.run !== this.run) return undefined;
@@ -114,6 +122,7 @@ export class RowStore {
         return this.refresh();
       case 'window':
         this.window = { start: Math.max(0, request.start), end: Math.max(request.start, request.end) };
+        this.sent = undefined; // the page asked: it gets the rows
         return { type: 'view', view: this.current() };
       case 'export':
         return this.exported(request.id, request.filter, request.keys);
@@ -162,7 +171,10 @@ export class RowStore {
   private current(): RowsView {
     const { start, end } = this.window;
     const rows = this.view.slice(start, end);
-    const view: RowsView = { run: this.run, version: this.version, total: this.rows.list.length, length: this.view.length, counts: this.rows.counts, start, rows };
+    const sent = this.sent;
+    const same = sent !== undefined && sent.start === start && sent.rows.length === rows.length && rows.every((row, i) => row === sent.rows[i]);
+    this.sent = { start, rows };
+    const view: RowsView = { run: this.run, version: this.version, total: this.rows.list.length, length: this.view.length, counts: this.rows.counts, start, rows: same ? [] : rows, ...(same ? { sameRows: true as const } : {}) };
     return this.end ? { ...view, end: this.end } : view;
   }
 

@@ -105,7 +105,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     }
     const view = update.view;
     if (view.run !== generationRef.current) return;
-    setRows(view);
+    setRows((previous) => (view.sameRows && previous.run === view.run ? { ...view, rows: previous.rows } : view));
     const end = view.end;
     if (end) setState((s) => (s.phase === 'running' ? { ...s, phase: 'done', cancelling: false, complete: end.complete, reason: end.reason } : s));
   }, []);
