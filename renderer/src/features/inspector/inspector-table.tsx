@@ -38,6 +38,8 @@ export interface InspectorTableProps {
 const ROW_HEIGHT = 38;
 /** Rows asked for beyond each end of what is on screen: a scroll within them needs no round trip to the store. */
 const WINDOW_MARGIN = 60;
+/** The keys the grid handles itself. */
+const GRID_KEYS: ReadonlySet<string> = new Set(['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End', 'ArrowLeft', 'ArrowRight', 'Enter', ' ']);
 
 function rowClass(row: GroupRow): string {
   if (row.kind !== 'account') return row.kind === 'orphan-lock' ? 'grid-row row-orphan' : 'grid-row row-malformed';
@@ -89,7 +91,11 @@ export function InspectorTable({ rows, onView, onWindow, keys, rules, showProble
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [active, setActive] = useState(0);
   const { filter: kind, search } = filter;
-  useEffect(() => onView({ sorting, keys, filter: { filter: kind, search } }), [onView, sorting, keys, kind, search]);
+  // Each spec is numbered: a key pressed before the store answered a new one waits for that answer
+  // (End right after clearing the search means the end of every row, not of the few shown before).
+  const specId = useRef(0);
+  useEffect(() => onView({ id: (specId.current += 1), sorting, keys, filter: { filter: kind, search } }), [onView, sorting, keys, kind, search]);
+  const deferredKey = useRef<string | undefined>(undefined);
   const length = rows.length;
   const rowAt = (index: number): GroupRow | undefined => (index >= rows.start ? rows.rows[index - rows.start] : undefined);
 
@@ -146,32 +152,41 @@ export function InspectorTable({ rows, onView, onWindow, keys, rules, showProble
     if (scrollRef.current) scrollRef.current.scrollLeft = left;
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
-    if (event.target !== event.currentTarget) return; // keys inside an expanded detail belong to its controls
+  // Applies a grid key; returns whether it was the grid's (then the browser's default is prevented).
+  const gridKey = (key: string): boolean => {
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
     const keyMoves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
-    if (event.key in keyMoves) {
-      event.preventDefault();
-      move(activeIndex + (keyMoves[event.key] ?? 0));
-    } else if (event.key === 'Home') {
-      event.preventDefault();
-      move(0);
-    } else if (event.key === 'End') {
-      event.preventDefault();
-      move(length - 1);
-    } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+    if (key in keyMoves) move(activeIndex + (keyMoves[key] ?? 0));
+    else if (key === 'Home') move(0);
+    else if (key === 'End') move(length - 1);
+    else if (key === 'ArrowLeft' || key === 'ArrowRight') {
       // Tree-grid convention: Left collapses the active row, Right expands it.
       const row = rowAt(activeIndex);
-      event.preventDefault();
-      if (row && expanded.has(row.id) === (event.key === 'ArrowLeft')) toggle(row.id, activeIndex);
-    } else if (event.key === 'Enter' || event.key === ' ') {
+      if (row && expanded.has(row.id) === (key === 'ArrowLeft')) toggle(row.id, activeIndex);
+    } else if (key === 'Enter' || key === ' ') {
       const row = rowAt(activeIndex);
-      if (row) {
-        event.preventDefault();
-        toggle(row.id, activeIndex);
-      }
-    }
+      if (!row) return false;
+      toggle(row.id, activeIndex);
+    } else return false;
+    return true;
   };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
+    if (event.target !== event.currentTarget) return; // keys inside an expanded detail belong to its controls
+    if (rows.specId !== specId.current && GRID_KEYS.has(event.key)) {
+      event.preventDefault();
+      deferredKey.current = event.key;
+      return;
+    }
+    if (gridKey(event.key)) event.preventDefault();
+  };
+  // A key that waited for the store's answer to a new spec runs once it is here.
+  useEffect(() => {
+    const key = deferredKey.current;
+    if (key === undefined || rows.specId !== specId.current) return;
+    deferredKey.current = undefined;
+    gridKey(key);
+  });
 
   const gridStyle = { '--cols': gridTemplate(rules.length, showProblems), ...(visibleWidth ? { '--visible-width': `${visibleWidth}px` } : {}) } as CSSProperties;
   return (

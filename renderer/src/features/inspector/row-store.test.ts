@@ -22,7 +22,7 @@ const delta = (rows: readonly GroupRow[], c: AuditCounts, extra: { removed?: str
   ...(extra.snapshot ? { snapshot: true as const } : {}),
 });
 const done = (c: AuditCounts, complete = true): AuditEvent => ({ type: 'done', runId: 'r', complete, counts: c });
-const PROBLEMS_FIRST: ViewSpec = { sorting: [{ id: 'problems', desc: true }], keys, filter: { filter: 'all', search: '' } };
+const PROBLEMS_FIRST: ViewSpec = { id: 1, sorting: [{ id: 'problems', desc: true }], keys, filter: { filter: 'all', search: '' } };
 
 function viewOf(update: RowStoreUpdate | undefined): RowsView {
   if (update?.type !== 'view') throw new Error(`expected a view, got ${JSON.stringify(update)}`);

@@ -18,6 +18,8 @@ import { filterRows, sortRows, type SortCriterion, type SortedRows } from './row
 
 /** How the page wants the rows: sorted, filtered, for this key schema. */
 export interface ViewSpec {
+  /** Numbers the page's specs, so it can tell a view of the newest one from an older one. */
+  readonly id: number;
   readonly sorting: readonly SortCriterion[];
   readonly keys: KeySchema;
   readonly filter: InspectorFilter;
@@ -49,6 +51,8 @@ export interface RowsView {
   readonly total: number;
   /** Rows the filter keeps: the grid's length. */
   readonly length: number;
+  /** The {@link ViewSpec} this view was made for (0: none yet). */
+  readonly specId: number;
   readonly counts: AuditCounts | undefined;
   /** Rows `start…start + rows.length - 1` of the view. */
   readonly start: number;
@@ -74,7 +78,7 @@ export type RowStoreUpdate =
 export const PROGRESS_EVERY_MS = 100;
 
 /** The view before any run. */
-export const EMPTY_VIEW: RowsView = { run: 0, version: 0, total: 0, length: 0, counts: undefined, start: 0, rows: [] };
+export const EMPTY_VIEW: RowsView = { run: 0, version: 0, total: 0, length: 0, specId: 0, counts: undefined, start: 0, rows: [] };
 
 /** The pause between two applications of streamed rows: grows with the store, as each one costs a few O(rows) passes. */
 export function batchDelayMs(rowCount: number): number {
@@ -174,7 +178,7 @@ export class RowStore {
     const sent = this.sent;
     const same = sent !== undefined && sent.start === start && sent.rows.length === rows.length && rows.every((row, i) => row === sent.rows[i]);
     this.sent = { start, rows };
-    const view: RowsView = { run: this.run, version: this.version, total: this.rows.list.length, length: this.view.length, counts: this.rows.counts, start, rows: same ? [] : rows, ...(same ? { sameRows: true as const } : {}) };
+    const view: RowsView = { run: this.run, version: this.version, total: this.rows.list.length, length: this.view.length, specId: this.spec?.id ?? 0, counts: this.rows.counts, start, rows: same ? [] : rows, ...(same ? { sameRows: true as const } : {}) };
     return this.end ? { ...view, end: this.end } : view;
   }
 
