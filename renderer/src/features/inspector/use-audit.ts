@@ -1,7 +1,12 @@
+/**
+ * One audit run of the selected table: starts it, has the row store (a Web Worker, `row-store.ts`)
+ * apply its streamed deltas, tracks progress, cancels it, and applies the re-checks of writes made
+ * since. Shared by the inspector and the lock form (which patches rows in place after a
+ * transaction), hence provided through a context.
+ */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AuditEvent, LookupView } from '../../../../shared/contract';
-import type { KeySchema, Problem } from '../../../../shared/model';
-import type { Convention } from '../../../../shared/model';
+import type { Convention, KeySchema, Problem } from '../../../../shared/model';
 import type { ScanProgress } from '../../../../shared/scan-types';
 import type { AppError } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
