@@ -101,20 +101,24 @@ export function InspectorTable({ rows, onView, onWindow, keys, rules, showProble
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const visibleWidth = useVisibleWidth(scrollRef);
-  // By place, and one function for good: the virtualizer rebuilds every row's measurement when this
-  // function changes, which costs O(rows) (tens of ms at 10k+ rows).
-  const getItemKey = useCallback((index: number) => index, []);
+  const { start: windowStart, rows: windowOf } = rows;
+  // Keys: the virtualizer rebuilds every row's measurement when this function changes, which costs
+  // O(rows) (tens of ms at 100k+ rows), and the window changes every few frames of a scroll. With
+  // nothing expanded every row has ROW_HEIGHT, so keys by place (one function for good) lose
+  // nothing; an expanded row's measured height must follow the row when the order changes (a
+  // write's re-check moves it), so while one is open the rows in the window are keyed by id.
+  const byPlace = useCallback((index: number) => index, []);
+  const byRow = useCallback((index: number) => (index >= windowStart ? windowOf[index - windowStart]?.id : undefined) ?? index, [windowStart, windowOf]);
   const virtualizer = useVirtualizer({
     count: length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    getItemKey,
+    getItemKey: expanded.size > 0 ? byRow : byPlace,
     overscan: 4,
   });
   const allItems = virtualizer.getVirtualItems();
   useWindow(length, allItems[0]?.index ?? 0, allItems[allItems.length - 1]?.index ?? 0, onWindow);
   // Rows the store has not sent yet (a jump far beyond the window) show a moment later, with its answer.
-  const { start: windowStart, rows: windowOf } = rows;
   const virtualItems = useMemo(() => allItems.filter((item) => item.index >= windowStart && item.index < windowStart + windowOf.length), [allItems, windowStart, windowOf]);
   const windowRows = useMemo(() => virtualItems.flatMap((item) => windowOf[item.index - windowStart] ?? []), [virtualItems, windowStart, windowOf]);
 
