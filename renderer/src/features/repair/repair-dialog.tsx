@@ -1,5 +1,5 @@
 /** The "Repair…" entry of the inspector and its dialog: selection → plan → typed confirmation → progress → outcome → re-check. */
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useWorkspace } from '../../app/workspace';
 import { Dialog } from '../../components/dialog';
 import { ErrorBox } from '../../components/error-box';
@@ -7,7 +7,7 @@ import { useAuditRun } from '../inspector/audit-context';
 import type { InspectorFilter } from '../inspector/row-filter';
 import { RepairOutcome } from './repair-outcome';
 import { RepairPlanPanel } from './repair-plan-panel';
-import { RepairSelection } from './repair-selection';
+import { RepairSelection, type RepairProblems } from './repair-selection';
 import { useRepair } from './use-repair';
 
 /** The dialog for one complete audit run of `table`. */
@@ -18,11 +18,26 @@ function RepairDialog({ connectionId, table, filter, onClose }: { connectionId: 
   const auditAgain = useCallback(() => start(convention), [start, convention]);
   const flow = useRepair(connectionId, table, audit.runId, audit.patch, auditAgain);
   const running = flow.step === 'executing';
+  // The rows live in the inspector's row store (a worker): it answers with their problems, again after every change.
+  const { shownProblems, rows } = audit;
+  const keys = convention?.keys;
+  const [problems, setProblems] = useState<RepairProblems>();
+  const { filter: kind, search } = filter;
+  useEffect(() => {
+    if (!keys) return undefined;
+    let live = true;
+    void Promise.all([shownProblems({ filter: 'all', search: '' }, keys), shownProblems({ filter: kind, search }, keys)]).then(([all, shown]) => {
+      if (live) setProblems({ all: all.problems, filtered: shown.problems });
+    });
+    return () => {
+      live = false;
+    };
+  }, [shownProblems, keys, kind, search, rows.version]);
   return (
     <Dialog title={`Repair ${table}`} onClose={running ? () => undefined : onClose} testId="repair-dialog">
       <ErrorBox error={flow.error} title="The repair could not go on" />
-      {(flow.step === 'select' || flow.step === 'planning') && convention ? (
-        <RepairSelection rows={audit.rows.list} keys={convention.keys} filter={filter} planning={flow.step === 'planning'} onPlan={(request) => void flow.makePlan(request)} />
+      {(flow.step === 'select' || flow.step === 'planning') && problems ? (
+        <RepairSelection problems={problems} filter={filter} planning={flow.step === 'planning'} onPlan={(request) => void flow.makePlan(request)} />
       ) : null}
       {flow.step === 'plan' && flow.plan ? <RepairPlanPanel plan={flow.plan} connection={connection} onExecute={(c) => void flow.execute(c)} onBack={flow.back} /> : null}
       {(running || flow.step === 'finished') && flow.plan ? <RepairOutcome plan={flow.plan} status={flow.status} running={running} onStop={() => void flow.stop()} /> : null}

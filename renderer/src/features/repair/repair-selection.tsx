@@ -1,10 +1,8 @@
 /** Which problems to repair: all, one kind, the inspector's current filter, or a hand-picked set. */
-import { useMemo, useState, type FormEvent } from 'react';
-import type { GroupRow } from '../../../../shared/audit/types';
-import { PROBLEM_KINDS, type KeySchema, type Problem, type ProblemKind } from '../../../../shared/model';
+import { useState, type FormEvent } from 'react';
+import { PROBLEM_KINDS, type Problem, type ProblemKind } from '../../../../shared/model';
 import { problemId } from '../../../../shared/repair/select';
-import { problemsOfRows } from '../inspector/rows-to-problems';
-import { rowMatches, type InspectorFilter } from '../inspector/row-filter';
+import type { InspectorFilter } from '../inspector/row-filter';
 import { PROBLEM_LABEL } from '../inspector/status-chips';
 
 /** What the bridge is asked to plan. */
@@ -21,10 +19,15 @@ function label(p: Problem): string {
   return `${PROBLEM_LABEL[p.kind]} · ${p.rule ? `${p.rule.toLowerCase()} ` : ''}${p.value}${scope}`;
 }
 
+/** The problems the selection offers, from the inspector's row store: of every row, and of the rows its filter keeps. */
+export interface RepairProblems {
+  readonly all: readonly Problem[];
+  readonly filtered: readonly Problem[];
+}
+
 /** The selection form; `onPlan` receives the request. */
-export function RepairSelection({ rows, keys, filter, planning, onPlan }: { rows: readonly GroupRow[]; keys: KeySchema; filter: InspectorFilter; planning: boolean; onPlan: (request: SelectionRequest) => void }) {
-  const all = useMemo(() => problemsOfRows(rows, keys), [rows, keys]);
-  const filtered = useMemo(() => problemsOfRows(rows.filter((row) => rowMatches(row, filter)), keys), [rows, keys, filter]);
+export function RepairSelection({ problems, filter, planning, onPlan }: { problems: RepairProblems; filter: InspectorFilter; planning: boolean; onPlan: (request: SelectionRequest) => void }) {
+  const { all, filtered } = problems;
   const present = PROBLEM_KINDS.filter((k) => all.some((p) => p.kind === k));
   const [mode, setMode] = useState<'all' | 'kind' | 'filter' | 'picked'>('all');
   const [kind, setKind] = useState<ProblemKind>(present[0] ?? 'orphan-lock');
