@@ -17,11 +17,15 @@ export interface TableSession {
   readonly table: TableInfo;
 }
 
-/** Opens the connection and describes `--table`; unknown tables get the list of what exists (or the empty-list hint). */
-export async function openTable(values: FlagValues, io: CliIo, command: string): Promise<TableSession> {
+/**
+ * Opens the connection and describes `--table`; unknown tables get the list of what exists (or the empty-list hint).
+ * `whileDescribing` starts work that needs only the connection (a sample) alongside DescribeTable.
+ */
+export async function openTable(values: FlagValues, io: CliIo, command: string, whileDescribing?: (connection: Connection, table: string) => void): Promise<TableSession> {
   const name = requireString(values, 'table', command);
   const connection = await openConnection(values, io);
   const { describeTable, listTables } = await import('../services/dynamo/tables');
+  whileDescribing?.(connection, name);
   const described = await describeTable(connection.client, name, { signal: io.signal, errorContext: connection.errorContext });
   if (described.ok) return { connection, table: described.value };
   if (described.error.kind === 'credentials' && connection.target.endpoint === undefined && connection.target.profile === undefined) {

@@ -42,7 +42,15 @@ export class AuditEngine {
   private readonly index: Map<string, Entry>[];
   private readonly accounts: AccountState[] = [];
   private readonly malformed: MalformedState[] = [];
-  private dirty: Entry[] = [];
+  /**
+   * Entries whose problems must be recomputed, while deltas are tracked. Without deltas nothing is
+   * queued per item: the first read after a change recomputes every entry (the CLI reads once, at the end).
+   */
+  private readonly dirty = new Set<Entry>();
+  /** Without deltas: items were added since problems were last computed. */
+  private stale = false;
+  /** The problems of the entries that have any (about 1% of a table's values), as of the last flush. */
+  private readonly problemsByEntry = new Map<Entry, readonly Problem[]>();
   private readonly pendingUpsert = new Set<RowState>();
   /** Accounts held back while streaming because a lock of theirs has not been read yet (see takeDelta). */
   private readonly heldAccounts = new Set<AccountState>();
@@ -78,6 +86,7 @@ export class AuditEngine {
     const hashName = keys.hash.name;
     const rangeName = keys.range?.name;
     this.scanned += items.length;
+    if (items.length > 0) this.stale = true;
     for (const item of items) {
       const hashAttr = item[hashName];
       if (hashAttr === undefined) continue;
@@ -251,7 +260,7 @@ export class AuditEngine {
   problems(): Problem[] {
     this.flush();
     const out: Problem[] = [];
-    for (const byValue of this.index) for (const entry of byValue.values()) if (entry.problems.length) out.push(...entry.problems);
+    for (const problems of this.problemsByEntry.values()) out.push(...problems);
     for (const state of this.malformed) out.push(malformedProblem(this.convention, state));
     return out.sort(compareProblems);
   }
@@ -270,49 +279,57 @@ export class AuditEngine {
 
   /** A new entry, queued for recomputation; the caller puts its first participant in. */
   private newEntry(byValue: Map<string, Entry>, ruleIndex: number, key: string, value: string, scope: ScopeValues | undefined): Entry {
-    const entry: Entry = { ruleIndex, value, scope, holders: undefined, locks: undefined, problems: NO_PROBLEMS, dirty: true };
+    const entry: Entry = { ruleIndex, value, scope, holders: undefined, locks: undefined };
     byValue.set(key, entry);
-    this.dirty.push(entry);
+    if (this.trackDeltas) this.dirty.add(entry);
     return entry;
   }
 
   private touch(entry: Entry): void {
-    if (entry.dirty) return;
-    entry.dirty = true;
-    this.dirty.push(entry);
+    if (this.trackDeltas) this.dirty.add(entry);
   }
 
-  /** Recomputes the problems of every touched entry and queues the rows they affect. */
+  /** Recomputes the problems of every touched entry (every entry, without deltas) and queues the rows they affect. */
   private flush(): void {
-    if (this.dirty.length === 0) return;
-    const dirty = this.dirty;
-    this.dirty = [];
+    if (this.trackDeltas) {
+      if (this.dirty.size === 0) return;
+      const dirty = [...this.dirty];
+      this.dirty.clear();
+      for (const entry of dirty) this.recompute(entry);
+      return;
+    }
+    if (!this.stale) return;
+    this.stale = false;
+    for (const byValue of this.index) for (const entry of byValue.values()) this.recompute(entry);
+  }
+
+  private recompute(entry: Entry): void {
     const track = this.trackDeltas;
     const keys = this.convention.keys;
-    for (const entry of dirty) {
-      entry.dirty = false;
-      const orphan = holderCount(entry) === 0;
-      // An orphan's lock gets state (stray) and, when tracking, an identity in the delta sets: store it.
-      const locks = orphan ? storeLocks(entry) : hasCanonicalLock(entry) ? NO_LOCKS : locksOf(entry);
-      for (const p of entry.problems) this.summary[p.kind]--;
-      entry.problems = entryProblems(this.convention, entry);
-      for (const p of entry.problems) this.summary[p.kind]++;
-      for (const lock of locks) {
-        // An orphan seen before its account is provisional: its row goes away when the account arrives.
-        if (orphan) {
-          lock.stray = true;
-          if (track) this.pendingStrays.add(lock);
-        } else if (lock.stray) {
-          lock.stray = false;
-          if (track) {
-            this.pendingStrays.delete(lock);
-            // A row the watcher never received needs no removal.
-            if (this.sentStrays.delete(lock)) this.pendingRemoved.add(idOf(lock, keys));
-          }
+    const orphan = holderCount(entry) === 0;
+    // An orphan's lock gets state (stray) and, when tracking, an identity in the delta sets: store it.
+    const locks = orphan ? storeLocks(entry) : hasCanonicalLock(entry) ? NO_LOCKS : locksOf(entry);
+    const before = this.problemsByEntry.get(entry) ?? NO_PROBLEMS;
+    for (const p of before) this.summary[p.kind]--;
+    const problems = entryProblems(this.convention, entry);
+    if (problems.length > 0) this.problemsByEntry.set(entry, problems);
+    else if (before.length > 0) this.problemsByEntry.delete(entry);
+    for (const p of problems) this.summary[p.kind]++;
+    for (const lock of locks) {
+      // An orphan seen before its account is provisional: its row goes away when the account arrives.
+      if (orphan) {
+        lock.stray = true;
+        if (track) this.pendingStrays.add(lock);
+      } else if (lock.stray) {
+        lock.stray = false;
+        if (track) {
+          this.pendingStrays.delete(lock);
+          // A row the watcher never received needs no removal.
+          if (this.sentStrays.delete(lock)) this.pendingRemoved.add(idOf(lock, keys));
         }
       }
-      if (track) for (const holder of holdersOf(entry)) this.pendingUpsert.add(holder);
     }
+    if (track) for (const holder of holdersOf(entry)) this.pendingUpsert.add(holder);
   }
 
   private rowOf(state: RowState): GroupRow | undefined {

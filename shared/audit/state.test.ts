@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addCanonicalLock, addLockTo, canonicalLock, hasCanonicalLock, lockCount, locksOf, singleLock, storeLocks, type CanonicalForm, type Entry, type LockState } from './state';
 
 const FORM: CanonicalForm = { kind: 'canonical', prefix: 'UNIQ#EMAIL#', suffix: '', range: 'LOCK' };
-const entry = (value = 'ada@x.io'): Entry => ({ ruleIndex: 1, value, scope: undefined, holders: undefined, locks: undefined, problems: [], dirty: false });
+const entry = (value = 'ada@x.io'): Entry => ({ ruleIndex: 1, value, scope: undefined, holders: undefined, locks: undefined });
 const stored = (e: Entry, hash: string): LockState => ({ kind: 'lock', hash, range: 'LOCK', id: undefined, ruleIndex: 1, raw: 'x', owner: undefined, entry: e, stray: false });
 
 describe('canonical locks in the join state', () => {

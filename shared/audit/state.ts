@@ -5,7 +5,7 @@
  * join entry per (rule, normalized value).
  */
 import type { ScopeValues } from '../conventions/scope';
-import type { KeySchema, PlainKey, PlainValue, Problem } from '../model';
+import type { KeySchema, PlainKey, PlainValue } from '../model';
 
 /** Key values and the lazily computed row id shared by account and lock states. */
 interface Keyed {
@@ -73,7 +73,8 @@ export type RowState = AccountState | LockState | MalformedState;
  * The join point of one (rule, normalized value): who holds it, which locks protect it. Nearly
  * every value has exactly one holder and one lock, so a single participant is stored bare and an
  * array appears only from the second one: two arrays per value would cost ~50 bytes per entry.
- * Read them through holdersOf/locksOf and the counts.
+ * Read them through holdersOf/locksOf and the counts. What the engine derives from an entry (its
+ * problems, whether it awaits recomputation) lives in the engine, for the ~1% of entries it concerns.
  */
 export interface Entry {
   readonly ruleIndex: number;
@@ -88,10 +89,6 @@ export interface Entry {
   holders: AccountState | AccountState[] | undefined;
   /** Real lock states, or the rule's canonical form standing for the one lock that is exactly it. */
   locks: LockState | LockState[] | CanonicalForm | undefined;
-  /** Problems computed at the last flush (subtracted from the summary before recomputing). */
-  problems: readonly Problem[];
-  /** Queued for recomputation (avoids a Set insert per touched entry). */
-  dirty: boolean;
 }
 
 /** The value account `state` stores for its `i`-th entry. */
