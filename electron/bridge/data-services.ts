@@ -20,6 +20,7 @@ import type { ActionMeta, Preview, ReasonExplained, TransactionOperation } from 
 import { runAudit, STREAM_ROWS_PER_DELTA } from '../services/audit/run-audit';
 import { recentCache } from './recent-cache';
 import { sampleItems } from '../services/audit/sample';
+import { AuditIndexes } from '../services/audit/audit-index';
 import { createDynamoClient, effectiveEndpoint, isLocalTarget, type DynamoTarget } from '../services/dynamo/client';
 import { toAppError } from '../services/dynamo/errors';
 import { describeTable, listTables, type TableInfo } from '../services/dynamo/tables';
@@ -63,6 +64,7 @@ export interface DataServicesOptions {
 export function createDataServices(options: DataServicesOptions): DataServices & { close(): void } {
   const clients = new Map<string, DynamoDBClient>();
   const runs = new Map<string, Run>();
+  const auditIndexes = new AuditIndexes();
   const previews = new Map<string, { connectionId: string; preview: Preview }>();
   // Our own store, so that a preview executed (or expired) here is forgotten in both places.
   const store = new PreviewStore();
@@ -238,6 +240,8 @@ export function createDataServices(options: DataServicesOptions): DataServices &
         }))
         .then((done) => {
           run.report = done.report;
+          // A complete audit answers this connection's lookups of the table until Locksmith writes through it.
+          if ('index' in done && done.index) auditIndexes.remember(c.view.id, done.index);
           const { scanned, accounts, locks, summary } = done.report;
           options.hub.publish('audit.events', { type: 'done', runId, complete: done.report.complete, ...(done.report.reason ? { reason: done.report.reason } : {}), counts: { scanned, accounts, locks, summary } });
         });
@@ -257,7 +261,8 @@ export function createDataServices(options: DataServicesOptions): DataServices &
     lookup: (c, table, convention, value, rule, scope) => guard(c.target, table, async () => {
       const info = await describe(c, table);
       if (!info.ok) return info;
-      const answer = await lookupValue({ client: clientFor(c), table: { name: table, gsis: info.value.gsis }, convention, value, ...(rule ? { rule } : {}), ...(scope ? { scope } : {}), errorContext: context(c.target, table) });
+      const auditIndex = auditIndexes.find(c.view.id, table, convention);
+      const answer = await lookupValue({ client: clientFor(c), table: { name: table, gsis: info.value.gsis }, convention, value, ...(rule ? { rule } : {}), ...(scope ? { scope } : {}), ...(auditIndex ? { auditIndex } : {}), errorContext: context(c.target, table) });
       if (!answer.ok) return answer;
       const a = answer.value;
       const index = a.rules.map((r) => (r.search.kind === 'gsi' ? r.search.index : undefined)).find(Boolean);
@@ -265,6 +270,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
         value: a.value,
         method: a.method === 'gsi' ? 'index' : a.method,
         ...(index ? { indexName: index } : {}),
+        ...(a.usedAudit ? { usedAudit: a.usedAudit } : {}),
         complete: a.complete,
         ...(a.reason ? { reason: a.reason } : {}),
         rules: a.rules.map((r) => {
@@ -301,6 +307,9 @@ export function createDataServices(options: DataServicesOptions): DataServices &
       if (!connection.ok) return connection;
       return guard(connection.value.target, kept.preview.table, async () => {
         const done = await executePreview(txContext(connection.value), { previewId, confirmation });
+        // Noted once the request is answered (or failed on the way, when it may have landed): an audit
+        // that started before now may lack this write, so lookups stop using it (audit-index.ts).
+        if (!done.ok || done.value.status !== 'refused') auditIndexes.noteWrite(kept.connectionId);
         if (!done.ok) return done;
         const outcome = done.value;
         if (outcome.status === 'refused') return err('conflict', outcome.message);

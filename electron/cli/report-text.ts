@@ -117,7 +117,7 @@ export function lookupText(answer: LookupAnswer, schema: KeySchema, style: Style
   const lines = [`Lookup ${JSON.stringify(answer.value)} in ${answer.table}${answer.complete ? '' : ` — INCOMPLETE: ${answer.reason ?? ''}`}`];
   if (answer.scan) lines.push(`Holders found by scan: ${progressLine(answer.scan)}`);
   for (const rule of answer.rules) {
-    const how = rule.search.kind === 'gsi' ? `via index ${rule.search.index}` : 'via scan';
+    const how = rule.search.kind === 'gsi' ? `via index ${rule.search.index}` : rule.search.kind === 'audit' ? `from the audit of ${rule.search.auditedAt}, re-read by key` : 'via scan';
     const scope = rule.scope ? ` in ${Object.entries(rule.scope).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}` : '';
     lines.push('', `${rule.rule} (${rule.attribute} = ${JSON.stringify(rule.normalized)}${scope}, holders ${how}): ${verdictText(rule, schema, style)}`);
     for (const lock of rule.locks) {

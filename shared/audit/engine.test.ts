@@ -56,6 +56,9 @@ describe.each(PRESET_NAMES.map((p) => [p]))('AuditEngine on preset %s', (preset:
     const row = engine.rows().find((r) => r.kind === 'account') as AccountGroup;
     expect(row.locks[0]?.status).toBe('duplicate');
     expect(row.locks[0]?.otherHolders).toHaveLength(2);
+    // What a lookup borrows from a finished audit: every holder of the normalized value, in key order.
+    expect(engine.holderKeys(0, problems[0]!.value).map((k) => Object.values(k)[0])).toEqual(['a1', 'a2', 'a3'].map(layout.accountHash));
+    expect(engine.holderKeys(0, 'nobody-holds-this')).toEqual([]);
   });
 
   it('reports owner-mismatch only with an owner attribute', () => {

@@ -8,12 +8,12 @@
 import { isAccount, scalarText } from '../conventions/classify';
 import { compileConvention, parseLockKey, type CompiledConvention } from '../conventions/parse';
 import { accountScope, joinKey, lockScope, type ScopeValues } from '../conventions/scope';
-import type { Convention, Item, Problem, ProblemKind, ProblemSummary } from '../model';
+import type { Convention, Item, PlainKey, Problem, ProblemKind, ProblemSummary } from '../model';
 import { PROBLEM_KINDS } from '../model';
 import { toPlainValue } from '../plain-key';
 import { accountRow, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
 import { compareProblems } from './problem-rules';
-import { addCanonicalLock, addHolder, addLockTo, compareText, hasCanonicalLock, holderCount, holdersOf, idOf, lockCount, locksOf, storeLocks, type AccountState, type CanonicalForm, type Entry, type LockState, type MalformedState, type RowState } from './state';
+import { addCanonicalLock, addHolder, addLockTo, byId, compareText, hasCanonicalLock, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, storeLocks, type AccountState, type CanonicalForm, type Entry, type LockState, type MalformedState, type RowState } from './state';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from './types';
 
 /** Engine options. */
@@ -263,6 +263,17 @@ export class AuditEngine {
     for (const problems of this.problemsByEntry.values()) out.push(...problems);
     for (const state of this.malformed) out.push(malformedProblem(this.convention, state));
     return out.sort(compareProblems);
+  }
+
+  /**
+   * The accounts read holding `normalized` under rule `ruleIndex` (in `scope`, for a scoped rule):
+   * what a lookup needs from a finished audit instead of a scan. Keys only, in key order; callers re-read them.
+   */
+  holderKeys(ruleIndex: number, normalized: string, scope?: ScopeValues): PlainKey[] {
+    const entry = this.index[ruleIndex]?.get(joinKey(scope, normalized));
+    if (entry === undefined) return [];
+    const keys = this.convention.keys;
+    return byId(holdersOf(entry), keys).map((h) => keyOfState(h, keys));
   }
 
   /** The report `audit --json` prints; `complete: false` with a reason when the scan did not finish. */

@@ -170,8 +170,8 @@ export type LookupVerdict =
   /** Two or more accounts hold it (duplicate-value). */
   | 'duplicate';
 
-/** How a lookup found the holders: a GSI for every rule, the filtered scan for every rule, or some of each. */
-export type LookupMethod = 'index' | 'scan' | 'mixed';
+/** How a lookup found the holders: a GSI for every rule, a finished audit's holders re-read by key for every rule, the filtered scan for every rule, or some of each. */
+export type LookupMethod = 'index' | 'audit' | 'scan' | 'mixed';
 
 /** One rule's answer of a lookup. */
 export interface LookupRuleView {
@@ -196,6 +196,8 @@ export interface LookupView {
   readonly method: LookupMethod;
   /** The first GSI queried, when one was. */
   readonly indexName?: string;
+  /** When the audit whose holders some rule used finished (ISO): the answer "used the audit of <time>". */
+  readonly usedAudit?: string;
   readonly rules: readonly LookupRuleView[];
   /** False when the holder scan did not finish: verdicts are provisional (`reason` says why). */
   readonly complete?: boolean;

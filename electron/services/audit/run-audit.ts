@@ -13,6 +13,7 @@ import type { RetryPolicy } from '../dynamo/retry';
 import type { RateLimit } from '../scanner/rate-limit';
 import { scanTable } from '../scanner/scanner';
 import type { ScanProjection } from '../scanner/scanner';
+import type { AuditIndex } from './audit-index';
 
 /** Options of one audit run. */
 export interface RunAuditOptions {
@@ -42,6 +43,8 @@ export interface AuditRun {
   readonly report: AuditReport;
   readonly progress: ScanProgress;
   readonly error?: AppError;
+  /** A complete audit's holders by (rule, value), for lookups (see audit-index.ts); absent when incomplete. */
+  readonly index?: AuditIndex;
 }
 
 /**
@@ -78,6 +81,7 @@ function combineProgress(parts: readonly (ScanProgress | undefined)[]): ScanProg
 /** Audits a whole table; resolves (never rejects) with a report that is complete only if every segment finished. */
 export async function runAudit(options: RunAuditOptions): Promise<AuditRun> {
   const { onDelta } = options;
+  const startedAt = Date.now();
   const engine = new AuditEngine(options.convention, { trackDeltas: onDelta !== undefined });
   const interval = options.deltaIntervalMs ?? 100;
   // The first page's rows go out at once: they are what someone watching sees first.
@@ -133,5 +137,8 @@ export async function runAudit(options: RunAuditOptions): Promise<AuditRun> {
   // Drain what is pending, orphans included, so the UI ends with exactly the report's rows.
   if (onDelta) emit(progress, true);
   const report = engine.report(outcome.complete ? { table: options.table, complete: true } : { table: options.table, complete: false, reason: outcome.reason ?? 'incomplete' });
-  return outcome.error ? { report, progress, error: outcome.error } : { report, progress };
+  if (outcome.error) return { report, progress, error: outcome.error };
+  if (!report.complete) return { report, progress };
+  const index: AuditIndex = { table: options.table, convention: options.convention, startedAt, finishedAt: Date.now(), holders: (ruleIndex, normalized, scope) => engine.holderKeys(ruleIndex, normalized, scope) };
+  return { report, progress, index };
 }

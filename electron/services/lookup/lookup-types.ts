@@ -19,6 +19,8 @@ export interface LockProbe {
 /** How the holders of a value were found. */
 export type HolderSearch =
   | { readonly kind: 'gsi'; readonly index: string }
+  /** The holders a complete audit read (see audit-index.ts), each re-read by key; `auditedAt` is when that audit finished (ISO). */
+  | { readonly kind: 'audit'; readonly auditedAt: string }
   | { readonly kind: 'scan'; readonly segments: number; readonly complete: boolean };
 
 /** The verdict for one rule. */
@@ -43,8 +45,10 @@ export interface RuleLookup {
 export interface LookupAnswer {
   readonly table: string;
   readonly value: string;
-  /** `gsi` when every rule used an index, `scan` when every rule needed the scan, else `mixed`. */
-  readonly method: 'gsi' | 'scan' | 'mixed';
+  /** `gsi` when every rule used an index, `audit` when every rule used an audit's holders, `scan` when every rule needed the scan, else `mixed`. */
+  readonly method: 'gsi' | 'audit' | 'scan' | 'mixed';
+  /** When the audit whose holders some rule used finished (ISO): "used the audit of <time>". */
+  readonly usedAudit?: string;
   /** False when the holder scan was cancelled or failed; verdicts are then provisional. */
   readonly complete: boolean;
   readonly reason?: string;

@@ -20,6 +20,7 @@ import { toAppError } from '../dynamo/errors';
 import type { ErrorContext } from '../dynamo/errors';
 import { withRetry } from '../dynamo/retry';
 import type { GsiInfo } from '../dynamo/tables';
+import { canonicalJson, type AuditIndex } from '../audit/audit-index';
 import { scanTable } from '../scanner/scanner';
 import { holderScanFilter, holderScanProjection } from './holder-scan';
 import type { HolderSearch, LockProbe, LookupAnswer, RuleLookup } from './lookup-types';
@@ -50,6 +51,11 @@ export interface LookupOptions {
    * holder, confirm with the scan (release pre-checks need this certainty; interactive lookups may skip it).
    */
   readonly confirmAbsenceWithScan?: boolean;
+  /**
+   * A complete audit of this table (see audit-index.ts): rules without a GSI take their holders from it,
+   * re-read by key, instead of scanning. Ignored unless it is of this table under this very convention.
+   */
+  readonly auditIndex?: AuditIndex;
 }
 
 /** The lock keys a value may be written under: every template (legacy included) × every form, in `scope` for a scoped rule; undeclared scopes cannot be enumerated. */
@@ -139,6 +145,25 @@ async function queryHolders(options: LookupOptions, index: GsiInfo, rule: LockRu
   return holdersIn(convention, full.filter((i): i is Item => i !== undefined), ruleIndex, normalized, scope);
 }
 
+/** The holders an audit read, each re-read by key (consistent): only those that still hold the value count. */
+async function auditHolders(options: LookupOptions, index: AuditIndex, p: Plan): Promise<PlainKey[]> {
+  const { client, convention, signal } = options;
+  const candidates = index.holders(p.index, p.normalized, p.scope);
+  const items = await Promise.all(
+    candidates.map(async (key) => {
+      const out = await withRetry(() => client.send(new GetItemCommand({ TableName: options.table.name, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), { abortSignal: signal }), { signal });
+      return out.Item;
+    }),
+  );
+  return holdersIn(convention, items.filter((i): i is Item => i !== undefined), p.index, p.normalized, p.scope);
+}
+
+/** The audit index when it is of this table under this very convention. */
+function usableAudit(options: LookupOptions): AuditIndex | undefined {
+  const index = options.auditIndex;
+  return index !== undefined && index.table === options.table.name && canonicalJson(index.convention) === canonicalJson(options.convention) ? index : undefined;
+}
+
 /** The rules to look in, with the scope each is asked in; an error for a bad rule, value or scope. */
 function planRules(options: LookupOptions): Result<Plan[]> {
   const { convention, value } = options;
@@ -184,11 +209,22 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
   const plans = planned.value;
   try {
     const locks = await Promise.all(plans.map((p) => Promise.all(p.candidates.map((c) => readLock(options, c)))));
-    const indexed: (PlainKey[] | undefined)[] = await Promise.all(plans.map((p) => (p.gsi ? queryHolders(options, p.gsi, p.rule, p.index, p.normalized, p.scope) : Promise.resolve(undefined))));
+    const audit = usableAudit(options);
+    // Per rule: a GSI, else the audit's holders (a rule asked in every scope still scans), else the scan.
+    const viaAudit = plans.map((p) => !p.gsi && !p.everyScope && audit !== undefined);
+    const indexed: (PlainKey[] | undefined)[] = await Promise.all(
+      plans.map((p, i) => (p.gsi ? queryHolders(options, p.gsi, p.rule, p.index, p.normalized, p.scope) : viaAudit[i] && audit ? auditHolders(options, audit, p) : Promise.resolve(undefined))),
+    );
 
     plans.forEach((p, i) => {
       if (p.gsi && options.confirmAbsenceWithScan && p.rule.normalize.length > 0 && (indexed[i]?.length ?? 0) === 0) {
         p.notes.push(`index ${p.gsi.name} found no holder of the stored forms; a scan confirmed the answer`);
+        indexed[i] = undefined;
+      }
+      // An audit cannot know of accounts written after it: absence is certain only from a scan.
+      if (viaAudit[i] && options.confirmAbsenceWithScan && (indexed[i]?.length ?? 0) === 0) {
+        p.notes.push('the audit found no holder; a scan confirmed the answer');
+        viaAudit[i] = false;
         indexed[i] = undefined;
       }
     });
@@ -229,16 +265,18 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
     const results: RuleLookup[] = plans.flatMap((p, i): RuleLookup[] => {
       const finds = everyScope.get(p.index);
       if (finds) return everyScopeResults(convention, p, finds, scanSearch, outcome?.reason);
-      const search: HolderSearch = indexed[i] !== undefined && p.gsi ? { kind: 'gsi', index: p.gsi.name } : scanSearch;
+      const search: HolderSearch = indexed[i] !== undefined && p.gsi ? { kind: 'gsi', index: p.gsi.name } : indexed[i] !== undefined && viaAudit[i] && audit ? { kind: 'audit', auditedAt: new Date(audit.finishedAt).toISOString() } : scanSearch;
       return [ruleResult(convention, p, locks[i] ?? [], dedupe(indexed[i] ?? scanned.get(p.index) ?? [], convention), search, value, outcome?.reason, p.scope)];
     });
     const kinds = new Set(results.map((r) => r.search.kind));
-    const method = kinds.size === 2 ? 'mixed' : kinds.has('gsi') ? 'gsi' : 'scan';
+    const method = kinds.size >= 2 ? 'mixed' : kinds.has('gsi') ? 'gsi' : kinds.has('audit') ? 'audit' : 'scan';
+    const usedAudit = kinds.has('audit') && audit ? new Date(audit.finishedAt).toISOString() : undefined;
     const complete = outcome === undefined || outcome.complete;
     return ok({
       table: options.table.name,
       value,
       method,
+      ...(usedAudit ? { usedAudit } : {}),
       complete,
       ...(complete ? {} : { reason: outcome?.reason ?? 'incomplete' }),
       rules: results,
