@@ -15,6 +15,7 @@ export interface CommandEntry {
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'audit', summary: 'audit a table: every account with its locks, every problem', load: async () => (await import('./commands/audit')).auditCommand },
   { name: 'lookup', summary: 'look one value up: free, held, orphan, unprotected or duplicate', load: async () => (await import('./commands/lookup')).lookupCommand },
+  { name: 'suggest-index', summary: 'print the GSI that would make lookups instant: the exact UpdateTable and AWS CLI command', load: async () => (await import('./commands/suggest-index')).suggestIndexCommand },
   { name: 'detect', summary: 'propose a convention file for a table, with the evidence', load: async () => (await import('./commands/detect')).detectCommand },
   { name: 'claim', summary: 'claim a value for an account: write its lock, guarded, previewed, confirmed', load: async () => (await import('./commands/claim')).claimCommand },
   { name: 'release', summary: 'release a value nobody holds: delete its lock, guarded, previewed, confirmed', load: async () => (await import('./commands/release')).releaseCommand },

@@ -59,6 +59,7 @@ describe('lookup from a finished audit (no GSI)', () => {
   it.each(['dup@x.io', 'nolock@x.io', 'orphan#1@x.io', 'free@x.io', 'Ada@Lovelace.io', 'ada@lovelace.io'])('%s: the scan\'s answer, holders from the audit re-read by key', async (value) => {
     const [scanned, audited] = [await lookup(value), await lookup(value, { auditIndex: index })];
     expect(scanned.method).toBe('scan');
+    expect(scanned.rules[0]?.notes.join(' ')).toMatch(/no GSI on email: .*`locksmith suggest-index --rule EMAIL`/);
     expect(audited).toMatchObject({ method: 'audit', usedAudit: new Date(index.finishedAt).toISOString(), complete: true });
     expect(audited.scan).toBeUndefined();
     const [a, b] = [scanned.rules[0]!, audited.rules[0]!];

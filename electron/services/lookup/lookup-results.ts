@@ -114,6 +114,7 @@ export function ruleResult(convention: Convention, p: Plan, probes: readonly Loc
   }
   if (search.kind === 'gsi' && p.rule.normalize.length > 0) notes.push(storedFormNote(search.index, p.rule, value));
   if (search.kind === 'audit') notes.push(`holders from the audit of ${search.auditedAt}, each re-read by key (consistent read); an account another client wrote since then is not seen (audit again, or add the GSI \`locksmith suggest-index\` prints)`);
+  if (search.kind === 'scan' && !p.everyScope) notes.push(`no GSI on ${p.rule.attribute}: the holders were found by scanning the whole table; \`locksmith suggest-index --rule ${p.rule.name}\` prints the index that makes this one Query`);
   if (search.kind === 'scan' && !search.complete) notes.push(`the scan for holders did not finish (${reason ?? 'unknown'}): the verdict may be wrong`);
   const record = scopeRecord(p.rule, scope);
   return {
