@@ -90,16 +90,20 @@ export function createDataServices(options: DataServicesOptions): DataServices &
     return events;
   });
 
+  // One key per connection and where it points: clients and the audits lookups may use are kept under it.
+  const targetKey = (connection: ResolvedConnection): string => `${connection.view.id}|${connection.target.region}|${connection.target.endpoint ?? ''}`;
   const clientFor = (connection: ResolvedConnection): DynamoDBClient => {
+    const key = targetKey(connection);
     const t = connection.target;
-    const key = `${connection.view.id}|${t.region}|${t.endpoint ?? ''}`;
     let client = clients.get(key);
     if (!client) {
-      // A restarted sandbox or a changed region gets a new client; drop the stale one of this connection.
+      // A restarted sandbox or a changed region gets a new client; drop the stale one of this connection,
+      // and the audits made through it (that database may be gone).
       for (const [old, stale] of clients) {
         if (!old.startsWith(`${connection.view.id}|`)) continue;
         stale.destroy();
         clients.delete(old);
+        auditIndexes.noteWrite(old);
       }
       client = createDynamoClient(t, options.env ? { env: options.env } : {});
       clients.set(key, client);
@@ -241,7 +245,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
         .then((done) => {
           run.report = done.report;
           // A complete audit answers this connection's lookups of the table until Locksmith writes through it.
-          if ('index' in done && done.index) auditIndexes.remember(c.view.id, done.index);
+          if ('index' in done && done.index) auditIndexes.remember(targetKey(c), done.index);
           const { scanned, accounts, locks, summary } = done.report;
           options.hub.publish('audit.events', { type: 'done', runId, complete: done.report.complete, ...(done.report.reason ? { reason: done.report.reason } : {}), counts: { scanned, accounts, locks, summary } });
         });
@@ -261,7 +265,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
     lookup: (c, table, convention, value, rule, scope) => guard(c.target, table, async () => {
       const info = await describe(c, table);
       if (!info.ok) return info;
-      const auditIndex = auditIndexes.find(c.view.id, table, convention);
+      const auditIndex = auditIndexes.find(targetKey(c), table, convention);
       const answer = await lookupValue({ client: clientFor(c), table: { name: table, gsis: info.value.gsis }, convention, value, ...(rule ? { rule } : {}), ...(scope ? { scope } : {}), ...(auditIndex ? { auditIndex } : {}), errorContext: context(c.target, table) });
       if (!answer.ok) return answer;
       const a = answer.value;
@@ -309,7 +313,7 @@ export function createDataServices(options: DataServicesOptions): DataServices &
         const done = await executePreview(txContext(connection.value), { previewId, confirmation });
         // Noted once the request is answered (or failed on the way, when it may have landed): an audit
         // that started before now may lack this write, so lookups stop using it (audit-index.ts).
-        if (!done.ok || done.value.status !== 'refused') auditIndexes.noteWrite(kept.connectionId);
+        if (!done.ok || done.value.status !== 'refused') auditIndexes.noteWrite(targetKey(connection.value));
         if (!done.ok) return done;
         const outcome = done.value;
         if (outcome.status === 'refused') return err('conflict', outcome.message);

@@ -73,6 +73,21 @@ describe('lookup after an audit, through the data services', () => {
     const other = await services.lookup(connection, table, { ...convention, rules: convention.rules.filter((r) => r.name === 'EMAIL') }, 'u3@x.io', 'EMAIL');
     expect(other.ok && other.value.method).toBe('scan');
 
+    // The same connection pointed elsewhere (another region here; a restarted sandbox alike) is another
+    // database: the audit is not used there, nor again once the connection points back.
+    const moved: ResolvedConnection = { ...connection, target: { ...connection.target, region: 'eu-west-1' } };
+    const elsewhere = await services.lookup(moved, table, convention, 'u3@x.io', 'EMAIL');
+    expect(elsewhere.ok && elsewhere.value.method).toBe('scan');
+    expect((await lookup('u3@x.io')).method).toBe('scan');
+    const again = await services.startAudit(connection, table, convention, 2);
+    if (!again.ok) throw new Error(again.error.message);
+    await new Promise<void>((resolve) => {
+      hub.subscribe('audit.events', { runId: again.value.runId }, (event) => {
+        if ((event as AuditEvent).type === 'done') resolve();
+      });
+    });
+    expect((await lookup('u3@x.io')).method).toBe('audit');
+
     // Locksmith releases the orphan HANDLE lock: from now on the audit may be out of date.
     const preview = await services.preview(connection, table, convention, { kind: 'release', rule: 'HANDLE', value: 'ghost' });
     if (!preview.ok) throw new Error(preview.error.message);
