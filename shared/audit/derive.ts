@@ -82,16 +82,19 @@ function pickLock(convention: Convention, entry: Entry, account: AccountState): 
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** The inspector row of one account: each held value with its lock and status (one object per lock: rows are built for every account of a streaming audit). */
-export function accountRow(convention: Convention, account: AccountState): AccountGroup {
+/**
+ * The inspector row of one account: each held value with its lock and status (one object per lock: rows are built for every account of a streaming audit).
+ * `entryOf` gives the join entry of the account's value under a rule (a compact-mode value held as a string gets a transient one).
+ */
+export function accountRow(convention: Convention, account: AccountState, entryOf: (account: AccountState, ruleIndex: number) => Entry | undefined): AccountGroup {
   const keys = convention.keys;
   let missing = false;
   let duplicate = false;
   let mismatch = false;
-  const entries = account.entries;
-  const locks = new Array<GroupLock>(entries.length);
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
+  const locks: GroupLock[] = [];
+  for (let i = 0; i < account.entries.length; i++) {
+    const entry = entryOf(account, i);
+    if (entry === undefined) continue;
     const lock = pickLock(convention, entry, account);
     const lockMissing = lockCount(entry) === 0;
     const duplicated = holderCount(entry) >= 2;
@@ -105,7 +108,7 @@ export function accountRow(convention: Convention, account: AccountState): Accou
     if (duplicated) row.otherHolders = byId(holdersOf(entry).filter((h) => h !== account), keys).map((h) => keyOfState(h, keys));
     if (lock) row.lock = keyOfState(lock, keys);
     if (lock?.owner !== undefined) row.owner = lock.owner;
-    locks[i] = row;
+    locks.push(row);
   }
   return { kind: 'account', id: idOf(account, keys), key: keyOfState(account, keys), locks, problems: accountProblemKinds(missing, duplicate, mismatch) };
 }

@@ -13,7 +13,7 @@ import { PROBLEM_KINDS } from '../model';
 import { toPlainValue } from '../plain-key';
 import { accountRow, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
 import { compareProblems } from './problem-rules';
-import { addCanonicalLock, addHolder, addLockTo, byId, compareText, hasCanonicalLock, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, storeLocks, type AccountState, type CanonicalForm, type Entry, type LockState, type MalformedState, type RowState } from './state';
+import { addCanonicalLock, addHolder, addLockTo, byId, compareText, hasCanonicalLock, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, storeLocks, type AccountState, type CanonicalForm, type Entry, type IndexSlot, type LockState, type MalformedState, type RowState } from './state';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from './types';
 
 /** Engine options. */
@@ -39,7 +39,9 @@ export class AuditEngine {
   /** Per rule: the lock its first template writes, when a lock can be exactly that (see CanonicalForm). */
   private readonly canonical: readonly (CanonicalForm | undefined)[];
   /** Per rule: join key (the normalized value, with the scope in front for a scoped rule) → join entry. */
-  private readonly index: Map<string, Entry>[];
+  private readonly index: Map<string, IndexSlot>[];
+  /** No deltas and at most 30 rules (one bit each in AccountState.locked): healthy values get no entry (see IndexSlot). */
+  private readonly compact: boolean;
   private readonly accounts: AccountState[] = [];
   private readonly malformed: MalformedState[] = [];
   /**
@@ -68,7 +70,8 @@ export class AuditEngine {
     this.convention = convention;
     this.compiled = compileConvention(convention);
     this.trackDeltas = options.trackDeltas ?? true;
-    this.index = convention.rules.map(() => new Map<string, Entry>());
+    this.index = convention.rules.map(() => new Map<string, IndexSlot>());
+    this.compact = !this.trackDeltas && convention.rules.length <= 30;
     this.canonical = canonicalForms(this.compiled);
     this.summary = Object.fromEntries(PROBLEM_KINDS.map((k) => [k, 0])) as Record<ProblemKind, number>;
   }
@@ -122,12 +125,28 @@ export class AuditEngine {
     // parseLockKey gives parts only for templates whose placeholders the rule's scope maps.
     const scope = parts === undefined ? undefined : lockScope(this.convention.rules[ruleIndex]!, parts);
     const key = joinKey(scope, value);
-    const existing = byValue.get(key);
-    const entry = existing ?? this.newEntry(byValue, ruleIndex, key, value, scope);
     const form = this.canonical[ruleIndex];
     // Exactly what the rule's first template writes for the entry's value: rebuilt on demand, not stored.
     // parseLockKey already checked the range equals the form's (or that the table has none).
-    if (form !== undefined && templateIndex === 0 && owner === undefined && raw === value && entry.locks === undefined) {
+    const canonical = form !== undefined && templateIndex === 0 && owner === undefined && raw === value;
+    let slot = byValue.get(key);
+    if (this.compact && scope === undefined) {
+      if (slot === undefined && canonical) {
+        byValue.set(key, form);
+        this.lockCount++;
+        return;
+      }
+      const bit = 1 << ruleIndex;
+      if (slot !== undefined && 'kind' in slot && slot.kind === 'account' && canonical && (slot.locked & bit) === 0) {
+        slot.locked |= bit;
+        this.lockCount++;
+        return;
+      }
+      if (slot !== undefined && 'kind' in slot) slot = this.expand(byValue, ruleIndex, key, slot);
+    }
+    const existing = slot as Entry | undefined;
+    const entry = existing ?? this.newEntry(byValue, ruleIndex, key, value, scope);
+    if (canonical && form !== undefined && entry.locks === undefined) {
       addCanonicalLock(entry, form);
     } else {
       const lock: LockState = { kind: 'lock', hash, range: toPlainValue(rangeAttr), id: undefined, ruleIndex, raw, owner, entry, stray: false };
@@ -139,10 +158,8 @@ export class AuditEngine {
 
   private addAccount(item: Item, hashAttr: Item[string], rangeAttr: Item[string] | undefined): void {
     const rules = this.convention.rules;
-    // Sized up front: `[]` + push would reserve 17 slots per account.
-    const entries: Entry[] = new Array<Entry>(rules.length);
-    let raws: string[] | undefined;
-    let held = 0;
+    // By rule index, sized up front: `[]` + push would reserve 17 slots per account.
+    const state: AccountState = { kind: 'account', hash: toPlainValue(hashAttr) ?? '', range: toPlainValue(rangeAttr), id: undefined, entries: new Array<Entry | string | undefined>(rules.length), raws: undefined, locked: 0 };
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
       const raw = scalarText(item[rule.attribute]);
@@ -159,7 +176,24 @@ export class AuditEngine {
       }
       const key = joinKey(scope, normalized);
       const byValue = this.index[i]!;
-      let entry = byValue.get(key);
+      let slot = byValue.get(key);
+      // The stored spelling is kept only when it is not the normalized value (see AccountState.raws).
+      if (raw !== normalized) (state.raws ??= new Array<string | undefined>(rules.length))[i] = raw;
+      if (this.compact && scope === undefined) {
+        if (slot === undefined || ('kind' in slot && slot.kind === 'canonical')) {
+          // First holder: the index maps the value to the account itself. Keyed by this account's copy
+          // of the value, so the slice of a (never stored) lock key does not keep that key string alive.
+          if (slot !== undefined) {
+            byValue.delete(key);
+            state.locked |= 1 << i;
+          }
+          byValue.set(normalized, state);
+          state.entries[i] = normalized;
+          continue;
+        }
+        if ('kind' in slot) slot = this.expand(byValue, i, key, slot);
+      }
+      let entry = slot as Entry | undefined;
       if (entry) {
         this.touch(entry);
         // First holder of a value a canonical lock brought in: key the entry by this account's copy, so
@@ -171,23 +205,36 @@ export class AuditEngine {
           byValue.set(normalized, entry);
         }
       } else entry = this.newEntry(byValue, i, key, normalized, scope);
-      // The stored spelling is kept only when it is not the entry's value (see AccountState.raws).
-      if (raw !== entry.value && raws === undefined) {
-        raws = new Array<string>(rules.length);
-        for (let j = 0; j < held; j++) raws[j] = entries[j]!.value;
-      }
-      if (raws !== undefined) raws[held] = raw;
-      entries[held++] = entry;
+      state.entries[i] = entry;
+      addHolder(entry, state);
     }
-    if (held < entries.length) {
-      entries.length = held;
-      if (raws) raws.length = held;
-    }
-    const state: AccountState = { kind: 'account', hash: toPlainValue(hashAttr) ?? '', range: toPlainValue(rangeAttr), id: undefined, entries, raws };
-    for (let i = 0; i < held; i++) addHolder(entries[i]!, state);
     this.accounts.push(state);
     if (this.trackDeltas) this.pendingUpsert.add(state);
   }
+
+  /**
+   * Compact mode: replaces the entry-less slot of (rule, key) with a real entry holding the same
+   * participants, because a second one arrives or the value has a problem to report.
+   */
+  private expand(byValue: Map<string, IndexSlot>, ruleIndex: number, key: string, slot: AccountState | CanonicalForm): Entry {
+    if (slot.kind === 'canonical') {
+      const entry: Entry = { ruleIndex, value: key, scope: undefined, holders: undefined, locks: slot };
+      byValue.set(key, entry);
+      return entry;
+    }
+    const entry = this.entryView(slot, ruleIndex)!;
+    slot.entries[ruleIndex] = entry;
+    byValue.set(key, entry);
+    return entry;
+  }
+
+  /** The join entry of `account`'s value under rule `ruleIndex`: the stored one, or (compact mode) one built from the account. */
+  private readonly entryView = (account: AccountState, ruleIndex: number): Entry | undefined => {
+    const e = account.entries[ruleIndex];
+    if (typeof e !== 'string') return e;
+    const locks = (account.locked & (1 << ruleIndex)) === 0 ? undefined : this.canonical[ruleIndex];
+    return { ruleIndex, value: e, scope: undefined, holders: account, locks };
+  };
 
   /**
    * Rows added or changed and rows removed since the last call (at most `max` upserts; the rest stay
@@ -245,7 +292,7 @@ export class AuditEngine {
     this.flush();
     const states: RowState[] = [...this.accounts, ...this.malformed];
     // A canonical form is never a stray: flush stores a real lock for every orphan.
-    for (const byValue of this.index) for (const entry of byValue.values()) if (!hasCanonicalLock(entry)) for (const lock of locksOf(entry)) if (lock.stray) states.push(lock);
+    for (const byValue of this.index) for (const slot of byValue.values()) if (!('kind' in slot) && !hasCanonicalLock(slot)) for (const lock of locksOf(slot)) if (lock.stray) states.push(lock);
     const keys = this.convention.keys;
     states.sort((a, b) => compareText(idOf(a, keys), idOf(b, keys)));
     const out: GroupRow[] = [];
@@ -270,10 +317,18 @@ export class AuditEngine {
    * what a lookup needs from a finished audit instead of a scan. Keys only, in key order; callers re-read them.
    */
   holderKeys(ruleIndex: number, normalized: string, scope?: ScopeValues): PlainKey[] {
-    const entry = this.index[ruleIndex]?.get(joinKey(scope, normalized));
-    if (entry === undefined) return [];
+    const slot = this.index[ruleIndex]?.get(joinKey(scope, normalized));
     const keys = this.convention.keys;
-    return byId(holdersOf(entry), keys).map((h) => keyOfState(h, keys));
+    if (slot === undefined || ('kind' in slot && slot.kind === 'canonical')) return [];
+    if ('kind' in slot) return [keyOfState(slot, keys)];
+    return byId(holdersOf(slot), keys).map((h) => keyOfState(h, keys));
+  }
+
+  /** How many join entries the engine stores (without deltas, none for a healthy value): for tests and probes. */
+  joinEntries(): number {
+    let n = 0;
+    for (const byValue of this.index) for (const slot of byValue.values()) if (!('kind' in slot)) n++;
+    return n;
   }
 
   /** The report `audit --json` prints; `complete: false` with a reason when the scan did not finish. */
@@ -289,7 +344,7 @@ export class AuditEngine {
   }
 
   /** A new entry, queued for recomputation; the caller puts its first participant in. */
-  private newEntry(byValue: Map<string, Entry>, ruleIndex: number, key: string, value: string, scope: ScopeValues | undefined): Entry {
+  private newEntry(byValue: Map<string, IndexSlot>, ruleIndex: number, key: string, value: string, scope: ScopeValues | undefined): Entry {
     const entry: Entry = { ruleIndex, value, scope, holders: undefined, locks: undefined };
     byValue.set(key, entry);
     if (this.trackDeltas) this.dirty.add(entry);
@@ -311,7 +366,14 @@ export class AuditEngine {
     }
     if (!this.stale) return;
     this.stale = false;
-    for (const byValue of this.index) for (const entry of byValue.values()) this.recompute(entry);
+    this.index.forEach((byValue, ruleIndex) => {
+      for (const [key, slot] of byValue) {
+        if (!('kind' in slot)) this.recompute(slot);
+        // Compact mode: an account whose canonical lock was read is healthy; a lone account (missing
+        // lock) or a lone lock (orphan) has a problem to report, so it gets an entry.
+        else if (slot.kind === 'canonical' || (slot.locked & (1 << ruleIndex)) === 0) this.recompute(this.expand(byValue, ruleIndex, key, slot));
+      }
+    });
   }
 
   private recompute(entry: Entry): void {
@@ -346,7 +408,7 @@ export class AuditEngine {
   private rowOf(state: RowState): GroupRow | undefined {
     switch (state.kind) {
       case 'account':
-        return accountRow(this.convention, state);
+        return accountRow(this.convention, state, this.entryView);
       case 'lock':
         return state.stray ? orphanRow(this.convention, state) : undefined;
       case 'malformed':
@@ -368,7 +430,8 @@ function canonicalForms(compiled: CompiledConvention): (CanonicalForm | undefine
 
 // True while one of the account's values has no lock item read so far.
 function awaitsLock(state: AccountState): boolean {
-  for (const entry of state.entries) if (lockCount(entry) === 0) return true;
+  // Only with deltas, where every value has an entry.
+  for (const entry of state.entries) if (entry !== undefined && typeof entry !== 'string' && lockCount(entry) === 0) return true;
   return false;
 }
 

@@ -18,14 +18,29 @@ interface Keyed {
 /** An account item as the engine remembers it. */
 export interface AccountState extends Keyed {
   readonly kind: 'account';
-  /** The join entry of each value the account holds, in rule order (the entry knows its rule). */
-  readonly entries: readonly Entry[];
   /**
-   * The values as stored, aligned with `entries`, only when one differs from its normalized form
-   * (mixed case, spaces): usually they are the same string and a second array would be waste.
+   * Per rule index (undefined where the account holds no value): the value's join entry, or, in
+   * compact mode, the normalized value itself while this account is the value's only holder and
+   * nothing but the rule's canonical lock joins it — the index then maps the value to this account
+   * (see IndexSlot). The engine turns the string into an entry when a second participant arrives.
    */
-  readonly raws: readonly string[] | undefined;
+  readonly entries: (Entry | string | undefined)[];
+  /**
+   * The values as stored, by rule index, only when one differs from its normalized form (mixed
+   * case, spaces): usually they are the same string and a second array would be waste.
+   */
+  raws: (string | undefined)[] | undefined;
+  /** Compact mode: bit r is set once rule r's canonical lock was read for the value held as a string. */
+  locked: number;
 }
+
+/**
+ * What the index maps a join key to. With deltas always an entry. Without deltas (compact mode),
+ * the two states of nearly every value need no entry: the rule's canonical form while only its
+ * lock was read, then the account itself (its `locked` bit set) once its holder was — a healthy
+ * value costs the index slot and nothing else (~64 bytes per value less than an entry).
+ */
+export type IndexSlot = Entry | AccountState | CanonicalForm;
 
 /** A readable lock item as the engine remembers it. */
 export interface LockState extends Keyed {
@@ -91,9 +106,15 @@ export interface Entry {
   locks: LockState | LockState[] | CanonicalForm | undefined;
 }
 
-/** The value account `state` stores for its `i`-th entry. */
-export function rawValue(state: AccountState, i: number): string {
-  return state.raws?.[i] ?? state.entries[i]?.value ?? '';
+/** The normalized value account `state` holds under rule `ruleIndex` ('' when none). */
+export function heldValue(state: AccountState, ruleIndex: number): string {
+  const e = state.entries[ruleIndex];
+  return e === undefined ? '' : typeof e === 'string' ? e : e.value;
+}
+
+/** The value account `state` stores under rule `ruleIndex`. */
+export function rawValue(state: AccountState, ruleIndex: number): string {
+  return state.raws?.[ruleIndex] ?? heldValue(state, ruleIndex);
 }
 
 const NO_ACCOUNTS: readonly AccountState[] = [];

@@ -33,8 +33,8 @@ function pages<T>(list: readonly T[], size: number): T[][] {
 }
 
 /** A table of `preset` with every problem kind sprinkled in. */
-function table(preset: PresetName, n: number): { items: Item[]; layout: ReturnType<typeof layoutFor> } {
-  const layout = layoutFor(preset, { ownerAttribute: 'owner', extraLockPrefixes: ['PHONE#'] });
+function table(preset: PresetName, n: number, withOwner = true): { items: Item[]; layout: ReturnType<typeof layoutFor> } {
+  const layout = layoutFor(preset, withOwner ? { ownerAttribute: 'owner', extraLockPrefixes: ['PHONE#'] } : { extraLockPrefixes: ['PHONE#'] });
   const rule = layout.convention.rules[0]!;
   const items: Item[] = [];
   for (let i = 0; i < n; i++) {
@@ -43,7 +43,7 @@ function table(preset: PresetName, n: number): { items: Item[]; layout: ReturnTy
     items.push(layout.account(id, { [rule.attribute]: value }));
     if (i % 40 === 3) continue; // missing-lock
     const owner = i % 60 === 11 ? layout.accountHash(`a${i + 1}`) : layout.accountHash(id); // owner-mismatch
-    if (value !== 'shared@x.io' || i === 7) items.push(layout.lock(rule.name, value, { owner: S(owner) }));
+    if (value !== 'shared@x.io' || i === 7) items.push(withOwner ? layout.lock(rule.name, value, { owner: S(owner) }) : layout.lock(rule.name, value));
   }
   for (let i = 0; i < n / 20; i++) items.push(layout.lock(rule.name, `ghost${i}@x.io`)); // orphan-lock
   items.push(layout.lock(rule.name, 'undefined'), layout.lock(rule.name, '')); // malformed-lock
@@ -61,6 +61,21 @@ describe.each(PRESET_NAMES.map((p) => [p]))('streaming on %s', (preset: PresetNa
     for (const [seed, size] of [[1, 7], [2, 100], [3, 1], [4, 1000]] as const) {
       const engine = new AuditEngine(layout.convention);
       for (const page of pages(shuffled(items, seed), size)) engine.addItems(page);
+      expect(engine.report({ table: 't', complete: true })).toEqual(report);
+      expect(engine.rows()).toEqual(reference.rows());
+    }
+  });
+
+  it.each([true, false])('without deltas (healthy values kept without a join entry) gives the same report, rows and holders in any order (owner attribute: %s)', (withOwner) => {
+    const t = table(preset, 600, withOwner);
+    // With deltas every value has an entry: the reference.
+    const reference = new AuditEngine(t.layout.convention);
+    reference.addItems(t.items);
+    const report = reference.report({ table: 't', complete: true });
+    for (const [seed, size] of [[5, 13], [6, 1000]] as const) {
+      const engine = new AuditEngine(t.layout.convention, { trackDeltas: false });
+      for (const page of pages(shuffled(t.items, seed), size)) engine.addItems(page);
+      for (const value of ['shared@x.io', 'v1@x.io', 'v3@x.io', 'ghost0@x.io', 'nobody@x.io']) expect(engine.holderKeys(0, value)).toEqual(reference.holderKeys(0, value));
       expect(engine.report({ table: 't', complete: true })).toEqual(report);
       expect(engine.rows()).toEqual(reference.rows());
     }
@@ -120,8 +135,17 @@ describe('scale', () => {
     }
     const engine = new AuditEngine(layout.convention, { trackDeltas: false });
     for (const page of pages(items, 1000)) engine.addItems(page);
+    // Healthy values are kept without a join entry (what keeps a million-item audit small).
+    expect(engine.joinEntries()).toBe(0);
     const counts = engine.counts();
     expect(counts).toMatchObject({ scanned: 100_000, accounts: 50_000, locks: 50_000 });
     expect(Object.values(counts.summary).reduce((a, b) => a + b, 0)).toBe(0);
+    // A second holder and a lone account each need one; with deltas every value has one.
+    engine.addItems([layout.account('dup', { email: 'u1@x.io' }), layout.account('lone', { email: 'lone@x.io' })]);
+    expect(engine.problems().map((p) => p.kind)).toEqual(['missing-lock', 'duplicate-value']);
+    expect(engine.joinEntries()).toBe(2);
+    const tracking = new AuditEngine(layout.convention);
+    tracking.addItems(items.slice(0, 100));
+    expect(tracking.joinEntries()).toBe(50);
   });
 });
