@@ -13,8 +13,10 @@ import { PROBLEM_KINDS } from '../model';
 import { toPlainValue } from '../plain-key';
 import { accountRow, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
 import { compareProblems } from './problem-rules';
-import { addCanonicalLock, addHolder, addLockTo, byId, compareText, hasCanonicalLock, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, storeLocks, type AccountState, type CanonicalForm, type Entry, type IndexSlot, type LockState, type MalformedState, type RowState } from './state';
+import { addCanonicalLock, addHolder, addLockTo, byId, canonicalForms, compareText, hasCanonicalLock, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, storeLocks, type AccountState, type CanonicalForm, type Entry, type IndexSlot, type LockState, type MalformedState, type RowState } from './state';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from './types';
+
+export { projectionFor } from './projection';
 
 /** Engine options. */
 export interface AuditEngineOptions {
@@ -417,39 +419,9 @@ export class AuditEngine {
   }
 }
 
-/** Per rule, the canonical form of its first template, when a lock item can be exactly it (see CanonicalForm). */
-function canonicalForms(compiled: CompiledConvention): (CanonicalForm | undefined)[] {
-  const hasRange = compiled.convention.keys.range !== undefined;
-  return compiled.convention.rules.map((_, ruleIndex) => {
-    const t = compiled.templates.find((c) => c.ruleIndex === ruleIndex && c.templateIndex === 0);
-    // A scope cannot be rebuilt from the value; a range key without a fixed value cannot either.
-    if (t === undefined || t.placeholders > 0 || (hasRange && t.range === undefined)) return undefined;
-    return { kind: 'canonical', prefix: t.prefix, suffix: t.suffix, range: hasRange ? t.range : undefined };
-  });
-}
-
 // True while one of the account's values has no lock item read so far.
 function awaitsLock(state: AccountState): boolean {
   // Only with deltas, where every value has an entry.
   for (const entry of state.entries) if (entry !== undefined && typeof entry !== 'string' && lockCount(entry) === 0) return true;
   return false;
-}
-
-/** The ProjectionExpression a scan needs for `convention`: keys, rule and scope attributes, owner and account-type attributes only. */
-export function projectionFor(convention: Convention): { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> } {
-  const names = new Set<string>([convention.keys.hash.name]);
-  if (convention.keys.range) names.add(convention.keys.range.name);
-  for (const rule of convention.rules) {
-    names.add(rule.attribute);
-    for (const attribute of Object.values(rule.scope ?? {})) names.add(attribute);
-  }
-  if (convention.ownerAttribute !== undefined) names.add(convention.ownerAttribute);
-  if (convention.account.kind === 'attribute-equals') names.add(convention.account.attribute);
-  const ExpressionAttributeNames: Record<string, string> = {};
-  const parts: string[] = [];
-  [...names].forEach((name, i) => {
-    ExpressionAttributeNames[`#p${i}`] = name;
-    parts.push(`#p${i}`);
-  });
-  return { ProjectionExpression: parts.join(', '), ExpressionAttributeNames };
 }

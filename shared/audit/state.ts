@@ -4,6 +4,7 @@
  * the SDK already allocated (no key objects, no id strings until someone asks) and link to one
  * join entry per (rule, normalized value).
  */
+import type { CompiledConvention } from '../conventions/parse';
 import type { ScopeValues } from '../conventions/scope';
 import type { KeySchema, PlainKey, PlainValue } from '../model';
 
@@ -218,4 +219,15 @@ export function compareText(a: string, b: string): number {
 /** Sorts states by id, for output that does not depend on the order pages arrived in. */
 export function byId<T extends RowState>(list: readonly T[], keys: KeySchema): T[] {
   return [...list].sort((a, b) => compareText(idOf(a, keys), idOf(b, keys)));
+}
+
+/** Per rule, the canonical form of its first template, when a lock item can be exactly it (see CanonicalForm). */
+export function canonicalForms(compiled: CompiledConvention): (CanonicalForm | undefined)[] {
+  const hasRange = compiled.convention.keys.range !== undefined;
+  return compiled.convention.rules.map((_, ruleIndex) => {
+    const t = compiled.templates.find((c) => c.ruleIndex === ruleIndex && c.templateIndex === 0);
+    // A scope cannot be rebuilt from the value; a range key without a fixed value cannot either.
+    if (t === undefined || t.placeholders > 0 || (hasRange && t.range === undefined)) return undefined;
+    return { kind: 'canonical', prefix: t.prefix, suffix: t.suffix, range: hasRange ? t.range : undefined };
+  });
 }
