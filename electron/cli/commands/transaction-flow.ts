@@ -48,6 +48,8 @@ export function keyFlag(values: FlagValues, name: string): PlainKey | undefined 
 export function transactionContext(connection: Connection, values: FlagValues, env: NodeJS.ProcessEnv, effectiveEndpoint: string | undefined): TransactionContext {
   const { target } = connection;
   return {
+    // One CLI process previews and executes on one connection: its label is its id.
+    connectionId: `cli:${target.label}`,
     client: connection.client,
     connection: { label: target.label, region: target.region, ...(effectiveEndpoint ? { endpoint: effectiveEndpoint } : {}), ...(target.profile ? { profile: target.profile } : {}) },
     // A --profile connection stays read-only even when its endpoint_url (or AWS_ENDPOINT_URL) points somewhere local.

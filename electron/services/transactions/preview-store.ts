@@ -15,6 +15,8 @@ export type Clock = () => number;
 /** Everything execute needs besides the preview itself. */
 export interface StoredPreview {
   readonly preview: Preview;
+  /** The connection it was made on: execute sends it on that connection only. */
+  readonly connectionId: string;
   readonly built: BuiltTransaction;
   readonly convention: Convention;
   readonly spec: TransactionSpec;

@@ -13,6 +13,7 @@ import { findRule } from '../../../shared/transactions/build-common';
 import { decodeCancellation as decodePure } from '../../../shared/transactions/decoder';
 import { assemblePreview } from '../../../shared/transactions/preview';
 import type { DecodeRequest, Decoded, ExecuteRequest, Outcome, Preview, PreviewConnection, ReasonExplained, TransactionRequest } from '../../../shared/transactions/types';
+import type { ConnectionContext } from '../context/request-context';
 import { toAppError } from '../dynamo/errors';
 import type { RetryPolicy } from '../dynamo/retry';
 import { appendActivity, readActivity as readLog, type ActivityEntry } from './audit-log';
@@ -34,10 +35,14 @@ export interface TransactionDeps {
 
 /** One connection as the service sees it: a client, what to show and log, and whether it may write. */
 export interface TransactionContext {
+  /** The connection's id: a preview remembers it, and only an execute on the same connection may send it. */
+  readonly connectionId: string;
   readonly client: DynamoDBClient;
   /** Label, region, effective endpoint and profile (never credentials). */
   readonly connection: PreviewConnection;
   readonly writable: boolean;
+  /** What to do to allow writes (the shell's words), said when a read-only connection refuses. */
+  readonly allowWrites?: string;
   /** Strings to scrub from messages and the log (the connection's static keys, if any). */
   readonly secrets?: readonly string[];
   readonly deps?: Partial<TransactionDeps>;
@@ -49,7 +54,18 @@ function deps(ctx: TransactionContext): TransactionDeps {
   return { ...ctx.deps, store: ctx.deps?.store ?? defaultStore };
 }
 
-const sameConnection = (a: PreviewConnection, b: PreviewConnection): boolean => a.label === b.label && a.region === b.region && (a.endpoint ?? '') === (b.endpoint ?? '');
+/** The transaction context of a request's connection: the one mapping, used by the app and the CLI alike. */
+export function transactionContext(ctx: ConnectionContext, deps?: Partial<TransactionDeps>): TransactionContext {
+  return {
+    connectionId: ctx.connectionId,
+    client: ctx.client,
+    connection: { label: ctx.label, region: ctx.target.region, ...(ctx.endpoint ? { endpoint: ctx.endpoint } : {}), ...(ctx.target.profile ? { profile: ctx.target.profile } : {}) },
+    writable: ctx.writable,
+    allowWrites: ctx.allowWrites,
+    ...(ctx.secrets ? { secrets: ctx.secrets } : {}),
+    ...(deps ? { deps } : {}),
+  };
+}
 
 /** Reads the current state, builds the exact request, checks it, and keeps it under a preview id for 10 minutes. */
 export async function previewTransaction(ctx: TransactionContext, request: TransactionRequest): Promise<Result<Preview>> {
@@ -67,7 +83,7 @@ export async function previewTransaction(ctx: TransactionContext, request: Trans
       expiresAt: new Date(now + store.ttlMs),
       connection: ctx.connection,
     });
-    store.put({ preview, built: built.value, convention: request.convention, spec: spec.value, expiresAtMs: now + store.ttlMs });
+    store.put({ preview, connectionId: ctx.connectionId, built: built.value, convention: request.convention, spec: spec.value, expiresAtMs: now + store.ttlMs });
     return ok(preview);
   } catch (error) {
     return { ok: false, error: toAppError(error, { table: request.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets }) };
@@ -118,11 +134,11 @@ export async function executePreview(ctx: TransactionContext, request: ExecuteRe
   }
   const entry = found.entry;
   const { preview } = entry;
-  if (!sameConnection(preview.connection, ctx.connection)) {
+  if (entry.connectionId !== ctx.connectionId) {
     return err('validation', `preview ${preview.id} was made for ${preview.connection.label}, not ${ctx.connection.label}: preview again on this connection`, { field: 'previewId' });
   }
   if (!ctx.writable) {
-    return err('read-only', `connection ${ctx.connection.label} is read-only: nothing was sent`, { fix: ctx.connection.profile ? 'allow writes for this connection explicitly (CLI: --allow-writes)' : 'allow writes for this connection' });
+    return err('read-only', `connection ${ctx.connection.label} is read-only: nothing was sent`, { fix: ctx.allowWrites ?? 'allow writes for this connection' });
   }
   if (request.confirmation !== preview.confirm) {
     return err('validation', `the confirmation does not match: type \`${preview.confirm}\` exactly to ${preview.kind}`, { field: 'confirmation' });

@@ -1,0 +1,86 @@
+/** The app's transaction methods: `tx.preview`, `tx.execute`, `tx.decode`, `activity.list`. */
+import type { TxRequest } from '../../../shared/contract/tx-schema';
+import type { ActivityPage, DecodeView, TxOutcomeView, TxPreviewView } from '../../../shared/contract/views';
+import { err, ok, type Result } from '../../../shared/result';
+import type { TransactionOperation } from '../../../shared/transactions/types';
+import type { ConnectionContext, ConventionContext } from '../context/request-context';
+import { toAppError } from '../dynamo/errors';
+import type { PreviewStore } from './preview-store';
+import { decodeCancellation, executePreview, previewTransaction, readActivity, transactionContext } from './service';
+import { activityView, previewView, reasonView } from './tx-views';
+import { verifyExecuted } from './verify-writes';
+
+/** The long-lived parts the transaction methods share: the preview store and the activity log's folder. */
+export interface TxStores {
+  readonly previews: PreviewStore;
+  readonly dataDir: string;
+}
+
+/** Builds the request, keeps it under a preview id (with the connection id) and returns it as the panel shows it. */
+export async function previewTx(ctx: ConventionContext, stores: TxStores, args: { readonly request: TxRequest }): Promise<Result<TxPreviewView>> {
+  const made = await previewTransaction(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), { table: ctx.table.name, convention: ctx.convention, operation: toOperation(args.request) });
+  return made.ok ? ok(previewView(ctx, made.value)) : made;
+}
+
+/** The connection a kept preview was made on (execute resolves it, then sends on it only). */
+export function previewConnection(stores: TxStores, previewId: string): Result<string> {
+  const found = stores.previews.get(previewId);
+  if (found.found) return ok(found.entry.connectionId);
+  return err('not-found', found.reason === 'expired' ? `Preview ${previewId} has expired (previews last 10 minutes, the token's idempotency window): preview again.` : `No preview ${previewId} (unknown or expired): preview again.`, { field: 'previewId' });
+}
+
+/** Sends exactly the kept preview on its connection, then re-reads what it wrote. */
+export async function executeView(ctx: ConnectionContext, stores: TxStores, args: { readonly previewId: string; readonly confirmation: string }): Promise<Result<TxOutcomeView>> {
+  const found = stores.previews.get(args.previewId);
+  if (!found.found) return err('not-found', `No preview ${args.previewId} (unknown or expired): preview again.`, { field: 'previewId' });
+  const kept = found.entry.preview;
+  try {
+    const done = await executePreview(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), args);
+    if (!done.ok) return done;
+    const outcome = done.value;
+    if (outcome.status === 'refused') return err('conflict', outcome.message);
+    stores.previews.delete(args.previewId);
+    if (outcome.status === 'succeeded') {
+      const check = await verifyExecuted(ctx.client, kept);
+      return ok({ status: 'executed', previewId: args.previewId, verified: check.verified, message: outcome.message, ...(check.verified ? {} : { differences: [...check.differences, ...check.unchecked.map((u) => `not checked: ${u}`)] }) });
+    }
+    return ok({ status: 'cancelled', previewId: args.previewId, message: outcome.message, reasons: outcome.reasons.map((r) => reasonView(r, kept)) });
+  } catch (error) {
+    return { ok: false, error: toAppError(error, { ...ctx.errorContext, table: kept.table }) };
+  }
+}
+
+/** Explains a pasted TransactionCanceledException message or CancellationReasons array. */
+export async function decodeView(args: { readonly text: string; readonly request?: string | undefined }): Promise<Result<DecodeView>> {
+  const decoded = decodeCancellation({ error: args.text, ...(args.request ? { request: args.request } : {}) });
+  return decoded.ok ? ok({ reasons: decoded.value.reasons.map((r) => reasonView(r)), summary: decoded.value.summary }) : decoded;
+}
+
+/** The newest activity-log lines. */
+export async function activityPage(stores: Pick<TxStores, 'dataDir'>, args: { readonly limit?: number | undefined }): Promise<Result<ActivityPage>> {
+  const entries = await readActivity({ ...(args.limit ? { limit: args.limit } : {}), dataDir: stores.dataDir });
+  return ok({ entries: entries.map(activityView) });
+}
+
+/** The contract's request → the transaction service's operation. */
+function toOperation(request: TxRequest): TransactionOperation {
+  switch (request.kind) {
+    case 'claim':
+      return { kind: 'claim', rule: request.rule, value: request.value, account: request.account };
+    case 'release':
+      return {
+        kind: 'release',
+        rule: request.rule,
+        value: request.value,
+        ...(request.holder ? { holder: request.holder } : {}),
+        ...(request.lock ? { lock: request.lock } : {}),
+        ...(request.scope ? { scope: request.scope } : {}),
+      };
+    case 'signup':
+      return { kind: 'signup', account: request.account, values: request.values };
+    case 'change-value':
+      return { kind: 'change-value', account: request.account, rule: request.rule, from: request.oldValue, to: request.newValue };
+    case 'delete-account':
+      return { kind: 'delete-account', account: request.account };
+  }
+}
