@@ -152,7 +152,7 @@ describe('secrets never leave the Node process', () => {
     await call('tables.list', { connectionId });
     const preview = (await call('tx.preview', { connectionId, table, convention: conv, request: { kind: 'claim', rule: 'HANDLE', value: MARKUP[0]!.toLowerCase(), account: { PK: 'ACCT#x0', SK: 'PROFILE' } } })) as { ok: true; value: { previewId: string; confirmText: string } };
     expect(preview.ok).toBe(true);
-    expect(await call('tx.execute', { previewId: preview.value.previewId, confirmation: preview.value.confirmText })).toMatchObject({ ok: true, value: { status: 'executed' } });
+    expect(await call('tx.execute', { previewId: preview.value.previewId, confirmation: preview.value.confirmText })).toMatchObject({ ok: true, value: { status: 'succeeded' } });
     await call('activity.list', {});
     // Failures: a missing table, a dead endpoint, a profile whose role needs STS, bad MFA answers.
     await call('tables.describe', { connectionId, table: 'no-such-table' });

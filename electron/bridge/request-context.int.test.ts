@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DeleteItemCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EXAMPLE_CONVENTION } from '../../shared/contract/examples';
 import { layoutFor } from '../../shared/conventions/test-layouts';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   // A table without a sort key: EXAMPLE_CONVENTION's `range: LOCK` templates cannot fit it.
   hashOnly = await createTempTable(admin, { hash: { name: 'PK', type: 'S' } }, 'ctx-hash');
   fitting = await createTempTable(admin, EXAMPLE_CONVENTION.keys, 'ctx-fit');
-  await putItems(admin, fitting, [layout.account('c1', { email: 'ada@lovelace.io', username: 'ada' }), layout.lock('EMAIL', 'ada@lovelace.io'), layout.lock('HANDLE', 'ada'), layout.lock('HANDLE', 'ghost')]);
+  await putItems(admin, fitting, [layout.account('c1', { email: 'ada@lovelace.io', username: 'ada' }), layout.lock('EMAIL', 'ada@lovelace.io'), layout.lock('HANDLE', 'ada'), layout.lock('HANDLE', 'ghost'), layout.lock('HANDLE', 'taken-late')]);
   app = composeApp({ mode: 'browser', version: 'context', env: { LOCKSMITH_DATA_DIR: join(dir, 'data') }, log: quiet });
   const added = await app.dispatch('connections.addEndpoint', { endpoint, region: 'us-east-1' }, 'http', trusted);
   if (!added.ok) throw new Error(added.error.message);
@@ -91,6 +92,24 @@ describe('one DescribeTable per request', () => {
     const result = await app.dispatch(method, { connectionId, table: fitting, ...extra }, 'http', trusted);
     expect(result.ok).toBe(true);
     expect(sent.filter((command) => command === 'DescribeTableCommand')).toEqual(['DescribeTableCommand']);
+  });
+});
+
+describe('tx.execute', () => {
+  it('on the connection its preview names: a value taken meanwhile is a refused outcome (not an error), nothing sent, the preview kept', async () => {
+    const preview = await app.dispatch('tx.preview', { connectionId, table: fitting, convention: layout.convention, request: { kind: 'release', rule: 'HANDLE', value: 'taken-late' } }, 'http', trusted);
+    if (!preview.ok) throw new Error(preview.error.message);
+    const { previewId, confirmText } = preview.value as { previewId: string; confirmText: string };
+    const holder = layout.account('late', { username: 'taken-late' });
+    await admin.send(new PutItemCommand({ TableName: fitting, Item: holder }));
+    const refused = await app.dispatch('tx.execute', { previewId, confirmation: confirmText }, 'http', trusted);
+    expect(refused).toMatchObject({ ok: true, value: { status: 'refused', previewId, holders: [{ PK: holder.PK?.S, SK: holder.SK?.S }], message: expect.stringMatching(/holds `taken-late` right now.*Nothing was sent/) } });
+    const lock = layout.lock('HANDLE', 'taken-late');
+    const key = { PK: lock.PK!, SK: lock.SK! };
+    expect((await admin.send(new GetItemCommand({ TableName: fitting, Key: key, ConsistentRead: true }))).Item).toBeDefined();
+    await admin.send(new DeleteItemCommand({ TableName: fitting, Key: { PK: holder.PK!, SK: holder.SK! } }));
+    expect(await app.dispatch('tx.execute', { previewId, confirmation: confirmText }, 'http', trusted)).toMatchObject({ ok: true, value: { status: 'succeeded', verified: true } });
+    expect((await admin.send(new GetItemCommand({ TableName: fitting, Key: key, ConsistentRead: true }))).Item).toBeUndefined();
   });
 });
 

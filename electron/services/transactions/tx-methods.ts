@@ -2,7 +2,6 @@
 import type { TxRequest } from '../../../shared/contract/tx-schema';
 import type { ActivityPage, DecodeView, TxOutcomeView, TxPreviewView } from '../../../shared/contract/views';
 import { err, ok, type Result } from '../../../shared/result';
-import type { TransactionOperation } from '../../../shared/transactions/types';
 import type { ConnectionContext, ConventionContext } from '../context/request-context';
 import { toAppError } from '../dynamo/errors';
 import type { PreviewStore } from './preview-store';
@@ -18,7 +17,7 @@ export interface TxStores {
 
 /** Builds the request, keeps it under a preview id (with the connection id) and returns it as the panel shows it. */
 export async function previewTx(ctx: ConventionContext, stores: TxStores, args: { readonly request: TxRequest }): Promise<Result<TxPreviewView>> {
-  const made = await previewTransaction(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), { table: ctx.table.name, convention: ctx.convention, operation: toOperation(args.request) });
+  const made = await previewTransaction(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), { table: ctx.table.name, convention: ctx.convention, operation: args.request });
   return made.ok ? ok(previewView(ctx, made.value)) : made;
 }
 
@@ -38,11 +37,12 @@ export async function executeView(ctx: ConnectionContext, stores: TxStores, args
     const done = await executePreview(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), args);
     if (!done.ok) return done;
     const outcome = done.value;
-    if (outcome.status === 'refused') return err('conflict', outcome.message);
+    // Refused before sending: the preview stays, to execute once nobody holds the value.
+    if (outcome.status === 'refused') return ok({ status: 'refused', previewId: args.previewId, holders: outcome.holders, message: outcome.message });
     stores.previews.delete(args.previewId);
     if (outcome.status === 'succeeded') {
       const check = await verifyExecuted(ctx.client, kept);
-      return ok({ status: 'executed', previewId: args.previewId, verified: check.verified, message: outcome.message, ...(check.verified ? {} : { differences: [...check.differences, ...check.unchecked.map((u) => `not checked: ${u}`)] }) });
+      return ok({ status: 'succeeded', previewId: args.previewId, verified: check.verified, message: outcome.message, ...(check.verified ? {} : { differences: [...check.differences, ...check.unchecked.map((u) => `not checked: ${u}`)] }) });
     }
     return ok({ status: 'cancelled', previewId: args.previewId, message: outcome.message, reasons: outcome.reasons.map((r) => reasonView(r, kept)) });
   } catch (error) {
@@ -60,27 +60,4 @@ export async function decodeView(args: { readonly text: string; readonly request
 export async function activityPage(stores: Pick<TxStores, 'dataDir'>, args: { readonly limit?: number | undefined }): Promise<Result<ActivityPage>> {
   const entries = await readActivity({ ...(args.limit ? { limit: args.limit } : {}), dataDir: stores.dataDir });
   return ok({ entries: entries.map(activityView) });
-}
-
-/** The contract's request → the transaction service's operation. */
-function toOperation(request: TxRequest): TransactionOperation {
-  switch (request.kind) {
-    case 'claim':
-      return { kind: 'claim', rule: request.rule, value: request.value, account: request.account };
-    case 'release':
-      return {
-        kind: 'release',
-        rule: request.rule,
-        value: request.value,
-        ...(request.holder ? { holder: request.holder } : {}),
-        ...(request.lock ? { lock: request.lock } : {}),
-        ...(request.scope ? { scope: request.scope } : {}),
-      };
-    case 'signup':
-      return { kind: 'signup', account: request.account, values: request.values };
-    case 'change-value':
-      return { kind: 'change-value', account: request.account, rule: request.rule, from: request.oldValue, to: request.newValue };
-    case 'delete-account':
-      return { kind: 'delete-account', account: request.account };
-  }
 }
