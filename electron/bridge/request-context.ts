@@ -15,6 +15,7 @@ import type { ClientPool } from '../services/context/client-pool';
 import { chooseConvention } from '../services/context/convention-choice';
 import type { ConnectionContext, ConventionContext, TableContext } from '../services/context/request-context';
 import { connectionContext, tableContext } from '../services/context/request-context';
+import { effectiveEndpoint, isLocalTarget } from '../services/dynamo/client';
 import { toAppError } from '../services/dynamo/errors';
 import { describeTable } from '../services/dynamo/tables';
 
@@ -67,7 +68,8 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
       client: clients.clientFor(connectionId, target),
       writable: view.writable,
       allowWrites: view.kind === 'profile' ? 'Allow writes for this profile (type its name)' : 'Allow writes for this connection',
-      ...(env ? { env } : {}),
+      endpoint: effectiveEndpoint(target, env).url,
+      local: isLocalTarget(target, env),
     });
     let result: Result<R>;
     try {

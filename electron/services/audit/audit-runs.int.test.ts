@@ -65,7 +65,7 @@ describe('audit.events replay', () => {
     const target = { label: endpoint, endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS };
     const described = await describeTable(client, table);
     if (!described.ok) throw new Error(described.error.message);
-    const ctx = tableContext(connectionContext({ connectionId: 'endpoint:test', target, client, writable: false, allowWrites: 'allow writes', env: {} }), described.value);
+    const ctx = tableContext(connectionContext({ connectionId: 'endpoint:test', target, client, writable: false, allowWrites: 'allow writes', endpoint, local: true }), described.value);
     try {
       const detected = await detectForTable(ctx, 50);
       if (!detected.ok) throw new Error(detected.error.message);

@@ -1,36 +1,69 @@
 /**
- * The one convention policy of a request, for the app and the CLI alike: a convention given by the
- * caller is checked once against the described table (and its lock table); otherwise a saved one
- * is used; otherwise one is detected from a bounded sample of the table.
+ * The one convention policy of a request. The app: a convention given by the caller is checked once
+ * against the described table (and its lock table); otherwise the saved one; otherwise one detected
+ * from a bounded sample. The CLI (electron/cli/convention-source.ts) asks the same way with its own
+ * sources — a file, a preset — and uses the same lock-table check and the same detection.
  */
-import type { Convention, Item } from '../../../shared/model';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Convention, Item, KeySchema, PresetName } from '../../../shared/model';
 import { checkConvention, checkLockTable } from '../../../shared/conventions/file';
-import { detectConvention, type Detection, type DetectOptions } from '../../../shared/conventions/detect';
+import { detectConvention, type Detection } from '../../../shared/conventions/detect';
 import { err, ok, type Result } from '../../../shared/result';
 import { sampleItems } from '../audit/sample';
+import type { ErrorContext } from '../dynamo/errors';
 import { describeTable } from '../dynamo/tables';
 import type { ConventionContext, ConventionSource, TableContext } from './request-context';
 
-/**
- * Checks a convention against the described table and, when it keeps its locks elsewhere, against
- * that table's description (read here, the only DescribeTable besides the request's own).
- * Errors name the field as in a convention file (`keys.range`, `lockTable`).
- */
-export async function checkAgainstTable(ctx: TableContext, convention: Convention): Promise<Result<Convention>> {
-  const checked = checkConvention(convention, ctx.table.keys);
-  if (!checked.ok || convention.lockTable === undefined) return checked;
-  const lockTable = await describeTable(ctx.client, convention.lockTable, { local: ctx.local });
-  if (!lockTable.ok && lockTable.error.kind !== 'not-found') return lockTable;
-  return checkLockTable(checked.value, lockTable.ok ? lockTable.value.keys : undefined);
+/** Options of the reads behind a convention choice. */
+export interface ChoiceReads {
+  readonly local?: boolean;
+  readonly signal?: AbortSignal;
+  readonly errorContext?: ErrorContext;
 }
 
-/** Detects the convention from a bounded sample of the described table. */
-export async function detectForTable(ctx: TableContext, sampleSize?: number, options: DetectOptions & { readonly signal?: AbortSignal } = {}): Promise<Result<{ readonly detection: Detection; readonly sample: readonly Item[] }>> {
-  const sample = await sampleItems(ctx.client, ctx.table.name, sampleSize, { errorContext: ctx.errorContext, ...(options.signal ? { signal: options.signal } : {}) });
+/**
+ * A convention that keeps its locks in another table, checked against that table's description
+ * (read here: it must exist and share the accounts table's key attributes). Errors name `lockTable`.
+ */
+export async function checkLockTableOf(client: DynamoDBClient, convention: Convention, reads: ChoiceReads = {}): Promise<Result<Convention>> {
+  if (convention.lockTable === undefined) return ok(convention);
+  const described = await describeTable(client, convention.lockTable, reads);
+  if (!described.ok && described.error.kind !== 'not-found') return described;
+  return checkLockTable(convention, described.ok ? described.value.keys : undefined);
+}
+
+/** Checks a convention against the described table and its lock table. Errors name the field as in a convention file (`keys.range`, `lockTable`). */
+export async function checkAgainstTable(ctx: TableContext, convention: Convention): Promise<Result<Convention>> {
+  const checked = checkConvention(convention, ctx.table.keys);
+  return checked.ok ? checkLockTableOf(ctx.client, checked.value, { local: ctx.local }) : checked;
+}
+
+/** What detection reads and how. */
+export interface DetectRequest extends ChoiceReads {
+  readonly sampleSize?: number;
+  readonly segments?: number;
+  /** Restrict detection to one preset (the CLI's --preset). */
+  readonly preset?: PresetName;
+}
+
+/**
+ * Samples a table and detects its convention. A failed read comes back with its own kind; a sample
+ * that shows no convention comes back as `validation`.
+ */
+export async function detectFromTable(client: DynamoDBClient, table: { readonly name: string; readonly keys: KeySchema }, request: DetectRequest = {}): Promise<Result<{ readonly detection: Detection; readonly sample: readonly Item[] }>> {
+  const sample = await sampleItems(client, table.name, request.sampleSize, {
+    ...(request.segments ? { segments: request.segments } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(request.errorContext ? { errorContext: request.errorContext } : {}),
+  });
   if (!sample.ok) return sample;
-  const { signal: _signal, ...detectOptions } = options;
-  const detected = detectConvention(ctx.table.keys, sample.value, detectOptions);
+  const detected = detectConvention(table.keys, sample.value, request.preset ? { preset: request.preset } : {});
   return detected.ok ? ok({ detection: detected.value, sample: sample.value }) : detected;
+}
+
+/** Detects the convention of the context's table. */
+export function detectForTable(ctx: TableContext, sampleSize?: number): ReturnType<typeof detectFromTable> {
+  return detectFromTable(ctx.client, ctx.table, { ...(sampleSize ? { sampleSize } : {}), errorContext: ctx.errorContext });
 }
 
 /** A check error of a caller's convention, named as the request's `convention` argument. */
@@ -40,7 +73,7 @@ export function asConventionArgument(error: { readonly message: string; readonly
   return err('validation', message, { field });
 }
 
-/** The convention of a request: given (checked once), else saved, else detected. */
+/** The convention of an app request: given (checked once), else saved, else detected. */
 export async function chooseConvention(ctx: TableContext, given: Convention | undefined, saved: () => Promise<Convention | undefined>): Promise<Result<ConventionContext>> {
   const chosen = (convention: Convention, conventionSource: ConventionSource): Result<ConventionContext> => ok({ ...ctx, convention, conventionSource });
   if (given) {

@@ -7,7 +7,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Convention } from '../../../shared/model';
 import type { DynamoTarget } from '../dynamo/client';
-import { effectiveEndpoint, isLocalTarget } from '../dynamo/client';
 import type { ErrorContext } from '../dynamo/errors';
 import type { TableInfo } from '../dynamo/tables';
 
@@ -55,19 +54,21 @@ export interface ConnectionParts {
   readonly writable: boolean;
   readonly allowWrites: string;
   readonly secrets?: readonly string[];
-  readonly env?: NodeJS.ProcessEnv;
+  /** The effective endpoint (`effectiveEndpoint(target, env).url`), computed by the shell that knows its environment. */
+  readonly endpoint: string | undefined;
+  /** `isLocalTarget(target, env)`. */
+  readonly local: boolean;
 }
 
-/** Builds a connection context: the effective endpoint and error context computed once, here. */
+/** Builds a connection context: the error context computed once, here (no SDK is loaded: the CLI's help stays fast). */
 export function connectionContext(parts: ConnectionParts): ConnectionContext {
-  const { env, ...rest } = parts;
-  const endpoint = effectiveEndpoint(parts.target, env).url;
+  const { endpoint } = parts;
   const errorContext: ErrorContext = {
     ...(endpoint ? { endpoint } : {}),
     ...(parts.target.profile ? { profile: parts.target.profile } : {}),
     ...(parts.secrets ? { secrets: parts.secrets } : {}),
   };
-  return { ...rest, label: parts.label ?? parts.target.label, endpoint, local: isLocalTarget(parts.target, env), errorContext };
+  return { ...parts, label: parts.label ?? parts.target.label, errorContext };
 }
 
 /** Adds the described table to a connection context (its name joins the error context). */

@@ -7,13 +7,13 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { PlainKey } from '../../../shared/model';
 import { formatKey, keyId } from '../../../shared/plain-key';
-import { err, ok, type Result } from '../../../shared/result';
+import { err, ok, type AppError, type Result } from '../../../shared/result';
+export { transactionContext } from './transaction-context';
 import { buildTransaction } from '../../../shared/transactions/build';
 import { findRule } from '../../../shared/transactions/build-common';
 import { decodeCancellation as decodePure } from '../../../shared/transactions/decoder';
 import { assemblePreview } from '../../../shared/transactions/preview';
 import type { DecodeRequest, Decoded, ExecuteRequest, Outcome, Preview, PreviewConnection, ReasonExplained, TransactionRequest } from '../../../shared/transactions/types';
-import type { ConnectionContext } from '../context/request-context';
 import { toAppError } from '../dynamo/errors';
 import type { RetryPolicy } from '../dynamo/retry';
 import { appendActivity, readActivity as readLog, type ActivityEntry } from './audit-log';
@@ -54,17 +54,10 @@ function deps(ctx: TransactionContext): TransactionDeps {
   return { ...ctx.deps, store: ctx.deps?.store ?? defaultStore };
 }
 
-/** The transaction context of a request's connection: the one mapping, used by the app and the CLI alike. */
-export function transactionContext(ctx: ConnectionContext, deps?: Partial<TransactionDeps>): TransactionContext {
-  return {
-    connectionId: ctx.connectionId,
-    client: ctx.client,
-    connection: { label: ctx.label, region: ctx.target.region, ...(ctx.endpoint ? { endpoint: ctx.endpoint } : {}), ...(ctx.target.profile ? { profile: ctx.target.profile } : {}) },
-    writable: ctx.writable,
-    allowWrites: ctx.allowWrites,
-    ...(ctx.secrets ? { secrets: ctx.secrets } : {}),
-    ...(deps ? { deps } : {}),
-  };
+/** The refusal of a write on a read-only connection (nothing is sent), said in the shell's words; undefined when it may write. */
+export function readOnlyRefusal(ctx: TransactionContext): AppError | undefined {
+  if (ctx.writable) return undefined;
+  return { kind: 'read-only', message: `connection ${ctx.connection.label} is read-only: nothing was sent`, fix: ctx.allowWrites ?? 'allow writes for this connection' };
 }
 
 /** Reads the current state, builds the exact request, checks it, and keeps it under a preview id for 10 minutes. */
@@ -137,9 +130,8 @@ export async function executePreview(ctx: TransactionContext, request: ExecuteRe
   if (entry.connectionId !== ctx.connectionId) {
     return err('validation', `preview ${preview.id} was made for ${preview.connection.label}, not ${ctx.connection.label}: preview again on this connection`, { field: 'previewId' });
   }
-  if (!ctx.writable) {
-    return err('read-only', `connection ${ctx.connection.label} is read-only: nothing was sent`, { fix: ctx.allowWrites ?? 'allow writes for this connection' });
-  }
+  const readOnly = readOnlyRefusal(ctx);
+  if (readOnly) return { ok: false, error: readOnly };
   if (request.confirmation !== preview.confirm) {
     return err('validation', `the confirmation does not match: type \`${preview.confirm}\` exactly to ${preview.kind}`, { field: 'confirmation' });
   }

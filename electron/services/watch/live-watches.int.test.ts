@@ -20,7 +20,7 @@ async function contextFor(table: string): Promise<ConventionContext> {
   const target = { label: 'test', endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS };
   const described = await describeTable(client, table);
   if (!described.ok) throw new Error(described.error.message);
-  const ctx = connectionContext({ connectionId: 'endpoint:test', target, client, writable: false, allowWrites: 'allow writes', env: {} });
+  const ctx = connectionContext({ connectionId: 'endpoint:test', target, client, writable: false, allowWrites: 'allow writes', endpoint, local: true });
   return { ...tableContext(ctx, described.value), convention, conventionSource: 'given' };
 }
 
