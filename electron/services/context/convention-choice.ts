@@ -6,7 +6,7 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Convention, Item, KeySchema, PresetName } from '../../../shared/model';
-import { checkConvention, checkLockTable } from '../../../shared/conventions/file';
+import { checkKeysFit, checkLockTable } from '../../../shared/conventions/file';
 import { detectConvention, type Detection } from '../../../shared/conventions/detect';
 import { err, ok, type Result } from '../../../shared/result';
 import { sampleItems } from '../audit/sample';
@@ -32,9 +32,13 @@ export async function checkLockTableOf(client: DynamoDBClient, convention: Conve
   return checkLockTable(convention, described.ok ? described.value.keys : undefined);
 }
 
-/** Checks a convention against the described table and its lock table. Errors name the field as in a convention file (`keys.range`, `lockTable`). */
+/**
+ * Checks a convention the contract's schema already checked in itself against the described table
+ * (its key attributes) and its lock table: the only checks left, each made once. Errors name the
+ * field as in a convention file (`keys.range`, `lockTable`).
+ */
 export async function checkAgainstTable(ctx: TableContext, convention: Convention): Promise<Result<Convention>> {
-  const checked = checkConvention(convention, ctx.table.keys);
+  const checked = checkKeysFit(convention, ctx.table.keys);
   return checked.ok ? checkLockTableOf(ctx.client, checked.value, { local: ctx.local }) : checked;
 }
 
