@@ -10,7 +10,6 @@ import { formatKey, keyId } from '../../../shared/plain-key';
 import { err, ok, type AppError, type Result } from '../../../shared/result';
 export { transactionContext } from './transaction-context';
 import { buildTransaction } from '../../../shared/transactions/build';
-import { findRule } from '../../../shared/transactions/build-common';
 import { decodeCancellation as decodePure } from '../../../shared/transactions/decoder';
 import { assemblePreview } from '../../../shared/transactions/preview';
 import type { DecodeRequest, Decoded, ExecuteRequest, Outcome, Preview, PreviewConnection, ReasonExplained, TransactionRequest } from '../../../shared/transactions/types';
@@ -76,7 +75,10 @@ export async function previewTransaction(ctx: TransactionContext, request: Trans
       expiresAt: new Date(now + store.ttlMs),
       connection: ctx.connection,
     });
-    store.put({ preview, connectionId: ctx.connectionId, built: built.value, convention: request.convention, spec: spec.value, expiresAtMs: now + store.ttlMs });
+    // The rules the actions name, once, by the name the builder resolved (execute looks none up again).
+    const named = new Set([...(spec.value.kind === 'release' ? [spec.value.rule] : []), ...built.value.actions.flatMap((a) => (a.rule ? [a.rule] : []))]);
+    const rules = new Map(request.convention.rules.filter((r) => named.has(r.name)).map((r) => [r.name, r]));
+    store.put({ preview, connectionId: ctx.connectionId, built: built.value, convention: request.convention, rules, spec: spec.value, expiresAtMs: now + store.ttlMs });
     return ok(preview);
   } catch (error) {
     return { ok: false, error: toAppError(error, { table: request.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets }) };
@@ -86,10 +88,10 @@ export async function previewTransaction(ctx: TransactionContext, request: Trans
 /** For a release: who holds the value right now (consistent read). */
 async function currentHolders(ctx: TransactionContext, entry: StoredPreview): Promise<PlainKey[]> {
   if (entry.spec.kind !== 'release') return [];
-  const rule = findRule(entry.convention, entry.spec.rule);
-  if (!rule.ok) return [];
+  const rule = entry.rules.get(entry.spec.rule);
+  if (!rule) return [];
   const scope = entry.spec.scope;
-  return findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule: rule.value, value: entry.spec.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments });
+  return findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule, value: entry.spec.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments });
 }
 
 /** Names the holders of lock values that turned out to be taken, when the lock itself does not say. */
@@ -98,13 +100,13 @@ async function nameHolders(ctx: TransactionContext, entry: StoredPreview, reason
     reasons.map(async (reason) => {
       const meta = entry.built.actions[reason.index];
       if (reason.code !== 'ConditionalCheckFailed' || reason.holder || meta?.role !== 'put-lock' || !meta.rule || meta.value === undefined) return reason;
-      const rule = findRule(entry.convention, meta.rule);
-      if (!rule.ok) return reason;
+      const rule = entry.rules.get(meta.rule);
+      if (!rule) return reason;
       const keys = entry.convention.keys;
       // The account claiming the value holds it too; naming it as "the holder" would mislead.
       const claimants = new Set(entry.built.actions.filter((a) => a.role === 'check-account' || a.role === 'put-account').map((a) => keyId(a.key, keys)));
       const scope = entry.spec.kind === 'claim' || entry.spec.kind === 'change-value' ? entry.spec.scope : undefined;
-      const found = await findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule: rule.value, value: meta.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments }).catch(() => []);
+      const found = await findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule, value: meta.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments }).catch(() => []);
       const holders = found.filter((h) => !claimants.has(keyId(h, keys)));
       if (holders.length === 0) return { ...reason, message: `${reason.message}, and no other account holds it (an orphan lock, or this account's own: release it first if it is an orphan)` };
       const names = holders.map((h) => formatKey(h, keys)).sort().join(', ');
