@@ -47,7 +47,7 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     'items.get': on.table(getItem),
     'items.browse': on.table(browseItems),
 
-    'conventions.detect': on.table(detectView),
+    'conventions.detect': on.connection(detectView),
     'conventions.get': (args) => getSavedConvention(settings, args),
     'conventions.save': on.convention((ctx) => saveConvention(ctx, settings)),
 

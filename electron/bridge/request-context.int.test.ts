@@ -27,12 +27,17 @@ let app: ComposedApp;
 let connectionId = '';
 /** SDK commands the app's pooled client sent, in order. */
 const sent: string[] = [];
+/** The same commands as `<name> start` / `<name> end` events, to see what ran at once. */
+const timeline: string[] = [];
+let detectable = '';
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'locksmith-context-'));
   // A table without a sort key: EXAMPLE_CONVENTION's `range: LOCK` templates cannot fit it.
   hashOnly = await createTempTable(admin, { hash: { name: 'PK', type: 'S' } }, 'ctx-hash');
   fitting = await createTempTable(admin, EXAMPLE_CONVENTION.keys, 'ctx-fit');
+  detectable = await createTempTable(admin, layout.convention.keys, 'ctx-detect');
+  await putItems(admin, detectable, [layout.account('d1', { email: 'grace@hopper.io', username: 'grace' }), layout.lock('EMAIL', 'grace@hopper.io'), layout.lock('HANDLE', 'grace')]);
   await putItems(admin, fitting, [layout.account('c1', { email: 'ada@lovelace.io', username: 'ada' }), layout.lock('EMAIL', 'ada@lovelace.io'), layout.lock('HANDLE', 'ada'), layout.lock('HANDLE', 'ghost'), layout.lock('HANDLE', 'taken-late')]);
   app = composeApp({ mode: 'browser', version: 'context', env: { LOCKSMITH_DATA_DIR: join(dir, 'data') }, log: quiet });
   const added = await app.dispatch('connections.addEndpoint', { endpoint, region: 'us-east-1' }, 'http', trusted);
@@ -43,7 +48,12 @@ beforeAll(async () => {
   app.deps.clients.clientFor(connectionId, resolved.value.target).middlewareStack.add(
     (next, context) => async (args) => {
       sent.push(context.commandName ?? '?');
-      return next(args);
+      timeline.push(`${context.commandName ?? '?'} start`);
+      try {
+        return await next(args);
+      } finally {
+        timeline.push(`${context.commandName ?? '?'} end`);
+      }
     },
     { step: 'initialize', name: 'record-commands' },
   );
@@ -52,7 +62,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.shutdown();
   admin.destroy();
-  for (const table of [hashOnly, fitting]) await deleteTable(testClient(endpoint), table);
+  for (const table of [hashOnly, fitting, detectable]) await deleteTable(testClient(endpoint), table);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -92,6 +102,17 @@ describe('one DescribeTable per request', () => {
     const result = await app.dispatch(method, { connectionId, table: fitting, ...extra }, 'http', trusted);
     expect(result.ok).toBe(true);
     expect(sent.filter((command) => command === 'DescribeTableCommand')).toEqual(['DescribeTableCommand']);
+  });
+});
+
+describe('detection', () => {
+  it.each([['audit.start'], ['conventions.detect']] as const)('%s without a convention reads its sample beside the one DescribeTable, not after it', async (method) => {
+    timeline.length = 0;
+    sent.length = 0;
+    expect(await app.dispatch(method, { connectionId, table: detectable }, 'http', trusted)).toMatchObject({ ok: true, value: { convention: { preset: 'uniq' } } });
+    expect(sent.filter((c) => c === 'DescribeTableCommand')).toHaveLength(1);
+    expect(timeline.indexOf('ScanCommand start')).toBeGreaterThanOrEqual(0);
+    expect(timeline.indexOf('ScanCommand start')).toBeLessThan(timeline.indexOf('DescribeTableCommand end'));
   });
 });
 

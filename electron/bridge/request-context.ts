@@ -2,7 +2,8 @@
  * The request context of the handler table: for a method on a connection, a table, or a table read
  * with a convention, resolves once per call what the service function needs — the connection (its
  * pooled client, writability), the table's description (one DescribeTable), the convention (given:
- * checked once against that description; else saved; else detected) — and hands it over typed.
+ * checked once against that description; else saved; else detected, its sample read beside the
+ * DescribeTable) — and hands it over typed.
  * A thrown error becomes an AppError with the request's context; connection failures mark the
  * connection's sidebar entry.
  */
@@ -12,7 +13,7 @@ import type { ConnectionRegistry } from '../services/connections/registry';
 import type { SettingsStore } from '../services/connections/settings-store';
 import { savedConvention } from '../services/conventions/convention-methods';
 import type { ClientPool } from '../services/context/client-pool';
-import { chooseConvention } from '../services/context/convention-choice';
+import { chooseConvention, startSample } from '../services/context/convention-choice';
 import type { ConnectionContext, ConventionContext, TableContext } from '../services/context/request-context';
 import { connectionContext, tableContext } from '../services/context/request-context';
 import { effectiveEndpoint, isLocalTarget } from '../services/dynamo/client';
@@ -87,7 +88,7 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
   }
 
   return {
-    connection: (run) => (args) => on(args.connectionId, undefined, (ctx) => run(ctx, args)),
+    connection: (run) => (args) => on(args.connectionId, 'table' in args && typeof args.table === 'string' ? args.table : undefined, (ctx) => run(ctx, args)),
     table: (run) => (args) =>
       on(args.connectionId, args.table, async (ctx) => {
         const withTable = await described(ctx, args.table);
@@ -95,9 +96,12 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
       }),
     convention: (run) => (args) =>
       on(args.connectionId, args.table, async (ctx) => {
+        const saved = args.convention ? undefined : await savedConvention(settings, args.connectionId, args.table);
+        // Detection's sample needs no description: both reads at once.
+        const sample = args.convention || saved ? undefined : startSample(ctx.client, args.table, { errorContext: { ...ctx.errorContext, table: args.table } });
         const withTable = await described(ctx, args.table);
         if (!withTable.ok) return withTable;
-        const chosen = await chooseConvention(withTable.value, args.convention, () => savedConvention(settings, args.connectionId, args.table));
+        const chosen = await chooseConvention(withTable.value, args.convention, saved, sample);
         return chosen.ok ? run(chosen.value, args) : chosen;
       }),
     connectionOf: (idOf, run) => (args) => {

@@ -54,20 +54,33 @@ export interface DetectRequest extends ChoiceReads {
  * Samples a table and detects its convention. A failed read comes back with its own kind; a sample
  * that shows no convention comes back as `validation`.
  */
-export async function detectFromTable(client: DynamoDBClient, table: { readonly name: string; readonly keys: KeySchema }, request: DetectRequest = {}): Promise<Result<{ readonly detection: Detection; readonly sample: readonly Item[] }>> {
-  const sample = await sampleItems(client, table.name, request.sampleSize, {
-    ...(request.segments ? { segments: request.segments } : {}),
-    ...(request.signal ? { signal: request.signal } : {}),
-    ...(request.errorContext ? { errorContext: request.errorContext } : {}),
-  });
+export async function detectFromTable(
+  client: DynamoDBClient,
+  table: { readonly name: string; readonly keys: KeySchema },
+  request: DetectRequest = {},
+  started?: Promise<Result<Item[]>>,
+): Promise<Result<{ readonly detection: Detection; readonly sample: readonly Item[] }>> {
+  const sample = await (started ?? startSample(client, table.name, request));
   if (!sample.ok) return sample;
   const detected = detectConvention(table.keys, sample.value, request.preset ? { preset: request.preset } : {});
   return detected.ok ? ok({ detection: detected.value, sample: sample.value }) : detected;
 }
 
-/** Detects the convention of the context's table. */
-export function detectForTable(ctx: TableContext, sampleSize?: number): ReturnType<typeof detectFromTable> {
-  return detectFromTable(ctx.client, ctx.table, { ...(sampleSize ? { sampleSize } : {}), errorContext: ctx.errorContext });
+/**
+ * Starts reading detection's sample. It needs no description of the table, so a caller that will
+ * detect starts it beside its DescribeTable (DynamoDB Local answers that by counting the table's items).
+ */
+export function startSample(client: DynamoDBClient, table: string, request: DetectRequest = {}): Promise<Result<Item[]>> {
+  return sampleItems(client, table, request.sampleSize, {
+    ...(request.segments ? { segments: request.segments } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(request.errorContext ? { errorContext: request.errorContext } : {}),
+  });
+}
+
+/** Detects the convention of the context's table (from a sample already started, when there is one). */
+export function detectForTable(ctx: TableContext, sampleSize?: number, started?: Promise<Result<Item[]>>): ReturnType<typeof detectFromTable> {
+  return detectFromTable(ctx.client, ctx.table, { ...(sampleSize ? { sampleSize } : {}), errorContext: ctx.errorContext }, started);
 }
 
 /** A check error of a caller's convention, named as the request's `convention` argument. */
@@ -77,16 +90,15 @@ export function asConventionArgument(error: { readonly message: string; readonly
   return err('validation', message, { field });
 }
 
-/** The convention of an app request: given (checked once), else saved, else detected. */
-export async function chooseConvention(ctx: TableContext, given: Convention | undefined, saved: () => Promise<Convention | undefined>): Promise<Result<ConventionContext>> {
+/** The convention of an app request: given (checked once), else saved, else detected (from `sample` when the caller started it). */
+export async function chooseConvention(ctx: TableContext, given: Convention | undefined, saved: Convention | undefined, sample?: Promise<Result<Item[]>>): Promise<Result<ConventionContext>> {
   const chosen = (convention: Convention, conventionSource: ConventionSource): Result<ConventionContext> => ok({ ...ctx, convention, conventionSource });
   if (given) {
     const checked = await checkAgainstTable(ctx, given);
     if (checked.ok) return chosen(given, 'given');
     return checked.error.kind === 'validation' ? asConventionArgument(checked.error) : checked;
   }
-  const kept = await saved();
-  if (kept) return chosen(kept, 'saved');
-  const detected = await detectForTable(ctx);
+  if (saved) return chosen(saved, 'saved');
+  const detected = await detectForTable(ctx, undefined, sample);
   return detected.ok ? chosen(detected.value.detection.convention, 'detected') : detected;
 }

@@ -5,15 +5,23 @@ import type { Convention, Item } from '../../../shared/model';
 import { ok, type Result } from '../../../shared/result';
 import type { SettingsStore } from '../connections/settings-store';
 import { conventionKey } from '../connections/settings-store';
-import { detectForTable } from '../context/convention-choice';
-import type { ConventionContext, TableContext } from '../context/request-context';
+import { detectForTable, startSample } from '../context/convention-choice';
+import type { ConnectionContext, ConventionContext } from '../context/request-context';
+import { tableContext } from '../context/request-context';
+import { describeTable } from '../dynamo/tables';
 
 /** Hash keys of non-account items sent with a detection, enough to check a template, small enough to send. */
 const MAX_DIGEST_HASHES = 500;
 
-/** Proposes a convention from a bounded sample, with evidence and a digest the editor checks drafts against. */
-export async function detectView(ctx: TableContext, args: { readonly sampleSize?: number | undefined }): Promise<Result<DetectionView>> {
-  const detected = await detectForTable(ctx, args.sampleSize);
+/**
+ * Proposes a convention from a bounded sample, with evidence and a digest the editor checks drafts
+ * against. It describes the table itself (once), to read the sample beside the DescribeTable.
+ */
+export async function detectView(ctx: ConnectionContext, args: { readonly table: string; readonly sampleSize?: number | undefined }): Promise<Result<DetectionView>> {
+  const sample = startSample(ctx.client, args.table, { ...(args.sampleSize ? { sampleSize: args.sampleSize } : {}), errorContext: { ...ctx.errorContext, table: args.table } });
+  const info = await describeTable(ctx.client, args.table, { local: ctx.local });
+  if (!info.ok) return info;
+  const detected = await detectForTable(tableContext(ctx, info.value), args.sampleSize, sample);
   if (!detected.ok) return detected;
   const { convention, evidence } = detected.value.detection;
   return ok({ convention, evidence, sampled: detected.value.sample.length, sample: sampleDigest(convention, detected.value.sample) });
