@@ -86,7 +86,7 @@ test('after a release, the inspector, the lookup card, both exports and a re-run
   await lookup.rule('HANDLE').getByTestId('action-release').click();
   await lockForm.preview();
   await lockForm.confirm(STUCK_HANDLE);
-  await expect(await lockForm.execute()).toHaveAttribute('data-status', 'executed');
+  await expect(await lockForm.execute()).toHaveAttribute('data-status', 'succeeded');
   await lockForm.close();
 
   // The lookup card re-checked itself: free, and no Release on offer.

@@ -27,7 +27,7 @@ test('change a handle, then delete the account with its locks: previewed, verifi
   expect(change.TransactItems[1]?.Delete?.Key).toEqual({ PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' } });
   await lockForm.confirm('ada2');
   let outcome = await lockForm.execute();
-  await expect(outcome).toHaveAttribute('data-status', 'executed');
+  await expect(outcome).toHaveAttribute('data-status', 'succeeded');
   await expect(outcome.getByTestId('tx-verified')).toHaveAttribute('data-verified', 'true');
   await lockForm.close();
   await inspector.waitComplete();
@@ -43,7 +43,7 @@ test('change a handle, then delete the account with its locks: previewed, verifi
   expect(del.TransactItems.map((t) => Object.values(t)[0]?.Key?.PK?.S)).toEqual([`ACCT#${ada.id}`, `UNIQ#EMAIL#${ada.email}`, 'UNIQ#HANDLE#ada2']);
   await lockForm.confirm(`ACCT#${ada.id}`);
   outcome = await lockForm.execute();
-  await expect(outcome).toHaveAttribute('data-status', 'executed');
+  await expect(outcome).toHaveAttribute('data-status', 'succeeded');
   await expect(outcome.getByTestId('tx-verified')).toHaveAttribute('data-verified', 'true');
   await lockForm.close();
   await inspector.waitComplete();

@@ -46,7 +46,7 @@ test('a newcomer finds and frees the stuck handle', async ({ app, inspector, loo
   const outcome = await lockForm.execute();
 
   // Assert: executed, re-checked free, the problem gone from the inspector, Activity records it.
-  await expect(outcome).toHaveAttribute('data-status', 'executed');
+  await expect(outcome).toHaveAttribute('data-status', 'succeeded');
   // "Verified" means verified: the release's written item was re-read (consistently) and is gone.
   await expect(outcome.getByTestId('tx-verified')).toHaveAttribute('data-verified', 'true');
   await expect(lockForm.root.getByTestId('tx-recheck').getByTestId('lookup-verdict').first()).toBeVisible();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointHost, endpointTrust } from './endpoint-trust';
+import { endpointHost, endpointTrust, writableByDefault } from './endpoint-trust';
 
 describe('endpointTrust', () => {
   it.each([
@@ -24,5 +24,21 @@ describe('endpointTrust', () => {
   it('names the host a person types to allow writes', () => {
     expect(endpointHost('http://db.internal:8000/x')).toBe('db.internal');
     expect(endpointHost('http://[::1]:8000')).toBe('::1');
+  });
+});
+
+describe('writableByDefault (the app and the CLI alike)', () => {
+  it.each([
+    [{ endpoint: 'http://localhost:8000' }, true],
+    [{ endpoint: 'http://127.0.0.1:8000' }, true],
+    [{ endpoint: 'http://[::1]:8000' }, true],
+    [{ endpoint: 'http://10.0.0.5:8000' }, false],
+    [{ endpoint: 'http://127.0.0.1.nip.io:8000' }, false],
+    [{ endpoint: 'https://dynamodb.us-east-1.amazonaws.com' }, false],
+    [{ profile: 'prod' }, false],
+    [{ profile: 'prod', endpoint: 'http://localhost:8000' }, false],
+    [{}, false],
+  ])('%j → %s', (connection, writable) => {
+    expect(writableByDefault(connection)).toBe(writable);
   });
 });

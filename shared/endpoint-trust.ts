@@ -32,3 +32,12 @@ export function endpointTrust(url: string): EndpointTrust {
   if (isAwsHost(host)) return 'aws';
   return isLoopbackHost(host) ? 'loopback' : 'remote';
 }
+
+/**
+ * Whether a connection may write before anyone allows it: only an endpoint on this machine reached
+ * without an AWS profile. The one read-only policy of the app (endpoint and profile connections)
+ * and the CLI (`--endpoint`, `--profile`; `--allow-writes` is the CLI's explicit allow).
+ */
+export function writableByDefault(connection: { readonly profile?: string | undefined; readonly endpoint?: string | undefined }): boolean {
+  return connection.profile === undefined && connection.endpoint !== undefined && endpointTrust(connection.endpoint) === 'loopback';
+}

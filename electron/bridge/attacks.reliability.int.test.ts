@@ -17,9 +17,8 @@ import { createTempTable, deleteTable, putItems, testClient } from '../testing/d
 import { recordFigures } from '../testing/reliability/figures';
 import { composeApp, type ComposedApp } from './compose';
 import { createConsoleLogger } from './logger';
-import { createHandlers } from './handlers';
 import { createDispatcher, type SenderVerdict } from './pipeline';
-import { createFakeDeps } from './testing/fake-deps';
+import { createFakeHandlers } from './testing/fake-handlers';
 
 // main/ipc imports electron, whose binary cannot exist here; the verdict function needs none of it.
 vi.mock('electron', () => ({ ipcMain: { handle: () => undefined, removeHandler: () => undefined } }));
@@ -99,8 +98,8 @@ describe('a renderer reaching for Node, credentials or unknown methods', () => {
   const ATTEMPTS = ['require', 'process.env', 'eval', 'child_process.exec', 'fs.readFile', 'credentials.get', 'connections.credentials', '__proto__', 'constructor', 'hasOwnProperty', 'toString', 'app.info.constructor', 'tx.execute\u0000', 'TX.EXECUTE', ' tx.execute'];
 
   it.each(ATTEMPTS)('%j is an unknown method: refused, no service touched', async (method) => {
-    const { deps, calls, writes } = createFakeDeps();
-    const dispatch = createDispatcher(createHandlers(deps), { refused: () => undefined, failed: () => undefined });
+    const { handlers, calls, writes } = createFakeHandlers();
+    const dispatch = createDispatcher(handlers, { refused: () => undefined, failed: () => undefined });
     const result = await dispatch(method, { path: '/etc/passwd', command: 'id' }, 'ipc', trusted);
     expect(result).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringMatching(/^Unknown method/) } });
     expect(calls).toEqual([]);
@@ -137,8 +136,8 @@ describe('IPC from a foreign frame', () => {
   it.each(FOREIGN)('%s: refused before any service runs', async (_label, foreign) => {
     const verdict = ipcSenderVerdict(foreign, known);
     expect(verdict.trusted).toBe(false);
-    const { deps, calls } = createFakeDeps();
-    const result = await createDispatcher(createHandlers(deps), { refused: () => undefined, failed: () => undefined })('connections.setWritable', { id: 'sandbox', writable: true }, 'ipc', verdict);
+    const { handlers, calls } = createFakeHandlers();
+    const result = await createDispatcher(handlers, { refused: () => undefined, failed: () => undefined })('connections.setWritable', { id: 'sandbox', writable: true }, 'ipc', verdict);
     expect(result).toMatchObject({ ok: false, error: { kind: 'validation' } });
     expect(calls).toEqual([]);
   });
@@ -153,7 +152,7 @@ describe('secrets never leave the Node process', () => {
     await call('tables.list', { connectionId });
     const preview = (await call('tx.preview', { connectionId, table, convention: conv, request: { kind: 'claim', rule: 'HANDLE', value: MARKUP[0]!.toLowerCase(), account: { PK: 'ACCT#x0', SK: 'PROFILE' } } })) as { ok: true; value: { previewId: string; confirmText: string } };
     expect(preview.ok).toBe(true);
-    expect(await call('tx.execute', { previewId: preview.value.previewId, confirmation: preview.value.confirmText })).toMatchObject({ ok: true, value: { status: 'executed' } });
+    expect(await call('tx.execute', { previewId: preview.value.previewId, confirmation: preview.value.confirmText })).toMatchObject({ ok: true, value: { status: 'succeeded' } });
     await call('activity.list', {});
     // Failures: a missing table, a dead endpoint, a profile whose role needs STS, bad MFA answers.
     await call('tables.describe', { connectionId, table: 'no-such-table' });

@@ -8,8 +8,7 @@ import { METHOD_NAMES, type MethodName } from '../../shared/contract/api';
 import { EXAMPLE_ARGS } from '../../shared/contract/examples';
 import { methods } from '../../shared/contract/methods';
 import { createDispatcher } from './pipeline';
-import { createHandlers } from './handlers';
-import { createFakeDeps } from './testing/fake-deps';
+import { createFakeHandlers } from './testing/fake-handlers';
 
 /** Deterministic PRNG (mulberry32) so a failure can be replayed from its seed. */
 function prng(seed: number): () => number {
@@ -65,8 +64,8 @@ describe('bridge fuzz', () => {
   it.each(METHOD_NAMES)('%s: random and mutated arguments never crash, never reach a service when invalid', async (name: MethodName) => {
     const random = prng([...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7));
     for (let round = 0; round < ROUNDS; round += 1) {
-      const { deps, calls, writes } = createFakeDeps();
-      const dispatch = createDispatcher(createHandlers(deps), { refused: () => undefined, failed: () => undefined });
+      const { handlers, calls, writes } = createFakeHandlers();
+      const dispatch = createDispatcher(handlers, { refused: () => undefined, failed: () => undefined });
       const args = round % 3 === 0 ? randomValue(random) : mutate(EXAMPLE_ARGS[name], random);
       const valid = methods[name].args.safeParse(args).success;
       const result = await dispatch(name, args, round % 2 === 0 ? 'ipc' : 'http', { trusted: true, label: 'fuzz' });
@@ -83,8 +82,8 @@ describe('bridge fuzz', () => {
   it('a foreign sender never reaches a service, whatever the method and arguments', async () => {
     const random = prng(99);
     for (const name of METHOD_NAMES) {
-      const { deps, calls, writes } = createFakeDeps();
-      const dispatch = createDispatcher(createHandlers(deps), { refused: () => undefined, failed: () => undefined });
+      const { handlers, calls, writes } = createFakeHandlers();
+      const dispatch = createDispatcher(handlers, { refused: () => undefined, failed: () => undefined });
       const result = await dispatch(name, EXAMPLE_ARGS[name], 'ipc', { trusted: false, reason: `fuzz ${random()}` });
       expect(result.ok).toBe(false);
       expect(calls).toEqual([]);

@@ -1,6 +1,6 @@
 /**
  * The composition root shared by the Electron main process and browser mode: settings, connections,
- * MFA broker, sandbox, data services, the stream hub and the dispatcher over the handler table.
+ * MFA broker, sandbox, client pool, audit runs, previews, the stream hub and the dispatcher over the handler table.
  */
 import type { AppInfo } from '../../shared/contract/views';
 import type { Result } from '../../shared/result';
@@ -9,9 +9,11 @@ import { createMfaBroker } from '../services/connections/mfa-broker';
 import { createConnectionRegistry, SANDBOX_ID } from '../services/connections/registry';
 import { createSettingsStore } from '../services/connections/settings-store';
 import { SANDBOX_CREDENTIALS, SANDBOX_REGION, startSandbox } from '../services/sandbox';
-import { createDataServices } from './data-services';
+import { createAuditRuns } from '../services/audit/audit-runs';
+import { createClientPool } from '../services/context/client-pool';
+import { PreviewStore } from '../services/transactions/preview-store';
+import { RepairService } from '../services/repair/repair-service';
 import { createLiveWatches } from '../services/watch/live-watches';
-import { createRepairBridge } from '../services/repair/repair-bridge';
 import type { BridgeDeps } from './deps';
 import { createHandlers } from './handlers';
 import type { BridgeLogger } from './logger';
@@ -86,7 +88,9 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     credentials: SANDBOX_CREDENTIALS,
   });
   const connections = createConnectionRegistry({ settings, sandbox: sandbox.probe, broker: mfa, env });
-  const data = createDataServices({ hub, dataDir, env });
+  const runs = createAuditRuns(hub);
+  // A client replaced for a new target (restarted sandbox, other region): its audits no longer describe that database.
+  const clients = createClientPool(env, (old) => runs.indexes.noteWrite(old));
   const watches = createLiveWatches({ hub, env });
   hub.setReplay('sandbox.status', () => [sandbox.info()]);
   hub.setReplay('mfa.prompts', () => {
@@ -105,12 +109,15 @@ export function composeApp(options: ComposeOptions): ComposedApp {
       },
     },
     connections,
+    clients,
     settings,
     sandbox,
-    data,
     mfa,
+    runs,
     watches,
-    repairs: createRepairBridge({ auditReport: (runId) => data.auditReport(runId), context: (c) => data.transactionContext(c), dataDir }),
+    tx: { previews: new PreviewStore(), dataDir, indexes: runs.indexes },
+    repairs: new RepairService({ dataDir }),
+    env,
   };
 
   /** The connection for a command-line request; an endpoint is saved (once) so it shows in the sidebar. */
@@ -148,7 +155,8 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     },
     async shutdown() {
       mfa.cancelAll();
-      data.close();
+      runs.close();
+      clients.close();
       await watches.close();
       await sandbox.shutdown();
     },

@@ -1,52 +1,18 @@
 /**
- * What the handler table calls: the services behind the bridge, as interfaces in terms of the
- * contract's view models. The composition root (compose.ts) adapts the real services to these;
- * tests pass fakes. Every call that touches a table receives an already-resolved connection.
+ * What the handler table is built over: the long-lived stores and registries of the app (one per
+ * thing: connections, clients, settings, previews, audit runs, repair plans, watches, the sandbox, MFA prompts).
+ * The composition root (compose.ts) creates them; service functions receive the ones they use.
  */
-import type { TxRequest } from '../../shared/contract/tx-schema';
-import type { ActivityPage, AppInfo, AuditReportView, AuditStarted, DecodeView, DetectionView, ItemsPage, ItemView, LookupView, SandboxView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView } from '../../shared/contract/views';
-import type { Convention, PlainKey } from '../../shared/model';
+import type { AppInfo, SandboxView } from '../../shared/contract/views';
 import type { Result } from '../../shared/result';
-import type { ConnectionRegistry, ResolvedConnection } from '../services/connections/registry';
+import type { AuditRuns } from '../services/audit/audit-runs';
 import type { MfaBroker } from '../services/connections/mfa-broker';
+import type { ConnectionRegistry } from '../services/connections/registry';
 import type { SettingsStore } from '../services/connections/settings-store';
+import type { ClientPool } from '../services/context/client-pool';
+import type { RepairService } from '../services/repair/repair-service';
+import type { TxStores } from '../services/transactions/tx-methods';
 import type { LiveWatchService } from '../services/watch/live-watches';
-import type { RepairBridge } from '../services/repair/repair-bridge';
-import type { TransactionContext } from '../services/transactions/service';
-
-/** Resolves a connection id at the moment of use (execute re-checks the write mode then, not at preview time). */
-export type ResolveConnection = (id: string) => Promise<Result<ResolvedConnection>>;
-
-/** What `items.browse` asks for, after validation. */
-export interface BrowseArgs {
-  readonly partition?: string | undefined;
-  readonly prefix?: string | undefined;
-  readonly filter?: { readonly attribute: string; readonly op: 'equals' | 'begins_with' | 'contains' | 'exists'; readonly value?: string | undefined } | undefined;
-  readonly limit?: number | undefined;
-  readonly cursor?: string | undefined;
-}
-
-/** Table, audit, lookup and transaction services over a resolved connection. */
-export interface DataServices {
-  check(connection: ResolvedConnection): Promise<Result<void>>;
-  listTables(connection: ResolvedConnection, cursor: string | undefined, limit: number | undefined): Promise<Result<TablesPage>>;
-  describeTable(connection: ResolvedConnection, table: string): Promise<Result<TableDetails>>;
-  getItem(connection: ResolvedConnection, table: string, key: PlainKey): Promise<Result<ItemView>>;
-  /** One page of read-only browsing (see `items.browse`). */
-  browseItems(connection: ResolvedConnection, table: string, request: BrowseArgs): Promise<Result<ItemsPage>>;
-  detect(connection: ResolvedConnection, table: string, sampleSize: number | undefined): Promise<Result<DetectionView>>;
-  /** Starts an audit; events go to the `audit.events` stream. `convention` is already chosen (given, saved or detected). */
-  startAudit(connection: ResolvedConnection, table: string, convention: Convention, segments: number | undefined): Promise<Result<AuditStarted>>;
-  cancelAudit(runId: string): Promise<Result<{ cancelled: boolean }>>;
-  auditReport(runId: string): Promise<Result<AuditReportView>>;
-  lookup(connection: ResolvedConnection, table: string, convention: Convention, value: string, rule: string | undefined, scope?: Readonly<Record<string, string>>): Promise<Result<LookupView>>;
-  preview(connection: ResolvedConnection, table: string, convention: Convention, request: TxRequest): Promise<Result<TxPreviewView>>;
-  execute(previewId: string, confirmation: string, resolve: ResolveConnection): Promise<Result<TxOutcomeView>>;
-  decode(text: string, request: string | undefined): Promise<Result<DecodeView>>;
-  activity(limit: number | undefined): Promise<Result<ActivityPage>>;
-  /** The transaction service's view of a connection (its client, what to log, whether it may write now). */
-  transactionContext(connection: ResolvedConnection): TransactionContext;
-}
 
 /** The sandbox as the UI controls it. */
 export interface SandboxControl {
@@ -66,10 +32,15 @@ export interface AppShell {
 export interface BridgeDeps {
   readonly app: AppShell;
   readonly connections: ConnectionRegistry;
+  readonly clients: ClientPool;
   readonly settings: SettingsStore;
   readonly sandbox: SandboxControl;
-  readonly data: DataServices;
   readonly mfa: MfaBroker;
+  readonly runs: AuditRuns;
   readonly watches: LiveWatchService;
-  readonly repairs: RepairBridge;
+  /** Kept previews and the activity log's folder. */
+  readonly tx: TxStores;
+  /** Repair plans and their executions. */
+  readonly repairs: RepairService;
+  readonly env?: NodeJS.ProcessEnv;
 }

@@ -1,28 +1,32 @@
 /**
- * Lookups in the app (and `serve`) after an audit: a table without a GSI answers from the finished
- * audit's holders, re-read by key, and says which audit; once Locksmith writes through the
- * connection, that audit is no longer used and the lookup scans again.
+ * Lookups in the app (and `serve`) after an audit, through the composed handler table: a table
+ * without a GSI answers from the finished audit's holders, re-read by key, and says which audit;
+ * once Locksmith writes through the connection (a transaction or a repair), that audit is no longer
+ * used and the lookup scans again.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuditEvent } from '../../shared/contract/views';
+import type { AuditEvent, LookupView, TxOutcomeView, TxPreviewView } from '../../shared/contract/views';
 import type { Convention, Item } from '../../shared/model';
-import { ok } from '../../shared/result';
 import { createTempTable, deleteTable, putItems, testClient } from '../testing/dynamo-fixtures';
-import { SANDBOX_CREDENTIALS, SANDBOX_REGION } from '../services/sandbox/dynamodb-local';
-import type { ResolvedConnection } from '../services/connections/registry';
-import { createDataServices } from './data-services';
-import { createStreamHub } from './stream-hub';
+import { composeApp, type ComposedApp } from './compose';
+import type { SenderVerdict } from './pipeline';
 
-describe('lookup after an audit, through the data services', () => {
+const trusted: SenderVerdict = { trusted: true, label: 'lookup after audit' };
+const quiet = { refused: () => undefined, failed: () => undefined };
+
+describe('lookup after an audit, through the handler table', () => {
   const endpoint = inject('dynamoEndpoint');
   const client = testClient(endpoint);
   let table = '';
-  let dataDir = '';
+  let dir = '';
+  let app: ComposedApp;
+  let connectionId = '';
+
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'locksmith-lookup-audit-'));
+    dir = await mkdtemp(join(tmpdir(), 'locksmith-lookup-audit-'));
     table = await createTempTable(client, { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } }, 'lookup-after-audit');
     const items: Item[] = [];
     for (let i = 0; i < 20; i++) {
@@ -31,68 +35,66 @@ describe('lookup after an audit, through the data services', () => {
     }
     items.push({ PK: { S: 'UNIQ#HANDLE#ghost' }, SK: { S: 'LOCK' } });
     await putItems(client, table, items);
+    app = composeApp({ mode: 'browser', version: 'lookup-audit', env: { LOCKSMITH_DATA_DIR: join(dir, 'data') }, log: quiet });
+    const added = await app.dispatch('connections.addEndpoint', { endpoint, region: 'us-east-1' }, 'http', trusted);
+    if (!added.ok) throw new Error(added.error.message);
+    connectionId = (added.value as { id: string }).id;
+    const writable = await app.dispatch('connections.setWritable', { id: connectionId, writable: true }, 'http', trusted);
+    if (!writable.ok) throw new Error(writable.error.message);
   });
   afterAll(async () => {
+    await app.shutdown();
     await deleteTable(client, table);
     client.destroy();
-    await rm(dataDir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   });
 
-  it('uses the finished audit (and says which), and stops using it after a write through Locksmith', async () => {
-    const hub = createStreamHub();
-    const services = createDataServices({ hub, dataDir });
-    const connection: ResolvedConnection = {
-      view: { id: 'endpoint:lookup-audit', label: endpoint, kind: 'endpoint', region: SANDBOX_REGION, endpoint, endpointSource: 'connection', writable: true, state: 'ok', envOverrides: [] },
-      target: { label: endpoint, endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS },
-    };
-    const detected = await services.detect(connection, table, 50);
-    if (!detected.ok) throw new Error(detected.error.message);
-    const convention: Convention = detected.value.convention;
-    const lookup = async (value: string) => {
-      const answer = await services.lookup(connection, table, convention, value, 'EMAIL');
-      if (!answer.ok) throw new Error(answer.error.message);
-      return answer.value;
-    };
+  async function call<T>(method: string, args: Record<string, unknown>): Promise<T> {
+    const answer = await app.dispatch(method, args, 'http', trusted);
+    if (!answer.ok) throw new Error(`${method}: ${answer.error.message}`);
+    return answer.value as T;
+  }
 
-    expect(await lookup('u3@x.io')).toMatchObject({ method: 'scan', rules: [{ verdict: 'held' }] });
-    expect((await lookup('u3@x.io')).usedAudit).toBeUndefined();
-
-    const started = await services.startAudit(connection, table, convention, 2);
-    if (!started.ok) throw new Error(started.error.message);
+  async function auditToEnd(convention: Convention): Promise<void> {
+    const started = await call<{ runId: string }>('audit.start', { connectionId, table, convention, segments: 2 });
     const done = await new Promise<Extract<AuditEvent, { type: 'done' }>>((resolve) => {
-      hub.subscribe('audit.events', { runId: started.value.runId }, (event) => {
+      app.hub.subscribe('audit.events', { runId: started.runId }, (event) => {
         if ((event as AuditEvent).type === 'done') resolve(event as Extract<AuditEvent, { type: 'done' }>);
       });
     });
     expect(done.complete).toBe(true);
+  }
 
+  it('uses the finished audit (and says which), and stops using it after a write through Locksmith', async () => {
+    const detected = await call<{ convention: Convention }>('conventions.detect', { connectionId, table, sampleSize: 50 });
+    const { convention } = detected;
+    const lookup = (value: string, with_: Convention = convention) => call<LookupView>('lookup.run', { connectionId, table, convention: with_, value, rule: 'EMAIL' });
+
+    const before = await lookup('u3@x.io');
+    expect(before).toMatchObject({ method: 'scan', rules: [{ verdict: 'held' }] });
+    expect(before.usedAudit).toBeUndefined();
+
+    await auditToEnd(convention);
     const audited = await lookup('u3@x.io');
     expect(audited).toMatchObject({ method: 'audit', rules: [{ verdict: 'held', holders: [{ PK: 'ACCT#3', SK: 'PROFILE' }] }] });
     expect(Date.parse(audited.usedAudit ?? '')).toBeGreaterThan(0);
     // Another convention (a rule fewer) reads the table differently: that audit is not used for it.
-    const other = await services.lookup(connection, table, { ...convention, rules: convention.rules.filter((r) => r.name === 'EMAIL') }, 'u3@x.io', 'EMAIL');
-    expect(other.ok && other.value.method).toBe('scan');
+    const other = await lookup('u3@x.io', { ...convention, rules: convention.rules.filter((r) => r.name === 'EMAIL') });
+    expect(other.method).toBe('scan');
 
     // The same connection pointed elsewhere (another region here; a restarted sandbox alike) is another
     // database: the audit is not used there, nor again once the connection points back.
-    const moved: ResolvedConnection = { ...connection, target: { ...connection.target, region: 'eu-west-1' } };
-    const elsewhere = await services.lookup(moved, table, convention, 'u3@x.io', 'EMAIL');
-    expect(elsewhere.ok && elsewhere.value.method).toBe('scan');
+    await call('connections.setRegion', { id: connectionId, region: 'eu-west-1' });
     expect((await lookup('u3@x.io')).method).toBe('scan');
-    const again = await services.startAudit(connection, table, convention, 2);
-    if (!again.ok) throw new Error(again.error.message);
-    await new Promise<void>((resolve) => {
-      hub.subscribe('audit.events', { runId: again.value.runId }, (event) => {
-        if ((event as AuditEvent).type === 'done') resolve();
-      });
-    });
+    await call('connections.setRegion', { id: connectionId, region: 'us-east-1' });
+    expect((await lookup('u3@x.io')).method).toBe('scan');
+    await auditToEnd(convention);
     expect((await lookup('u3@x.io')).method).toBe('audit');
 
     // Locksmith releases the orphan HANDLE lock: from now on the audit may be out of date.
-    const preview = await services.preview(connection, table, convention, { kind: 'release', rule: 'HANDLE', value: 'ghost' });
-    if (!preview.ok) throw new Error(preview.error.message);
-    const executed = await services.execute(preview.value.previewId, preview.value.confirmText, async () => ok(connection));
-    expect(executed.ok && executed.value.status).toBe('executed');
+    const preview = await call<TxPreviewView>('tx.preview', { connectionId, table, convention, request: { kind: 'release', rule: 'HANDLE', value: 'ghost' } });
+    const executed = await call<TxOutcomeView>('tx.execute', { previewId: preview.previewId, confirmation: preview.confirmText });
+    expect(executed.status).toBe('succeeded');
     expect(await lookup('u3@x.io')).toMatchObject({ method: 'scan', rules: [{ verdict: 'held' }] });
   });
 });

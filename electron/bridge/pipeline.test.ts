@@ -1,23 +1,22 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createDispatcher, type SenderVerdict } from './pipeline';
-import { createHandlers } from './handlers';
-import { createFakeDeps } from './testing/fake-deps';
+import { createFakeHandlers, type FakeOverrides } from './testing/fake-handlers';
 import type { BridgeLogger } from './logger';
 import { createConsoleLogger } from './logger';
 
 const trusted: SenderVerdict = { trusted: true, label: 'main window' };
 
-function setup() {
-  const fake = createFakeDeps();
+function setup(overrides: FakeOverrides = {}) {
+  const fake = createFakeHandlers(overrides);
   const log = { refused: vi.fn<BridgeLogger['refused']>(), failed: vi.fn<BridgeLogger['failed']>() };
-  return { ...fake, log, dispatch: createDispatcher(createHandlers(fake.deps), log) };
+  return { ...fake, log, dispatch: createDispatcher(fake.handlers, log) };
 }
 
 describe('bridge pipeline', () => {
   it('runs a valid call through to the service and returns its Result', async () => {
     const { dispatch, calls } = setup();
     expect(await dispatch('tables.list', { connectionId: 'sandbox' }, 'ipc', trusted)).toEqual({ ok: true, value: { tables: ['accounts'] } });
-    expect(calls).toEqual(['connections.resolve', 'data.listTables']);
+    expect(calls).toEqual(['tables.list']);
   });
 
   it('refuses a foreign sender before anything else, and logs it', async () => {
@@ -50,9 +49,7 @@ describe('bridge pipeline', () => {
   });
 
   it('turns a throwing service into an internal error, logged', async () => {
-    const { deps, log } = setup();
-    deps.data.listTables = () => Promise.reject(new Error('boom with AKIAABCDEFGHIJKLMNOP'));
-    const dispatch = createDispatcher(createHandlers(deps), log);
+    const { dispatch, log } = setup({ 'tables.list': () => Promise.reject(new Error('boom with AKIAABCDEFGHIJKLMNOP')) });
     expect(await dispatch('tables.list', { connectionId: 'sandbox' }, 'ipc', trusted)).toMatchObject({ ok: false, error: { kind: 'internal' } });
     expect(log.failed).toHaveBeenCalledTimes(1);
   });
@@ -61,12 +58,5 @@ describe('bridge pipeline', () => {
     const lines: string[] = [];
     createConsoleLogger((line) => lines.push(line)).failed({ method: 'tables.list', transport: 'ipc', cause: new Error('bad AKIAABCDEFGHIJKLMNOP') });
     expect(lines.join('\n')).not.toContain('AKIAABCDEFGHIJKLMNOP');
-  });
-
-  it('marks the connection in error when a call fails for connection reasons', async () => {
-    const { deps, calls, log } = setup();
-    deps.data.listTables = async () => ({ ok: false, error: { kind: 'unreachable', message: 'cannot reach' } });
-    await createDispatcher(createHandlers(deps), log)('tables.list', { connectionId: 'sandbox' }, 'ipc', trusted);
-    expect(calls).toContain('connections.markState');
   });
 });

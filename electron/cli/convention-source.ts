@@ -7,10 +7,10 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PRESET_NAMES } from '../../shared/model';
 import type { Convention, Item, KeySchema, PresetName } from '../../shared/model';
 import type { Detection } from '../../shared/conventions/detect';
-import type { Result } from '../../shared/result';
+import { ok, type Result } from '../../shared/result';
 import type { ErrorContext } from '../services/dynamo/errors';
 import type { FlagValues } from './command';
-import { CliError, unwrap, usageError } from './command';
+import { CliError, usageError } from './command';
 import { optionalString } from './args';
 
 /** Where the convention came from, and the detection behind it when there was one. */
@@ -63,15 +63,17 @@ export async function loadConventionFile(path: string, keys: KeySchema): Promise
   return parsed.value;
 }
 
-/** Samples the table and runs detection (optionally restricted to one preset). */
+/** Samples the table and runs detection (optionally restricted to one preset): the app's detection, or an export's sample. */
 export async function detectFromSample(request: ConventionRequest, preset?: PresetName): Promise<Result<Detection>> {
-  const [{ sampleItems }, { detectConvention }] = await Promise.all([import('../services/audit/sample'), import('../../shared/conventions/detect')]);
-  const sample = request.sample
-    ? await request.sample()
-    : request.client
-      ? unwrap(await sampleItems(request.client, request.table, undefined, { segments: request.segments, signal: request.signal, errorContext: request.errorContext }))
-      : [];
-  return detectConvention(request.keys, sample, preset ? { preset } : {});
+  if (request.sample || !request.client) {
+    const { detectConvention } = await import('../../shared/conventions/detect');
+    return detectConvention(request.keys, request.sample ? await request.sample() : [], preset ? { preset } : {});
+  }
+  const { detectFromTable } = await import('../services/context/convention-choice');
+  const detected = await detectFromTable(request.client, { name: request.table, keys: request.keys }, { segments: request.segments, signal: request.signal, errorContext: request.errorContext, ...(preset ? { preset } : {}) });
+  // A failed read is an error of its own (exit 2), not "nothing detected".
+  if (!detected.ok && detected.error.kind !== 'validation') throw new CliError(detected.error);
+  return detected.ok ? ok(detected.value.detection) : detected;
 }
 
 /**
@@ -97,19 +99,17 @@ export async function presetDefaults(preset: PresetName, keys: KeySchema, table:
   return checked.value;
 }
 
-/** A convention file's lock table, checked with DescribeTable: it exists and shares the accounts table's key attributes. */
+/** A convention file's lock table, checked by the app's one check: it exists and shares the accounts table's key attributes. */
 async function withLockTable(request: ConventionRequest, convention: Convention): Promise<Convention> {
   if (convention.lockTable === undefined) return convention;
   if (request.client === undefined) {
     // An export holds one table: its locks would all be missing. Say so rather than report them missing.
     throw new CliError({ kind: 'validation', field: 'convention', message: `--convention: the convention keeps its locks in ${convention.lockTable}; an audit from one table's export cannot see them (audit the live tables instead)` });
   }
-  const [{ describeTable }, { checkLockTable }] = await Promise.all([import('../services/dynamo/tables'), import('../../shared/conventions/file')]);
-  const described = await describeTable(request.client, convention.lockTable, { signal: request.signal, errorContext: request.errorContext });
-  if (!described.ok && described.error.kind !== 'not-found') throw new CliError(described.error);
-  const checked = checkLockTable(convention, described.ok ? described.value.keys : undefined);
-  if (!checked.ok) throw new CliError({ ...checked.error, message: `--convention: ${checked.error.message}` });
-  return checked.value;
+  const { checkLockTableOf } = await import('../services/context/convention-choice');
+  const checked = await checkLockTableOf(request.client, convention, { signal: request.signal, errorContext: request.errorContext });
+  if (checked.ok) return checked.value;
+  throw new CliError(checked.error.kind === 'validation' ? { ...checked.error, message: `--convention: ${checked.error.message}` } : checked.error);
 }
 
 /** Resolves the convention from --convention, --preset, or detection. */

@@ -15,15 +15,14 @@ vi.mock('electron', async () => {
   return fake.current.module;
 });
 vi.mock('../bridge/compose', async () => {
-  const { createFakeDeps } = await import('../bridge/testing/fake-deps');
+  const { createFakeHandlers } = await import('../bridge/testing/fake-handlers');
   const { createDispatcher } = await import('../bridge/pipeline');
-  const { createHandlers } = await import('../bridge/handlers');
-  const { createStreamHub } = await import('../bridge/stream-hub');
+    const { createStreamHub } = await import('../bridge/stream-hub');
   return {
     composeApp: () => {
-      const { deps } = createFakeDeps();
+      const { handlers } = createFakeHandlers();
       const log = { refused: () => undefined, failed: () => undefined };
-      return { dispatch: createDispatcher(createHandlers(deps), log), hub: createStreamHub(), deps, log, dataDir: '/tmp', prepareStartup: async () => ({ connectionId: 'sandbox', table: 'accounts' }), shutdown: async () => undefined };
+      return { dispatch: createDispatcher(handlers, log), hub: createStreamHub(), log, dataDir: '/tmp', prepareStartup: async () => ({ connectionId: 'sandbox', table: 'accounts' }), shutdown: async () => undefined };
     },
   };
 });

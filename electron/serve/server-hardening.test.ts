@@ -5,11 +5,10 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../bridge/handlers';
 import { createConsoleLogger } from '../bridge/logger';
 import { createDispatcher } from '../bridge/pipeline';
 import { createStreamHub } from '../bridge/stream-hub';
-import { createFakeDeps } from '../bridge/testing/fake-deps';
+import { createFakeHandlers } from '../bridge/testing/fake-handlers';
 import { MAX_CHANNELS, startServeHost, type ServeHost } from './server';
 
 const TOKEN = 'HardeningTestToken0123456789abcdefghijklmn';
@@ -47,8 +46,8 @@ beforeAll(async () => {
   await symlink(join(outside, 'private.js'), join(dir, 'assets', 'linked.js'));
   await symlink(outside, join(dir, 'linkdir'));
   const log = createConsoleLogger((line) => lines.push(line));
-  const { deps } = createFakeDeps();
-  host = await startServeHost({ dispatch: createDispatcher(createHandlers(deps), log), hub: createStreamHub(), log, rendererDir: dir, token: TOKEN });
+  const { handlers } = createFakeHandlers();
+  host = await startServeHost({ dispatch: createDispatcher(handlers, log), hub: createStreamHub(), log, rendererDir: dir, token: TOKEN });
 });
 afterAll(async () => {
   await host.close();

@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpBridge, type EventSourceLike } from '../../shared/contract/http-client';
-import { createHandlers } from '../bridge/handlers';
 import { createDispatcher } from '../bridge/pipeline';
 import { createStreamHub } from '../bridge/stream-hub';
-import { createFakeDeps } from '../bridge/testing/fake-deps';
+import { createFakeHandlers } from '../bridge/testing/fake-handlers';
 import { CONTENT_SECURITY_POLICY } from '../main/security';
 import { startServeHost, type ServeHost } from './server';
 
@@ -60,7 +59,7 @@ function nodeEventSource(url: string): EventSourceLike {
 
 let host: ServeHost;
 let dir: string;
-const fake = createFakeDeps();
+const fake = createFakeHandlers();
 const hub = createStreamHub();
 const refused: string[] = [];
 
@@ -68,7 +67,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'locksmith-serve-'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>Locksmith</title>');
   const log = { refused: (e: { reason: string }) => refused.push(e.reason), failed: () => undefined };
-  host = await startServeHost({ dispatch: createDispatcher(createHandlers(fake.deps), log), hub, log, rendererDir: dir });
+  host = await startServeHost({ dispatch: createDispatcher(fake.handlers, log), hub, log, rendererDir: dir });
 });
 afterAll(async () => {
   await host.close();

@@ -1,7 +1,8 @@
 /**
  * The bridge contract: every method the renderer can call, by dot-name, with its argument schema
  * and result type. Main registers handlers from this table; preload and the HTTP client are built from it.
- * Adding a method = one entry here + one handler in electron/bridge/handlers.ts.
+ * Adding a method = one entry here + one service function under electron/services/, called from its
+ * one line in electron/bridge/handlers.ts (electron/bridge/handlers.test.ts keeps it so).
  */
 import { z } from 'zod';
 import type { AuditReportView, AuditStarted, ActivityPage, AppInfo, ConnectionView, ConnectionsView, DecodeView, DetectionView, ItemsPage, ItemView, LookupView, SandboxView, SavedConventionView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView, UiSettings } from './views';

@@ -32,13 +32,13 @@ const signupSchema = z.strictObject({
   values: z.record(nameSchema, valueSchema).refine((v) => Object.keys(v).length >= 1 && Object.keys(v).length <= 32, 'one to 32 values'),
 });
 
-/** Change-value template: new lock guarded, old lock deleted guarded, account updated on the old value. */
+/** Change-value template: new lock guarded, old lock (`from`) deleted guarded, account updated to `to` only if it still holds `from`. */
 const changeValueSchema = z.strictObject({
   kind: z.literal('change-value'),
   account: plainKeySchema,
   rule: nameSchema,
-  oldValue: valueSchema,
-  newValue: valueSchema,
+  from: valueSchema,
+  to: valueSchema,
 });
 
 /** Delete-account template: the account and all its locks, conditioned. */
@@ -47,7 +47,11 @@ const deleteAccountSchema = z.strictObject({ kind: z.literal('delete-account'), 
 /** Any transaction request the bridge accepts for preview. */
 export const txRequestSchema = z.discriminatedUnion('kind', [claimSchema, releaseSchema, signupSchema, changeValueSchema, deleteAccountSchema]);
 
-/** A transaction request (inferred from the schema). */
+/**
+ * A transaction request (inferred from the schema). It is what the services and the pure builders
+ * take, field for field (`TransactionOperation` in shared/transactions/types.ts is the same shapes with
+ * the CLI's optional extras): the bridge passes it on unchanged.
+ */
 export type TxRequest = z.infer<typeof txRequestSchema>;
 
 /** What the decoder accepts: a pasted exception message or CancellationReasons JSON, optionally the request JSON. */

@@ -246,10 +246,17 @@ export interface TxReasonView {
   readonly item?: JsonValue;
 }
 
+/**
+ * How an executed transaction ended — one set from the service's outcome through the bridge, the
+ * outcome panel and the activity log: applied, cancelled by DynamoDB (a condition failed), or
+ * refused by Locksmith before sending (the value is held right now).
+ */
+export type OutcomeStatus = 'succeeded' | 'cancelled' | 'refused';
+
 /** The outcome of an executed (or refused) transaction. */
 export type TxOutcomeView =
   | {
-      readonly status: 'executed';
+      readonly status: 'succeeded';
       readonly previewId: string;
       /** True when consistent re-reads found every written item as written. */
       readonly verified: boolean;
@@ -257,7 +264,9 @@ export type TxOutcomeView =
       /** When not verified: what the re-reads found different (or could not check). */
       readonly differences?: readonly string[];
     }
-  | { readonly status: 'cancelled'; readonly previewId: string; readonly reasons: readonly TxReasonView[]; readonly message?: string };
+  | { readonly status: 'cancelled'; readonly previewId: string; readonly reasons: readonly TxReasonView[]; readonly message?: string }
+  /** Nothing was sent: the accounts in `holders` hold the value right now (the preview stays, to execute once they do not). */
+  | { readonly status: 'refused'; readonly previewId: string; readonly holders: readonly PlainKey[]; readonly message: string };
 
 /** A decoded cancellation. */
 export interface DecodeView {
@@ -270,7 +279,7 @@ export interface DecodeView {
  * by DynamoDB, refused before sending (holders changed), or failed; `unknown` for a line this
  * version did not write.
  */
-export type ActivityStatus = 'succeeded' | 'cancelled' | 'refused' | 'error' | 'unknown';
+export type ActivityStatus = OutcomeStatus | 'error' | 'unknown';
 
 /** One line of the local audit log of executed transactions. */
 export interface ActivityEntry {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkConvention, conventionToFile, parseConventionFile } from './file';
+import { checkConvention, checkKeysFit, conventionToFile, parseConventionFile } from './file';
 import { PRESET_KEYS } from './presets';
 import { layoutFor } from './test-layouts';
 import { PRESET_NAMES } from '../model';
@@ -175,5 +175,19 @@ describe('version 1 files under format 2', () => {
     expect(parsed.value.lockTable).toBe('accounts_unique');
     const { valueType: _s, ...rule } = v2.rules[0]!;
     expect(conventionToFile(parsed.value)).toEqual({ ...v2, rules: [rule] });
+  });
+});
+
+describe('checkKeysFit: a checked convention against a table’s real keys', () => {
+  const convention = layoutFor('uniq').convention;
+  it.each([
+    [convention.keys, undefined],
+    [{ hash: convention.keys.hash }, 'keys.range'],
+    [{ ...convention.keys, hash: { name: 'id', type: 'S' as const } }, 'keys.hash'],
+    [{ hash: convention.keys.hash, range: { name: 'SK', type: 'N' as const } }, 'keys.range'],
+  ])('%j → %s', (tableKeys, field) => {
+    const fit = checkKeysFit(convention, tableKeys);
+    if (field === undefined) expect(fit).toEqual({ ok: true, value: convention });
+    else expect(fit).toMatchObject({ ok: false, error: { kind: 'validation', field, message: expect.stringMatching(new RegExp(`^${field}: `)) } });
   });
 });

@@ -229,6 +229,15 @@ function compareKeys(file: KeySchema, table: KeySchema): { field: string; messag
   return undefined;
 }
 
+/**
+ * A convention already checked in itself (the bridge's schema ran `checkConvention` on it) against a
+ * table's real key schema: only the key attributes remain to compare, so nothing is checked twice.
+ */
+export function checkKeysFit(convention: Convention, tableKeys: KeySchema): Result<Convention> {
+  const mismatch = compareKeys(convention.keys, tableKeys);
+  return mismatch ? err('validation', mismatch.message, { field: mismatch.field }) : ok(convention);
+}
+
 /** Writes a convention as a convention file object (JSON.stringify it to save). */
 export function conventionToFile(convention: Convention): ConventionFile {
   const v2 = convention.lockTable !== undefined || convention.rules.some((r) => r.scope || r.lockItem || r.valueType);

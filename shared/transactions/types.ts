@@ -5,6 +5,8 @@
  */
 import type { ScopeValues } from '../conventions/scope';
 import type { Convention, PlainKey, PlainValue } from '../model';
+import type { TxRequest } from '../contract/tx-schema';
+import type { OutcomeStatus } from '../contract/views';
 
 // ---------------------------------------------------------------- DynamoDB JSON (what is sent)
 
@@ -104,6 +106,10 @@ export interface DeleteAccountOperation {
  * and the CLI's flags; these are the shapes after validation.
  */
 export type TransactionOperation = ClaimOperation | ReleaseOperation | SignupOperation | ChangeValueOperation | DeleteAccountOperation;
+
+/** One vocabulary from the renderer to the builder: every request the bridge accepts is an operation as it is (a compile error otherwise). */
+const _requestIsOperation = (request: TxRequest): TransactionOperation => request;
+void _requestIsOperation;
 /** The kinds of transaction. */
 export type OperationKind = TransactionOperation['kind'];
 
@@ -279,6 +285,10 @@ export type Outcome =
   | { readonly status: 'succeeded'; readonly token: string; readonly attempts: number; readonly message: string }
   | { readonly status: 'cancelled'; readonly token: string; readonly attempts: number; readonly message: string; readonly reasons: readonly ReasonExplained[] }
   | { readonly status: 'refused'; readonly message: string; readonly holders: readonly PlainKey[] };
+
+/** The service's statuses are the contract's, exactly (a compile error otherwise). */
+const _sameStatuses: [Outcome['status'], OutcomeStatus] = [] as unknown as [OutcomeStatus, Outcome['status']];
+void _sameStatuses;
 
 /** A decoded cancellation: every reason, which failed, and a summary. */
 export interface Decoded {

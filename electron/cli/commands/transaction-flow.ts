@@ -3,11 +3,13 @@
  * execute, report. Nothing is sent on --dry-run, on a read-only connection, or without a
  * confirmation (typed on a terminal, or --yes).
  */
-import { endpointTrust } from '../../../shared/endpoint-trust';
+import { writableByDefault } from '../../../shared/endpoint-trust';
 import type { Convention, PlainKey } from '../../../shared/model';
 import type { Result } from '../../../shared/result';
 import type { Outcome, Preview, TransactionOperation } from '../../../shared/transactions/types';
 import type { TransactionContext } from '../../services/transactions/service';
+import { transactionContext as serviceTransactionContext } from '../../services/transactions/transaction-context';
+import { connectionContext, type ConnectionContext } from '../../services/context/request-context';
 import type { Verification } from '../../../shared/transactions/verify';
 import type { CliIo, FlagSpecs, FlagValues } from '../command';
 import { EXIT_ERROR, EXIT_OK, EXIT_PROBLEMS, usageError } from '../command';
@@ -44,17 +46,33 @@ export function keyFlag(values: FlagValues, name: string): PlainKey | undefined 
   return json as PlainKey;
 }
 
-/** The service context of a CLI connection: loopback endpoints are writable; another host or AWS only with --allow-writes. */
-export function transactionContext(connection: Connection, values: FlagValues, env: NodeJS.ProcessEnv, effectiveEndpoint: string | undefined): TransactionContext {
+/** What the CLI says to allow writes on a read-only connection. */
+export const CLI_ALLOW_WRITES = 'pass --allow-writes to write through an AWS profile or to an endpoint on another host';
+
+/**
+ * The request context of a CLI connection, by the app's read-only policy (`writableByDefault`: a
+ * loopback endpoint without a profile) with --allow-writes as the explicit allow. A --profile stays
+ * read-only even when its endpoint_url (or AWS_ENDPOINT_URL) points somewhere local.
+ */
+export function cliConnectionContext(connection: Connection, values: FlagValues, env: NodeJS.ProcessEnv, effectiveEndpoint: string | undefined): ConnectionContext {
   const { target } = connection;
-  return {
+  const secrets = env.AWS_SECRET_ACCESS_KEY ? [env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN ?? ''].filter(Boolean) : undefined;
+  return connectionContext({
+    // One CLI process previews and executes on one connection: its label is its id.
+    connectionId: `cli:${target.label}`,
+    target,
     client: connection.client,
-    connection: { label: target.label, region: target.region, ...(effectiveEndpoint ? { endpoint: effectiveEndpoint } : {}), ...(target.profile ? { profile: target.profile } : {}) },
-    // A --profile connection stays read-only even when its endpoint_url (or AWS_ENDPOINT_URL) points somewhere local.
-    // Another machine behind --endpoint may be a real database: writes there need --allow-writes too.
-    writable: (connection.local && target.profile === undefined && effectiveEndpoint !== undefined && endpointTrust(effectiveEndpoint) === 'loopback') || values['allow-writes'] === true,
-    ...(env.AWS_SECRET_ACCESS_KEY ? { secrets: [env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN ?? ''].filter(Boolean) } : {}),
-  };
+    writable: writableByDefault({ profile: target.profile, endpoint: connection.local ? effectiveEndpoint : undefined }) || values['allow-writes'] === true,
+    allowWrites: CLI_ALLOW_WRITES,
+    ...(secrets ? { secrets } : {}),
+    endpoint: effectiveEndpoint,
+    local: connection.local,
+  });
+}
+
+/** The transaction context of a CLI connection: the services' one mapping over `cliConnectionContext`. */
+export function transactionContext(connection: Connection, values: FlagValues, env: NodeJS.ProcessEnv, effectiveEndpoint: string | undefined): TransactionContext {
+  return serviceTransactionContext(cliConnectionContext(connection, values, env, effectiveEndpoint));
 }
 
 /** A preview as people read it. */
@@ -141,7 +159,7 @@ export function dryRunText(p: Preview): string {
 export async function runWrite(run: WriteRun): Promise<number> {
   const { io, values, ctx } = run;
   const json = values.json === true;
-  const { previewTransaction, executePreview } = await import('../../services/transactions/service');
+  const { previewTransaction, executePreview, readOnlyRefusal } = await import('../../services/transactions/service');
   const previewed: Result<Preview> = await previewTransaction(ctx, { table: run.table, convention: run.convention, operation: run.operation });
   if (!previewed.ok) return printError(run, previewed.error);
   const preview = previewed.value;
@@ -150,9 +168,9 @@ export async function runWrite(run: WriteRun): Promise<number> {
     return EXIT_OK;
   }
   if (!json) io.stdout(previewText(preview));
-  if (!ctx.writable) {
-    return printError(run, { kind: 'read-only', message: `connection ${ctx.connection.label} is read-only: nothing was sent`, fix: 'pass --allow-writes to write through an AWS profile or to an endpoint on another host' }, preview);
-  }
+  // Refused before asking for the confirmation, by the same check execute makes.
+  const readOnly = readOnlyRefusal(ctx);
+  if (readOnly) return printError(run, readOnly, preview);
   let confirmation: string;
   if (values.yes === true) confirmation = preview.confirm;
   else {

@@ -74,7 +74,7 @@ function clientWith(credentials: DynamoCredentials): DynamoDBClient {
 }
 
 function txContext(client: DynamoDBClient): TransactionContext {
-  return { client, connection: { label: 'profile prod', region: 'us-east-1', endpoint, profile: 'prod' }, writable: true, secrets: [FAKE_SECRET, FAKE_SESSION], deps: { store: new PreviewStore(), dataDir, retry: { maxAttempts: 4, baseMs: 1, capMs: 5 } } };
+  return { connectionId: 'profile:prod', client, connection: { label: 'profile prod', region: 'us-east-1', endpoint, profile: 'prod' }, writable: true, secrets: [FAKE_SECRET, FAKE_SESSION], deps: { store: new PreviewStore(), dataDir, retry: { maxAttempts: 4, baseMs: 1, capMs: 5 } } };
 }
 
 const locksIn = async (name: string): Promise<number> => ((await admin.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? []).filter((i) => i.PK?.S?.startsWith('UNIQ#')).length;

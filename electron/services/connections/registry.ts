@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ConnectionState, ConnectionView, ConnectionsView, CredentialSource, EndpointSource } from '../../../shared/contract/views';
-import { endpointHost, endpointTrust } from '../../../shared/endpoint-trust';
+import { endpointHost, endpointTrust, writableByDefault } from '../../../shared/endpoint-trust';
 import type { AppError, Result } from '../../../shared/result';
 import { assertNever, err, ok } from '../../../shared/result';
 import type { DynamoTarget, EndpointOrigin } from '../dynamo/client';
@@ -136,7 +136,7 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
           endpoint: entry.endpoint,
           endpointSource: 'connection',
           // Another machine may be a real database: read-only until its host is typed back.
-          writable: settings.writable[entry.id] ?? trust === 'loopback',
+          writable: settings.writable[entry.id] ?? writableByDefault({ endpoint: entry.endpoint }),
           ...(refused ? { state: 'error' as const, error: refused } : stateOf(entry.id)),
           envOverrides: overrides,
           credentials: source,
@@ -181,7 +181,7 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
         region,
         endpoint: endpoint.url ?? null,
         endpointSource: endpointSourceOf(endpoint.source),
-        writable: writable[id] ?? false,
+        writable: writable[id] ?? writableByDefault({ profile: profile.name, endpoint: endpoint.url }),
         ...state,
         envOverrides: overrides,
       },

@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 function context(writable = true, secrets?: string[]): TransactionContext {
-  return { client: admin, connection: { label: 'test-local', region: 'us-east-1', endpoint }, writable, ...(secrets ? { secrets } : {}), deps: { retry: { maxAttempts: 8, baseMs: 5, capMs: 50 }, holderSegments: 2 } };
+  return { connectionId: 'test-local', client: admin, connection: { label: 'test-local', region: 'us-east-1', endpoint }, writable, ...(secrets ? { secrets } : {}), deps: { retry: { maxAttempts: 8, baseMs: 5, capMs: 50 }, holderSegments: 2 } };
 }
 
 /** A table with `orphans` orphan handle locks and `missing` accounts whose email lock is missing (2 actions each). */

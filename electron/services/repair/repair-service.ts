@@ -11,7 +11,7 @@ import { err, ok, type Result } from '../../../shared/result';
 import { selectProblems, type RepairSelection } from '../../../shared/repair/select';
 import { toAppError } from '../dynamo/errors';
 import { PREVIEW_TTL_MS } from '../transactions/preview-store';
-import type { TransactionContext } from '../transactions/service';
+import { readOnlyRefusal, type TransactionContext } from '../transactions/service';
 import { executePlan, newExecution, type Execution } from './execute-plan';
 import { makePlan, type BuiltPlan } from './make-plan';
 
@@ -107,7 +107,8 @@ export class RepairService {
     }
     if (kept.owner !== request.owner) return err('validation', `plan ${request.planId} was made for another connection: plan again on this one`, { field: 'planId' });
     if (kept.execution) return err('conflict', `plan ${request.planId} was already executed (a plan is used once): plan again`, { field: 'planId' });
-    if (!ctx.writable) return err('read-only', `connection ${ctx.connection.label} is read-only: nothing was sent`, { fix: ctx.connection.profile ? 'allow writes for this connection explicitly (CLI: --allow-writes)' : 'allow writes for this connection' });
+    const readOnly = readOnlyRefusal(ctx);
+    if (readOnly) return { ok: false, error: readOnly };
     if (kept.view.actionCount === 0) return err('validation', 'the plan has nothing to execute', { field: 'planId' });
     if (request.confirmation !== kept.view.confirmText) return err('validation', `the confirmation does not match: type ${kept.view.confirmText} (the number of actions) to execute the plan`, { field: 'confirmation' });
     // Set synchronously after the checks: a second execute arriving meanwhile is refused above.

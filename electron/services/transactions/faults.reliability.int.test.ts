@@ -50,7 +50,7 @@ function faultyContext(rules: readonly FaultRule[], retry = FAST): { ctx: Transa
   const { middleware, log } = faultInjector(rules);
   const client = createDynamoClient({ label: 'faults', endpoint, region: 'us-east-1' }, { middleware: [middleware], env: {} });
   clients.push(client);
-  return { ctx: { client, connection: { label: 'faults', region: 'us-east-1', endpoint }, writable: true, deps: { store: new PreviewStore(), dataDir, retry, wait: () => Promise.resolve(), holderSegments: 1 } }, log };
+  return { ctx: { connectionId: 'faults', client, connection: { label: 'faults', region: 'us-east-1', endpoint }, writable: true, deps: { store: new PreviewStore(), dataDir, retry, wait: () => Promise.resolve(), holderSegments: 1 } }, log };
 }
 
 const lockKey = (value: string) => toTypedKey({ PK: `UNIQ#HANDLE#${value}`, SK: 'LOCK' }, conv.keys);

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { BuiltTransaction, Preview, TransactionSpec } from '../../../shared/transactions/types';
-import type { Convention } from '../../../shared/model';
+import type { Convention, LockRule } from '../../../shared/model';
 
 /** How long a preview (and its token) stays executable. */
 export const PREVIEW_TTL_MS = 10 * 60 * 1000;
@@ -15,8 +15,12 @@ export type Clock = () => number;
 /** Everything execute needs besides the preview itself. */
 export interface StoredPreview {
   readonly preview: Preview;
+  /** The connection it was made on: execute sends it on that connection only. */
+  readonly connectionId: string;
   readonly built: BuiltTransaction;
   readonly convention: Convention;
+  /** The rules the transaction's actions name, looked up once when it was built (execute uses them as they are). */
+  readonly rules: ReadonlyMap<string, LockRule>;
   readonly spec: TransactionSpec;
   readonly expiresAtMs: number;
 }

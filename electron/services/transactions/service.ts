@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { PlainKey } from '../../../shared/model';
 import { formatKey, keyId } from '../../../shared/plain-key';
-import { err, ok, type Result } from '../../../shared/result';
+import { err, ok, type AppError, type Result } from '../../../shared/result';
+export { transactionContext } from './transaction-context';
 import { buildTransaction } from '../../../shared/transactions/build';
-import { findRule } from '../../../shared/transactions/build-common';
 import { decodeCancellation as decodePure } from '../../../shared/transactions/decoder';
 import { assemblePreview } from '../../../shared/transactions/preview';
 import type { DecodeRequest, Decoded, ExecuteRequest, Outcome, Preview, PreviewConnection, ReasonExplained, TransactionRequest } from '../../../shared/transactions/types';
@@ -34,10 +34,14 @@ export interface TransactionDeps {
 
 /** One connection as the service sees it: a client, what to show and log, and whether it may write. */
 export interface TransactionContext {
+  /** The connection's id: a preview remembers it, and only an execute on the same connection may send it. */
+  readonly connectionId: string;
   readonly client: DynamoDBClient;
   /** Label, region, effective endpoint and profile (never credentials). */
   readonly connection: PreviewConnection;
   readonly writable: boolean;
+  /** What to do to allow writes (the shell's words), said when a read-only connection refuses. */
+  readonly allowWrites?: string;
   /** Strings to scrub from messages and the log (the connection's static keys, if any). */
   readonly secrets?: readonly string[];
   readonly deps?: Partial<TransactionDeps>;
@@ -49,7 +53,11 @@ function deps(ctx: TransactionContext): TransactionDeps {
   return { ...ctx.deps, store: ctx.deps?.store ?? defaultStore };
 }
 
-const sameConnection = (a: PreviewConnection, b: PreviewConnection): boolean => a.label === b.label && a.region === b.region && (a.endpoint ?? '') === (b.endpoint ?? '');
+/** The refusal of a write on a read-only connection (nothing is sent), said in the shell's words; undefined when it may write. */
+export function readOnlyRefusal(ctx: TransactionContext): AppError | undefined {
+  if (ctx.writable) return undefined;
+  return { kind: 'read-only', message: `connection ${ctx.connection.label} is read-only: nothing was sent`, fix: ctx.allowWrites ?? 'allow writes for this connection' };
+}
 
 /** Reads the current state, builds the exact request, checks it, and keeps it under a preview id for 10 minutes. */
 export async function previewTransaction(ctx: TransactionContext, request: TransactionRequest): Promise<Result<Preview>> {
@@ -67,7 +75,10 @@ export async function previewTransaction(ctx: TransactionContext, request: Trans
       expiresAt: new Date(now + store.ttlMs),
       connection: ctx.connection,
     });
-    store.put({ preview, built: built.value, convention: request.convention, spec: spec.value, expiresAtMs: now + store.ttlMs });
+    // The rules the actions name, once, by the name the builder resolved (execute looks none up again).
+    const named = new Set([...(spec.value.kind === 'release' ? [spec.value.rule] : []), ...built.value.actions.flatMap((a) => (a.rule ? [a.rule] : []))]);
+    const rules = new Map(request.convention.rules.filter((r) => named.has(r.name)).map((r) => [r.name, r]));
+    store.put({ preview, connectionId: ctx.connectionId, built: built.value, convention: request.convention, rules, spec: spec.value, expiresAtMs: now + store.ttlMs });
     return ok(preview);
   } catch (error) {
     return { ok: false, error: toAppError(error, { table: request.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets }) };
@@ -77,10 +88,10 @@ export async function previewTransaction(ctx: TransactionContext, request: Trans
 /** For a release: who holds the value right now (consistent read). */
 async function currentHolders(ctx: TransactionContext, entry: StoredPreview): Promise<PlainKey[]> {
   if (entry.spec.kind !== 'release') return [];
-  const rule = findRule(entry.convention, entry.spec.rule);
-  if (!rule.ok) return [];
+  const rule = entry.rules.get(entry.spec.rule);
+  if (!rule) return [];
   const scope = entry.spec.scope;
-  return findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule: rule.value, value: entry.spec.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments });
+  return findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule, value: entry.spec.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments });
 }
 
 /** Names the holders of lock values that turned out to be taken, when the lock itself does not say. */
@@ -89,13 +100,13 @@ async function nameHolders(ctx: TransactionContext, entry: StoredPreview, reason
     reasons.map(async (reason) => {
       const meta = entry.built.actions[reason.index];
       if (reason.code !== 'ConditionalCheckFailed' || reason.holder || meta?.role !== 'put-lock' || !meta.rule || meta.value === undefined) return reason;
-      const rule = findRule(entry.convention, meta.rule);
-      if (!rule.ok) return reason;
+      const rule = entry.rules.get(meta.rule);
+      if (!rule) return reason;
       const keys = entry.convention.keys;
       // The account claiming the value holds it too; naming it as "the holder" would mislead.
       const claimants = new Set(entry.built.actions.filter((a) => a.role === 'check-account' || a.role === 'put-account').map((a) => keyId(a.key, keys)));
       const scope = entry.spec.kind === 'claim' || entry.spec.kind === 'change-value' ? entry.spec.scope : undefined;
-      const found = await findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule: rule.value, value: meta.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments }).catch(() => []);
+      const found = await findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule, value: meta.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments }).catch(() => []);
       const holders = found.filter((h) => !claimants.has(keyId(h, keys)));
       if (holders.length === 0) return { ...reason, message: `${reason.message}, and no other account holds it (an orphan lock, or this account's own: release it first if it is an orphan)` };
       const names = holders.map((h) => formatKey(h, keys)).sort().join(', ');
@@ -118,12 +129,11 @@ export async function executePreview(ctx: TransactionContext, request: ExecuteRe
   }
   const entry = found.entry;
   const { preview } = entry;
-  if (!sameConnection(preview.connection, ctx.connection)) {
+  if (entry.connectionId !== ctx.connectionId) {
     return err('validation', `preview ${preview.id} was made for ${preview.connection.label}, not ${ctx.connection.label}: preview again on this connection`, { field: 'previewId' });
   }
-  if (!ctx.writable) {
-    return err('read-only', `connection ${ctx.connection.label} is read-only: nothing was sent`, { fix: ctx.connection.profile ? 'allow writes for this connection explicitly (CLI: --allow-writes)' : 'allow writes for this connection' });
-  }
+  const readOnly = readOnlyRefusal(ctx);
+  if (readOnly) return { ok: false, error: readOnly };
   if (request.confirmation !== preview.confirm) {
     return err('validation', `the confirmation does not match: type \`${preview.confirm}\` exactly to ${preview.kind}`, { field: 'confirmation' });
   }

@@ -37,6 +37,7 @@ async function table(keys: KeySchema, items: readonly Item[] = []): Promise<stri
 function context(options: { writable?: boolean; client?: DynamoDBClient; store?: PreviewStore; secrets?: string[] } = {}): TransactionContext {
   return {
     client: options.client ?? admin,
+    connectionId: 'test-local',
     connection: { label: 'test-local', region: 'us-east-1', endpoint },
     writable: options.writable ?? true,
     ...(options.secrets ? { secrets: options.secrets } : {}),
@@ -140,6 +141,17 @@ describe('idempotency and staleness', () => {
       expect(r.error.message).toMatch(/already used in the last 10 minutes with a different request \(IdempotentParameterMismatch\)/);
     }
     expect(await get(name, conv, { PK: 'UNIQ#EMAIL#g@x.io', SK: 'LOCK' })).toBeUndefined();
+  });
+
+  it('a preview is executed only on the connection it was made on, told by id (the same label, region and endpoint is not enough)', async () => {
+    const name = await table(conv.keys, [acct]);
+    const store = new PreviewStore();
+    const ctx = context({ store });
+    const p = await preview(ctx, name, conv, { kind: 'claim', rule: 'HANDLE', value: 'grace', account: acctKey });
+    const elsewhere = await executePreview({ ...ctx, connectionId: 'another-connection' }, { previewId: p.id, confirmation: p.confirm });
+    expect(elsewhere).toMatchObject({ ok: false, error: { kind: 'validation', field: 'previewId', message: expect.stringMatching(/was made for test-local.*preview again on this connection/) } });
+    expect(await get(name, conv, { PK: 'UNIQ#HANDLE#grace', SK: 'LOCK' })).toBeUndefined();
+    expect((await execute(ctx, p)).status).toBe('succeeded');
   });
 
   it('a stale preview fails on its condition with a clear message and writes nothing', async () => {

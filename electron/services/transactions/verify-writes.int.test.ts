@@ -28,7 +28,7 @@ afterAll(async () => {
 
 describe('"verified" means verified', () => {
   it('re-reads a change-value as applied, then names what differs once something else changed an item', async () => {
-    const ctx: TransactionContext = { client, connection: { label: 'test', region: 'us-east-1', endpoint }, writable: true, deps: { store: new PreviewStore(), dataDir } };
+    const ctx: TransactionContext = { connectionId: 'test', client, connection: { label: 'test', region: 'us-east-1', endpoint }, writable: true, deps: { store: new PreviewStore(), dataDir } };
     const preview = await previewTransaction(ctx, { table, convention: layout.convention, operation: { kind: 'change-value', account: { PK: 'ACCT#a1', SK: 'PROFILE' }, rule: 'HANDLE', to: 'bea' } });
     if (!preview.ok) throw new Error(preview.error.message);
     const executed = await executePreview(ctx, { previewId: preview.value.id, confirmation: preview.value.confirm });

@@ -4,7 +4,8 @@ import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/
 import type { LiveWatchEvent } from '../../../shared/watch/watch-events';
 import { createStreamHub } from '../../bridge/stream-hub';
 import { deleteTable, testClient } from '../../testing/dynamo-fixtures';
-import type { ResolvedConnection } from '../connections/registry';
+import { connectionContext, tableContext, type ConventionContext } from '../context/request-context';
+import { describeTable } from '../dynamo/tables';
 import { SANDBOX_CREDENTIALS, SANDBOX_REGION } from '../sandbox/dynamodb-local';
 import { createLiveWatches } from './live-watches';
 import { createStreamTable, signup } from './testing-watch';
@@ -13,7 +14,15 @@ const endpoint = inject('dynamoEndpoint');
 const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
 let client: DynamoDBClient;
 const tables: string[] = [];
-const connection = { view: { id: 'endpoint:test' }, target: { label: 'test', endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS } } as unknown as ResolvedConnection;
+
+/** The request context `watch.start` gets: the connection, the described table, the convention. */
+async function contextFor(table: string): Promise<ConventionContext> {
+  const target = { label: 'test', endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS };
+  const described = await describeTable(client, table);
+  if (!described.ok) throw new Error(described.error.message);
+  const ctx = connectionContext({ connectionId: 'endpoint:test', target, client, writable: false, allowWrites: 'allow writes', endpoint, local: true });
+  return { ...tableContext(ctx, described.value), convention, conventionSource: 'given' };
+}
 
 beforeAll(() => {
   client = testClient(endpoint);
@@ -32,10 +41,10 @@ describe('live watches for the app', () => {
     const hub = createStreamHub();
     const watches = createLiveWatches({ hub, settleMs: 200, pollMs: 50 });
     try {
-      const started = await watches.start(connection, table, convention);
+      const started = await watches.start(await contextFor(table));
       if (!started.ok) throw new Error(started.error.message);
       const { watchId } = started.value;
-      const again = await watches.start(connection, table, convention);
+      const again = await watches.start(await contextFor(table));
       expect(again.ok && again.value.watchId).toBe(watchId);
 
       const seen: LiveWatchEvent[] = [];
@@ -68,7 +77,7 @@ describe('live watches for the app', () => {
     const table = await createStreamTable(client, 'live-nostream', { stream: 'none' });
     tables.push(table);
     const watches = createLiveWatches({ hub: createStreamHub() });
-    const started = await watches.start(connection, table, convention);
+    const started = await watches.start(await contextFor(table));
     expect(started).toMatchObject({ ok: false, error: { kind: 'validation', fix: expect.stringContaining('StreamViewType=NEW_AND_OLD_IMAGES') } });
     await watches.close();
   });

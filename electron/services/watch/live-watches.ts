@@ -5,15 +5,13 @@
  * problem with its cause (nothing is lost by subscribing after the fact).
  */
 import { randomUUID } from 'node:crypto';
-import type { Convention } from '../../../shared/model';
 import { err, ok, type Result } from '../../../shared/result';
 import type { LiveWatchEvent, LiveWatchStatus, WatchStarted } from '../../../shared/watch/watch-events';
 import { ProblemTracker } from '../../../shared/watch/tracker';
 import { DEFAULT_SETTLE_MS } from '../../../shared/watch/settle';
-import type { ResolvedConnection } from '../connections/registry';
+import type { ConventionContext } from '../context/request-context';
 import { createDynamoClient } from '../dynamo/client';
 import { toAppError } from '../dynamo/errors';
-import { describeTable } from '../dynamo/tables';
 import { createStreamsClient } from './streams-client';
 import { findWatchableStream, watchTable } from './watch';
 
@@ -28,7 +26,8 @@ export interface LiveWatchPublisher {
 
 /** The live-watch service behind `watch.start` / `watch.stop`. */
 export interface LiveWatchService {
-  start(connection: ResolvedConnection, table: string, convention: Convention): Promise<Result<WatchStarted>>;
+  /** Starts (or joins) the watch of the context's table, read with its convention. */
+  start(ctx: ConventionContext): Promise<Result<WatchStarted>>;
   stop(watchId: string): Promise<Result<{ stopped: boolean }>>;
   /** Stops every watch (app shutdown). */
   close(): Promise<void>;
@@ -73,24 +72,22 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
   };
 
   return {
-    async start(connection, table, convention) {
-      const key = `${connection.view.id}|${table}`;
+    async start(ctx) {
+      const { convention } = ctx;
+      const table = ctx.table.name;
+      const key = `${ctx.connectionId}|${table}`;
       const running = [...watches.values()].find((w) => w.key === key && w.status !== 'stopped');
       if (running) return ok(running.started);
       if (watches.size >= MAX_LIVE_WATCHES) return err('conflict', `${MAX_LIVE_WATCHES} live watches are running already; stop one first.`);
-      const client = createDynamoClient(connection.target, options.env ? { env: options.env } : {});
+      // Its own clients: a watch outlives requests, and its long polls should not share the request pool's sockets.
+      const client = createDynamoClient(ctx.target, options.env ? { env: options.env } : {});
       try {
-        const described = await describeTable(client, table);
-        if (!described.ok) {
-          client.destroy();
-          return described;
-        }
         const arn = await findWatchableStream(client, table);
         if (!arn.ok) {
           client.destroy();
           return arn;
         }
-        const streams = createStreamsClient(connection.target, options.env);
+        const streams = createStreamsClient(ctx.target, options.env);
         const controller = new AbortController();
         const started: WatchStarted = { watchId: randomUUID(), streamArn: arn.value, settleMs };
         const tracker = new ProblemTracker();
@@ -106,7 +103,7 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
           done: watchTable({
             client,
             streams,
-            table: described.value,
+            table: ctx.table,
             convention,
             streamArn: arn.value,
             signal: controller.signal,

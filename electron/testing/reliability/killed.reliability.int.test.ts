@@ -93,7 +93,7 @@ describe('DynamoDB Local killed', () => {
     const name = await createTempTable(admin, conv.keys, 'killed-tx');
     await putItems(admin, name, [account]);
     const logDir = join(folder, 'log');
-    const ctx = { client: client(first.endpoint), connection: { label: 'killed', region: 'us-east-1', endpoint: first.endpoint }, writable: true, deps: { store: new PreviewStore(), dataDir: logDir, retry: { maxAttempts: 3, baseMs: 1, capMs: 5 } } };
+    const ctx = { connectionId: 'killed', client: client(first.endpoint), connection: { label: 'killed', region: 'us-east-1', endpoint: first.endpoint }, writable: true, deps: { store: new PreviewStore(), dataDir: logDir, retry: { maxAttempts: 3, baseMs: 1, capMs: 5 } } };
     const preview = await previewTransaction(ctx, { table: name, convention: conv, operation: { kind: 'claim', rule: 'HANDLE', value: 'ada', account: keyOf(account, conv.keys) } });
     if (!preview.ok) throw new Error(preview.error.message);
     process.kill(first.pid, 'SIGKILL');

@@ -76,10 +76,10 @@ let transactions = 0;
 while (cycles < Number(cyclesText) && Date.now() < deadline) {
   await audit();
   await call('lookup.run', { ...onTable, convention, value: `s${cycles % 300}` });
-  await transact({ kind: 'claim', rule: 'HANDLE', value: 'soak', account }, 'executed');
+  await transact({ kind: 'claim', rule: 'HANDLE', value: 'soak', account }, 'succeeded');
   // The account moves on; its old lock is now an orphan, which release removes.
   await admin.send(new PutItemCommand({ TableName: table, Item: { ...holder, username: { S: `moved${cycles}` } } }));
-  await transact({ kind: 'release', rule: 'HANDLE', value: 'soak' }, 'executed');
+  await transact({ kind: 'release', rule: 'HANDLE', value: 'soak' }, 'succeeded');
   await admin.send(new PutItemCommand({ TableName: table, Item: holder }));
   transactions += 2;
   cycles += 1;

@@ -53,7 +53,7 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
       request =
         kind === 'delete-account'
           ? { kind: 'delete-account', account: { ...seed.account } }
-          : { kind: 'change-value', account: { ...seed.account }, rule, oldValue: seed.from ?? '', newValue: value };
+          : { kind: 'change-value', account: { ...seed.account }, rule, from: seed.from ?? '', to: value };
     } else if (kind === 'claim') {
       const account = candidates.length > 0 ? candidates[accountIndex] : parseKeyInput(accountText);
       if (!account) {

@@ -1,13 +1,13 @@
-/** The outcome of an executed transaction: success (and the re-check), or the reason per action. */
+/** The outcome of an executed transaction: success (and the re-check), the reason per action, or why it was refused before sending. */
 import type { LookupView, TxOutcomeView } from '../../../../shared/contract';
 import { VerdictChip } from '../lookup/verdict';
 import { VisibleText } from '../../components/visible-text-view';
 
-/** Success or the cancellation reasons, each mapped to its action. */
+/** Success, the cancellation reasons (each mapped to its action), or the refusal. */
 export function OutcomePanel({ outcome, recheck, auditsAgain = false }: { outcome: TxOutcomeView; recheck: LookupView | undefined; auditsAgain?: boolean }) {
-  if (outcome.status === 'executed') {
+  if (outcome.status === 'succeeded') {
     return (
-      <div className="alert alert-ok" role="status" data-testid="tx-outcome" data-status="executed">
+      <div className="alert alert-ok" role="status" data-testid="tx-outcome" data-status={outcome.status}>
         <div className="alert-title">Executed</div>
         <p data-testid="tx-verified" data-verified={String(outcome.verified)}>
           {outcome.verified ? 'The transaction was applied and verified (every written item re-read as written).' : 'The transaction was applied, but the re-read does not confirm it:'}
@@ -35,8 +35,16 @@ export function OutcomePanel({ outcome, recheck, auditsAgain = false }: { outcom
       </div>
     );
   }
+  if (outcome.status === 'refused') {
+    return (
+      <div className="alert alert-danger" role="alert" data-testid="tx-outcome" data-status={outcome.status}>
+        <div className="alert-title">Not executed — Locksmith refused before sending; nothing was written</div>
+        <p data-testid="tx-refused">{outcome.message}</p>
+      </div>
+    );
+  }
   return (
-    <div className="alert alert-danger" role="alert" data-testid="tx-outcome" data-status="cancelled">
+    <div className="alert alert-danger" role="alert" data-testid="tx-outcome" data-status={outcome.status}>
       <div className="alert-title">Not executed — DynamoDB refused the transaction; nothing was written</div>
       <ol>
         {outcome.reasons.map((reason) => (

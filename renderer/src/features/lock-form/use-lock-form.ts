@@ -86,11 +86,11 @@ export function useLockForm(
         }
         setOutcome(result.value);
         setStep('outcome');
-        if (result.value.status === 'executed' && (request?.kind === 'change-value' || request?.kind === 'delete-account')) {
+        if (result.value.status === 'succeeded' && (request?.kind === 'change-value' || request?.kind === 'delete-account')) {
           onAccountChanged();
           return;
         }
-        if (result.value.status === 'executed' && request && 'value' in request && typeof request.value === 'string') {
+        if (result.value.status === 'succeeded' && request && 'value' in request && typeof request.value === 'string') {
           // Re-check the group: a fresh lookup of the value updates the inspector rows in place.
           const rule = 'rule' in request ? { rule: request.rule } : {};
           const scope = request.kind === 'release' && request.scope ? { scope: request.scope } : {};

@@ -6,14 +6,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuditEvent } from '../../shared/contract/views';
-import type { GroupRow } from '../../shared/audit/types';
-import type { Item } from '../../shared/model';
-import { createTempTable, deleteTable, putItems, testClient } from '../testing/dynamo-fixtures';
-import { SANDBOX_CREDENTIALS, SANDBOX_REGION } from '../services/sandbox/dynamodb-local';
-import type { ResolvedConnection } from '../services/connections/registry';
-import { createDataServices } from './data-services';
-import { createStreamHub } from './stream-hub';
+import type { AuditEvent } from '../../../shared/contract/views';
+import type { GroupRow } from '../../../shared/audit/types';
+import type { Item } from '../../../shared/model';
+import { createTempTable, deleteTable, putItems, testClient } from '../../testing/dynamo-fixtures';
+import { SANDBOX_CREDENTIALS, SANDBOX_REGION } from '../sandbox/dynamodb-local';
+import { createStreamHub } from '../../bridge/stream-hub';
+import { detectForTable } from '../context/convention-choice';
+import { connectionContext, tableContext } from '../context/request-context';
+import { describeTable } from '../dynamo/tables';
+import { auditReport, startAudit } from './audit-methods';
+import { createAuditRuns } from './audit-runs';
 
 const ACCOUNTS = 120;
 
@@ -58,16 +61,16 @@ describe('audit.events replay', () => {
 
   it('gives early, mid-run and late subscribers the same, exact rows', async () => {
     const hub = createStreamHub();
-    const services = createDataServices({ hub, dataDir });
-    const connection: ResolvedConnection = {
-      view: { id: 'endpoint:test', label: endpoint, kind: 'endpoint', region: SANDBOX_REGION, endpoint, endpointSource: 'connection', writable: false, state: 'ok', envOverrides: [] },
-      target: { label: endpoint, endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS },
-    };
+    const runs = createAuditRuns(hub);
+    const target = { label: endpoint, endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS };
+    const described = await describeTable(client, table);
+    if (!described.ok) throw new Error(described.error.message);
+    const ctx = tableContext(connectionContext({ connectionId: 'endpoint:test', target, client, writable: false, allowWrites: 'allow writes', endpoint, local: true }), described.value);
     try {
-      const detected = await services.detect(connection, table, 50);
+      const detected = await detectForTable(ctx, 50);
       if (!detected.ok) throw new Error(detected.error.message);
       // Small deltas (segments of one page each) so that "mid-run" exists.
-      const started = await services.startAudit(connection, table, detected.value.convention, 4);
+      const started = await startAudit({ ...ctx, convention: detected.value.detection.convention, conventionSource: 'detected' }, runs, { segments: 4 });
       if (!started.ok) throw new Error(started.error.message);
       const { runId } = started.value;
       const early = collector();
@@ -88,7 +91,7 @@ describe('audit.events replay', () => {
       const late = collector();
       hub.subscribe('audit.events', { runId }, late.deliver);
 
-      const report = await services.auditReport(runId);
+      const report = await auditReport(runs, { runId });
       if (!report.ok) throw new Error(report.error.message);
       const expectedIds = [...early.rows.keys()].sort();
       // One row per account plus the stray lock.
@@ -103,7 +106,7 @@ describe('audit.events replay', () => {
       expect(joined).toBe(true);
       expect(early.done()?.complete).toBe(true);
     } finally {
-      services.close();
+      runs.close();
     }
   });
 });

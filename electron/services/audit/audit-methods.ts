@@ -1,0 +1,63 @@
+/** The app's audit methods over a request context: `audit.start`, `audit.cancel`, `audit.report`. */
+import { randomUUID } from 'node:crypto';
+import type { AuditReport } from '../../../shared/audit/types';
+import type { AuditReportView, AuditStarted } from '../../../shared/contract/views';
+import { err, ok, type Result } from '../../../shared/result';
+import type { ConventionContext } from '../context/request-context';
+import type { AuditRuns } from './audit-runs';
+import { targetKey } from '../context/client-pool';
+import { runAudit, STREAM_ROWS_PER_DELTA } from './run-audit';
+
+/** Starts auditing the context's table in the background; events go to `audit.events`. */
+export async function startAudit(ctx: ConventionContext, runs: AuditRuns, args: { readonly segments?: number | undefined }): Promise<Result<AuditStarted>> {
+  const runId = `run_${randomUUID().replace(/-/g, '')}`;
+  const run = runs.add(runId);
+  const { convention } = ctx;
+  const table = ctx.table.name;
+  void runAudit({
+    client: ctx.client,
+    table,
+    convention,
+    ...(args.segments ? { segments: args.segments } : {}),
+    signal: run.controller.signal,
+    errorContext: ctx.errorContext,
+    maxRowsPerDelta: STREAM_ROWS_PER_DELTA,
+    onDelta: (delta, progress) => runs.delta(runId, run, delta, progress),
+  })
+    // runAudit is not meant to throw; if it ever does, the run must still end — as incomplete,
+    // with the reason — or the UI would wait for a `done` that never comes.
+    .catch((error: unknown): { report: AuditReport } => ({
+      report: {
+        table,
+        complete: false,
+        reason: `the audit stopped unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+        convention,
+        scanned: run.counts?.scanned ?? 0,
+        accounts: run.counts?.accounts ?? 0,
+        locks: run.counts?.locks ?? 0,
+        summary: run.counts?.summary ?? { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 },
+        problems: [],
+      },
+    }))
+    .then((done) => {
+      // A complete audit answers this connection's lookups of the table until Locksmith writes through it.
+      if ('index' in done && done.index) runs.indexes.remember(targetKey(ctx.connectionId, ctx.target), done.index);
+      runs.finish(runId, run, done.report);
+    });
+  return ok({ runId, convention });
+}
+
+/** Cancels a running audit; false when it is unknown or already finished. */
+export async function cancelAudit(runs: AuditRuns, args: { readonly runId: string }): Promise<Result<{ cancelled: boolean }>> {
+  const run = runs.get(args.runId);
+  if (!run || run.report) return ok({ cancelled: false });
+  run.controller.abort();
+  return ok({ cancelled: true });
+}
+
+/** The report of a finished run (a running one answers `conflict`: the report is ready when it finishes). */
+export async function auditReport(runs: AuditRuns, args: { readonly runId: string }): Promise<Result<AuditReportView>> {
+  const run = runs.get(args.runId);
+  if (!run) return err('not-found', `No audit run ${args.runId}.`);
+  return run.report ? ok(run.report) : err('conflict', 'The audit is still running; its report is ready when it finishes.');
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditReport } from '../../../shared/audit/types';
+import type { AuditEvent } from '../../../shared/contract/views';
+import type { ScanProgress } from '../../../shared/scan-types';
+import { createAuditRuns, MAX_KEPT_RUNS, MAX_SNAPSHOT_RUNS, type AuditPublisher } from './audit-runs';
+
+const summary = { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 };
+const counts = { scanned: 2, accounts: 1, locks: 1, summary };
+const progress: ScanProgress = { items: 2, pages: 1, segments: 1, segmentsDone: 1, capacityUnits: 0, elapsedMs: 1, retries: 0 };
+const report = { table: 't', complete: true, scanned: 2, accounts: 1, locks: 1, summary, problems: [] } as unknown as AuditReport;
+const row = (id: string) => ({ id }) as never;
+
+function publisher() {
+  const published: AuditEvent[] = [];
+  let replay: (filter: Readonly<Record<string, unknown>>) => readonly AuditEvent[] = () => [];
+  const hub: AuditPublisher = { publish: (_stream, event) => published.push(event), setReplay: (_stream, r) => (replay = r) };
+  return { hub, published, replay: (runId: string) => replay({ runId }) };
+}
+
+describe('audit runs', () => {
+  it('publishes deltas and done, and replays rows, progress and done to a late subscriber', () => {
+    const { hub, published, replay } = publisher();
+    const runs = createAuditRuns(hub);
+    const run = runs.add('r1');
+    runs.delta('r1', run, { upserted: [row('a'), row('b')], removed: [], counts }, progress);
+    runs.delta('r1', run, { upserted: [], removed: ['a'], counts }, progress);
+    runs.finish('r1', run, report);
+    expect(published.map((e) => e.type)).toEqual(['delta', 'progress', 'delta', 'progress', 'done']);
+    expect(replay('r1')).toEqual([
+      { type: 'delta', runId: 'r1', snapshot: true, delta: { upserted: [row('b')], removed: [], counts } },
+      { type: 'progress', runId: 'r1', progress },
+      { type: 'done', runId: 'r1', complete: true, counts: { scanned: 2, accounts: 1, locks: 1, summary } },
+    ]);
+    expect(replay('unknown')).toEqual([]);
+  });
+
+  it('drops the rows of old finished runs, then the runs themselves; running ones stay', () => {
+    const { hub, replay } = publisher();
+    const runs = createAuditRuns(hub);
+    const running = runs.add('running');
+    for (let i = 0; i < MAX_KEPT_RUNS + 1; i++) {
+      const run = runs.add(`r${i}`);
+      runs.delta(`r${i}`, run, { upserted: [row('x')], removed: [], counts }, progress);
+      runs.finish(`r${i}`, run, report);
+    }
+    runs.add('last');
+    expect(runs.get('running')).toBe(running);
+    expect(runs.get('r0')).toBeUndefined();
+    expect(runs.get(`r${MAX_KEPT_RUNS}`)?.report).toBe(report);
+    // Old finished runs keep their report (done is replayed) but not their rows.
+    expect(replay('r5').map((e) => e.type)).toEqual(['progress', 'done']);
+    expect(replay(`r${MAX_KEPT_RUNS}`).map((e) => e.type)).toEqual(['delta', 'progress', 'done']);
+    expect(MAX_SNAPSHOT_RUNS).toBeLessThan(MAX_KEPT_RUNS);
+  });
+
+  it('close aborts every run', () => {
+    const runs = createAuditRuns(publisher().hub);
+    const a = runs.add('a');
+    runs.close();
+    expect(a.controller.signal.aborted).toBe(true);
+  });
+});

@@ -1,0 +1,48 @@
+/** The app's `lookup.run` over a request context: who holds a value, as the lookup panel shows it. */
+import type { LookupView } from '../../../shared/contract/views';
+import { ok, type Result } from '../../../shared/result';
+import type { AuditIndexes } from '../audit/audit-index';
+import { targetKey } from '../context/client-pool';
+import type { ConventionContext } from '../context/request-context';
+import { lookupValue } from './lookup';
+
+/** What `lookup.run` asks for, after validation. */
+export interface LookupArgs {
+  readonly value: string;
+  readonly rule?: string | undefined;
+  readonly scope?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * Looks a value up in the context's table (its GSIs from the one description) and maps the answer to
+ * the view; a complete audit of the table under this convention, with no write through Locksmith
+ * since, lends its holders (re-read by key) where no GSI serves a rule.
+ */
+export async function lookupView(ctx: ConventionContext, args: LookupArgs, indexes?: AuditIndexes): Promise<Result<LookupView>> {
+  const auditIndex = indexes?.find(targetKey(ctx.connectionId, ctx.target), ctx.table.name, ctx.convention);
+  const answer = await lookupValue({
+    client: ctx.client,
+    table: { name: ctx.table.name, gsis: ctx.table.gsis },
+    convention: ctx.convention,
+    value: args.value,
+    ...(args.rule ? { rule: args.rule } : {}),
+    ...(args.scope ? { scope: args.scope } : {}),
+    ...(auditIndex ? { auditIndex } : {}),
+    errorContext: ctx.errorContext,
+  });
+  if (!answer.ok) return answer;
+  const a = answer.value;
+  const index = a.rules.map((r) => (r.search.kind === 'gsi' ? r.search.index : undefined)).find(Boolean);
+  return ok({
+    value: a.value,
+    method: a.method === 'gsi' ? 'index' : a.method,
+    ...(index ? { indexName: index } : {}),
+    ...(a.usedAudit ? { usedAudit: a.usedAudit } : {}),
+    complete: a.complete,
+    ...(a.reason ? { reason: a.reason } : {}),
+    rules: a.rules.map((r) => {
+      const lock = r.locks.find((probe) => probe.exists);
+      return { rule: r.rule, normalized: r.normalized, ...(r.scope ? { scope: r.scope } : {}), verdict: r.verdict, ...(lock ? { lock: lock.key } : {}), ...(lock?.owner ? { owner: lock.owner } : {}), holders: r.holders, notes: r.notes };
+    }),
+  });
+}

@@ -1,0 +1,71 @@
+/** The app's transaction methods: `tx.preview`, `tx.execute`, `tx.decode`, `activity.list`. */
+import type { TxRequest } from '../../../shared/contract/tx-schema';
+import type { ActivityPage, DecodeView, TxOutcomeView, TxPreviewView } from '../../../shared/contract/views';
+import { err, ok, type Result } from '../../../shared/result';
+import type { ConnectionContext, ConventionContext } from '../context/request-context';
+import type { AuditIndexes } from '../audit/audit-index';
+import { targetKey } from '../context/client-pool';
+import { toAppError } from '../dynamo/errors';
+import type { PreviewStore } from './preview-store';
+import { decodeCancellation, executePreview, previewTransaction, readActivity, transactionContext } from './service';
+import { activityView, previewView, reasonView } from './tx-views';
+import { verifyExecuted } from './verify-writes';
+
+/** The long-lived parts the transaction methods share: the preview store and the activity log's folder. */
+export interface TxStores {
+  readonly previews: PreviewStore;
+  readonly dataDir: string;
+  /** The audits lookups may use: a write through a connection retires the ones that started before it. */
+  readonly indexes?: AuditIndexes;
+}
+
+/** Builds the request, keeps it under a preview id (with the connection id) and returns it as the panel shows it. */
+export async function previewTx(ctx: ConventionContext, stores: TxStores, args: { readonly request: TxRequest }): Promise<Result<TxPreviewView>> {
+  const made = await previewTransaction(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), { table: ctx.table.name, convention: ctx.convention, operation: args.request });
+  return made.ok ? ok(previewView(ctx, made.value)) : made;
+}
+
+/** The connection a kept preview was made on (execute resolves it, then sends on it only). */
+export function previewConnection(stores: TxStores, previewId: string): Result<string> {
+  const found = stores.previews.get(previewId);
+  if (found.found) return ok(found.entry.connectionId);
+  return err('not-found', found.reason === 'expired' ? `Preview ${previewId} has expired (previews last 10 minutes, the token's idempotency window): preview again.` : `No preview ${previewId} (unknown or expired): preview again.`, { field: 'previewId' });
+}
+
+/** Sends exactly the kept preview on its connection, then re-reads what it wrote. */
+export async function executeView(ctx: ConnectionContext, stores: TxStores, args: { readonly previewId: string; readonly confirmation: string }): Promise<Result<TxOutcomeView>> {
+  const found = stores.previews.get(args.previewId);
+  if (!found.found) return err('not-found', `No preview ${args.previewId} (unknown or expired): preview again.`, { field: 'previewId' });
+  const kept = found.entry.preview;
+  try {
+    const done = await executePreview(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), args);
+    // Noted once answered (or failed on the way, when it may have landed): an audit that started
+    // before now may lack this write, so lookups stop using it. A refusal sent nothing.
+    if (!done.ok || done.value.status !== 'refused') stores.indexes?.noteWrite(targetKey(ctx.connectionId, ctx.target));
+    if (!done.ok) return done;
+    const outcome = done.value;
+    // Refused before sending: the preview stays, to execute once nobody holds the value.
+    if (outcome.status === 'refused') return ok({ status: 'refused', previewId: args.previewId, holders: outcome.holders, message: outcome.message });
+    stores.previews.delete(args.previewId);
+    if (outcome.status === 'succeeded') {
+      const check = await verifyExecuted(ctx.client, kept);
+      return ok({ status: 'succeeded', previewId: args.previewId, verified: check.verified, message: outcome.message, ...(check.verified ? {} : { differences: [...check.differences, ...check.unchecked.map((u) => `not checked: ${u}`)] }) });
+    }
+    return ok({ status: 'cancelled', previewId: args.previewId, message: outcome.message, reasons: outcome.reasons.map((r) => reasonView(r, kept)) });
+  } catch (error) {
+    stores.indexes?.noteWrite(targetKey(ctx.connectionId, ctx.target));
+    return { ok: false, error: toAppError(error, { ...ctx.errorContext, table: kept.table }) };
+  }
+}
+
+/** Explains a pasted TransactionCanceledException message or CancellationReasons array. */
+export async function decodeView(args: { readonly text: string; readonly request?: string | undefined }): Promise<Result<DecodeView>> {
+  const decoded = decodeCancellation({ error: args.text, ...(args.request ? { request: args.request } : {}) });
+  return decoded.ok ? ok({ reasons: decoded.value.reasons.map((r) => reasonView(r)), summary: decoded.value.summary }) : decoded;
+}
+
+/** The newest activity-log lines. */
+export async function activityPage(stores: Pick<TxStores, 'dataDir'>, args: { readonly limit?: number | undefined }): Promise<Result<ActivityPage>> {
+  const entries = await readActivity({ ...(args.limit ? { limit: args.limit } : {}), dataDir: stores.dataDir });
+  return ok({ entries: entries.map(activityView) });
+}

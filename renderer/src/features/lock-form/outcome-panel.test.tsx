@@ -1,0 +1,17 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { TxOutcomeView } from '../../../../shared/contract';
+import { OutcomePanel } from './outcome-panel';
+
+const render = (outcome: TxOutcomeView): string => renderToStaticMarkup(<OutcomePanel outcome={outcome} recheck={undefined} />);
+
+describe('OutcomePanel', () => {
+  it('shows each status of the one outcome set as itself', () => {
+    expect(render({ status: 'succeeded', previewId: 'p1', verified: true })).toContain('data-status="succeeded"');
+    expect(render({ status: 'cancelled', previewId: 'p1', reasons: [{ index: 0, code: 'ConditionalCheckFailed', message: 'taken' }] })).toContain('data-status="cancelled"');
+    const refused = render({ status: 'refused', previewId: 'p1', holders: [{ PK: 'ACCT#b', SK: 'PROFILE' }], message: 'refused: ACCT#b holds `ada` right now. Nothing was sent.' });
+    expect(refused).toContain('data-status="refused"');
+    expect(refused).toContain('Locksmith refused before sending');
+    expect(refused).toContain('ACCT#b holds `ada` right now');
+  });
+});
