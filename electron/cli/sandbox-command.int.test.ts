@@ -12,11 +12,12 @@ let endpoint = '';
 let keyEnv: NodeJS.ProcessEnv = {};
 let stdout = '';
 let stderr = '';
+/** Settles on 'close' (the child's stdio has ended), not 'exit': the tests read stderr after it. */
 let exited: Promise<number | null>;
 
 beforeAll(async () => {
   child = spawn(process.execPath, [LOCKSMITH_BIN, 'sandbox'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  exited = new Promise((resolve) => child.once('close', (code) => resolve(code)));
   child.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   endpoint = await new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
