@@ -5,7 +5,7 @@ import { MAX_VALUE_LENGTH } from '../../../../shared/contract/limits';
 import type { KeySchema, PlainKey } from '../../../../shared/model';
 import { ItemViewer } from '../inspector/item-viewer';
 import { formatKey } from '../../../../shared/plain-key';
-import { useWorkspace } from '../../app/workspace';
+import { useWorkspace } from '../../workspace/workspace-context';
 import { useAction } from '../../bridge/use-method';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
