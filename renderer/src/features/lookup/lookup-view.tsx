@@ -1,7 +1,7 @@
 /** The Lookup tab: one value in, a verdict per rule out, with the lock, its holder(s) and the fitting action. */
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { LookupRuleView, MethodArgs } from '../../../../shared/contract';
-import { MAX_VALUE_LENGTH } from '../../../../shared/contract/limits';
+import { MAX_VALUE_LENGTH } from '../../../../shared/contract/arg-limits';
 import type { KeySchema, PlainKey } from '../../../../shared/model';
 import { ItemViewer } from '../inspector/item-viewer';
 import { formatKey } from '../../../../shared/plain-key';
