@@ -9,7 +9,7 @@ import { layoutFor, S } from '../../../shared/conventions/test-layouts';
 import type { Item, Problem } from '../../../shared/model';
 import { createTempTable, deleteTable, putItems, testClient } from '../../testing/dynamo-fixtures';
 import { runAudit } from '../audit/run-audit';
-import { readActivity } from '../transactions/audit-log';
+import { readActivity } from '../transactions/activity-log';
 import type { TransactionContext } from '../transactions/service';
 import { RepairService } from './repair-service';
 
