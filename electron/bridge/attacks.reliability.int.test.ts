@@ -2,7 +2,7 @@
  * Attacks through the bridge, with the real composed app over the run's DynamoDB Local:
  * markup in item values comes back as data; a renderer asking for Node, credentials or unknown
  * methods is refused; IPC from a foreign frame is refused; and recognisable fake secrets (access
- * key, secret key, session token, MFA code) appear in no result, log line, audit log or settings file.
+ * key, secret key, session token, MFA code) appear in no result, log line, activity log or settings file.
  * (Renderer inertness of that markup: e2e/xss.spec.ts. Browser-mode token/Host/Origin: electron/serve/server.test.ts.)
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -148,7 +148,7 @@ describe('IPC from a foreign frame', () => {
 });
 
 describe('secrets never leave the Node process', () => {
-  it('after reads, a write, failures and MFA answers: no fake secret in any result, log line, audit log or settings file', async () => {
+  it('after reads, a write, failures and MFA answers: no fake secret in any result, log line, activity log or settings file', async () => {
     await call('tables.list', { connectionId });
     const preview = (await call('tx.preview', { connectionId, table, convention: conv, request: { kind: 'claim', rule: 'HANDLE', value: MARKUP[0]!.toLowerCase(), account: { PK: 'ACCT#x0', SK: 'PROFILE' } } })) as { ok: true; value: { previewId: string; confirmText: string } };
     expect(preview.ok).toBe(true);

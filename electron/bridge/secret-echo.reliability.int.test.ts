@@ -1,6 +1,6 @@
 /**
  * #16 finding 2: an endpoint that echoes the session token it was signed with (in a
- * ValidationException message) must not get that token into any result, the audit log, the
+ * ValidationException message) must not get that token into any result, the activity log, the
  * activity list, a log line or the CLI's output. The endpoint is a loopback proxy in front of the
  * run's DynamoDB Local that answers ListTables and TransactWriteItems with the echo.
  */
@@ -79,7 +79,7 @@ afterAll(async () => {
 });
 
 describe('a session token echoed by the endpoint', () => {
-  it('reaches no result, audit-log line, activity entry, log line or CLI output', async () => {
+  it('reaches no result, activity-log line, activity entry, log line or CLI output', async () => {
     const call = (method: string, args: unknown) => app.dispatch(method, args, 'http', { trusted: true, label: 'echo test' });
     const added = (await call('connections.addEndpoint', { endpoint: proxyUrl, region: 'us-east-1', credentials: { source: 'env' } })) as { ok: true; value: { id: string } };
     const connectionId = added.value.id;
@@ -89,16 +89,16 @@ describe('a session token echoed by the endpoint', () => {
     expect(preview.ok).toBe(true);
     results.push(preview, await call('tx.execute', { previewId: preview.value.previewId, confirmation: preview.value.confirmText }));
     results.push(await call('activity.list', {}));
-    const auditLog = await readFile(join(dir, 'data', 'audit-log.jsonl'), 'utf8');
+    const activityLog = await readFile(join(dir, 'data', 'audit-log.jsonl'), 'utf8');
     const cli = captureIo({ AWS_ACCESS_KEY_ID: KEY_ID, AWS_SECRET_ACCESS_KEY: SECRET, AWS_SESSION_TOKEN: SESSION });
     await main(['tables', '--endpoint', proxyUrl], cli);
 
     // The echo really happened: the message came back (scrubbed) through every path.
     expect(echoes).toBeGreaterThanOrEqual(3);
     expect(JSON.stringify(results[0])).toMatch(/signed with token \*\*\*/);
-    expect(auditLog.trim().split('\n')).toHaveLength(1);
+    expect(activityLog.trim().split('\n')).toHaveLength(1);
     expect(cli.err()).toMatch(/signed with token \*\*\*/);
-    const everything = [JSON.stringify(results), auditLog, logLines.join('\n'), cli.out(), cli.err()].join('\n');
+    const everything = [JSON.stringify(results), activityLog, logLines.join('\n'), cli.out(), cli.err()].join('\n');
     for (const secret of [SESSION, SECRET, KEY_ID]) expect(everything, `found ${secret}`).not.toContain(secret);
     await recordFigures('secret-echo', { echoes, paths: 6, secretHits: 0 });
   });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Convention } from '../model';
 import { accountMatcherSchema, checkConvention, keySchemaSchema, lockRuleSchema, presetOrCustomSchema } from '../conventions/file';
-import { MAX_NAME_LENGTH, nameSchema, tableNameSchema } from './limits';
+import { MAX_NAME_LENGTH, nameSchema, tableNameSchema } from './arg-limits';
 
 /** Splits a field name such as `rules[1].lockKeys[0].hash` into a zod path. */
 export function fieldPath(field: string): (string | number)[] {

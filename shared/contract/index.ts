@@ -1,6 +1,6 @@
 /** The bridge contract: methods, streams, derived types, view models and the browser-mode client. */
 export * from './api';
-export * from './limits';
+export * from './arg-limits';
 export * from './methods';
 export * from './streams';
 export * from './views';

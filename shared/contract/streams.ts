@@ -1,7 +1,7 @@
 /** Subscriptions the renderer can open: each returns an unsubscribe function on the client side. */
 import { z } from 'zod';
 import type { AuditEvent, MfaPromptEvent, SandboxView } from './views';
-import { opaqueIdSchema } from './limits';
+import { opaqueIdSchema } from './arg-limits';
 import { stream } from './spec';
 import type { LiveWatchEvent } from '../watch/watch-events';
 

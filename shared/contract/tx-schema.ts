@@ -3,7 +3,7 @@
  * Main builds the exact TransactWriteItems from these with the table's convention; the renderer never sends raw requests.
  */
 import { z } from 'zod';
-import { MAX_TEXT_LENGTH, nameSchema, plainKeySchema, valueSchema } from './limits';
+import { MAX_TEXT_LENGTH, nameSchema, plainKeySchema, valueSchema } from './arg-limits';
 
 /** Claim: put the missing lock for `value` of `rule`, guarded by the account still holding it. */
 const claimSchema = z.strictObject({ kind: z.literal('claim'), rule: nameSchema, value: valueSchema, account: plainKeySchema });

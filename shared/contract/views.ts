@@ -281,7 +281,7 @@ export interface DecodeView {
  */
 export type ActivityStatus = OutcomeStatus | 'error' | 'unknown';
 
-/** One line of the local audit log of executed transactions. */
+/** One line of the local activity log of executed transactions. */
 export interface ActivityEntry {
   readonly time: string;
   readonly connection: string;

@@ -4,7 +4,7 @@
  * vs. the key schema, unique rule names) are checked after, each error naming its field.
  */
 import { z } from 'zod';
-import { MAX_NAME_LENGTH, MAX_TEMPLATE_LENGTH, tableNameSchema } from '../contract/limits';
+import { MAX_NAME_LENGTH, MAX_TEMPLATE_LENGTH, tableNameSchema } from '../contract/arg-limits';
 import type { Convention, KeySchema, LockRule, NormalizationStep } from '../model';
 import { formatFieldPath } from '../field-path';
 import { PRESET_NAMES } from '../model';
@@ -17,7 +17,7 @@ export const CONVENTION_FILE_VERSION = 2 as const;
 /** A v1 placeholder that OneTable presets carry without saying which attribute fills it (its locks read as malformed). */
 const LEGACY_SCOPE = 'scope';
 
-// The same bounds as the bridge's convention schema (shared/contract/limits.ts): a convention
+// The same bounds as the bridge's convention schema (shared/contract/arg-limits.ts): a convention
 // file is user input too, and a 20 MB rule name must be refused, not carried into every report.
 const name = () => z.string().min(1, 'must not be empty').max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`);
 const text = () => z.string().max(MAX_TEMPLATE_LENGTH, `must be at most ${MAX_TEMPLATE_LENGTH} characters`);

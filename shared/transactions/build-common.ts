@@ -2,7 +2,7 @@
 import { formatLockItem, formatLockKey } from '../conventions/format';
 import { parseLockKey, ruleNormalizer } from '../conventions/parse';
 import { canonicalNumber, isScoped, lockScope, scopeRecord, scopeWords, type ScopeValues } from '../conventions/scope';
-import { checkLockKeyLimits, PARTITION_KEY_MAX_BYTES, utf8ByteLength as utf8Bytes } from '../limits';
+import { checkLockKeyLimits, PARTITION_KEY_MAX_BYTES, utf8ByteLength as utf8Bytes } from '../key-limits';
 import type { Convention, LockRule, PlainKey, PlainValue } from '../model';
 import { formatKey } from '../plain-key';
 import { err, ok, type Result } from '../result';

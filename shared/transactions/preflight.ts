@@ -4,7 +4,7 @@
  */
 import { isAccount } from '../conventions/classify';
 import { compileConvention, parseLockKey } from '../conventions/parse';
-import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../limits';
+import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../key-limits';
 import type { Convention, Item, KeyAttribute, KeySchema } from '../model';
 import { base64Decode } from '../plain-key';
 import { err, ok, type Result } from '../result';

@@ -24,7 +24,7 @@ export const changeValueCommand: CliCommand = {
 One TransactWriteItems: Put the new lock with attribute_not_exists(<hash key>), Delete the old lock
 with attribute_exists (and its owner, when the convention has one), Update the account only if it
 still holds the old value. After executing, every written item is re-read (consistent reads):
-"applied and verified", or what differs. Every execution is appended to the audit log.
+"applied and verified", or what differs. Every execution is appended to the activity log.
 ${WRITE_EXIT_CODES}
 Example:
   locksmith change-value --endpoint http://localhost:8000 --table accounts \\

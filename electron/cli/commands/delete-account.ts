@@ -21,7 +21,7 @@ export const deleteAccountCommand: CliCommand = {
 One TransactWriteItems: Delete the account only if it still holds the values read at preview, and
 Delete the lock of each value (attribute_exists, and the owner when the convention has one). After
 executing, every written item is re-read (consistent reads): "applied and verified", or what
-differs. Every execution is appended to the audit log.
+differs. Every execution is appended to the activity log.
 ${WRITE_EXIT_CODES}
 Example:
   locksmith delete-account --endpoint http://localhost:8000 --table accounts --account '{"PK":"ACCT#a1f9c3","SK":"PROFILE"}'`,

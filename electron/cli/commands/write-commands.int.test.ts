@@ -59,7 +59,7 @@ describe('claim and release through bin/locksmith', () => {
     expect(await lockExists(name, 'ada')).toBe(false);
   });
 
-  it('claims with --yes (exit 0), then a second claim is told who holds it (exit 1), and both are in the audit log', async () => {
+  it('claims with --yes (exit 0), then a second claim is told who holds it (exit 1), and both are in the activity log', async () => {
     const name = await table([layout.account('a1', { username: 'ada' }), layout.account('b2', { username: 'ADA' })]);
     const first = await runCli(['claim', ...base(name), '--rule', 'HANDLE', '--value', 'ada', '--account', ADA, '--yes', '--json'], fx.env);
     expect(first.code).toBe(0);

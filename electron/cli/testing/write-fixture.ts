@@ -1,5 +1,5 @@
 /**
- * The setup every CLI write-command integration test shares: a temp data dir (the audit log lands
+ * The setup every CLI write-command integration test shares: a temp data dir (the activity log lands
  * there), a clean environment pointing at it, the uniq layout's convention as a file (not detection:
  * what a sample suggests for a tiny table is not the point), and temp tables dropped afterwards.
  */

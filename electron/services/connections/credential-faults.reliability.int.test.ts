@@ -2,7 +2,7 @@
  * Reliability: credentials failing mid-session, faked at the SDK edge (the credential provider) —
  * an SSO session that expires during an audit and before an execute, an MFA code rejected or
  * cancelled when credentials are refreshed. Each ends in a clear, named state and writes nothing.
- * The fake credentials are recognisable, and every result and the audit log are searched for them.
+ * The fake credentials are recognisable, and every result and the activity log are searched for them.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -166,7 +166,7 @@ describe('MFA failing when credentials are refreshed mid-session', () => {
 });
 
 describe('the fake credentials', () => {
-  it('appear in no result, error or audit log line', async () => {
+  it('appear in no result, error or activity log line', async () => {
     const log = await readFile(join(dataDir, 'audit-log.jsonl'), 'utf8').catch(() => '');
     const everything = `${JSON.stringify(produced)}\n${log}`;
     expect(log.split('\n').filter(Boolean).length).toBe(3);

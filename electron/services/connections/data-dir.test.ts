@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendActivity, type ActivityEntry } from '../transactions/audit-log';
+import { appendActivity, type ActivityEntry } from '../transactions/activity-log';
 import { ensureDataDir } from './data-dir';
 import { createSettingsStore } from './settings-store';
 

@@ -1,6 +1,6 @@
 /**
- * The app's data folder: settings, audit log. `LOCKSMITH_DATA_DIR` wins (tests, portable installs).
- * It holds what grants writes (settings' `writable`) and the record of every write (the audit log),
+ * The app's data folder: settings, activity log. `LOCKSMITH_DATA_DIR` wins (tests, portable installs).
+ * It holds what grants writes (settings' `writable`) and the record of every write (the activity log),
  * so it is verified, not trusted as found: created 0700, refused when others can write to it, and
  * its files opened without following symbolic links.
  */

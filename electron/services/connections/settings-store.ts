@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { conventionSchema } from '../../../shared/contract/convention-schema';
 import { formatFieldPath } from '../../../shared/field-path';
 import { ensureDataDir, openNoFollow } from './data-dir';
-import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, regionSchema } from '../../../shared/contract/limits';
+import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, regionSchema } from '../../../shared/contract/arg-limits';
 
 const endpointEntrySchema = z.object({
   id: z.string().regex(/^endpoint:[A-Za-z0-9-]{1,64}$/),

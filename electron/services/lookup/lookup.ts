@@ -10,7 +10,7 @@ import { formatLockKey } from '../../../shared/conventions/format';
 import { ruleNormalizer } from '../../../shared/conventions/parse';
 import { isScoped, joinKey, scopeFromRecord, type ScopeValues } from '../../../shared/conventions/scope';
 import { scopeNamesOf } from '../../../shared/conventions/template';
-import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../../../shared/limits';
+import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../../../shared/key-limits';
 import type { Convention, Item, LockRule, PlainKey } from '../../../shared/model';
 import { keyId, keyOf, toTypedKey } from '../../../shared/plain-key';
 import { err, ok } from '../../../shared/result';

@@ -3,7 +3,7 @@
  * transactions; releases are looked for again (one consistent scan per transaction) and a held
  * value refuses its whole transaction before sending; each request goes out exactly as planned,
  * retried with its own token; a cancellation's reasons are mapped to the fixes by position; what
- * was written is re-read; every transaction gets its audit-log line. An error whose outcome is
+ * was written is re-read; every transaction gets its activity-log line. An error whose outcome is
  * unknown stops the plan: nothing more is sent on a guess.
  */
 import type { RepairFixOutcome, RepairReasonView, RepairStatusView, RepairTransactionOutcome } from '../../../shared/contract/repair-views';
@@ -11,7 +11,7 @@ import type { Convention, PlainKey } from '../../../shared/model';
 import { formatKey } from '../../../shared/plain-key';
 import type { Outcome } from '../../../shared/transactions/types';
 import { toAppError } from '../dynamo/errors';
-import { appendActivity, type ActivityEntry } from '../transactions/audit-log';
+import { appendActivity, type ActivityEntry } from '../transactions/activity-log';
 import { sendTransaction } from '../transactions/execute';
 import type { TransactionContext } from '../transactions/service';
 import { verifyExecuted } from '../transactions/verify-writes';
@@ -123,7 +123,7 @@ export async function executePlan(ctx: TransactionContext, input: ExecuteInput, 
       await appendActivity(entry, { ...(input.dataDir ? { dataDir: input.dataDir } : {}), ...(ctx.secrets ? { secrets: ctx.secrets } : {}) });
     } catch (error) {
       const current = execution.transactions[t.view.index]!;
-      execution.transactions[t.view.index] = { ...current, message: `${current.message ?? ''} (the audit log could not be written: ${(error as Error).message})` };
+      execution.transactions[t.view.index] = { ...current, message: `${current.message ?? ''} (the activity log could not be written: ${(error as Error).message})` };
     }
     if (unknown) {
       execution.phase = 'failed';

@@ -9,7 +9,7 @@ import { layoutFor, S } from '../../../shared/conventions/test-layouts';
 import type { Item, Problem } from '../../../shared/model';
 import { createTempTable, deleteTable, putItems, testClient } from '../../testing/dynamo-fixtures';
 import { runAudit } from '../audit/run-audit';
-import { readActivity } from '../transactions/audit-log';
+import { readActivity } from '../transactions/activity-log';
 import type { TransactionContext } from '../transactions/service';
 import { RepairService } from './repair-service';
 
@@ -159,7 +159,7 @@ describe('repair plans', () => {
     expect(plan.value.manual.find((m) => m.problem.kind === 'orphan-lock')!.why).toContain('ACCT#back / PROFILE holds');
   });
 
-  it('scrubs the connection secrets from the audit-log lines of a repair', async () => {
+  it('scrubs the connection secrets from the activity-log lines of a repair', async () => {
     const secret = 'wJalrXUtnFEMIK7MDENGbPxRfiCYSECRET';
     const table = await brokenTable(0, 0, [layout.lock('HANDLE', `leak-${secret}`)]);
     const service = new RepairService({ dataDir });

@@ -44,7 +44,7 @@ interface Kept {
   done?: Promise<RepairStatusView>;
 }
 
-/** Options: a data folder for the audit log, a clock and the plan lifetime (tests move time). */
+/** Options: a data folder for the activity log, a clock and the plan lifetime (tests move time). */
 export interface RepairServiceOptions {
   readonly dataDir?: string;
   readonly clock?: () => number;

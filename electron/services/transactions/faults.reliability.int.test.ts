@@ -157,7 +157,7 @@ describe('faults before the request reaches DynamoDB', () => {
   });
 });
 
-describe('the audit log after faults', () => {
+describe('the activity log after faults', () => {
   it('holds one line per executed request, each with a final outcome', async () => {
     const text = await readFile(join(dataDir, 'audit-log.jsonl'), 'utf8');
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { outcome: { status: string } });

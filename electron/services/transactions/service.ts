@@ -15,7 +15,7 @@ import { assemblePreview } from '../../../shared/transactions/preview';
 import type { DecodeRequest, Decoded, ExecuteRequest, Outcome, Preview, PreviewConnection, ReasonExplained, TransactionRequest } from '../../../shared/transactions/types';
 import { toAppError } from '../dynamo/errors';
 import type { RetryPolicy } from '../dynamo/retry';
-import { appendActivity, readActivity as readLog, type ActivityEntry } from './audit-log';
+import { appendActivity, readActivity as readLog, type ActivityEntry } from './activity-log';
 import { PreviewStore, type StoredPreview } from './preview-store';
 import { findHolders } from './reads';
 import { resolveSpec } from './resolve';
@@ -24,7 +24,7 @@ import { sendTransaction } from './execute';
 /** Replaceable parts (tests inject a clock, a data folder, a fast retry policy). */
 export interface TransactionDeps {
   readonly store: PreviewStore;
-  /** Data folder of the audit log; default LOCKSMITH_DATA_DIR or the OS app-data folder. */
+  /** Data folder of the activity log; default LOCKSMITH_DATA_DIR or the OS app-data folder. */
   readonly dataDir?: string;
   readonly retry?: RetryPolicy;
   readonly wait?: (ms: number) => Promise<void>;
@@ -155,7 +155,7 @@ export async function executePreview(ctx: TransactionContext, request: ExecuteRe
   }
 }
 
-/** The part of an execute that runs under the preview's claim: the fresh holder check, the send, the audit-log line. */
+/** The part of an execute that runs under the preview's claim: the fresh holder check, the send, the activity-log line. */
 async function sendClaimed(ctx: TransactionContext, d: TransactionDeps, entry: StoredPreview): Promise<Result<Outcome>> {
   const { preview } = entry;
   try {
@@ -198,7 +198,7 @@ async function sendClaimed(ctx: TransactionContext, d: TransactionDeps, entry: S
     await appendActivity(logged, { ...(d.dataDir ? { dataDir: d.dataDir } : {}), ...(ctx.secrets ? { secrets: ctx.secrets } : {}) });
   } catch (error) {
     // The write already happened; failing to log it must be said, not hidden.
-    const message = `the request was sent, but the audit log could not be written: ${(error as Error).message}`;
+    const message = `the request was sent, but the activity log could not be written: ${(error as Error).message}`;
     if (outcome) outcome = { ...outcome, message: `${outcome.message} (${message})` };
   }
   if (!sent.ok) return { ok: false, error: sent.error };
@@ -210,7 +210,7 @@ export function decodeCancellation(request: DecodeRequest): Result<Decoded> {
   return decodePure(request);
 }
 
-/** The most recent audit log entries, newest first. */
+/** The most recent activity log entries, newest first. */
 export async function readActivity(options: { limit?: number; dataDir?: string } = {}): Promise<ActivityEntry[]> {
   return readLog(options);
 }

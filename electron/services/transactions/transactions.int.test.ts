@@ -331,7 +331,7 @@ describe.each([...PRESET_NAMES.map((p) => [p, layoutFor(p).convention] as const)
   },
 );
 
-describe('audit log', () => {
+describe('activity log', () => {
   it('writes one line per executed request, mode 0600, without credentials', async () => {
     const secret = 'verySecretKey0123456789abcdefABCDEF';
     const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'AKIAABCDEFGHIJKLMNOP', secretAccessKey: secret } });

@@ -3,7 +3,7 @@ import type { ActivityEntry as ActivityView, JsonValue, TxActionView, TxPreviewV
 import type { PlainKey } from '../../../shared/model';
 import type { ActionMeta, Preview, ReasonExplained } from '../../../shared/transactions/types';
 import type { ConnectionContext } from '../context/request-context';
-import { recordedStatus, type ActivityEntry } from './audit-log';
+import { recordedStatus, type ActivityEntry } from './activity-log';
 
 function operationAt(preview: Preview, index: number): TxActionView['type'] {
   const item = preview.input.TransactItems[index];

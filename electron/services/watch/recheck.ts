@@ -8,7 +8,7 @@
 import { GetItemCommand, QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { formatLockKey } from '../../../shared/conventions/format';
 import { isScoped } from '../../../shared/conventions/scope';
-import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../../../shared/limits';
+import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../../../shared/key-limits';
 import type { Convention, Item, PlainKey, Problem } from '../../../shared/model';
 import { keyId, keyOf, toTypedKey } from '../../../shared/plain-key';
 import { scopeProblems } from '../../../shared/watch/evaluate';

@@ -1,7 +1,7 @@
 /**
  * Load: 60 separate processes claim one value at the same moment (each previews, then all execute
  * on one signal), against the run's DynamoDB Local. Exactly one succeeds; every other is told who
- * holds it; the table holds exactly one lock and the audit log one success.
+ * holds it; the table holds exactly one lock and the activity log one success.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { build } from 'esbuild';

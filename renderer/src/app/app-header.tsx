@@ -4,7 +4,7 @@ import { ErrorBox } from '../components/error-box';
 import { ModeBadge } from '../features/connections/connection-badges';
 import { ThemeToggle } from '../features/settings/theme-toggle';
 import type { useTheme } from '../features/settings/use-theme';
-import { useWorkspace } from './workspace';
+import { useWorkspace } from '../workspace/workspace-context';
 
 /** Always shows where the app is pointed, so nobody writes to the wrong place. */
 export function AppHeader(props: {

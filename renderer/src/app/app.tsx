@@ -16,7 +16,7 @@ import { AppHeader } from './app-header';
 import { MainArea } from './main-area';
 import { TabBar } from './tabs';
 import { useHotkeys } from './use-hotkeys';
-import { WorkspaceProvider, type LockFormSeed, type TabId, type Workspace } from './workspace';
+import { WorkspaceProvider, type LockFormSeed, type TabId, type Workspace } from '../workspace/workspace-context';
 
 /** The loaded app; `startup` is what the URL hash asked to open. */
 export function App({ startup }: { startup: StartupHash }) {

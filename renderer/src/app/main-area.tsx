@@ -7,7 +7,7 @@ import { InspectorView } from '../features/inspector/inspector-view';
 import { LookupView } from '../features/lookup/lookup-view';
 import { TableDetailsView } from '../features/tables/table-details';
 import { Busy } from '../components/busy';
-import { useWorkspace } from './workspace';
+import { useWorkspace } from '../workspace/workspace-context';
 
 /** Renders the selected tab's panel. */
 export function MainArea({ connections }: { connections: ConnectionsState }) {

@@ -1,6 +1,6 @@
 /** The main area's tab bar (ARIA tabs: arrows move between tabs, the panel is labelled by its tab). */
 import type { KeyboardEvent } from 'react';
-import type { TabId } from './workspace';
+import type { TabId } from '../workspace/workspace-context';
 
 /** Tabs in display order with their labels. */
 export const TABS: readonly { id: TabId; label: string }[] = [

@@ -1,4 +1,4 @@
-/** The Activity tab: the local audit log of executed transactions, newest first, each with its request and outcome. */
+/** The Activity tab: the local activity log of executed transactions, newest first, each with its request and outcome. */
 import type { ActivityStatus } from '../../../../shared/contract';
 import { useQuery } from '../../bridge/use-method';
 import { ErrorBox } from '../../components/error-box';

@@ -1,6 +1,6 @@
 /** The Decode tab: paste a TransactionCanceledException message or CancellationReasons → which action failed and why. */
 import type { FormEvent } from 'react';
-import { useWorkspace } from '../../app/workspace';
+import { useWorkspace } from '../../workspace/workspace-context';
 import { useAction } from '../../bridge/use-method';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { PROBLEM_KINDS } from '../../../../shared/model';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
-import { useWorkspace } from '../../app/workspace';
+import { useWorkspace } from '../../workspace/workspace-context';
 import { useAuditRun } from './audit-context';
 import { exportDocument, provenanceText } from './export-document';
 import { AuditProgress, IncompleteBanner } from './audit-progress';

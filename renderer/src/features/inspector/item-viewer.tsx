@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { KeySchema, PlainKey } from '../../../../shared/model';
 import { formatKey } from '../../../../shared/plain-key';
-import { useWorkspace } from '../../app/workspace';
+import { useWorkspace } from '../../workspace/workspace-context';
 import { useQuery } from '../../bridge/use-method';
 import { Dialog } from '../../components/dialog';
 import { ErrorBox } from '../../components/error-box';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { GroupRow } from '../../../../shared/audit/types';
 import type { KeySchema, PlainKey } from '../../../../shared/model';
 import { formatKey } from '../../../../shared/plain-key';
-import { useWorkspace } from '../../app/workspace';
+import { useWorkspace } from '../../workspace/workspace-context';
 import { ItemViewer } from './item-viewer';
 import { LockStatusChip } from './status-chips';
 import { VisibleText } from '../../components/visible-text-view';

@@ -2,7 +2,7 @@
 import type { Convention, PlainKey } from '../../../../shared/model';
 import { Badge } from '../../components/badge';
 import { ErrorBox } from '../../components/error-box';
-import { useWorkspace } from '../../app/workspace';
+import { useWorkspace } from '../../workspace/workspace-context';
 import { ProblemChip } from '../inspector/status-chips';
 import { useLiveWatch, type LiveWatchState } from './use-live-watch';
 

@@ -3,7 +3,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import type { TxRequest } from '../../../../shared/contract';
 import type { PlainKey } from '../../../../shared/model';
 import { formatKey } from '../../../../shared/plain-key';
-import { useWorkspace, type LockFormSeed } from '../../app/workspace';
+import { useWorkspace, type LockFormSeed } from '../../workspace/workspace-context';
 import { Dialog } from '../../components/dialog';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';

@@ -1,11 +1,11 @@
 /** The Lookup tab: one value in, a verdict per rule out, with the lock, its holder(s) and the fitting action. */
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { LookupRuleView, MethodArgs } from '../../../../shared/contract';
-import { MAX_VALUE_LENGTH } from '../../../../shared/contract/limits';
+import { MAX_VALUE_LENGTH } from '../../../../shared/contract/arg-limits';
 import type { KeySchema, PlainKey } from '../../../../shared/model';
 import { ItemViewer } from '../inspector/item-viewer';
 import { formatKey } from '../../../../shared/plain-key';
-import { useWorkspace } from '../../app/workspace';
+import { useWorkspace } from '../../workspace/workspace-context';
 import { useAction } from '../../bridge/use-method';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';

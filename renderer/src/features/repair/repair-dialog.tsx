@@ -1,6 +1,6 @@
 /** The "Repair…" entry of the inspector and its dialog: selection → plan → typed confirmation → progress → outcome → re-check. */
 import { useCallback, useEffect, useState } from 'react';
-import { useWorkspace } from '../../app/workspace';
+import { useWorkspace } from '../../workspace/workspace-context';
 import { Dialog } from '../../components/dialog';
 import { ErrorBox } from '../../components/error-box';
 import { useAuditRun } from '../inspector/audit-context';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { layoutFor } from './conventions/test-layouts';
-import { checkKeyValue, checkLockKeyLimits, maxValueBytes, PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from './limits';
+import { checkKeyValue, checkLockKeyLimits, maxValueBytes, PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from './key-limits';
 
 describe('utf8ByteLength', () => {
   it.each([

@@ -1,6 +1,7 @@
 /**
  * Bounded building blocks for bridge argument schemas: every string has a max length,
  * every object is strict, so a hostile renderer cannot smuggle extra fields or huge payloads.
+ * (DynamoDB's own key size limits, counted in UTF-8 bytes, are in shared/key-limits.ts.)
  */
 import { z } from 'zod';
 

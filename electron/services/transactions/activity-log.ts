@@ -1,7 +1,8 @@
 /**
- * The local audit log: one JSON line per executed request (time, connection, region, effective
- * endpoint, table, preview id, token, the exact request, the outcome), in the data folder,
- * mode 0600. Credentials never belong here; anything that looks like one is scrubbed anyway.
+ * The local activity log (the Activity tab; "audit" is the table audit's word): one JSON line per
+ * executed request (time, connection, region, effective endpoint, table, preview id, token, the exact
+ * request, the outcome), in the data folder, mode 0600. Credentials never belong here; anything that
+ * looks like one is scrubbed anyway.
  */
 import { constants } from 'node:fs';
 import { join } from 'node:path';
@@ -11,10 +12,10 @@ import type { Outcome, TransactWriteInputJson } from '../../../shared/transactio
 import { ensureDataDir, openNoFollow, resolveDataDir } from '../connections/data-dir';
 import { scrubKnownSecrets } from '../dynamo/errors';
 
-/** The log file's name inside the data folder. */
-export const AUDIT_LOG_FILE = 'audit-log.jsonl';
+/** The log file's name inside the data folder: its first name, kept so that existing logs stay readable. */
+export const ACTIVITY_LOG_FILE = 'audit-log.jsonl';
 
-/** One line of the audit log. */
+/** One line of the activity log. */
 export interface ActivityEntry {
   readonly time: string;
   readonly connection: string;
@@ -44,8 +45,8 @@ export function recordedStatus(entry: { readonly outcome?: unknown }): ActivityS
 }
 
 /** The log file path for a data folder (default: LOCKSMITH_DATA_DIR, else the OS app-data folder). */
-export function auditLogPath(dataDir: string = resolveDataDir()): string {
-  return join(dataDir, AUDIT_LOG_FILE);
+export function activityLogPath(dataDir: string = resolveDataDir()): string {
+  return join(dataDir, ACTIVITY_LOG_FILE);
 }
 
 const SECRET_FIELD = /secret|session.?token|access.?key|password|credential/i;
@@ -73,7 +74,7 @@ function scrub(entry: ActivityEntry, secrets: readonly string[]): unknown {
 }
 
 /** Serializes an entry as one scrubbed JSON line. */
-export function auditLine(entry: ActivityEntry, secrets: readonly string[] = []): string {
+export function activityLine(entry: ActivityEntry, secrets: readonly string[] = []): string {
   return `${JSON.stringify(scrub(entry, secrets))}\n`;
 }
 
@@ -81,11 +82,11 @@ export function auditLine(entry: ActivityEntry, secrets: readonly string[] = [])
 export async function appendActivity(entry: ActivityEntry, options: { dataDir?: string; secrets?: readonly string[] } = {}): Promise<void> {
   const dir = options.dataDir ?? resolveDataDir();
   await ensureDataDir(dir);
-  const handle = await openNoFollow(auditLogPath(dir), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+  const handle = await openNoFollow(activityLogPath(dir), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
   try {
     // The mode only applies on creation; a file made by hand or by an old version is tightened too (on the handle: no path to swap).
     await handle.chmod(0o600);
-    await handle.appendFile(auditLine(entry, options.secrets));
+    await handle.appendFile(activityLine(entry, options.secrets));
   } finally {
     await handle.close();
   }
@@ -99,7 +100,7 @@ export async function readActivity(options: { limit?: number; dataDir?: string }
   const limit = Math.max(1, Math.min(options.limit ?? 100, 10_000));
   let text: string;
   try {
-    const handle = await openNoFollow(auditLogPath(options.dataDir ?? resolveDataDir()), constants.O_RDONLY);
+    const handle = await openNoFollow(activityLogPath(options.dataDir ?? resolveDataDir()), constants.O_RDONLY);
     try {
       const { size } = await handle.stat();
       const start = Math.max(0, size - TAIL_BYTES);

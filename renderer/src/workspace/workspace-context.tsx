@@ -1,6 +1,7 @@
 /**
  * What the whole window shares: the selected connection and table, the open tab, and the two
  * cross-feature dialogs (lookup and the lock form). Kept small on purpose: features own the rest.
+ * It lives below app/ and features/ so that features read it without importing app/ (lint-enforced).
  */
 import { createContext, useContext } from 'react';
 import type { ConnectionView } from '../../../shared/contract';
