@@ -64,7 +64,7 @@ export async function loadConventionFile(path: string, keys: KeySchema): Promise
 }
 
 /** Samples the table and runs detection (optionally restricted to one preset): the app's detection, or an export's sample. */
-export async function detectFromSample(request: ConventionRequest, preset?: PresetName): Promise<Result<Detection>> {
+async function detectFromSample(request: ConventionRequest, preset?: PresetName): Promise<Result<Detection>> {
   if (request.sample || !request.client) {
     const { detectConvention } = await import('../../shared/conventions/detect');
     return detectConvention(request.keys, request.sample ? await request.sample() : [], preset ? { preset } : {});

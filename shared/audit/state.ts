@@ -108,7 +108,7 @@ export interface Entry {
 }
 
 /** The normalized value account `state` holds under rule `ruleIndex` ('' when none). */
-export function heldValue(state: AccountState, ruleIndex: number): string {
+function heldValue(state: AccountState, ruleIndex: number): string {
   const e = state.entries[ruleIndex];
   return e === undefined ? '' : typeof e === 'string' ? e : e.value;
 }

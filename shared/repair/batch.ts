@@ -6,9 +6,10 @@
  * items, else into a new transaction. Deterministic: the same fixes give the same transactions.
  */
 import { err, ok, type Result } from '../result';
+import { MAX_TRANSACT_ACTIONS } from '../transactions/preflight';
 
-/** DynamoDB's limit of actions in one TransactWriteItems. */
-export const MAX_TRANSACTION_ACTIONS = 100;
+/** DynamoDB's limit of actions in one TransactWriteItems (the one constant, from preflight). */
+export const MAX_TRANSACTION_ACTIONS = MAX_TRANSACT_ACTIONS;
 /**
  * How many of the newest transactions are still offered room. Bounds packing to O(fixes) for big
  * plans; a fix that conflicts with all of them (two fixes on one account, say) opens a new one.

@@ -12,6 +12,7 @@ import { runAudit, STREAM_ROWS_PER_DELTA } from './run-audit';
 export async function startAudit(ctx: ConventionContext, runs: AuditRuns, args: { readonly segments?: number | undefined }): Promise<Result<AuditStarted>> {
   const runId = `run_${randomUUID().replace(/-/g, '')}`;
   const run = runs.add(runId);
+  run.target = targetKey(ctx.connectionId, ctx.target);
   const { convention } = ctx;
   const table = ctx.table.name;
   void runAudit({

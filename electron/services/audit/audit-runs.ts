@@ -22,6 +22,8 @@ export interface AuditPublisher {
 /** One run: its cancel switch, every row so far (for replay), the latest counts and progress, and the report once done. */
 export interface AuditRunState {
   readonly controller: AbortController;
+  /** The connection target it scanned (client-pool's targetKey): a repair plans from it only there. */
+  target?: string;
   rows?: Map<string, GroupRow>;
   counts?: AuditCounts;
   progress?: ScanProgress;

@@ -37,7 +37,7 @@ export async function checkLockTableOf(client: DynamoDBClient, convention: Conve
  * (its key attributes) and its lock table: the only checks left, each made once. Errors name the
  * field as in a convention file (`keys.range`, `lockTable`).
  */
-export async function checkAgainstTable(ctx: TableContext, convention: Convention): Promise<Result<Convention>> {
+async function checkAgainstTable(ctx: TableContext, convention: Convention): Promise<Result<Convention>> {
   const checked = checkKeysFit(convention, ctx.table.keys);
   return checked.ok ? checkLockTableOf(ctx.client, checked.value, { local: ctx.local }) : checked;
 }
@@ -84,7 +84,7 @@ export function detectForTable(ctx: TableContext, sampleSize?: number, started?:
 }
 
 /** A check error of a caller's convention, named as the request's `convention` argument. */
-export function asConventionArgument(error: { readonly message: string; readonly field?: string }): Result<never> {
+function asConventionArgument(error: { readonly message: string; readonly field?: string }): Result<never> {
   const field = error.field ? `convention.${error.field}` : 'convention';
   const message = error.field && error.message.startsWith(`${error.field}: `) ? `convention.${error.message}` : `convention: ${error.message}`;
   return err('validation', message, { field });

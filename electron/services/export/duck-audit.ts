@@ -190,10 +190,10 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
 
 /** Normalizes the non-ASCII values with the shared JS normalizer and joins the result back as norm_map. */
 async function fillNormMap(conn: DuckDBConnection, convention: Convention, temp: string): Promise<void> {
-  await conn.run('CREATE TABLE norm_bytes (k BIGINT, norm BLOB)');
+  await conn.run(`CREATE ${temp}TABLE norm_bytes (k BIGINT, norm BLOB)`);
   const todo = normTodoSql(convention, DUCKDB_DIALECT);
   if (todo === undefined) {
-    await conn.run('CREATE TABLE norm_map (rule INTEGER, raw VARCHAR, norm VARCHAR)');
+    await conn.run(`CREATE ${temp}TABLE norm_map (rule INTEGER, raw VARCHAR, norm VARCHAR)`);
     return;
   }
   await conn.run(`CREATE ${temp}TABLE norm_todo AS ${todo}`);

@@ -24,7 +24,7 @@ export function dedupe(keys: readonly PlainKey[], convention: Convention): Plain
 }
 
 /** Why an index answer may miss holders: it matches the stored spelling exactly, the audit joins normalized values. */
-export function storedFormNote(index: string, rule: LockRule, value: string): string {
+function storedFormNote(index: string, rule: LockRule, value: string): string {
   const forms = valueForms(rule, value);
   return `index ${index} finds the stored form${forms.length > 1 ? 's' : ''} ${forms.map((f) => JSON.stringify(f)).join(' and ')} only; an account storing another spelling that normalizes (${rule.normalize.join(', ')}) to the same value is found only by a scan or an audit`;
 }

@@ -49,7 +49,7 @@ export interface PlanInput {
 const CONCURRENCY = 8;
 
 /** The operation of a transactional action. */
-export function operationOf(item: TransactItemJson | undefined): ActionOperation {
+function operationOf(item: TransactItemJson | undefined): ActionOperation {
   if (!item) return 'ConditionCheck';
   return 'Put' in item ? 'Put' : 'Delete' in item ? 'Delete' : 'Update' in item ? 'Update' : 'ConditionCheck';
 }

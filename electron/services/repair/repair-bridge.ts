@@ -25,6 +25,8 @@ export interface RepairPlanArgs {
 export async function planRepair(ctx: ConnectionContext, stores: { readonly repairs: RepairService; readonly runs: AuditRuns }, args: RepairPlanArgs): Promise<Result<RepairPlanView>> {
   const report = await auditReport(stores.runs, { runId: args.runId });
   if (!report.ok) return report;
+  // A run of another connection (or of this one pointed elsewhere) found another database's problems.
+  if (stores.runs.get(args.runId)?.target !== targetKey(ctx.connectionId, ctx.target)) return err('validation', `audit run ${args.runId} was not made on this connection as it points now: audit again here`, { field: 'runId' });
   if (report.value.table !== args.table) return err('validation', `audit run ${args.runId} is of table ${report.value.table}, not ${args.table}`, { field: 'runId' });
   if (!report.value.complete) return err('validation', `the audit did not finish (${report.value.reason ?? 'incomplete'}): no repair plan from a partial scan — audit again`, { field: 'runId' });
   return stores.repairs.plan(transactionContext(ctx), {

@@ -143,6 +143,9 @@ describe('repair plans', () => {
     expect(refusal(context(false), 'c1', '1')).toBe('read-only');
     expect(refusal(context(), 'c1', '2')).toBe('validation');
     expect(refusal(context(), 'c2', '1')).toBe('validation');
+    // The same connection id pointed at another region since the plan: another database than the one planned.
+    const moved = context();
+    expect(refusal({ ...moved, connection: { ...moved.connection, region: 'eu-west-1' } }, 'c1', '1')).toBe('validation');
     expect(await exists(table, layout.lock('HANDLE', 'gone0'))).toBe(true);
     expect(refusal(context(), 'c1', '1')).toBe('started');
     expect(refusal(context(), 'c1', '1')).toBe('conflict');

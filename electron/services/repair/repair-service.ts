@@ -11,7 +11,7 @@ import { err, ok, type Result } from '../../../shared/result';
 import { selectProblems, type RepairSelection } from '../../../shared/repair/select';
 import { toAppError } from '../dynamo/errors';
 import { PREVIEW_TTL_MS } from '../transactions/preview-store';
-import { readOnlyRefusal, type TransactionContext } from '../transactions/service';
+import { movedConnection, readOnlyRefusal, type TransactionContext } from '../transactions/service';
 import { executePlan, newExecution, type Execution } from './execute-plan';
 import { makePlan, type BuiltPlan } from './make-plan';
 
@@ -37,6 +37,8 @@ export interface ExecuteRequest {
 interface Kept {
   readonly view: RepairPlanView;
   readonly owner: string;
+  /** Where the plan's reads went and its copy-as commands point: execute refuses another place. */
+  readonly where: TransactionContext['connection'];
   readonly convention: Convention;
   readonly built: BuiltPlan;
   readonly expiresAtMs: number;
@@ -94,7 +96,7 @@ export class RepairService {
       executable: ctx.writable && b.actionCount > 0,
       ...(ctx.writable ? {} : { readOnlyReason: `${ctx.connection.label} is read-only: allow writes for this connection to execute` }),
     };
-    this.plans.set(planId, { view, owner: request.owner, convention: request.convention, built: b, expiresAtMs });
+    this.plans.set(planId, { view, owner: request.owner, where: ctx.connection, convention: request.convention, built: b, expiresAtMs });
     return ok(view);
   }
 
@@ -107,6 +109,8 @@ export class RepairService {
     }
     if (kept.owner !== request.owner) return err('validation', `plan ${request.planId} was made for another connection: plan again on this one`, { field: 'planId' });
     if (kept.execution) return err('conflict', `plan ${request.planId} was already executed (a plan is used once): plan again`, { field: 'planId' });
+    const moved = movedConnection(kept.where, ctx.connection);
+    if (moved) return err('validation', `plan ${request.planId} cannot be executed: ${moved}. Nothing was sent: plan again`, { field: 'planId' });
     const readOnly = readOnlyRefusal(ctx);
     if (readOnly) return { ok: false, error: readOnly };
     if (kept.view.actionCount === 0) return err('validation', 'the plan has nothing to execute', { field: 'planId' });

@@ -53,6 +53,17 @@ function deps(ctx: TransactionContext): TransactionDeps {
   return { ...ctx.deps, store: ctx.deps?.store ?? defaultStore };
 }
 
+/**
+ * Why a preview or plan made on `then` must not be sent on `now`, or undefined: the same connection id
+ * pointed at another region or endpoint since (a changed region, a restarted sandbox) is another
+ * database than the one previewed, and its copy-as commands name the old one.
+ */
+export function movedConnection(then: PreviewConnection, now: PreviewConnection): string | undefined {
+  if (then.region === now.region && (then.endpoint ?? '') === (now.endpoint ?? '')) return undefined;
+  const where = (c: PreviewConnection): string => `${c.region}${c.endpoint ? ` at ${c.endpoint}` : ''}`;
+  return `it was made for ${where(then)}, and ${now.label} now points at ${where(now)}`;
+}
+
 /** The refusal of a write on a read-only connection (nothing is sent), said in the shell's words; undefined when it may write. */
 export function readOnlyRefusal(ctx: TransactionContext): AppError | undefined {
   if (ctx.writable) return undefined;
@@ -132,6 +143,8 @@ export async function executePreview(ctx: TransactionContext, request: ExecuteRe
   if (entry.connectionId !== ctx.connectionId) {
     return err('validation', `preview ${preview.id} was made for ${preview.connection.label}, not ${ctx.connection.label}: preview again on this connection`, { field: 'previewId' });
   }
+  const moved = movedConnection(preview.connection, ctx.connection);
+  if (moved) return err('validation', `preview ${preview.id} cannot be sent: ${moved}. Nothing was sent: preview again`, { field: 'previewId' });
   const readOnly = readOnlyRefusal(ctx);
   if (readOnly) return { ok: false, error: readOnly };
   if (request.confirmation !== preview.confirm) {

@@ -16,7 +16,7 @@ export interface TxStores {
   readonly previews: PreviewStore;
   readonly dataDir: string;
   /** The audits lookups may use: a write through a connection retires the ones that started before it. */
-  readonly indexes?: AuditIndexes;
+  readonly indexes: AuditIndexes;
 }
 
 /** Builds the request, keeps it under a preview id (with the connection id) and returns it as the panel shows it. */
@@ -37,11 +37,14 @@ export async function executeView(ctx: ConnectionContext, stores: TxStores, args
   const found = stores.previews.get(args.previewId);
   if (!found.found) return err('not-found', `No preview ${args.previewId} (unknown or expired): preview again.`, { field: 'previewId' });
   const kept = found.entry.preview;
+  // Retired before sending too: a lookup running meanwhile must not borrow an audit the write may outdate.
+  const noteWrite = (): void => stores.indexes.noteWrite(targetKey(ctx.connectionId, ctx.target));
+  noteWrite();
   try {
     const done = await executePreview(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), args);
     // Noted once answered (or failed on the way, when it may have landed): an audit that started
     // before now may lack this write, so lookups stop using it. A refusal sent nothing.
-    if (!done.ok || done.value.status !== 'refused') stores.indexes?.noteWrite(targetKey(ctx.connectionId, ctx.target));
+    if (!done.ok || done.value.status !== 'refused') noteWrite();
     if (!done.ok) return done;
     const outcome = done.value;
     // Refused before sending: the preview stays, to execute once nobody holds the value.
@@ -53,7 +56,7 @@ export async function executeView(ctx: ConnectionContext, stores: TxStores, args
     }
     return ok({ status: 'cancelled', previewId: args.previewId, message: outcome.message, reasons: outcome.reasons.map((r) => reasonView(r, kept)) });
   } catch (error) {
-    stores.indexes?.noteWrite(targetKey(ctx.connectionId, ctx.target));
+    noteWrite();
     return { ok: false, error: toAppError(error, { ...ctx.errorContext, table: kept.table }) };
   }
 }

@@ -81,7 +81,7 @@ export const PROGRESS_EVERY_MS = 100;
 export const EMPTY_VIEW: RowsView = { run: 0, version: 0, total: 0, length: 0, specId: 0, counts: undefined, start: 0, rows: [] };
 
 /** The pause between two applications of streamed rows: grows with the store, as each one costs a few O(rows) passes. */
-export function batchDelayMs(rowCount: number): number {
+function batchDelayMs(rowCount: number): number {
   return Math.min(500, Math.max(30, Math.round(rowCount / 400)));
 }
 

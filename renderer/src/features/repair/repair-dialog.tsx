@@ -16,7 +16,7 @@ function RepairDialog({ connectionId, table, filter, onClose }: { connectionId: 
   const audit = useAuditRun();
   const { start, convention } = audit;
   const auditAgain = useCallback(() => start(convention), [start, convention]);
-  const flow = useRepair(connectionId, table, audit.runId, audit.patch, auditAgain);
+  const flow = useRepair(connectionId, table, audit.runId, audit.convention, audit.patch, auditAgain);
   const running = flow.step === 'executing';
   // The rows live in the inspector's row store (a worker): it answers with their problems, again after every change.
   const { shownProblems, rows } = audit;

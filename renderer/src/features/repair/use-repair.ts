@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LookupView, RepairPlanView, RepairStatusView } from '../../../../shared/contract';
-import type { ProblemKind } from '../../../../shared/model';
+import type { Convention, ProblemKind } from '../../../../shared/model';
 import type { AppError } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
 
@@ -34,7 +34,7 @@ export interface RepairFlow {
 }
 
 /** Runs the flow for an audit run of `table` on `connectionId`. */
-export function useRepair(connectionId: string, table: string, runId: string | undefined, onRechecked: (lookup: LookupView) => void, auditAgain: () => void): RepairFlow {
+export function useRepair(connectionId: string, table: string, runId: string | undefined, convention: Convention | undefined, onRechecked: (lookup: LookupView) => void, auditAgain: () => void): RepairFlow {
   const bridge = useBridge();
   const [step, setStep] = useState<RepairStep>('select');
   const [plan, setPlan] = useState<RepairPlanView>();
@@ -90,7 +90,8 @@ export function useRepair(connectionId: string, table: string, runId: string | u
         while (next < applied.length && alive.current) {
           const fix = applied[next++]!;
           const scope = fix.problem.scope ? { scope: { ...fix.problem.scope } } : {};
-          const fresh = await bridge.call('lookup.run', { connectionId, table, value: fix.operation.value, rule: fix.operation.rule, ...scope });
+          // Under the audit's own convention (the plan's), not the saved or a detected one.
+          const fresh = await bridge.call('lookup.run', { connectionId, table, value: fix.operation.value, rule: fix.operation.rule, ...scope, ...(convention ? { convention } : {}) });
           if (!alive.current) return;
           if (fresh.ok) onRechecked(fresh.value);
           else setError(fresh.error);
@@ -100,7 +101,7 @@ export function useRepair(connectionId: string, table: string, runId: string | u
       };
       await Promise.all(Array.from({ length: RECHECK_CONCURRENCY }, worker));
     },
-    [bridge, connectionId, table, onRechecked, auditAgain],
+    [bridge, connectionId, table, convention, onRechecked, auditAgain],
   );
 
   const execute = useCallback(
