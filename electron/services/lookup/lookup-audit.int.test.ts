@@ -1,32 +1,16 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
-import type { Item } from '../../../shared/model';
+import { presetConvention } from '../../../shared/conventions/presets';
 import { createTempTable, deleteTable, putItems, testClient } from '../../testing/dynamo-fixtures';
 import type { AuditIndex } from '../audit/audit-index';
 import { runAudit } from '../audit/run-audit';
 import { createDynamoClient } from '../dynamo/client';
 import { lookupValue } from './lookup';
 import type { LookupOptions } from './lookup';
+import { account, convention, ITEMS, keys } from './testing/lookup-dataset';
 
 const endpoint = inject('dynamoEndpoint');
-const keys = PRESET_KEYS.uniq;
-const convention = presetConvention('uniq', keys, PRESET_DEFAULTS.uniq);
-const s = (value: string): { S: string } => ({ S: value });
-const account = (id: string, email: string, username: string): Item => ({ PK: s(`ACCT#${id}`), SK: s('PROFILE'), email: s(email), username: s(username) });
-const lock = (tag: string, value: string): Item => ({ PK: s(`UNIQ#${tag}#${value}`), SK: s('LOCK') });
-
-const ITEMS: Item[] = [
-  account('1', 'Ada@Lovelace.io', 'ada'),
-  lock('EMAIL', 'ada@lovelace.io'),
-  lock('HANDLE', 'ada'),
-  account('2', 'dup@x.io', 'two'),
-  account('3', 'dup@x.io', 'three'),
-  lock('EMAIL', 'dup@x.io'),
-  account('4', 'nolock@x.io', 'four'),
-  lock('EMAIL', 'orphan#1@x.io'),
-];
 
 let admin: DynamoDBClient;
 let client: DynamoDBClient;

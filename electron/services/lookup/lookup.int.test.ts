@@ -9,24 +9,10 @@ import { describeTable } from '../dynamo/tables';
 import type { TableInfo } from '../dynamo/tables';
 import { lookupValue } from './lookup';
 import type { LookupOptions } from './lookup';
+import { convention, ITEMS, keys } from './testing/lookup-dataset';
 
 const endpoint = inject('dynamoEndpoint');
-const keys = PRESET_KEYS.uniq;
-const convention = presetConvention('uniq', keys, PRESET_DEFAULTS.uniq);
 const s = (value: string): { S: string } => ({ S: value });
-const account = (id: string, email: string, username: string): Item => ({ PK: s(`ACCT#${id}`), SK: s('PROFILE'), email: s(email), username: s(username) });
-const lock = (tag: string, value: string): Item => ({ PK: s(`UNIQ#${tag}#${value}`), SK: s('LOCK') });
-
-const ITEMS: Item[] = [
-  account('1', 'Ada@Lovelace.io', 'ada'),
-  lock('EMAIL', 'ada@lovelace.io'),
-  lock('HANDLE', 'ada'),
-  account('2', 'dup@x.io', 'two'),
-  account('3', 'dup@x.io', 'three'),
-  lock('EMAIL', 'dup@x.io'),
-  account('4', 'nolock@x.io', 'four'),
-  lock('EMAIL', 'orphan#1@x.io'),
-];
 
 let admin: DynamoDBClient;
 let client: DynamoDBClient;
