@@ -113,11 +113,11 @@ export interface Convention {
   readonly lockTable?: string;
 }
 
-/** The five problem kinds, exactly as DESIGN.md defines them. */
-export type ProblemKind = 'orphan-lock' | 'missing-lock' | 'duplicate-value' | 'owner-mismatch' | 'malformed-lock';
+/** All problem kinds, in report order, exactly as DESIGN.md defines them: the one list (the contract's enum is built from it). */
+export const PROBLEM_KINDS = ['orphan-lock', 'missing-lock', 'duplicate-value', 'owner-mismatch', 'malformed-lock'] as const;
 
-/** All problem kinds, in report order. */
-export const PROBLEM_KINDS: readonly ProblemKind[] = ['orphan-lock', 'missing-lock', 'duplicate-value', 'owner-mismatch', 'malformed-lock'];
+/** The five problem kinds. */
+export type ProblemKind = (typeof PROBLEM_KINDS)[number];
 
 /** One problem found by the audit; the JSON report's `problems[]` entry. */
 export interface Problem {

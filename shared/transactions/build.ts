@@ -1,5 +1,5 @@
 /** One entry point for the pure builders: a resolved spec in, a checked transaction out. */
-import type { Convention } from '../model';
+import type { Convention, KeySchema } from '../model';
 import { assertNever, err, type Result } from '../result';
 import { buildChangeValue, buildDeleteAccount, buildSignup } from './build-lifecycle';
 import { buildClaim, buildRelease } from './build-locks';
@@ -32,6 +32,11 @@ export function buildTransaction(table: string, convention: Convention, spec: Tr
   if (!built.ok) return built;
   const [wrongDelete] = lockDeleteViolations(built.value.items, built.value.actions, convention);
   if (wrongDelete) return err('validation', `${wrongDelete.field}: ${wrongDelete.message}`, { field: wrongDelete.field });
-  const checked = preflight({ TransactItems: built.value.items, ClientRequestToken: 'preflight-token' }, { [table]: convention.keys, ...(convention.lockTable ? { [convention.lockTable]: convention.keys } : {}) });
+  const checked = preflight({ TransactItems: built.value.items, ClientRequestToken: 'preflight-token' }, keySchemas(table, convention));
   return checked.ok ? built : checked;
+}
+
+/** The key schema of every table a transaction of this convention may touch (the accounts' table and its lock table). */
+export function keySchemas(table: string, convention: Convention): Record<string, KeySchema> {
+  return { [table]: convention.keys, ...(convention.lockTable ? { [convention.lockTable]: convention.keys } : {}) };
 }

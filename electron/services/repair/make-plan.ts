@@ -10,11 +10,12 @@ import type { Convention, PlainKey, Problem } from '../../../shared/model';
 import { formatKey, keyId } from '../../../shared/plain-key';
 import { err, ok, type Result } from '../../../shared/result';
 import { packFixes } from '../../../shared/repair/batch';
-import { buildTransaction } from '../../../shared/transactions/build';
+import { buildTransaction, keySchemas } from '../../../shared/transactions/build';
 import { findRule } from '../../../shared/transactions/build-common';
 import { awsCliCommand, sdkV3Snippet } from '../../../shared/transactions/copy-as';
 import { planRepairs, type RepairFix } from '../../../shared/transactions/repair-plan';
-import type { ActionMeta, ActionOperation, BuiltTransaction, ReleaseSpec, TransactItemJson } from '../../../shared/transactions/types';
+import { actionParts, preflight } from '../../../shared/transactions/preflight';
+import type { ActionMeta, BuiltTransaction, ReleaseSpec, TransactItemJson } from '../../../shared/transactions/types';
 import { findHoldersOfValues, readItem } from '../transactions/reads';
 import { resolveSpec } from '../transactions/resolve';
 import type { TransactionContext } from '../transactions/service';
@@ -47,16 +48,6 @@ export interface PlanInput {
 
 /** Fixes resolved at once (each a couple of consistent GetItems). */
 const CONCURRENCY = 8;
-
-/** The operation of a transactional action. */
-function operationOf(item: TransactItemJson | undefined): ActionOperation {
-  if (!item) return 'ConditionCheck';
-  return 'Put' in item ? 'Put' : 'Delete' in item ? 'Delete' : 'Update' in item ? 'Update' : 'ConditionCheck';
-}
-
-function tableOf(item: TransactItemJson): string {
-  return 'Put' in item ? item.Put.TableName : 'Delete' in item ? item.Delete.TableName : 'Update' in item ? item.Update.TableName : item.ConditionCheck.TableName;
-}
 
 type Resolved = { readonly fix: RepairFix; readonly built: BuiltTransaction; readonly release?: ReleaseSpec } | { readonly fix: RepairFix; readonly left: 'manual' | 'resolved'; readonly why: string };
 
@@ -111,10 +102,12 @@ export async function makePlan(ctx: TransactionContext, input: PlanInput): Promi
     else (r.left === 'manual' ? manual : resolved).push({ problem: r.fix.problem, why: r.why });
   }
   const keys = input.convention.keys;
-  const packed = packFixes(kept.map((k) => ({ items: k.built.items.map((item, i) => `${tableOf(item)}\u0000${keyId(k.built.actions[i]?.key ?? {}, keys)}`) })));
+  const packed = packFixes(kept.map((k) => ({ items: k.built.items.map((item, i) => `${actionParts(item).body.TableName}\u0000${keyId(k.built.actions[i]?.key ?? {}, keys)}`) })));
   if (!packed.ok) return err('internal', `the repair plan could not be packed: ${packed.error.message}`);
   const fixes: RepairFixView[] = [];
-  const transactions: PlannedTransaction[] = packed.value.map((t, index) => {
+  const schemas = keySchemas(input.table, input.convention);
+  const transactions: PlannedTransaction[] = [];
+  for (const [index, t] of packed.value.entries()) {
     const items: TransactItemJson[] = [];
     const actions: ActionMeta[] = [];
     const views: RepairActionView[] = [];
@@ -133,17 +126,20 @@ export async function makePlan(ctx: TransactionContext, input: PlanInput): Promi
         const at = items.length;
         items.push(item);
         actions.push({ ...meta, index: at });
-        views.push({ index: at, type: operationOf(item), keyText: meta.keyText, explanation: meta.explanation, fix: fixIndex });
+        views.push({ index: at, type: actionParts(item).op, keyText: meta.keyText, explanation: meta.explanation, fix: fixIndex });
       });
     }
     const input_ = { TransactItems: items, ClientRequestToken: randomUUID() };
+    // Each fix passed the pre-flight alone; packed together they must too (e.g. DynamoDB's 4 MB per transaction).
+    const checked = preflight(input_, schemas);
+    if (!checked.ok) return err('internal', `repair transaction ${index + 1} would be refused by DynamoDB: ${checked.error.message}`);
     const target = { region: ctx.connection.region, ...(ctx.connection.endpoint ? { endpoint: ctx.connection.endpoint } : {}), ...(ctx.connection.profile ? { profile: ctx.connection.profile } : {}) };
-    return {
+    transactions.push({
       view: { index, clientRequestToken: input_.ClientRequestToken, input: input_, actions: views, fixes: fixIndexes, copyAs: { awsCli: awsCliCommand(input_, target), sdkV3: sdkV3Snippet(input_, target) } },
       actions,
       releases: releaseSpecs,
-    };
-  });
+    });
+  }
   return ok({ fixes, transactions, manual, resolved, actionCount: transactions.reduce((n, t) => n + t.actions.length, 0) });
 }
 
