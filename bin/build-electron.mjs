@@ -30,10 +30,19 @@ await Promise.all([
   }),
   build({
     ...common,
+    // The export audit's child process (DuckDB never loads in main): forked from main.cjs's folder, see run-export-audit.ts.
+    entryPoints: ['electron/services/export/export-audit-child.ts'],
+    outfile: 'dist-electron/export-audit-child.cjs',
+    packages: 'external',
+    define: { 'import.meta.url': '__locksmithImportMetaUrl' },
+    banner: { js: "const __locksmithImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
+  build({
+    ...common,
     // The sandboxed preload can require only `electron`: everything else is bundled in.
     entryPoints: ['electron/preload/preload.ts'],
     minify: true,
     outfile: 'dist-electron/preload.cjs',
   }),
 ]);
-process.stdout.write('built dist-electron/main.cjs and dist-electron/preload.cjs\n');
+process.stdout.write('built dist-electron/main.cjs, export-audit-child.cjs and preload.cjs\n');

@@ -8,4 +8,6 @@ export interface ScanProgress {
   readonly capacityUnits: number;
   readonly elapsedMs: number;
   readonly retries: number;
+  /** What a run that is not a scan is doing now (an export audit: "download 3/16 files", "load", a check's name). */
+  readonly step?: string;
 }

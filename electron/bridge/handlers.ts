@@ -9,6 +9,8 @@ import { auditReport, cancelAudit, startAudit } from '../services/audit/audit-me
 import { detectView, getSavedConvention, saveConvention } from '../services/conventions/convention-methods';
 import { checkConnection, listTablesPage, tableDetails } from '../services/dynamo/table-methods';
 import { browseItems, getItem } from '../services/items/item-methods';
+import { startExportAudit } from '../services/export/export-audit-app';
+import { confirmExportRun } from '../services/export/export-confirm-app';
 import { lookupView } from '../services/lookup/lookup-view';
 import { executeRepair, planRepair, repairStatus, stopRepair } from '../services/repair/repair-bridge';
 import { activityPage, decodeView, executeView, previewConnection, previewTx } from '../services/transactions/tx-methods';
@@ -54,6 +56,8 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     'audit.start': on.convention((ctx, args: Args<'audit.start'>) => startAudit(ctx, runs, args)),
     'audit.cancel': (args) => cancelAudit(runs, args),
     'audit.report': (args) => auditReport(runs, args),
+    'audit.startExport': on.connection((ctx, args: Args<'audit.startExport'>) => startExportAudit(ctx, { runs, settings, dataDir: tx.dataDir, env: deps.env }, args)),
+    'audit.confirmExport': on.table((ctx, args: Args<'audit.confirmExport'>) => confirmExportRun(ctx, runs, args)),
 
     'watch.start': on.convention((ctx) => deps.watches.start(ctx)),
     'watch.stop': ({ watchId }) => deps.watches.stop(watchId),

@@ -74,3 +74,19 @@ export const credentialSourceSchema = z.discriminatedUnion('source', [
   z.strictObject({ source: z.literal('env') }),
   z.strictObject({ source: z.literal('profile'), profile: z.string().min(1).max(MAX_NAME_LENGTH) }),
 ]);
+
+/** Longest export location accepted from the page. */
+export const MAX_EXPORT_PATH_LENGTH = 1024;
+
+/**
+ * Where an export is (`audit.startExport`): an absolute local folder (POSIX, or a Windows drive path)
+ * or `s3://bucket[/prefix]`. No control characters and no `..` segments: a path still comes from the
+ * page, and only the export layout's files below it are ever read (read-export.ts).
+ */
+export const exportPathSchema = z
+  .string()
+  .min(1)
+  .max(MAX_EXPORT_PATH_LENGTH)
+  .refine((text) => ![...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), 'no control characters in a path')
+  .refine((text) => !text.split(/[\\/]/).includes('..'), 'no ".." in an export path: give the folder itself')
+  .refine((text) => (text.startsWith('s3://') ? /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(text) : text.startsWith('/') || /^[A-Za-z]:[\\/]/.test(text)), 'an absolute folder (/…) or s3://bucket/prefix');

@@ -39,6 +39,8 @@ export const EXAMPLE_ARGS: { readonly [M in MethodName]: MethodArgs<M> } = {
   'conventions.save': { ...onTable, convention: EXAMPLE_CONVENTION },
   'audit.start': { ...onTable, segments: 4 },
   'audit.cancel': { runId: 'run-1' },
+  'audit.startExport': { ...onTable, path: '/exports/accounts', memoryMb: 256 },
+  'audit.confirmExport': { ...onTable, runId: 'run-1' },
   'audit.report': { runId: 'run-1' },
   'watch.start': onTable,
   'watch.stop': { watchId: 'w-1' },

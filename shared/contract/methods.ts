@@ -5,8 +5,8 @@
  * one line in electron/bridge/handlers.ts (electron/bridge/handlers.test.ts keeps it so).
  */
 import { z } from 'zod';
-import type { AuditReportView, AuditStarted, ActivityPage, AppInfo, ConnectionView, ConnectionsView, DecodeView, DetectionView, ItemsPage, ItemView, LookupView, SandboxView, SavedConventionView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView, UiSettings } from './views';
-import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, externalUrlSchema, nameSchema, noArgsSchema, opaqueIdSchema, plainKeySchema, regionSchema, tableNameSchema, valueSchema } from './arg-limits';
+import type { AuditReportView, AuditStarted, ActivityPage, ExportConfirmView, AppInfo, ConnectionView, ConnectionsView, DecodeView, DetectionView, ItemsPage, ItemView, LookupView, SandboxView, SavedConventionView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView, UiSettings } from './views';
+import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, exportPathSchema, externalUrlSchema, nameSchema, noArgsSchema, opaqueIdSchema, plainKeySchema, regionSchema, tableNameSchema, valueSchema } from './arg-limits';
 import { conventionSchema } from './convention-schema';
 import { decodeInputSchema, scopeArgSchema, txRequestSchema } from './tx-schema';
 import { method } from './spec';
@@ -96,6 +96,23 @@ export const methods = {
   ),
   'audit.cancel': method<{ cancelled: boolean }>()(z.strictObject({ runId: opaqueIdSchema }), { writes: false, summary: 'Cancel a running audit.' }),
   'audit.report': method<AuditReportView>()(z.strictObject({ runId: opaqueIdSchema }), { writes: false, summary: 'The (partial or final) report of a run.' }),
+  'audit.startExport': method<AuditStarted>()(
+    z.strictObject({
+      ...onTable,
+      /** An absolute local folder or s3://bucket/prefix (read with the connection's credentials and region). */
+      path: exportPathSchema,
+      convention: conventionSchema.optional(),
+      /** DuckDB's memory limit in MB (the rest spills to disk). */
+      memoryMb: z.int().min(64).max(65_536).optional(),
+      /** An S3-compatible endpoint for an s3:// path: endpoint connections only (DynamoDB Local, the sandbox); AWS profiles use AWS S3. */
+      s3Endpoint: endpointUrlSchema.optional(),
+    }),
+    { writes: false, summary: 'Audit the problem groups of a DynamoDB export of the table (DuckDB in a child process); subscribe to `audit.events`.' },
+  ),
+  'audit.confirmExport': method<ExportConfirmView>()(z.strictObject({ ...onTable, runId: opaqueIdSchema }), {
+    writes: false,
+    summary: "Re-check an export run's findings against the live table by key (consistent reads, never a scan); stale ones leave the problems.",
+  }),
 
   'watch.start': method<WatchStarted>()(z.strictObject({ ...onTable, convention: conventionSchema.optional() }), {
     writes: false,

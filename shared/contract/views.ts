@@ -128,6 +128,24 @@ export interface SavedConventionView {
 export interface AuditStarted {
   readonly runId: string;
   readonly convention: Convention;
+  /** Set when the items come from a DynamoDB export, not a scan of the live table: the inspector says so. */
+  readonly source?: ExportSourceView;
+}
+
+/** The export an audit reads (`audit.startExport`): what the inspector's header names instead of "live". */
+export interface ExportSourceView {
+  readonly kind: 'export';
+  readonly exportArn: string;
+  /** The export's point in time (ISO). */
+  readonly exportTime: string;
+  /** Items the export's manifest lists. */
+  readonly itemCount: number;
+}
+
+/** The answer of `audit.confirmExport`: how many findings still hold against the live table and how many were stale. */
+export interface ExportConfirmView {
+  readonly confirmed: number;
+  readonly stale: number;
 }
 
 /** One event of a running audit (the `audit.events` stream). */

@@ -22,9 +22,6 @@ export const EXPORT_FLAGS = {
   's3-endpoint': { type: 'string', valueName: 'URL', description: 'with --export s3://…: an S3-compatible endpoint (path-style; e.g. MinIO), credentials from AWS_ACCESS_KEY_ID/…' },
 } as const;
 
-/** Items sampled for convention and key detection (sampleExport's default). */
-const SAMPLE_ITEMS = 2_000;
-
 function exportPaths(values: FlagValues): string[] {
   const raw = values.export;
   return typeof raw === 'string' ? [raw] : Array.isArray(raw) ? [...(raw as readonly string[])] : [];
@@ -33,41 +30,41 @@ function exportPaths(values: FlagValues): string[] {
 /** Downloads every s3:// export into the cache (resumable, MD5-verified) and returns local folders, in order. */
 async function localExports(paths: readonly string[], values: FlagValues, io: CliIo, cacheDir: string, sampleOnly: boolean): Promise<string[]> {
   if (!paths.some((p) => p.startsWith('s3://'))) return [...paths];
-  const [{ S3Client }, { downloadExport }, { endpointCredentials }, { fromNodeProviderChain }] = await Promise.all([
+  const [{ S3Client }, prepare, { endpointCredentials }, { fromNodeProviderChain }] = await Promise.all([
     import('@aws-sdk/client-s3'),
-    import('../../services/export/s3-download'),
+    import('../../services/export/export-prepare'),
     import('../../services/dynamo/client'),
     import('@aws-sdk/credential-providers'),
   ]);
   const endpoint = optionalString(values, 's3-endpoint');
   const region = optionalString(values, 'region') ?? io.env.AWS_REGION ?? io.env.AWS_DEFAULT_REGION ?? 'us-east-1';
   const profile = optionalString(values, 'profile');
-  const client = endpoint
-    ? new S3Client({ endpoint, region, forcePathStyle: true, credentials: endpointCredentials(io.env) })
-    : new S3Client({ region, credentials: fromNodeProviderChain(profile ? { profile } : {}) });
+  let client: InstanceType<typeof S3Client> | undefined;
+  const s3 = (): InstanceType<typeof S3Client> =>
+    (client = endpoint
+      ? new S3Client({ endpoint, region, forcePathStyle: true, credentials: endpointCredentials(io.env) })
+      : new S3Client({ region, credentials: fromNodeProviderChain(profile ? { profile } : {}) }));
   try {
-    const out: string[] = [];
-    for (const path of paths) {
-      if (!path.startsWith('s3://')) {
-        out.push(path);
-        continue;
-      }
-      out.push(
-        await downloadExport({
-          client,
-          url: path,
-          cacheDir,
-          // Athena reads the data on S3: only the manifests and the detection sample come down.
-          ...(sampleOnly ? { sampleItems: SAMPLE_ITEMS } : {}),
-          signal: io.signal,
-          onProgress: io.interactive ? (p) => io.stderr(`\r${path}: ${p.filesDone}/${p.files} files (${p.filesKept} already cached), ${(p.bytes / 1e6).toFixed(1)} MB   `) : undefined,
-        }),
-      );
-      if (io.interactive) io.stderr('\n');
-    }
+    let shown = false;
+    const out = await prepare.localExports(paths, {
+      s3,
+      cacheDir,
+      // Athena reads the data on S3: only the manifests and the detection sample come down.
+      sampleOnly,
+      signal: io.signal,
+      ...(io.interactive
+        ? {
+            onProgress: (path: string, p: { filesDone: number; files: number; filesKept: number; bytes: number }) => {
+              shown = true;
+              io.stderr(`\r${path}: ${p.filesDone}/${p.files} files (${p.filesKept} already cached), ${(p.bytes / 1e6).toFixed(1)} MB   `);
+            },
+          }
+        : {}),
+    });
+    if (shown) io.stderr('\n');
     return out;
   } finally {
-    client.destroy();
+    client?.destroy();
   }
 }
 
@@ -101,9 +98,10 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
   }
   const connected = typeof values.endpoint === 'string' || typeof values.profile === 'string';
   if (connected && optionalString(values, 'table') === undefined) usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
-  const [{ openExport, ExportError }, { sampleExport, inferKeys }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir }, { auditText }] = await Promise.all([
+  const [{ ExportError }, { inferKeys }, { prepareExport }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir }, { auditText }] = await Promise.all([
     import('../../services/export/read-export'),
     import('../../services/export/export-sample'),
+    import('../../services/export/export-prepare'),
     import('../../services/export/layout'),
     import('../convention-source'),
     import('../../services/export/run-export-audit'),
@@ -124,20 +122,14 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
       throw error;
     }
     let full;
+    let sample;
     try {
-      full = await openExport(paths[0]!);
+      ({ full, sample } = await prepareExport(paths));
     } catch (error) {
       if (error instanceof ExportError) return fail(error.message);
       throw error;
     }
     const table = optionalString(values, 'table') ?? tableFromArn(full.summary.tableArn ?? full.summary.exportArn) ?? 'export';
-    let sample;
-    try {
-      sample = await sampleExport(full);
-    } catch (error) {
-      if (error instanceof ExportError) return fail(error.message);
-      throw error;
-    }
     let keys: KeySchema;
     if (connected) {
       session = await openTable(values, io, 'audit');

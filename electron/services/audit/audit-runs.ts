@@ -40,6 +40,8 @@ export interface AuditRuns {
   get(runId: string): AuditRunState | undefined;
   /** Records a delta in the run (for replay) and publishes it with the progress. */
   delta(runId: string, run: AuditRunState, event: Extract<AuditEvent, { type: 'delta' }>['delta'], progress: ScanProgress): void;
+  /** Records and publishes progress alone (a run whose rows come at the end: an export audit). */
+  progress(runId: string, run: AuditRunState, progress: ScanProgress): void;
   /** Records the report and publishes `done`. */
   finish(runId: string, run: AuditRunState, report: AuditReport): void;
   /** Aborts every run (app shutdown). */
@@ -90,6 +92,10 @@ export function createAuditRuns(publisher: AuditPublisher): AuditRuns {
       run.counts = delta.counts;
       run.progress = progress;
       publisher.publish('audit.events', { type: 'delta', runId, delta });
+      publisher.publish('audit.events', { type: 'progress', runId, progress });
+    },
+    progress(runId, run, progress) {
+      run.progress = progress;
       publisher.publish('audit.events', { type: 'progress', runId, progress });
     },
     finish(runId, run, report) {

@@ -9,7 +9,7 @@
 import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { AuditReport } from '../../../shared/audit/types';
+import type { AuditReport, GroupRow } from '../../../shared/audit/types';
 import { ruleNormalizer } from '../../../shared/conventions/parse';
 import type { Convention } from '../../../shared/model';
 import { auditSteps, closureSql, COUNTS_SQL, DUCKDB_DIALECT, itemColumns, itemStructFields, NORM_MAP_SQL, normTodoSql, pulledSql, sqlString } from './convention-sql';
@@ -30,6 +30,8 @@ export interface DuckAuditOptions {
   /** Where the working tables live; by default chosen by {@link workingStorage}. */
   readonly storage?: WorkingStorage;
   readonly onStep?: (step: string) => void;
+  /** Also return the problem groups (the app's inspector shows them). */
+  readonly rows?: boolean;
 }
 
 /** Temporary tables (in memory, spilled uncompressed beyond the limit) or persistent ones (compressed, in the database file). */
@@ -58,6 +60,8 @@ export interface DuckAuditResult {
   readonly linesRead: number;
   /** Items pulled into the JS engine (values that are not plainly healthy, and malformed locks). */
   readonly pulled: number;
+  /** With `rows`: the problem groups. */
+  readonly rows?: GroupRow[];
 }
 
 /** Default DuckDB memory_limit. */
@@ -180,8 +184,8 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
     const counts = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as unknown as SqlCounts;
     options.onStep?.('report');
     const result = await conn.stream(pulledSql(convention, DUCKDB_DIALECT));
-    const { report, pulled } = await reportFromPulled(convention, options.table, counts, result.yieldRowObjectJson());
-    return { report, linesRead, pulled };
+    const { report, pulled, rows } = await reportFromPulled(convention, options.table, counts, result.yieldRowObjectJson(), { rows: options.rows === true });
+    return { report, linesRead, pulled, ...(rows ? { rows } : {}) };
   } finally {
     conn.closeSync();
     instance.closeSync();

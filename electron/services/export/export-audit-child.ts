@@ -13,15 +13,15 @@ import { ExportError, openExport, verifyExport } from './read-export';
 export async function runExportAuditRequest(request: ExportAuditRequest, onStep: (step: string) => void): Promise<ExportAuditMessage> {
   const dbDir = join(request.cacheDir, `audit-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    onStep('verify');
     const opened = [];
-    for (const path of request.exports) {
+    for (const [i, path] of request.exports.entries()) {
+      onStep(request.exports.length > 1 ? `verify export ${i + 1}/${request.exports.length}` : 'verify');
       const one = await openExport(path);
       await verifyExport(one);
       opened.push(one);
     }
     await mkdir(dbDir, { recursive: true });
-    const result = await duckAudit({ exports: opened, convention: request.convention, table: request.table, dbPath: join(dbDir, 'audit.duckdb'), memoryMb: request.memoryMb, threads: request.threads, onStep });
+    const result = await duckAudit({ exports: opened, convention: request.convention, table: request.table, dbPath: join(dbDir, 'audit.duckdb'), memoryMb: request.memoryMb, threads: request.threads, onStep, rows: request.rows === true });
     const [full, ...incrementals] = opened;
     const last = opened[opened.length - 1]!.summary as { exportTime: string; exportToTime?: string };
     const source: ExportSource = {
@@ -31,7 +31,7 @@ export async function runExportAuditRequest(request: ExportAuditRequest, onStep:
       itemsRead: result.linesRead,
       ...(incrementals.length ? { incrementals: incrementals.map((e) => ({ exportArn: e.summary.exportArn, exportTime: (e.summary as { exportToTime?: string }).exportToTime ?? e.summary.exportTime })) } : {}),
     };
-    return { kind: 'done', report: { ...result.report, source }, pulled: result.pulled };
+    return { kind: 'done', report: { ...result.report, source }, pulled: result.pulled, ...(result.rows ? { rows: result.rows } : {}) };
   } catch (error) {
     if (error instanceof ExportError) return { kind: 'error', message: error.message, export: true, ...(error.file ? { file: error.file } : {}) };
     // DuckDB's own errors (a data file that is not JSON, a disk full) say what failed; they are incomplete results too.

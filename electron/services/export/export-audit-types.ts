@@ -1,5 +1,5 @@
 /** What crosses between the export audit's parent and its child process (plain JSON). */
-import type { AuditReport } from '../../../shared/audit/types';
+import type { AuditReport, GroupRow } from '../../../shared/audit/types';
 import type { Convention } from '../../../shared/model';
 
 /** Where an export audit's items came from: `source` in the report. */
@@ -28,10 +28,12 @@ export interface ExportAuditRequest {
   readonly cacheDir: string;
   readonly memoryMb: number;
   readonly threads?: number;
+  /** Also send the problem groups (the app's inspector shows them; the CLI does not need them). */
+  readonly rows?: boolean;
 }
 
 /** Messages from the child. */
 export type ExportAuditMessage =
   | { readonly kind: 'step'; readonly step: string }
-  | { readonly kind: 'done'; readonly report: ExportAuditReport; readonly pulled: number }
+  | { readonly kind: 'done'; readonly report: ExportAuditReport; readonly pulled: number; readonly rows?: readonly GroupRow[] }
   | { readonly kind: 'error'; readonly message: string; readonly file?: string; readonly export?: boolean };

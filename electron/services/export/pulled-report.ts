@@ -4,7 +4,7 @@
  * count every item. Shared by the DuckDB and Athena engines, and free of either's client.
  */
 import { AuditEngine } from '../../../shared/audit/engine';
-import type { AuditReport } from '../../../shared/audit/types';
+import type { AuditReport, GroupRow } from '../../../shared/audit/types';
 import type { Convention, Item } from '../../../shared/model';
 import { base64Decode } from '../../../shared/plain-key';
 import { auditAttributes } from './convention-sql';
@@ -41,6 +41,11 @@ function pulledItem(convention: Convention, row: Record<string, unknown>, rules:
   return item;
 }
 
+/** A row the inspector shows from an export: an account with a problem, or a stray (orphan or malformed) lock. */
+export function isProblemRow(row: GroupRow): boolean {
+  return row.kind !== 'account' || row.problems.length > 0;
+}
+
 /** Report counts as SQL returns them (numbers, or big integers as text). */
 export interface SqlCounts {
   readonly scanned: string | number;
@@ -53,7 +58,7 @@ export interface SqlCounts {
  * of every item: the shared JS engine derives the problems, the counts are the SQL's. Shared by the
  * DuckDB and Athena engines.
  */
-export async function reportFromPulled(convention: Convention, table: string, counts: SqlCounts, pages: AsyncIterable<readonly Record<string, unknown>[]>): Promise<{ report: AuditReport; pulled: number }> {
+export async function reportFromPulled(convention: Convention, table: string, counts: SqlCounts, pages: AsyncIterable<readonly Record<string, unknown>[]>, options: { readonly rows?: boolean } = {}): Promise<{ report: AuditReport; pulled: number; rows?: GroupRow[] }> {
   const engine = new AuditEngine(convention, { trackDeltas: false });
   let pulled = 0;
   let current: { id: string; row: Record<string, unknown>; rules: number[] } | undefined;
@@ -80,5 +85,7 @@ export async function reportFromPulled(convention: Convention, table: string, co
   engine.addItems(batch);
   const report = engine.report({ table, complete: true });
   // The engine saw only the pulled rows; the counts are of every item, as a scan would count them.
-  return { report: { ...report, scanned: Number(counts.scanned), accounts: Number(counts.accounts ?? 0), locks: Number(counts.locks ?? 0) }, pulled };
+  const out = { report: { ...report, scanned: Number(counts.scanned), accounts: Number(counts.accounts ?? 0), locks: Number(counts.locks ?? 0) }, pulled };
+  // The app's inspector shows the problem groups: healthy accounts were never pulled, and a pulled one without a problem would read as the whole story.
+  return options.rows ? { ...out, rows: engine.rows().filter(isProblemRow) } : out;
 }

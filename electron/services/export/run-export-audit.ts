@@ -1,13 +1,30 @@
 /** Running an export audit in a child process (DuckDB never loads in the caller), with cancel. */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { GroupRow } from '../../../shared/audit/types';
 import type { ExportAuditMessage, ExportAuditReport, ExportAuditRequest } from './export-audit-types';
 import { ExportError } from './read-export';
 
-const CHILD = fileURLToPath(new URL('./export-audit-child.ts', import.meta.url));
+/** The child's source, run through tsx (the source tree, the CLI bundle, browser mode). */
+const CHILD_SOURCE = fileURLToPath(new URL('./export-audit-child.ts', import.meta.url));
+/** The child as the Electron main bundle ships it: bin/build-electron.mjs writes it beside main.cjs. */
+const CHILD_BUILT = fileURLToPath(new URL('./export-audit-child.cjs', import.meta.url));
+
+/** How to start the child: the built sibling when there is one (no tsx in a packaged app), else the source through tsx. */
+export function childEntry(built = CHILD_BUILT, source = CHILD_SOURCE, exists: (path: string) => boolean = existsSync): { readonly path: string; readonly execArgv: readonly string[] } {
+  return exists(built) ? { path: built, execArgv: [] } : { path: source, execArgv: ['--import', 'tsx'] };
+}
+
+/** What a run gives back: the report, how many items went to the JS engine, and (when asked) the problem groups. */
+export interface ExportAuditResult {
+  readonly report: ExportAuditReport;
+  readonly pulled: number;
+  readonly rows?: readonly GroupRow[];
+}
 
 /** Options of one run. */
 export interface RunExportAuditOptions {
@@ -16,7 +33,7 @@ export interface RunExportAuditOptions {
 }
 
 /** Resolves with the report; rejects with an ExportError (bad export, named file) or an Error (cancelled, child died). */
-export async function runExportAudit(request: ExportAuditRequest, options: RunExportAuditOptions = {}): Promise<{ report: ExportAuditReport; pulled: number }> {
+export async function runExportAudit(request: ExportAuditRequest, options: RunExportAuditOptions = {}): Promise<ExportAuditResult> {
   // A folder of this run's own: removed here whatever happens, even when the child is killed mid-query.
   const cacheDir = join(request.cacheDir, `run-${randomBytes(6).toString('hex')}`);
   try {
@@ -26,14 +43,14 @@ export async function runExportAudit(request: ExportAuditRequest, options: RunEx
   }
 }
 
-function runChild(request: ExportAuditRequest, options: RunExportAuditOptions): Promise<{ report: ExportAuditReport; pulled: number }> {
+function runChild(request: ExportAuditRequest, options: RunExportAuditOptions): Promise<ExportAuditResult> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new Error('cancelled'));
       return;
     }
-    // The child runs the TypeScript through tsx, as bin/locksmith does.
-    const child = fork(CHILD, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const entry = childEntry();
+    const child = fork(entry.path, [], { execArgv: [...entry.execArgv], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     let stderr = '';
     let settled = false;
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -52,7 +69,7 @@ function runChild(request: ExportAuditRequest, options: RunExportAuditOptions): 
     };
     child.on('message', (message: ExportAuditMessage) => {
       if (message.kind === 'step') options.onStep?.(message.step);
-      else if (message.kind === 'done') finish(() => resolve({ report: message.report, pulled: message.pulled }));
+      else if (message.kind === 'done') finish(() => resolve({ report: message.report, pulled: message.pulled, ...(message.rows ? { rows: message.rows } : {}) }));
       else finish(() => reject(message.export ? new ExportError(message.message, message.file) : new Error(message.message)));
     });
     child.on('error', (error) => finish(() => reject(error)));

@@ -9,6 +9,7 @@ import { err, type Result } from '../../../shared/result';
 import { auditReport } from '../audit/audit-methods';
 import type { AuditRuns } from '../audit/audit-runs';
 import { targetKey } from '../context/client-pool';
+import { exportState } from '../export/export-confirm-app';
 import type { ConnectionContext } from '../context/request-context';
 import { transactionContext } from '../transactions/service';
 import type { RepairService } from './repair-service';
@@ -29,6 +30,8 @@ export async function planRepair(ctx: ConnectionContext, stores: { readonly repa
   if (stores.runs.get(args.runId)?.target !== targetKey(ctx.connectionId, ctx.target)) return err('validation', `audit run ${args.runId} was not made on this connection as it points now: audit again here`, { field: 'runId' });
   if (report.value.table !== args.table) return err('validation', `audit run ${args.runId} is of table ${report.value.table}, not ${args.table}`, { field: 'runId' });
   if (!report.value.complete) return err('validation', `the audit did not finish (${report.value.reason ?? 'incomplete'}): no repair plan from a partial scan — audit again`, { field: 'runId' });
+  // An export is not transactionally consistent: only findings confirmed against the live table may be acted on.
+  if (exportState(report.value) === 'unconfirmed') return err('validation', `audit run ${args.runId} read an export and its findings are not confirmed: confirm them against the live table first`, { field: 'runId' });
   return stores.repairs.plan(transactionContext(ctx), {
     owner: ctx.connectionId,
     table: args.table,

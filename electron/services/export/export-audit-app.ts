@@ -1,0 +1,189 @@
+/**
+ * The app's audit from an export (`audit.startExport`): the same steps as `locksmith audit --export`
+ * (export-prepare.ts, then the DuckDB child of run-export-audit.ts) run as an audit run of the
+ * registry, so the inspector shows it over `audit.events` like a live audit: progress (download,
+ * verify, load, each check) while it runs, then the problem groups as one delta and `done`.
+ * Healthy accounts are never pulled out of DuckDB, so only problem groups are shown.
+ * Confirming against the live table is export-confirm-app.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { AuditReport } from '../../../shared/audit/types';
+import type { AuditStarted } from '../../../shared/contract/views';
+import { checkKeysFit } from '../../../shared/conventions/file';
+import { detectConvention } from '../../../shared/conventions/detect';
+import type { Convention, KeySchema } from '../../../shared/model';
+import { err, ok, type Result } from '../../../shared/result';
+import type { ScanProgress } from '../../../shared/scan-types';
+import type { AuditRuns, AuditRunState } from '../audit/audit-runs';
+import type { SettingsStore } from '../connections/settings-store';
+import { targetKey } from '../context/client-pool';
+import { savedConvention } from '../conventions/convention-methods';
+import type { ConnectionContext } from '../context/request-context';
+import { endpointCredentials } from '../dynamo/client';
+import { describeTable } from '../dynamo/tables';
+import { inferKeys } from './export-sample';
+import { localExports, prepareExport } from './export-prepare';
+import { ExportError } from './read-export';
+import { runExportAudit } from './run-export-audit';
+
+/** What `audit.startExport` asks for, after validation. */
+export interface StartExportArgs {
+  readonly table: string;
+  readonly path: string;
+  readonly convention?: Convention | undefined;
+  readonly memoryMb?: number | undefined;
+  readonly s3Endpoint?: string | undefined;
+}
+
+/** The stores and folders an export audit uses. */
+export interface ExportAuditStores {
+  readonly runs: AuditRuns;
+  /** The app's data folder: the S3 cache and DuckDB's working files go below its `cache/`. */
+  readonly dataDir: string;
+  /** Where the table's saved convention is (the app's convention policy: given, else saved, else detected). */
+  readonly settings: SettingsStore;
+  readonly env?: NodeJS.ProcessEnv | undefined;
+}
+
+/** Default DuckDB memory limit of an app run (as the CLI's --memory). */
+const DEFAULT_MEMORY_MB = 512;
+
+/**
+ * How an s3:// export is read: with the connection's own credentials and region (never seen by the
+ * page). An endpoint connection (DynamoDB Local, the sandbox) has no AWS S3 of its own: it needs
+ * `s3Endpoint` (an S3-compatible server, path-style); an AWS profile connection may not redirect its
+ * credentials to another endpoint.
+ */
+function s3Source(ctx: ConnectionContext, args: StartExportArgs, env?: NodeJS.ProcessEnv): Result<(() => Promise<S3Client>) | undefined> {
+  if (!args.path.startsWith('s3://')) return args.s3Endpoint ? err('validation', 's3Endpoint is for s3:// paths only', { field: 's3Endpoint' }) : ok(undefined);
+  const { target } = ctx;
+  if (target.endpoint === undefined && args.s3Endpoint) return err('validation', `an AWS connection reads s3:// exports from AWS S3 with its own credentials; s3Endpoint is for endpoint connections (DynamoDB Local)`, { field: 's3Endpoint' });
+  if (target.endpoint !== undefined && !args.s3Endpoint) return err('validation', `${ctx.label} is a local endpoint, not AWS: give the S3-compatible endpoint the export is on (s3Endpoint), or a local folder`, { field: 's3Endpoint' });
+  return ok(async () => {
+    const { S3Client } = await import('@aws-sdk/client-s3');
+    return args.s3Endpoint
+      ? new S3Client({ endpoint: args.s3Endpoint, region: target.region, forcePathStyle: true, credentials: target.credentials ?? endpointCredentials(env) })
+      : new S3Client({ region: target.region, ...(target.credentials ? { credentials: target.credentials } : {}) });
+  });
+}
+
+/** The key schema: the live table's when it can be described, else inferred from the export's items (with the convention's preset). */
+async function keysFor(ctx: ConnectionContext, table: string, sample: Parameters<typeof inferKeys>[0], convention: Convention | undefined): Promise<Result<KeySchema>> {
+  const described = await describeTable(ctx.client, table, { local: ctx.local });
+  if (described.ok) return ok(described.value.keys);
+  const inferred = inferKeys(sample, convention && convention.preset !== 'custom' ? convention.preset : undefined);
+  return inferred ? ok(inferred.keys) : err('validation', `${table} cannot be described (${described.error.message}) and the export's items do not say its key schema: choose a convention`, { field: 'convention' });
+}
+
+/** The app's convention policy on the export: given (checked against the keys), else saved, else detected from the export's sample. */
+async function chooseConvention(given: Convention | undefined, saved: () => Promise<Convention | undefined>, keys: KeySchema, sample: Parameters<typeof detectConvention>[1]): Promise<Result<Convention>> {
+  if (given) {
+    const checked = checkKeysFit(given, keys);
+    return checked.ok ? checked : err('validation', `convention: ${checked.error.message}`, { field: 'convention' });
+  }
+  const kept = await saved();
+  if (kept) return ok(kept);
+  const detected = detectConvention(keys, sample);
+  return detected.ok ? ok(detected.value.convention) : err('validation', `no convention detected in the export's items: ${detected.error.message}`, { field: 'convention' });
+}
+
+/** The report of a run that did not finish: nothing from it is shown as complete. */
+function incompleteReport(table: string, convention: Convention, reason: string): AuditReport {
+  const summary = { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 };
+  return { table, complete: false, reason, convention, scanned: 0, accounts: 0, locks: 0, summary, problems: [] };
+}
+
+/**
+ * Opens the export (an s3:// one: its manifests and the sample's files first), chooses the key schema
+ * and the convention, then runs the rest in the background as an audit run. A bad path or manifest
+ * is a `validation` error naming the file; a bad data file later ends the run incomplete, naming it.
+ */
+export async function startExportAudit(ctx: ConnectionContext, stores: ExportAuditStores, args: StartExportArgs): Promise<Result<AuditStarted>> {
+  const s3 = s3Source(ctx, args, stores.env);
+  if (!s3.ok) return s3;
+  const cache = join(stores.dataDir, 'cache');
+  let client: S3Client | undefined;
+  const s3Client = s3.value ? await s3.value() : undefined;
+  const localize = { s3: () => (client = s3Client!), cacheDir: join(cache, 's3') };
+  let prepared;
+  let local: string[];
+  try {
+    local = await localExports([args.path], { ...localize, sampleOnly: true });
+    prepared = await prepareExport(local);
+  } catch (error) {
+    s3Client?.destroy();
+    if (error instanceof ExportError) return err('validation', error.message, { field: 'path' });
+    throw error;
+  }
+  const keys = await keysFor(ctx, args.table, prepared.sample, args.convention);
+  const convention = keys.ok ? await chooseConvention(args.convention, () => savedConvention(stores.settings, ctx.connectionId, args.table), keys.value, prepared.sample) : keys;
+  if (!convention.ok) {
+    s3Client?.destroy();
+    return convention;
+  }
+
+  const runId = `run_${randomUUID().replace(/-/g, '')}`;
+  const run = stores.runs.add(runId);
+  run.target = targetKey(ctx.connectionId, ctx.target);
+  const { summary } = prepared.full;
+  void runInBackground(stores.runs, runId, run, { args, convention: convention.value, cache, localize: s3Client ? { ...localize, onDone: () => client?.destroy() } : undefined, local });
+  return ok({ runId, convention: convention.value, source: { kind: 'export', exportArn: summary.exportArn, exportTime: summary.exportTime, itemCount: summary.itemCount } });
+}
+
+interface Background {
+  readonly args: StartExportArgs;
+  readonly convention: Convention;
+  readonly cache: string;
+  /** For an s3:// export: how the rest of its files come down (then the client is destroyed). */
+  readonly localize: ({ s3: () => S3Client; cacheDir: string; onDone: () => void }) | undefined;
+  /** The local folder (an s3:// export: its cache folder, sample files only so far). */
+  readonly local: readonly string[];
+}
+
+/** The child's step names in words (the checks keep their SQL step names). */
+function stepText(step: string): string {
+  if (step.startsWith('verify')) return `${step}: every file's MD5 and item count`;
+  if (step === 'load') return 'load: reading the items into DuckDB';
+  if (step === 'report') return 'report: the problem rows into the audit engine';
+  return `check ${step}`;
+}
+
+/** The rest of the run: the remaining downloads, the DuckDB child, then the problem groups and `done` (or an incomplete end). */
+async function runInBackground(runs: AuditRuns, runId: string, run: AuditRunState, job: Background): Promise<void> {
+  const { args, convention } = job;
+  const started = performance.now();
+  const signal = run.controller.signal;
+  let files = { done: 0, total: 0 };
+  const progress = (step: string, items = 0): ScanProgress => ({ items, pages: files.done, segments: files.total, segmentsDone: files.done, capacityUnits: 0, elapsedMs: Math.round(performance.now() - started), retries: 0, step });
+  let report: AuditReport;
+  try {
+    let local = [...job.local];
+    if (job.localize) {
+      try {
+        local = await localExports([args.path], {
+          ...job.localize,
+          signal,
+          onProgress: (_url, p) => {
+            files = { done: p.filesDone, total: p.files };
+            runs.progress(runId, run, progress(`download ${p.filesDone}/${p.files} files (${p.filesKept} already cached)`));
+          },
+        });
+      } finally {
+        job.localize.onDone();
+      }
+    }
+    const result = await runExportAudit(
+      { exports: local, convention, table: args.table, cacheDir: join(job.cache, 'export-audit'), memoryMb: args.memoryMb ?? DEFAULT_MEMORY_MB, rows: true },
+      { signal, onStep: (step) => runs.progress(runId, run, progress(stepText(step))) },
+    );
+    report = result.report;
+    const { scanned, accounts, locks, summary } = report;
+    runs.delta(runId, run, { upserted: result.rows ?? [], removed: [], counts: { scanned, accounts, locks, summary } }, progress('done', scanned));
+  } catch (error) {
+    const reason = signal.aborted ? 'cancelled' : error instanceof Error ? error.message : String(error);
+    report = incompleteReport(args.table, convention, `the audit of the export did not finish: ${reason}`);
+  }
+  runs.finish(runId, run, report);
+}
