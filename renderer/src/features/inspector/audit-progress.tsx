@@ -12,7 +12,7 @@ export function AuditProgress({ progress, cancelling, onCancel }: { progress: Sc
   const fraction = progress && progress.segments > 0 ? progress.segmentsDone / progress.segments : undefined;
   return (
     <ProgressBar
-      label={cancelling ? 'Cancelling the audit…' : 'Auditing — rows appear as pages arrive'}
+      label={cancelling ? 'Cancelling the audit…' : progress?.step !== undefined ? `Auditing the export — ${progress.step}` : 'Auditing — rows appear as pages arrive'}
       fraction={fraction}
       actions={
         <button type="button" className="btn btn-small" onClick={onCancel} disabled={cancelling} data-testid="cancel-audit">

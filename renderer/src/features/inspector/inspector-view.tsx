@@ -7,6 +7,7 @@ import { useWorkspace } from '../../workspace/workspace-context';
 import { useAuditRun } from './audit-context';
 import { exportDocument, provenanceText } from './export-document';
 import { AuditProgress, IncompleteBanner } from './audit-progress';
+import { ExportAuditForm, ExportSourceBanner } from './export-audit-form';
 import { InspectorTable } from './inspector-table';
 import { ProblemCounts } from './problem-counts';
 import { downloadText, reportToCsv, reportToJson } from './report-export';
@@ -24,6 +25,7 @@ export function InspectorView({ table }: { table: string }) {
   const { connection } = useWorkspace();
   const [filter, setFilter] = useState<RowFilter>('all');
   const [search, setSearch] = useState('');
+  const [exportForm, setExportForm] = useState(false);
   const convention = audit.convention;
   const rules = useMemo(() => convention?.rules.map((r) => r.name) ?? [], [convention]);
   // Columns a person hid (by id: `rule:<name>` or `problems`); narrow windows need the room.
@@ -68,7 +70,10 @@ export function InspectorView({ table }: { table: string }) {
           {convention ? <span className="muted"> · convention {convention.preset}{convention.lockTable ? ` · locks in ${convention.lockTable}` : ''}</span> : null}
         </h2>
         <button type="button" className="btn btn-small" onClick={() => audit.start(convention)} disabled={running}>
-          Re-run audit
+          {audit.source ? 'Audit the live table' : 'Re-run audit'}
+        </button>
+        <button type="button" className="btn btn-small" onClick={() => setExportForm((open) => !open)} aria-expanded={exportForm} disabled={running} data-testid="export-audit-open">
+          Audit from an export…
         </button>
         <button type="button" className="btn btn-small" onClick={() => void exportAs('json')} disabled={audit.phase !== 'done'} data-testid="export-json">
           Export JSON
@@ -78,8 +83,18 @@ export function InspectorView({ table }: { table: string }) {
         </button>
         <RepairButton table={table} filter={{ filter, search }} />
       </div>
+      {exportForm ? (
+        <ExportAuditForm
+          onClose={() => setExportForm(false)}
+          onStart={(request) => {
+            setExportForm(false);
+            audit.start(convention, request);
+          }}
+        />
+      ) : null}
+      {audit.source ? <ExportSourceBanner source={audit.source} done={audit.phase === 'done'} complete={audit.complete === true} confirmation={audit.confirmation} confirming={audit.confirming} onConfirm={audit.confirm} /> : null}
       <ErrorBox error={audit.error} title="The audit could not run" />
-      {audit.phase === 'starting' ? <Busy label="Starting the audit (reading the convention)…" /> : null}
+      {audit.phase === 'starting' ? <Busy label="Starting the audit (reading the convention; for an export, its manifests and a sample)…" /> : null}
       {audit.phase === 'running' ? <AuditProgress progress={audit.progress} cancelling={audit.cancelling} onCancel={audit.cancel} /> : null}
       {audit.phase === 'done' && audit.complete === false ? <IncompleteBanner reason={audit.reason} /> : null}
       {audit.stale ? (

@@ -5,7 +5,7 @@
  * transaction), hence provided through a context.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AuditEvent, LookupView } from '../../../../shared/contract';
+import type { AuditEvent, ExportConfirmView, ExportSourceView, LookupView } from '../../../../shared/contract';
 import type { Convention, KeySchema, Problem } from '../../../../shared/model';
 import type { ScanProgress } from '../../../../shared/scan-types';
 import type { AppError } from '../../../../shared/result';
@@ -21,6 +21,15 @@ export type AuditPhase = 'idle' | 'starting' | 'running' | 'done' | 'error';
 export interface ShownProblems {
   readonly rowsShown: number;
   readonly problems: readonly Problem[];
+}
+
+/** Where an audit from an export reads (the "Audit from an export…" form). */
+export interface ExportRequest {
+  /** An absolute local folder or s3://bucket/prefix. */
+  readonly path: string;
+  readonly memoryMb?: number;
+  /** For s3:// on an endpoint connection: the S3-compatible endpoint. */
+  readonly s3Endpoint?: string;
 }
 
 /** Everything the inspector shows about the run. */
@@ -43,7 +52,15 @@ export interface AuditState {
   readonly rechecks: readonly LookupView[];
   /** The data this run read is gone (the sandbox stopped): its rows describe nothing any more. */
   readonly stale: boolean;
-  readonly start: (convention?: Convention) => void;
+  /** Set when the run reads a DynamoDB export, not the live table. */
+  readonly source: ExportSourceView | undefined;
+  /** After "Confirm against the live table": how many findings still hold and how many were stale. */
+  readonly confirmation: ExportConfirmView | undefined;
+  readonly confirming: boolean;
+  /** Starts a live audit, or with `fromExport` an audit of that export of the table. */
+  readonly start: (convention?: Convention, fromExport?: ExportRequest) => void;
+  /** Re-checks an export run's findings against the live table (the run's rows and counts follow). */
+  readonly confirm: () => void;
   readonly cancel: () => void;
   /** Re-checks one value after a transaction: rows holding it are updated in place from a fresh lookup. */
   readonly patch: (lookup: LookupView) => void;
@@ -65,6 +82,9 @@ interface RunState {
   readonly cancelling: boolean;
   readonly error?: AppError;
   readonly rechecks?: readonly LookupView[];
+  readonly source?: ExportSourceView;
+  readonly confirmation?: ExportConfirmView;
+  readonly confirming?: boolean;
 }
 
 const NO_RECHECKS: readonly LookupView[] = [];
@@ -157,7 +177,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
   }, [post]);
 
   const start = useCallback(
-    (convention?: Convention) => {
+    (convention?: Convention, fromExport?: ExportRequest) => {
       const previous = stop();
       if (previous) void bridge.call('audit.cancel', { runId: previous });
       if (!connectionId || !table) {
@@ -167,7 +187,8 @@ export function useAudit(connectionId: string | undefined, table: string | undef
       setState({ ...IDLE, phase: 'starting' });
       const generation = generationRef.current;
       const args = { connectionId, table, ...(convention ? { convention } : {}) };
-      bridge.call('audit.start', args).then(
+      const call = fromExport ? bridge.call('audit.startExport', { ...args, ...fromExport }) : bridge.call('audit.start', args);
+      call.then(
         (result) => {
           if (generation !== generationRef.current) {
             // Superseded while starting: stop the orphaned run instead of showing it.
@@ -180,7 +201,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
           }
           const { runId } = result.value;
           runIdRef.current = runId;
-          setState({ ...IDLE, phase: 'running', runId, convention: result.value.convention });
+          setState({ ...IDLE, phase: 'running', runId, convention: result.value.convention, ...(result.value.source ? { source: result.value.source } : {}) });
           // Browser mode: the row store (a worker) subscribes itself, so no row is parsed on this thread.
           const target = store().streamTarget;
           if (target) post({ type: 'stream', run: generation, runId, ...target });
@@ -225,6 +246,19 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     );
   }, [bridge]);
 
+  const confirm = useCallback(() => {
+    const runId = runIdRef.current;
+    if (!runId || !connectionId || !table) return;
+    setState((s) => ({ ...s, confirming: true }));
+    bridge.call('audit.confirmExport', { connectionId, table, runId }).then(
+      (result) => {
+        if (runId !== runIdRef.current) return;
+        setState((s) => (result.ok ? { ...s, confirming: false, confirmation: result.value } : { ...s, confirming: false, error: result.error }));
+      },
+      (cause: unknown) => setState((s) => ({ ...s, confirming: false, error: { kind: 'unreachable', message: String(cause) } })),
+    );
+  }, [bridge, connectionId, table]);
+
   const patch = useCallback(
     (lookup: LookupView) => {
       post({ type: 'patch', run: generationRef.current, lookup });
@@ -257,7 +291,11 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     error: state.error,
     rechecks: state.rechecks ?? NO_RECHECKS,
     stale: stale && state.phase !== 'idle',
+    source: state.source,
+    confirmation: state.confirmation,
+    confirming: state.confirming === true,
     start,
+    confirm,
     cancel,
     patch,
     setView,

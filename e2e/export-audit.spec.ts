@@ -1,0 +1,53 @@
+/**
+ * "Audit from an export…" in browser mode: the sandbox's accounts table exported to a folder,
+ * audited from that export (problem groups only, labelled with the export and its time), then
+ * confirmed against the live table — where an orphan released after the export has gone stale.
+ */
+import { join } from 'node:path';
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+import { EXPECTED_PROBLEMS, sandboxClient, STUCK_HANDLE } from '../electron/services/sandbox';
+import { exportTable } from '../electron/services/export/export-table';
+import { tableArnFor } from '../electron/services/export/layout';
+import { expect, test } from './fixtures';
+
+test('audit from an export shows its problem groups labelled with its time, and confirming drops what was fixed since', async ({ app, server, inspector, page, dataDir }) => {
+  const expected = EXPECTED_PROBLEMS.accounts;
+  await app.selectConnection('sandbox');
+  if ((await app.table('accounts').getAttribute('aria-current')) !== 'true') await app.selectTable('accounts');
+  await inspector.waitComplete();
+  const client = sandboxClient(await app.effectiveEndpoint(), server.sandboxKey());
+  try {
+    const out = join(dataDir, 'accounts-export');
+    const written = await exportTable({ client, table: 'accounts', keys: { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } }, tableArn: tableArnFor('accounts', 'us-east-1'), out, partitions: 4 });
+    // After the export: the stuck handle's orphan lock is released.
+    await client.send(new DeleteItemCommand({ TableName: 'accounts', Key: { PK: { S: `UNIQ#HANDLE#${STUCK_HANDLE}` }, SK: { S: 'LOCK' } } }));
+
+    const live = await inspector.runId();
+    await page.getByTestId('export-audit-open').click();
+    // Keyboard: the path field has the focus; Enter starts.
+    await expect(page.getByTestId('export-path')).toBeFocused();
+    await page.keyboard.type(out);
+    await page.keyboard.press('Enter');
+    await inspector.waitNewRunComplete(live);
+
+    const banner = page.getByTestId('export-source');
+    await expect(banner).toContainText(written.exportArn);
+    await expect(banner).toContainText('not live');
+    await expect(banner).toContainText('Problem groups only');
+    const exportTime = (await page.locator('[data-testid="export-source"] time').getAttribute('datetime')) ?? '';
+    expect(Date.parse(exportTime)).toBeGreaterThan(Date.now() - 10 * 60_000);
+    // The export was taken before the release: every problem of the seeded table is there.
+    await inspector.expectCounts(expected.summary);
+    await inspector.filter('orphan-lock');
+    await expect(inspector.rows).toHaveCount(expected.summary['orphan-lock']);
+    await expect(inspector.rows.filter({ hasText: `UNIQ#HANDLE#${STUCK_HANDLE}` })).toHaveCount(1);
+
+    await page.getByTestId('export-confirm').click();
+    await expect(page.getByTestId('export-confirmed')).toContainText('1 stale');
+    await inspector.expectCounts({ ...expected.summary, 'orphan-lock': expected.summary['orphan-lock'] - 1 });
+    await expect(inspector.rows).toHaveCount(expected.summary['orphan-lock'] - 1);
+    await expect(inspector.rows.filter({ hasText: `UNIQ#HANDLE#${STUCK_HANDLE}` })).toHaveCount(0);
+  } finally {
+    client.destroy();
+  }
+});
