@@ -79,6 +79,7 @@ export function localKey(s3Key: string): string | undefined {
   if (at < 0 || (at === 0 && !s3Key.startsWith(`${EXPORT_ROOT}/`))) return undefined;
   const rest = s3Key.slice(at);
   // Never outside the export folder: a manifest is input, and input can be hostile.
-  if (rest.split('/').some((part) => part === '..' || part === '')) return undefined;
+  // Backslashes and NUL too: on Windows `join` would read a backslash as a separator (`..\\..\\x`).
+  if (rest.split('/').some((part) => part === '..' || part === '') || /[\\\0]/.test(rest)) return undefined;
   return rest;
 }

@@ -1,0 +1,53 @@
+/**
+ * A manifest is input: the keys it names are read only below the export's `AWSDynamoDB/` folder,
+ * whatever the S3 prefix, and a hostile key (`..`, a Windows separator, NUL) is refused, not joined.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { layoutFor } from '../../../shared/conventions/test-layouts';
+import { localKey, md5Base64 } from './layout';
+import { ExportError, openExport } from './read-export';
+import { ExportWriter } from './write-export';
+
+const work: string[] = [];
+afterAll(async () => Promise.all(work.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+describe('localKey', () => {
+  it('keeps the key from AWSDynamoDB/ on, dropping any S3 prefix', () => {
+    expect(localKey('AWSDynamoDB/0123-ab/data/x.json.gz')).toBe('AWSDynamoDB/0123-ab/data/x.json.gz');
+    expect(localKey('team/prod/AWSDynamoDB/0123-ab/manifest-files.json')).toBe('AWSDynamoDB/0123-ab/manifest-files.json');
+  });
+
+  it.each([
+    ['outside the export root', 'team/data/x.json.gz'],
+    ['a parent segment', 'AWSDynamoDB/0123-ab/../../../etc/passwd'],
+    ['an empty segment', 'AWSDynamoDB//etc/passwd'],
+    ['a Windows separator', 'AWSDynamoDB/0123-ab/data/..\\..\\..\\secret'],
+    ['a NUL byte', 'AWSDynamoDB/0123-ab/data/x\u0000.json.gz'],
+  ])('refuses %s', (_what, key) => {
+    expect(localKey(key)).toBeUndefined();
+  });
+});
+
+describe('openExport on a hostile manifest', () => {
+  it('refuses a data file key that climbs out of the export, naming the manifest, and reads nothing of it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'locksmith-hostile-'));
+    work.push(dir);
+    const layout = layoutFor('uniq');
+    const writer = new ExportWriter({ out: dir, keys: layout.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 1 });
+    await writer.start();
+    await writer.add([layout.account('a1', { email: 'a@x', username: 'a' })]);
+    const written = await writer.finish();
+    const files = join(written.dir, 'manifest-files.json');
+    const line = JSON.parse((await readFile(files, 'utf8')).trim()) as { dataFileS3Key: string };
+    // A consistent manifest (its checksum file rewritten too), pointing outside.
+    const hostile = `${JSON.stringify({ ...line, dataFileS3Key: 'AWSDynamoDB/../../../../etc/passwd' })}\n`;
+    await writeFile(files, hostile);
+    await writeFile(join(written.dir, 'manifest-files.md5'), md5Base64(hostile));
+    const opened = openExport(dir);
+    await expect(opened).rejects.toBeInstanceOf(ExportError);
+    await expect(opened).rejects.toThrow(/is not below AWSDynamoDB/);
+  });
+});
