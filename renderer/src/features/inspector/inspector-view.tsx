@@ -105,7 +105,7 @@ export function InspectorView({ table }: { table: string }) {
       ) : null}
       {audit.phase === 'done' && audit.complete && !audit.stale ? (
         <p className="muted" role="status" data-testid="audit-complete">
-          Audit complete.
+          {audit.source ? 'Audit of the export complete (every data file verified).' : 'Audit complete.'}
         </p>
       ) : null}
       <LiveWatchPanel table={table} convention={convention} />
