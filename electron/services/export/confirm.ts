@@ -10,6 +10,7 @@
  */
 import { BatchGetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AuditEngine } from '../../../shared/audit/engine';
+import type { GroupRow } from '../../../shared/audit/types';
 import { formatLockKey } from '../../../shared/conventions/format';
 import { scopeFromRecord, type ScopeValues } from '../../../shared/conventions/scope';
 import { PROBLEM_KINDS, type Convention, type Item, type PlainKey, type Problem, type ProblemKind } from '../../../shared/model';
@@ -76,20 +77,57 @@ async function readKeys(options: ConfirmOptions, keys: readonly PlainKey[]): Pro
   return found;
 }
 
+/** The attributes a check of `rules` reads: keys, owner, account type, and those rules' attributes and scopes. */
+function readAttributes(convention: Convention, rules: Iterable<string | undefined>): Set<string | undefined> {
+  const keep = new Set([convention.keys.hash.name, convention.keys.range?.name, convention.ownerAttribute, convention.account.kind === 'attribute-equals' ? convention.account.attribute : undefined]);
+  for (const name of rules) {
+    const rule = convention.rules.find((r) => r.name === name);
+    if (rule) for (const a of [rule.attribute, ...Object.values(rule.scope ?? {})]) keep.add(a);
+  }
+  return keep;
+}
+
+const project = (item: Item, keep: ReadonlySet<string | undefined>): Item => Object.fromEntries(Object.entries(item).filter(([k]) => keep.has(k)));
+
 /** Whether `problem` is still found among `items` re-read now. */
 function stillTrue(convention: Convention, problem: Problem, items: readonly Item[]): boolean {
   const engine = new AuditEngine(convention, { trackDeltas: false });
   // Only this finding's rule: an account's other values would bring entries this check knows nothing about.
-  const keep = new Set([convention.keys.hash.name, convention.keys.range?.name, convention.ownerAttribute, convention.account.kind === 'attribute-equals' ? convention.account.attribute : undefined]);
-  const rule = convention.rules.find((r) => r.name === problem.rule);
-  if (rule) for (const a of [rule.attribute, ...Object.values(rule.scope ?? {})]) keep.add(a);
-  engine.addItems(items.map((item) => Object.fromEntries(Object.entries(item).filter(([k]) => keep.has(k)))));
+  const keep = readAttributes(convention, [problem.rule]);
+  engine.addItems(items.map((item) => project(item, keep)));
   const same = (a: object | undefined, b: object | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
   return engine.problems().some((p) => p.kind === problem.kind && p.rule === problem.rule && p.value === problem.value && same(p.scope, problem.scope) && (problem.lock === undefined || (p.lock !== undefined && keyId(p.lock) === keyId(problem.lock))));
 }
 
+/**
+ * The groups of the confirmed findings, re-derived from the items read now: each item seen through
+ * the rules of the confirmed findings that read it (as each finding was checked), so a rule no
+ * finding read is not judged on half its items. Problem groups only, as an export run shows them.
+ */
+function confirmedRows(convention: Convention, problems: readonly Problem[], read: ReadonlyMap<string, Item>): GroupRow[] {
+  const rulesOf = new Map<string, Set<string | undefined>>();
+  for (const problem of problems) {
+    for (const key of keysOf(convention, problem)) {
+      const id = keyId(key);
+      if (!read.has(id)) continue;
+      const rules = rulesOf.get(id) ?? new Set();
+      rules.add(problem.rule);
+      rulesOf.set(id, rules);
+    }
+  }
+  const engine = new AuditEngine(convention, { trackDeltas: false });
+  engine.addItems([...rulesOf].map(([id, rules]) => project(read.get(id)!, readAttributes(convention, rules))));
+  return engine.rows().filter((row) => row.kind !== 'account' || row.problems.length > 0);
+}
+
 /** Re-checks every finding by key with consistent reads; resolves with the confirmed report, or the read error. */
 export async function confirmFindings(options: ConfirmOptions): Promise<Result<ConfirmedReport>> {
+  const confirmed = await confirmWithRows(options, false);
+  return confirmed.ok ? ok(confirmed.value.report) : confirmed;
+}
+
+/** {@link confirmFindings}, plus (with `rows`) the groups of the confirmed findings re-derived from the live items: what the app's inspector shows. */
+export async function confirmWithRows(options: ConfirmOptions, rows = true): Promise<Result<{ report: ConfirmedReport; rows?: GroupRow[] }>> {
   const { report } = options;
   const convention = report.convention;
   let read: Map<string, Item>;
@@ -108,5 +146,6 @@ export async function confirmFindings(options: ConfirmOptions): Promise<Result<C
     (stillTrue(convention, problem, items) ? problems : stale).push(problem);
   }
   const summary = Object.fromEntries(PROBLEM_KINDS.map((k) => [k, problems.filter((p) => p.kind === k).length])) as Record<ProblemKind, number>;
-  return ok({ ...report, summary, problems, stale });
+  const confirmed: ConfirmedReport = { ...report, summary, problems, stale };
+  return ok(rows ? { report: confirmed, rows: confirmedRows(convention, problems, read) } : { report: confirmed });
 }

@@ -87,6 +87,8 @@ beforeAll(async () => {
     layout.lock('HANDLE', 'carol'),
     layout.lock('HANDLE', 'ghost'),
     layout.lock('HANDLE', 'still-orphan'),
+    // Two missing locks; one is claimed after the export.
+    layout.account('a4', { email: 'dan@example.com', username: 'dan' }),
   ]);
   exported = (await exportTable({ client: admin, table, keys: layout.convention.keys, tableArn: tableArnFor(table, 'us-east-1'), out: join(work, 'export'), partitions: 3 })).dir;
   // s3rver accepts its own keys only; the endpoint connection signs with the environment's (DynamoDB Local runs -sharedDb).
@@ -108,17 +110,17 @@ describe('audit.startExport', () => {
     const live = await finished(liveRun);
     const answer = await call<{ runId: string; source: { exportArn: string; exportTime: string; itemCount: number } }>('audit.startExport', { connectionId, table, convention: layout.convention, path: exported });
     if (!answer.ok) throw new Error(answer.error.message);
-    expect(answer.value.source).toMatchObject({ kind: 'export', itemCount: 9 });
+    expect(answer.value.source).toMatchObject({ kind: 'export', itemCount: 10 });
     expect(answer.value.source.exportArn).toContain(`table/${table}/export/`);
     const fromExport = await finished(answer.value.runId);
     expect(fromExport.done.complete).toBe(true);
     expect(fromExport.steps).toEqual(expect.arrayContaining([expect.stringMatching(/^verify/), expect.stringMatching(/^load/), expect.stringMatching(/^check /), 'done']));
     // The same problem groups, each with the same problems (healthy accounts are not pulled out of DuckDB).
-    const summary = (rows: GroupRow[]) => rows.map((r) => [r.id, r.kind, r.kind === 'account' ? r.problems : r.value]);
+    const summary = (rows: GroupRow[]) => rows.map((r) => [r.id, r.kind, r.kind === 'account' ? [r.problems, r.locks.filter((l) => l.status !== 'ok').map((l) => `${l.rule}:${l.value}:${l.status}`)] : r.value]);
     expect(summary(fromExport.rows)).toEqual(summary(live.rows.filter(isProblemRow)));
     expect(fromExport.rows.length).toBeGreaterThan(0);
     const { source, ...report } = await reportOf(answer.value.runId);
-    expect(source).toMatchObject({ kind: 'export', itemsRead: 9 });
+    expect(source).toMatchObject({ kind: 'export', itemsRead: 10 });
     expect(report).toEqual(await reportOf(liveRun));
 
     // Unconfirmed findings of an export are never acted on.
@@ -126,15 +128,19 @@ describe('audit.startExport', () => {
     expect(refused).toMatchObject({ ok: false, error: { kind: 'validation' } });
     expect(!refused.ok && refused.error.message).toContain('not confirmed');
 
-    // Fixed after the export: the ghost orphan is released.
+    // Fixed after the export: the ghost orphan is released, dan's handle is locked (his email still is not).
     await admin.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'UNIQ#HANDLE#ghost' }, SK: { S: 'LOCK' } } }));
+    await putItems(admin, table, [layout.lock('HANDLE', 'dan')]);
     const confirmed = await call<{ confirmed: number; stale: number }>('audit.confirmExport', { connectionId, table, runId: answer.value.runId });
-    expect(confirmed).toEqual({ ok: true, value: { confirmed: report.problems.length - 1, stale: 1 } });
+    expect(confirmed).toEqual({ ok: true, value: { confirmed: report.problems.length - 2, stale: 2 } });
     const after = await finished(answer.value.runId);
     expect(after.rows.map((r) => r.id)).toEqual(fromExport.rows.map((r) => r.id).filter((id) => id !== JSON.stringify(['UNIQ#HANDLE#ghost', 'LOCK'])));
+    // The rows are re-derived from the live items: what a live audit now shows of these groups.
+    const liveNow = await finished(await started('audit.start', {}));
+    expect(summary(after.rows)).toEqual(summary(liveNow.rows.filter(isProblemRow)));
     expect(after.done.counts.summary['orphan-lock']).toBe(report.summary['orphan-lock'] - 1);
     const final = await reportOf(answer.value.runId);
-    expect(final.stale).toEqual([expect.objectContaining({ kind: 'orphan-lock', value: 'ghost' })]);
+    expect(final.stale).toEqual([expect.objectContaining({ kind: 'orphan-lock', value: 'ghost' }), expect.objectContaining({ kind: 'missing-lock', value: 'dan' })]);
     const planned = await call<{ actionCount: number }>('repair.plan', { connectionId, table, runId: answer.value.runId });
     expect(planned.ok).toBe(true);
   });

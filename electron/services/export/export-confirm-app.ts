@@ -1,34 +1,22 @@
 /**
  * `audit.confirmExport`: an export run's findings re-checked against the live table (confirm.ts:
  * consistent reads by key, never a scan). Findings no longer true move to the report's `stale` and
- * out of `summary`; rows no confirmed finding names leave the inspector (one delta, then `done`
- * again with the confirmed counts). Only a confirmed export run may be repaired (repair-bridge.ts).
+ * out of `summary`; the rows become the confirmed findings' groups re-derived from the live items
+ * (one delta, then `done` again with the confirmed counts). Only a confirmed export run may be repaired (repair-bridge.ts).
  */
-import type { GroupRow } from '../../../shared/audit/types';
 import type { ExportConfirmView } from '../../../shared/contract/views';
-import { keyId } from '../../../shared/plain-key';
-import type { Problem, KeySchema } from '../../../shared/model';
+import type { Problem } from '../../../shared/model';
 import { err, ok, type Result } from '../../../shared/result';
 import type { AuditRuns } from '../audit/audit-runs';
 import { targetKey } from '../context/client-pool';
 import type { TableContext } from '../context/request-context';
-import { confirmFindings, type ConfirmedReport } from './confirm';
+import { confirmWithRows, type ConfirmedReport } from './confirm';
 import type { ExportAuditReport } from './export-audit-types';
 
 /** Whether a report is of an export run (it carries `source`), and whether it was confirmed (`stale` present). */
 export function exportState(report: object): 'live' | 'unconfirmed' | 'confirmed' {
   if (!('source' in report)) return 'live';
   return 'stale' in report ? 'confirmed' : 'unconfirmed';
-}
-
-/** Row ids a finding names: its lock and its accounts. */
-function rowIds(problems: readonly Problem[], keys: KeySchema): Set<string> {
-  const ids = new Set<string>();
-  for (const p of problems) {
-    if (p.lock) ids.add(keyId(p.lock, keys));
-    for (const a of p.accounts ?? []) ids.add(keyId(a, keys));
-  }
-  return ids;
 }
 
 /** Confirms a finished, complete export run of this connection and table against the live table. */
@@ -39,18 +27,19 @@ export async function confirmExportRun(ctx: TableContext, runs: AuditRuns, args:
   if (exportState(report) === 'live') return err('validation', `audit run ${args.runId} read the live table: there is nothing to confirm`, { field: 'runId' });
   if (run.target !== targetKey(ctx.connectionId, ctx.target) || report.table !== ctx.table.name) return err('validation', `audit run ${args.runId} was not started for ${ctx.table.name} on this connection as it points now`, { field: 'runId' });
   if (!report.complete) return err('validation', `the export audit did not finish (${report.reason ?? 'incomplete'}): nothing to confirm`, { field: 'runId' });
-  const confirmed = await confirmFindings({ client: ctx.client, table: ctx.table.name, report: report as ExportAuditReport, errorContext: ctx.errorContext });
+  const confirmed = await confirmWithRows({ client: ctx.client, table: ctx.table.name, report: report as ExportAuditReport, errorContext: ctx.errorContext });
   if (!confirmed.ok) return confirmed;
+  const { report: checked, rows = [] } = confirmed.value;
   // Confirming again re-reads what is still a finding: what went stale before stays stale.
   const before = 'stale' in report ? (report.stale as readonly Problem[]) : [];
-  const stale = [...before, ...confirmed.value.stale];
-  const { convention, summary } = confirmed.value;
-  // Rows no confirmed finding names described stale findings only: they leave the list.
-  const keep = rowIds(confirmed.value.problems, convention.keys);
-  const removed = [...(run.rows?.values() ?? [])].filter((row: GroupRow) => !keep.has(row.id)).map((row) => row.id);
-  const { scanned, accounts, locks } = confirmed.value;
-  runs.delta(args.runId, run, { upserted: [], removed, counts: { scanned, accounts, locks, summary } }, { ...(run.progress ?? { items: scanned, pages: 0, segments: 0, segmentsDone: 0, capacityUnits: 0, elapsedMs: 0, retries: 0 }), step: 'confirmed' });
-  const final: ConfirmedReport = { ...confirmed.value, stale };
+  const stale = [...before, ...checked.stale];
+  // The rows now are the confirmed findings' groups as the live items show them: the rest leave the list.
+  const kept = new Set(rows.map((row) => row.id));
+  const removed = [...(run.rows?.keys() ?? [])].filter((id) => !kept.has(id));
+  const { scanned, accounts, locks, summary } = checked;
+  const progress = run.progress ?? { items: scanned, pages: 0, segments: 0, segmentsDone: 0, capacityUnits: 0, elapsedMs: 0, retries: 0 };
+  runs.delta(args.runId, run, { upserted: rows, removed, counts: { scanned, accounts, locks, summary } }, { ...progress, step: 'confirmed against the live table' });
+  const final: ConfirmedReport = { ...checked, stale };
   runs.finish(args.runId, run, final);
-  return ok({ confirmed: confirmed.value.problems.length, stale: stale.length });
+  return ok({ confirmed: checked.problems.length, stale: stale.length });
 }
