@@ -1,16 +1,7 @@
 /** No serious or critical axe violations on the main screens, in light and dark. */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { STUCK_HANDLE } from '../electron/services/sandbox';
-import { expect, test } from './fixtures';
-
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
-  ).toEqual([]);
-}
+import { test } from './fixtures';
+import { expectAccessible } from './support/accessible';
 
 for (const theme of ['light', 'dark'] as const) {
   test(`main screens have no serious or critical axe violations (${theme})`, async ({ app, inspector, lookup, lockForm, page }) => {

@@ -9,6 +9,7 @@ import { EXPECTED_PROBLEMS, sandboxClient, STUCK_HANDLE } from '../electron/serv
 import { exportTable } from '../electron/services/export/export-table';
 import { tableArnFor } from '../electron/services/export/layout';
 import { expect, test } from './fixtures';
+import { expectAccessible } from './support/accessible';
 
 test('audit from an export shows its problem groups labelled with its time, and confirming drops what was fixed since', async ({ app, server, inspector, page, dataDir }) => {
   const expected = EXPECTED_PROBLEMS.accounts;
@@ -26,6 +27,7 @@ test('audit from an export shows its problem groups labelled with its time, and 
     await page.getByTestId('export-audit-open').click();
     // Keyboard: the path field has the focus; Enter starts.
     await expect(page.getByTestId('export-path')).toBeFocused();
+    await expectAccessible(page, 'export form');
     await page.keyboard.type(out);
     await page.keyboard.press('Enter');
     await inspector.waitNewRunComplete(live);
@@ -42,6 +44,7 @@ test('audit from an export shows its problem groups labelled with its time, and 
     await expect(inspector.rows).toHaveCount(expected.summary['orphan-lock']);
     await expect(inspector.rows.filter({ hasText: `UNIQ#HANDLE#${STUCK_HANDLE}` })).toHaveCount(1);
 
+    await expectAccessible(page, 'export run');
     await page.getByTestId('export-confirm').click();
     await expect(page.getByTestId('export-confirmed')).toContainText('1 stale');
     await inspector.expectCounts({ ...expected.summary, 'orphan-lock': expected.summary['orphan-lock'] - 1 });
