@@ -50,6 +50,10 @@ test('audit from an export shows its problem groups labelled with its time, and 
     await inspector.expectCounts({ ...expected.summary, 'orphan-lock': expected.summary['orphan-lock'] - 1 });
     await expect(inspector.rows).toHaveCount(expected.summary['orphan-lock'] - 1);
     await expect(inspector.rows.filter({ hasText: `UNIQ#HANDLE#${STUCK_HANDLE}` })).toHaveCount(0);
+    // A file saved from it says what it is: the export, its time, the confirmation.
+    const saved = (await inspector.exportJson()) as Awaited<ReturnType<typeof inspector.exportJson>> & { source?: { exportArn: string; exportTime: string; confirmed?: { stale: number } } };
+    expect(saved.source).toMatchObject({ exportArn: written.exportArn, exportTime, confirmed: { stale: 1 } });
+    expect(saved.summary['orphan-lock']).toBe(expected.summary['orphan-lock'] - 1);
   } finally {
     client.destroy();
   }

@@ -4,7 +4,7 @@
  * completeness — so a file read later says what it is. Pure.
  */
 import type { AuditCounts, AuditReport } from '../../../../shared/audit/types';
-import type { ConnectionView } from '../../../../shared/contract';
+import type { ConnectionView, ExportConfirmView, ExportSourceView } from '../../../../shared/contract';
 import type { Convention } from '../../../../shared/model';
 import type { InspectorFilter } from './row-filter';
 import type { ShownProblems } from './use-audit';
@@ -22,8 +22,16 @@ export interface ExportProvenance {
   readonly writesSinceAudit: number;
 }
 
+/** The DynamoDB export an audit read instead of the live table, and whether its findings were confirmed since. */
+export interface ExportedSource extends ExportSourceView {
+  /** Absent: not confirmed against the live table (findings as of the export's time). */
+  readonly confirmed?: ExportConfirmView;
+}
+
 /** The exported report: the `--json` shape of the audit, as shown, plus its provenance. */
 export interface ExportedReport extends AuditReport {
+  /** Set when the audit read a DynamoDB export (problem groups only), as `audit --export` reports it. */
+  readonly source?: ExportedSource;
   readonly exported: ExportProvenance;
 }
 
@@ -40,6 +48,8 @@ export interface ExportInput {
   readonly filter: InspectorFilter;
   readonly writes: number;
   readonly now: Date;
+  /** The export the run read, if it read one, and its confirmation. */
+  readonly source?: ExportedSource | undefined;
 }
 
 /** The filter in words, as the export states it. */
@@ -64,6 +74,7 @@ export function exportDocument(input: ExportInput): ExportedReport {
     locks,
     summary,
     problems: shown.problems.filter((p) => input.filter.filter === 'all' || input.filter.filter === 'problems' || p.kind === input.filter.filter),
+    ...(input.source ? { source: input.source } : {}),
     exported: {
       exportedAt: input.now.toISOString(),
       connection: c ? { id: c.id, label: c.label, region: c.region, endpoint: c.endpoint } : null,
@@ -85,7 +96,14 @@ export function provenanceText(report: ExportedReport): string {
     `convention ${report.convention.preset}`,
     `filter: ${e.filter}${e.search ? `, search "${e.search}"` : ''}`,
     `${e.rowsShown} rows shown`,
+    ...(report.source ? [exportSourceText(report.source)] : []),
     report.complete ? 'complete' : 'INCOMPLETE',
     ...(e.writesSinceAudit > 0 ? [`${e.writesSinceAudit} value(s) re-checked after writes`] : []),
   ].join('; ');
+}
+
+/** An export run in words: which export, when, and whether its findings were confirmed against the live table. */
+function exportSourceText(source: ExportedSource): string {
+  const confirmed = source.confirmed ? `confirmed against the live table: ${source.confirmed.confirmed} still true, ${source.confirmed.stale} stale` : 'NOT confirmed against the live table';
+  return `from export ${source.exportArn} at ${source.exportTime} (problem groups only; ${confirmed})`;
 }

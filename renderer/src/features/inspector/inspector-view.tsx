@@ -55,8 +55,9 @@ export function InspectorView({ table }: { table: string }) {
       filter: { filter, search },
       writes: audit.rechecks.length,
       now: new Date(),
+      source: audit.source ? { ...audit.source, ...(audit.confirmation ? { confirmed: audit.confirmation } : {}) } : undefined,
     });
-    const base = `${table}-audit${document.complete ? '' : '-INCOMPLETE'}`;
+    const base = `${table}-audit${audit.source ? '-from-export' : ''}${document.complete ? '' : '-INCOMPLETE'}`;
     if (format === 'json') downloadText(reportToJson(document), `${base}.json`, 'application/json');
     else downloadText(reportToCsv(document, provenanceText(document)), `${base}.csv`, 'text/csv');
   };
