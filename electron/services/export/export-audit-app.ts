@@ -104,23 +104,22 @@ export async function startExportAudit(ctx: ConnectionContext, stores: ExportAud
   const s3 = s3Source(ctx, args, stores.env);
   if (!s3.ok) return s3;
   const cache = join(stores.dataDir, 'cache');
-  let client: S3Client | undefined;
-  const s3Client = s3.value ? await s3.value() : undefined;
-  const localize = { s3: () => (client = s3Client!), cacheDir: join(cache, 's3') };
+  // One client for the whole run (the sample's files now, the rest in the background), destroyed when it ends.
+  const client = s3.value ? await s3.value() : undefined;
   let prepared;
   let local: string[];
   try {
-    local = await localExports([args.path], { ...localize, sampleOnly: true });
+    local = await localExports([args.path], { s3: () => client!, cacheDir: join(cache, 's3'), sampleOnly: true });
     prepared = await prepareExport(local);
   } catch (error) {
-    s3Client?.destroy();
+    client?.destroy();
     if (error instanceof ExportError) return err('validation', error.message, { field: 'path' });
     throw error;
   }
   const keys = await keysFor(ctx, args.table, prepared.sample, args.convention);
   const convention = keys.ok ? await chooseConvention(args.convention, () => savedConvention(stores.settings, ctx.connectionId, args.table), keys.value, prepared.sample) : keys;
   if (!convention.ok) {
-    s3Client?.destroy();
+    client?.destroy();
     return convention;
   }
 
@@ -128,7 +127,7 @@ export async function startExportAudit(ctx: ConnectionContext, stores: ExportAud
   const run = stores.runs.add(runId);
   run.target = targetKey(ctx.connectionId, ctx.target);
   const { summary } = prepared.full;
-  void runInBackground(stores.runs, runId, run, { args, convention: convention.value, cache, localize: s3Client ? { ...localize, onDone: () => client?.destroy() } : undefined, local });
+  void runInBackground(stores.runs, runId, run, { args, convention: convention.value, cache, client, local });
   return ok({ runId, convention: convention.value, source: { kind: 'export', exportArn: summary.exportArn, exportTime: summary.exportTime, itemCount: summary.itemCount } });
 }
 
@@ -136,8 +135,8 @@ interface Background {
   readonly args: StartExportArgs;
   readonly convention: Convention;
   readonly cache: string;
-  /** For an s3:// export: how the rest of its files come down (then the client is destroyed). */
-  readonly localize: ({ s3: () => S3Client; cacheDir: string; onDone: () => void }) | undefined;
+  /** For an s3:// export: the client the rest of its files come down with (destroyed here). */
+  readonly client: S3Client | undefined;
   /** The local folder (an s3:// export: its cache folder, sample files only so far). */
   readonly local: readonly string[];
 }
@@ -160,10 +159,12 @@ async function runInBackground(runs: AuditRuns, runId: string, run: AuditRunStat
   let report: AuditReport;
   try {
     let local = [...job.local];
-    if (job.localize) {
+    const { client } = job;
+    if (client) {
       try {
         local = await localExports([args.path], {
-          ...job.localize,
+          s3: () => client,
+          cacheDir: join(job.cache, 's3'),
           signal,
           onProgress: (_url, p) => {
             files = { done: p.filesDone, total: p.files };
@@ -171,7 +172,7 @@ async function runInBackground(runs: AuditRuns, runId: string, run: AuditRunStat
           },
         });
       } finally {
-        job.localize.onDone();
+        client.destroy();
       }
     }
     const result = await runExportAudit(
