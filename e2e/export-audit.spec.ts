@@ -24,8 +24,13 @@ test('audit from an export shows its problem groups labelled with its time, and 
     await client.send(new DeleteItemCommand({ TableName: 'accounts', Key: { PK: { S: `UNIQ#HANDLE#${STUCK_HANDLE}` }, SK: { S: 'LOCK' } } }));
 
     const live = await inspector.runId();
+    // Keyboard: Escape closes the form and gives the focus back; the path field has it when open; Enter starts.
     await page.getByTestId('export-audit-open').click();
-    // Keyboard: the path field has the focus; Enter starts.
+    await expect(page.getByTestId('export-path')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('export-audit-form')).toHaveCount(0);
+    await expect(page.getByTestId('export-audit-open')).toBeFocused();
+    await page.keyboard.press('Enter');
     await expect(page.getByTestId('export-path')).toBeFocused();
     await expectAccessible(page, 'export form');
     await page.keyboard.type(out);

@@ -1,5 +1,5 @@
 /** The Inspector tab: counts per kind, progress with Cancel, filters and search, the grid, exports. */
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { PROBLEM_KINDS } from '../../../../shared/model';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
@@ -26,6 +26,7 @@ export function InspectorView({ table }: { table: string }) {
   const [filter, setFilter] = useState<RowFilter>('all');
   const [search, setSearch] = useState('');
   const [exportForm, setExportForm] = useState(false);
+  const exportOpenRef = useRef<HTMLButtonElement>(null);
   const convention = audit.convention;
   const rules = useMemo(() => convention?.rules.map((r) => r.name) ?? [], [convention]);
   // Columns a person hid (by id: `rule:<name>` or `problems`); narrow windows need the room.
@@ -73,7 +74,7 @@ export function InspectorView({ table }: { table: string }) {
         <button type="button" className="btn btn-small" onClick={() => audit.start(convention)} disabled={running}>
           {audit.source ? 'Audit the live table' : 'Re-run audit'}
         </button>
-        <button type="button" className="btn btn-small" onClick={() => setExportForm((open) => !open)} aria-expanded={exportForm} disabled={running} data-testid="export-audit-open">
+        <button ref={exportOpenRef} type="button" className="btn btn-small" onClick={() => setExportForm((open) => !open)} aria-expanded={exportForm} disabled={running} data-testid="export-audit-open">
           Audit from an export…
         </button>
         <button type="button" className="btn btn-small" onClick={() => void exportAs('json')} disabled={audit.phase !== 'done'} data-testid="export-json">
@@ -86,7 +87,10 @@ export function InspectorView({ table }: { table: string }) {
       </div>
       {exportForm ? (
         <ExportAuditForm
-          onClose={() => setExportForm(false)}
+          onClose={() => {
+            setExportForm(false);
+            exportOpenRef.current?.focus();
+          }}
           onStart={(request) => {
             setExportForm(false);
             audit.start(convention, request);
