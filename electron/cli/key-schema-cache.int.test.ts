@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -88,6 +88,14 @@ describe('openTableForScan', () => {
     await writeFile(keySchemaCachePath(env()), '{"version":1,"entries":[["x",{"hash":{"name":"PK","type":"Q"}}]');
     expect((await open(pair)).keysFrom).toBe('described');
     expect(JSON.parse(await readFile(keySchemaCachePath(env()), 'utf8'))).toMatchObject({ version: 1 });
+  });
+
+  it('a cache file that is a symbolic link is not read (the data folder rule)', async () => {
+    await open(pair);
+    const path = keySchemaCachePath(env());
+    await rename(path, `${path}.real`);
+    await symlink(`${path}.real`, path);
+    expect((await open(pair)).keysFrom).toBe('described');
   });
 
   it('the audit from the cache prints the same report as the audit that described the table', async () => {

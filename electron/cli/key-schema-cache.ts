@@ -5,13 +5,14 @@
  * DynamoDB refuses a key whose attribute names, types or count differ from the table's — and any other
  * answer falls back to DescribeTable. The file holds table names and key names only (no credentials).
  */
-import { rename, readFile, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { KeyAttribute, KeySchema } from '../../shared/model';
 import type { DynamoTarget } from '../services/dynamo/client';
-import { ensureDataDir, resolveDataDir } from '../services/connections/data-dir';
+import { ensureDataDir, openNoFollow, resolveDataDir } from '../services/connections/data-dir';
 
 /** Most tables remembered: the oldest entries go first. */
 const MAX_ENTRIES = 200;
@@ -44,7 +45,15 @@ function keySchema(value: unknown): KeySchema | undefined {
 /** The remembered entries, oldest first; an unreadable or malformed file is an empty cache. */
 async function readEntries(path: string): Promise<[string, KeySchema][]> {
   try {
-    const json = JSON.parse(await readFile(path, 'utf8')) as { version?: unknown; entries?: unknown };
+    // Like every file of the data folder, never read through a symbolic link.
+    const file = await openNoFollow(path, constants.O_RDONLY);
+    let text: string;
+    try {
+      text = await file.readFile('utf8');
+    } finally {
+      await file.close();
+    }
+    const json = JSON.parse(text) as { version?: unknown; entries?: unknown };
     if (json.version !== 1 || !Array.isArray(json.entries)) return [];
     return json.entries.flatMap((e): [string, KeySchema][] => {
       const schema = Array.isArray(e) && typeof e[0] === 'string' ? keySchema(e[1]) : undefined;
@@ -70,7 +79,12 @@ export async function rememberKeySchema(env: NodeJS.ProcessEnv, place: string, k
     await ensureDataDir(join(resolveDataDir(env), 'cache'));
     // Written aside and renamed: two CLI runs at once never leave half a file.
     const temp = `${path}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify({ version: 1, entries: entries.slice(-MAX_ENTRIES) }), { mode: 0o600 });
+    const file = await openNoFollow(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
+    try {
+      await file.writeFile(JSON.stringify({ version: 1, entries: entries.slice(-MAX_ENTRIES) }));
+    } finally {
+      await file.close();
+    }
     await rename(temp, path);
   } catch {
     // The next run describes the table again: slower, never wrong.
