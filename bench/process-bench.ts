@@ -33,9 +33,21 @@ export type StartupRuns = Record<StartupVariant | `${StartupVariant}Cpu`, number
 /** Per-run figures of the audit pair. */
 export interface ProcessPairRuns {
   readonly rawProcess: number[];
+  /** The CLI as a user runs it again: its data folder remembers the table's key schema (checked by one GetItem). */
   readonly cli: number[];
+  /** The CLI with a fresh data folder each run: it waits for DescribeTable (the first audit of a table). */
+  readonly cliCold: number[];
   readonly rawProcessCpu: number[];
   readonly cliCpu: number[];
+  readonly cliColdCpu: number[];
+  /** Peak RSS (bytes) of each warm CLI run and each raw-scan run, and of the same two processes on the 1k-item table. */
+  readonly cliPeakRss: number[];
+  readonly rawPeakRss: number[];
+  readonly cliTinyPeakRss: number[];
+  readonly rawTinyPeakRss: number[];
+  /** Items of the big and the small table (RSS growth per item is the difference over this). */
+  readonly items: number;
+  readonly tinyItems: number;
   /** 1-minute load average before each pair. */
   readonly load: number[];
 }
@@ -77,7 +89,7 @@ export async function measureStartup(runs: number, log: (line: string) => void):
 }
 
 /** The raw-scan process: node + SDK only; peak RSS and CPU from the same hook as the CLI's. */
-async function rawScanProcess(endpoint: string, table: string, segments: number, convention: Convention): Promise<{ ms: number; items: number; cpuMs: number }> {
+async function rawScanProcess(endpoint: string, table: string, segments: number, convention: Convention): Promise<{ ms: number; items: number; cpuMs: number; peakRssBytes: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'locksmith-bench-raw-'));
   const rssFile = join(dir, 'rss.json');
   const projection = scanProjection(convention);
@@ -96,8 +108,8 @@ async function rawScanProcess(endpoint: string, table: string, segments: number,
       child.once('close', (code) => (code === 0 ? resolve(Buffer.concat(out).toString('utf8')) : reject(new Error(`raw-scan process exited ${String(code)}: ${Buffer.concat(err).toString('utf8').trim()}`))));
     });
     const ms = performance.now() - started;
-    const usage = JSON.parse(readFileSync(rssFile, 'utf8')) as { cpuMs: number };
-    return { ms, items: (JSON.parse(stdout) as { items: number }).items, cpuMs: usage.cpuMs };
+    const usage = JSON.parse(readFileSync(rssFile, 'utf8')) as { cpuMs: number; maxRssBytes: number };
+    return { ms, items: (JSON.parse(stdout) as { items: number }).items, cpuMs: usage.cpuMs, peakRssBytes: usage.maxRssBytes };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -108,29 +120,49 @@ async function rawScanProcess(endpoint: string, table: string, segments: number,
  * `check` verifies each CLI report against the planted data (a wrong audit is no figure).
  */
 export async function measureProcessPair(
-  options: { endpoint: string; table: string; segments: number; convention: Convention; items: number; runs: number },
+  options: { endpoint: string; table: string; segments: number; convention: Convention; items: number; runs: number; tiny: { table: string; items: number } },
   check: (report: Awaited<ReturnType<typeof auditCli>>['report']) => void,
   log: (line: string) => void,
 ): Promise<ProcessPairRuns> {
-  const out: ProcessPairRuns = { rawProcess: [], cli: [], rawProcessCpu: [], cliCpu: [], load: [] };
-  for (let run = 0; run < options.runs; run++) {
-    out.load.push(loadavg()[0] ?? Number.NaN);
-    for (const variant of interleave<'rawProcess' | 'cli'>(['rawProcess', 'cli'], run)) {
-      if (variant === 'cli') {
-        const s = await auditCli(options.endpoint, options.table, options.segments);
-        check(s.report);
-        out.cli.push(s.ms);
-        out.cliCpu.push(s.cpuMs);
-      } else {
-        const s = await rawScanProcess(options.endpoint, options.table, options.segments, options.convention);
-        if (s.items !== options.items) throw new Error(`the raw-scan process read ${s.items} items, expected ${options.items}`);
-        out.rawProcess.push(s.ms);
-        out.rawProcessCpu.push(s.cpuMs);
+  const out: ProcessPairRuns = { rawProcess: [], cli: [], cliCold: [], rawProcessCpu: [], cliCpu: [], cliColdCpu: [], cliPeakRss: [], rawPeakRss: [], cliTinyPeakRss: [], rawTinyPeakRss: [], items: options.items, tinyItems: options.tiny.items, load: [] };
+  // One data folder for the warm variant, filled by an audit that is not counted (a user's earlier audit).
+  const dataDir = mkdtempSync(join(tmpdir(), 'locksmith-bench-data-'));
+  try {
+    check((await auditCli(options.endpoint, options.table, options.segments, dataDir)).report);
+    for (let run = 0; run < options.runs; run++) {
+      out.load.push(loadavg()[0] ?? Number.NaN);
+      for (const variant of interleave<'rawProcess' | 'cli' | 'cliCold'>(['rawProcess', 'cli', 'cliCold'], run)) {
+        await measureVariant(variant, dataDir);
+        log(`  run ${run + 1}/${options.runs} ${variant} process: ${formatMs(out[variant].at(-1) ?? Number.NaN)}`);
       }
-      log(`  run ${run + 1}/${options.runs} ${variant} process: ${formatMs(out[variant].at(-1) ?? Number.NaN)}`);
     }
+    // The RSS baseline: both processes on the 1k-item table (target 2 is growth per item above it).
+    for (let run = 0; run < 3; run++) {
+      const cli = await auditCli(options.endpoint, options.tiny.table, options.segments, dataDir);
+      if (cli.report.scanned !== options.tiny.items) throw new Error(`the CLI read ${cli.report.scanned} items of ${options.tiny.table}, expected ${options.tiny.items}`);
+      out.cliTinyPeakRss.push(cli.peakRssBytes ?? Number.NaN);
+      out.rawTinyPeakRss.push((await rawScanProcess(options.endpoint, options.tiny.table, options.segments, options.convention)).peakRssBytes);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
   }
   return out;
+
+  async function measureVariant(variant: 'rawProcess' | 'cli' | 'cliCold', dataDir: string): Promise<void> {
+    if (variant === 'rawProcess') {
+      const s = await rawScanProcess(options.endpoint, options.table, options.segments, options.convention);
+      if (s.items !== options.items) throw new Error(`the raw-scan process read ${s.items} items, expected ${options.items}`);
+      out.rawProcess.push(s.ms);
+      out.rawProcessCpu.push(s.cpuMs);
+      out.rawPeakRss.push(s.peakRssBytes);
+      return;
+    }
+    const s = await auditCli(options.endpoint, options.table, options.segments, variant === 'cli' ? dataDir : undefined);
+    check(s.report);
+    out[variant].push(s.ms);
+    out[`${variant}Cpu`].push(s.cpuMs);
+    if (variant === 'cli') out.cliPeakRss.push(s.peakRssBytes ?? Number.NaN);
+  }
 }
 
 const pairwise = (a: readonly number[], b: readonly number[]): number[] => a.map((x, i) => ratio(x, b[i] ?? Number.NaN));
@@ -160,6 +192,13 @@ export function summarizeProcesses(startup: StartupRuns | undefined, pair: Proce
           rawProcessCpuMs: median(pair.rawProcessCpu),
           cliProcessCpuMs: median(pair.cliCpu),
           cliCpuVsRawProcess: median(pairwise(pair.cliCpu, pair.rawProcessCpu)),
+          cliColdProcessMs: median(pair.cliCold),
+          cliColdVsRawProcess: median(pairwise(pair.cliCold, pair.rawProcess)),
+          cliColdProcessCpuMs: median(pair.cliColdCpu),
+          cliPeakRssBytes: median(pair.cliPeakRss),
+          rawPeakRssBytes: median(pair.rawPeakRss),
+          cliRssGrowthPerItem: (median(pair.cliPeakRss) - median(pair.cliTinyPeakRss)) / (pair.items - pair.tinyItems),
+          rawRssGrowthPerItem: (median(pair.rawPeakRss) - median(pair.rawTinyPeakRss)) / (pair.items - pair.tinyItems),
         }
       : {}),
   };
@@ -172,7 +211,11 @@ export function processLines(s: Record<string, number>): string[] {
     lines.push(`locksmith --help (bundle): ${formatMs(s.helpBundleMs)} median of ${s.startupRuns} (target ≤ 150 ms: ${s.helpBundleMs <= 150 ? 'met' : 'MISSED'}); node -e 0 floor ${formatMs(s.nodeFloorMs ?? Number.NaN)}, ${(s.helpBundleOverFloorMs ?? 0) < 0 ? '−' : '+'}${formatMs(Math.abs(s.helpBundleOverFloorMs ?? Number.NaN))} over it (median of the per-round differences); from the sources through tsx ${formatMs(s.helpTsxMs ?? Number.NaN)} (${formatRatio(s.helpTsxVsBundle ?? Number.NaN)} the bundle). Process CPU time (user + system): node -e 0 ${formatMs(s.nodeFloorCpuMs ?? Number.NaN)}, bundle ${formatMs(s.helpBundleCpuMs ?? Number.NaN)}, tsx ${formatMs(s.helpTsxCpuMs ?? Number.NaN)}`);
   }
   if (s.cliVsRawProcess !== undefined) {
-    lines.push(`audit, whole CLI process vs whole raw-scan process: ${formatMs(s.cliProcessMs ?? Number.NaN)} vs ${formatMs(s.rawProcessMs ?? Number.NaN)}, ${formatRatio(s.cliVsRawProcess)} (median of ${s.pairRuns} paired runs; target ≤ 1.10×: ${s.cliVsRawProcess <= 1.1 ? 'met' : 'MISSED'}); CPU ${formatRatio(s.cliCpuVsRawProcess ?? Number.NaN)} the raw process's`);
+    lines.push(`audit, whole CLI process vs whole raw-scan process: ${formatMs(s.cliProcessMs ?? Number.NaN)} vs ${formatMs(s.rawProcessMs ?? Number.NaN)}, ${formatRatio(s.cliVsRawProcess)} (median of ${s.pairRuns} paired runs; target ≤ 1.10×: ${s.cliVsRawProcess <= 1.1 ? 'met' : 'MISSED'}); CPU ${formatRatio(s.cliCpuVsRawProcess ?? Number.NaN)} the raw process's. The table's key schema remembered from an earlier audit (checked by one GetItem); a first audit of the table (fresh data folder, waits for DescribeTable): ${formatMs(s.cliColdProcessMs ?? Number.NaN)}, ${formatRatio(s.cliColdVsRawProcess ?? Number.NaN)}`);
+  }
+  if (s.cliRssGrowthPerItem !== undefined) {
+    const mib = (b: number | undefined): string => `${((b ?? Number.NaN) / 1048576).toFixed(0)} MiB`;
+    lines.push(`CLI peak RSS ${mib(s.cliPeakRssBytes)}, growth ${Math.round(s.cliRssGrowthPerItem)} B/item over the 1k-item table (target ≤ 250: ${s.cliRssGrowthPerItem <= 250 ? 'met' : 'MISSED'}); the raw-scan process ${mib(s.rawPeakRssBytes)}, ${Math.round(s.rawRssGrowthPerItem ?? Number.NaN)} B/item`);
   }
   return lines;
 }

@@ -132,7 +132,7 @@ async function measureUi(args: BenchArgs, client: DynamoDBClient, endpoint: stri
 /** `--help` start-up and the whole-process audit pair (the CLI vs node + SDK scanning), each verified. */
 async function measureProcesses(args: BenchArgs, endpoint: string, plan: DatasetPlan, log: (line: string) => void) {
   const startup = await measureStartup(args.startupRuns, log);
-  const pair = await measureProcessPair({ endpoint, table: TABLE, segments: args.segments, convention, items: plan.items, runs: args.runs }, (report) => checkReport(report, plan, 'the CLI audit'), log);
+  const pair = await measureProcessPair({ endpoint, table: TABLE, segments: args.segments, convention, items: plan.items, runs: args.runs, tiny: { table: TINY_TABLE, items: planDataset(TINY_ITEMS).items } }, (report) => checkReport(report, plan, 'the CLI audit'), log);
   const summary = summarizeProcesses(startup, pair);
   if (!args.admin) return { startup, pair, summary, lines: processLines(summary) };
   log('dynamodb-admin (paging every UNIQ# item through its API)…');
@@ -191,12 +191,12 @@ async function main(): Promise<void> {
       }
     });
     const loadMs = performance.now() - loadStarted;
+    await createPlainTable(client, TINY_TABLE);
+    await loadBenchTable(client, TINY_TABLE, TINY_ITEMS);
     if (args.cliOnly) {
       await cliOnly(args, client, local.endpoint, plan, loadMs, machine, log);
       return;
     }
-    await createPlainTable(client, TINY_TABLE);
-    await loadBenchTable(client, TINY_TABLE, TINY_ITEMS);
     const halfPlan = planDataset(Math.floor(args.items / 2));
     log(`loaded ${plan.items.toLocaleString('en-US')} items in ${formatMs(loadMs)}`);
 

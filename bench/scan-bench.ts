@@ -92,15 +92,18 @@ export async function auditInProcess(client: DynamoDBClient, table: string, segm
   return { ms, items: run.report.scanned, cpuMs: cpuSpent, report: run.report, ...(firstGroupMs === undefined ? {} : { firstGroupMs }), ...(deltas ? { streamedBytes } : {}) };
 }
 
-/** `locksmith audit --json` as a separate process; wall time includes Node, tsx and SDK start-up. */
-export async function auditCli(endpoint: string, table: string, segments: number): Promise<ScanSample & { readonly report: AuditReport }> {
+/**
+ * `locksmith audit --json` as a separate process; wall time includes Node, tsx and SDK start-up. A fresh
+ * data folder per run unless `dataDir` is given: a shared one keeps the key-schema cache between runs.
+ */
+export async function auditCli(endpoint: string, table: string, segments: number, dataDir?: string): Promise<ScanSample & { readonly report: AuditReport }> {
   const dir = mkdtempSync(join(tmpdir(), 'locksmith-bench-'));
   const rssFile = join(dir, 'rss.json');
   const started = performance.now();
   try {
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', RSS_HOOK, BIN, 'audit', '--endpoint', endpoint, '--table', table, '--preset', 'uniq', '--segments', String(segments), '--json'], {
-        env: { ...process.env, LOCKSMITH_BENCH_RSS_FILE: rssFile, LOCKSMITH_DATA_DIR: dir, AWS_ACCESS_KEY_ID: 'locksmith', AWS_SECRET_ACCESS_KEY: 'locksmith' },
+        env: { ...process.env, LOCKSMITH_BENCH_RSS_FILE: rssFile, LOCKSMITH_DATA_DIR: dataDir ?? dir, AWS_ACCESS_KEY_ID: 'locksmith', AWS_SECRET_ACCESS_KEY: 'locksmith' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const out: Buffer[] = [];

@@ -2,10 +2,12 @@
 // Bundles the CLI (electron/cli/main.ts; each command a chunk loaded on demand, so `--help` loads no
 // SDK) into <cache>/<build id>/ with esbuild, then points current.json at it. Run by `npm install`
 // (prepare) and, in the background, by bin/locksmith when the bundle is missing or stale.
-// Dependencies stay external: Node resolves them from node_modules as it did under tsx.
+// The AWS SDK is bundled too (see sdkInside); other dependencies stay external: Node resolves them
+// from node_modules as it did under tsx.
 //   node bin/build-cli.mjs               build now, print where
 //   node bin/build-cli.mjs --background  (bin/locksmith) the lock is already held; silent; release it
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { join, relative } from 'node:path';
 import { cacheDir, manifestPath, releaseBuildLock, ROOT } from './cli-bundle.mjs';
 
@@ -36,6 +38,22 @@ function sourceUrlPlugin(outdir) {
     },
   };
 }
+
+/** The AWS SDK and what it pulls in: bundled. Node loading its ~400 CommonJS files one by one (and
+ * lexing each for its exports) cost every audit ~80 ms of CPU before the first Scan. */
+const SDK_PACKAGES = /^(@aws-sdk|@smithy|@aws-crypto|@aws)\/|^(tslib|fast-xml-parser|strnum|bowser|uuid)(\/|$)/;
+
+/** Marks package imports of Locksmith's sources external, except the SDK's; whatever a bundled package imports is bundled with it. */
+const sdkInside = {
+  name: 'sdk-inside',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (isBuiltin(args.path)) return { path: args.path, external: true };
+      if (SDK_PACKAGES.test(args.path) || args.importer.includes(`${'/'}node_modules${'/'}`)) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
 
 /** Removes builds other than `keep` that are older than KEEP_OLD_BUILDS_MS. */
 function removeOldBuilds(keep) {
@@ -75,17 +93,21 @@ async function main() {
       format: 'esm',
       platform: 'node',
       target: 'node20',
-      packages: 'external',
+      // The SDK's ES module builds: no CommonJS wrappers, and no require() that an ES chunk lacks.
+      mainFields: ['module', 'main'],
       sourcemap: 'linked',
       metafile: true,
       logLevel: background ? 'silent' : 'warning',
-      plugins: [sourceUrlPlugin(outdir)],
+      plugins: [sdkInside, sourceUrlPlugin(outdir)],
     });
   } catch (error) {
     rmSync(outdir, { recursive: true, force: true });
     throw error;
   }
-  const inputs = [...Object.keys(result.metafile.inputs), 'bin/build-cli.mjs', 'bin/cli-bundle.mjs'];
+  // Bundled dependencies are not checked one by one (thousands of stats per start): the lock file is,
+  // as npm rewrites it on every install (which also rebuilds the bundle through `prepare`).
+  const sources = Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules/'));
+  const inputs = [...sources, 'bin/build-cli.mjs', 'bin/cli-bundle.mjs', 'package-lock.json'];
   const manifest = manifestPath(dir);
   const temp = `${manifest}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify({ entry: `${id}/main.js`, inputs }, null, 1)}\n`);

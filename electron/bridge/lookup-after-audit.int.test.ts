@@ -73,6 +73,10 @@ describe('lookup after an audit, through the handler table', () => {
     const before = await lookup('u3@x.io');
     expect(before).toMatchObject({ method: 'scan', rules: [{ verdict: 'held' }] });
     expect(before.usedAudit).toBeUndefined();
+    // The scan names the GSI that would make it one Query: suggest-index's exact command.
+    expect(before.rules[0]?.asOfAudit).toBeUndefined();
+    expect(before.rules[0]?.suggestedIndex).toMatchObject({ indexName: 'locksmith-by-email', attribute: 'email' });
+    expect(before.rules[0]?.suggestedIndex?.awsCli).toMatch(new RegExp(`^aws dynamodb update-table --cli-input-json '\\{"TableName":"${table}".*"GlobalSecondaryIndexUpdates":\\[\\{"Create":\\{"IndexName":"locksmith-by-email"`));
 
     await auditToEnd(convention);
     const audited = await lookup('u3@x.io');
@@ -96,5 +100,23 @@ describe('lookup after an audit, through the handler table', () => {
     const executed = await call<TxOutcomeView>('tx.execute', { previewId: preview.previewId, confirmation: preview.confirmText });
     expect(executed.status).toBe('succeeded');
     expect(await lookup('u3@x.io')).toMatchObject({ method: 'scan', rules: [{ verdict: 'held' }] });
+  });
+
+  it("says a verdict from the audit holds only as of that audit: the table's own application may have written a holder since", async () => {
+    const { convention } = await call<{ convention: Convention }>('conventions.detect', { connectionId, table, sampleSize: 50 });
+    await auditToEnd(convention);
+    // Another client (not Locksmith) writes an account holding a value the audit never saw; nothing retires the index.
+    await putItems(client, table, [{ PK: { S: 'ACCT#late' }, SK: { S: 'PROFILE' }, email: { S: 'late@x.io' }, handle: { S: 'late' } }]);
+    const args = { connectionId, table, convention, value: 'late@x.io', rule: 'EMAIL' };
+
+    const fromAudit = await call<LookupView>('lookup.run', args);
+    expect(fromAudit).toMatchObject({ method: 'audit', rules: [{ verdict: 'free', holders: [] }] });
+    expect(fromAudit.rules[0]?.asOfAudit).toBe(fromAudit.usedAudit);
+    expect(fromAudit.rules[0]?.suggestedIndex?.indexName).toBe('locksmith-by-email');
+
+    const confirmed = await call<LookupView>('lookup.run', { ...args, confirm: true });
+    expect(confirmed).toMatchObject({ method: 'scan', complete: true, rules: [{ verdict: 'unprotected', holders: [{ PK: 'ACCT#late', SK: 'PROFILE' }] }] });
+    expect(confirmed.usedAudit).toBeUndefined();
+    expect(confirmed.rules[0]?.asOfAudit).toBeUndefined();
   });
 });

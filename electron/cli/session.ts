@@ -1,4 +1,5 @@
 /** The common start of table commands: open the connection, describe the table, say clearly what is wrong. */
+import type { KeySchema } from '../../shared/model';
 import type { ScanProgress } from '../../shared/scan-types';
 import type { TableInfo } from '../services/dynamo/tables';
 import type { CliIo, FlagValues } from './command';
@@ -21,9 +22,9 @@ export interface TableSession {
  * Opens the connection and describes `--table`; unknown tables get the list of what exists (or the empty-list hint).
  * `whileDescribing` starts work that needs only the connection (a sample) alongside DescribeTable.
  */
-export async function openTable(values: FlagValues, io: CliIo, command: string, whileDescribing?: (connection: Connection, table: string) => void): Promise<TableSession> {
+export async function openTable(values: FlagValues, io: CliIo, command: string, whileDescribing?: (connection: Connection, table: string) => void, opened?: Connection): Promise<TableSession> {
   const name = requireString(values, 'table', command);
-  const connection = await openConnection(values, io);
+  const connection = opened ?? (await openConnection(values, io));
   const { describeTable, listTables } = await import('../services/dynamo/tables');
   whileDescribing?.(connection, name);
   const described = await describeTable(connection.client, name, { signal: io.signal, errorContext: connection.errorContext });
@@ -40,8 +41,36 @@ export async function openTable(values: FlagValues, io: CliIo, command: string, 
   throw new CliError({ kind: 'not-found', message: `table ${name} not found at ${where}${known}` });
 }
 
+/** An open connection and what a scan needs of the table: its name and keys (the item count when it was described). */
+export interface ScanSession {
+  readonly connection: Connection;
+  readonly table: { readonly name: string; readonly keys: KeySchema; readonly itemCount?: number };
+  /** Where the keys came from: DescribeTable, or the key cache checked by one GetItem. */
+  readonly keysFrom: 'described' | 'cache';
+}
+
+/**
+ * Like openTable, for a command that only scans: a key schema this machine described before is checked
+ * with one GetItem (see key-schema-cache.ts) instead of waiting for DescribeTable; on any doubt the
+ * table is described (and the cache updated), so the keys used are always the table's own.
+ */
+export async function openTableForScan(values: FlagValues, io: CliIo, command: string, whileOpening?: (connection: Connection, table: string) => void): Promise<ScanSession> {
+  const name = requireString(values, 'table', command);
+  const [connection, cache] = await Promise.all([openConnection(values, io), import('./key-schema-cache')]);
+  const place = cache.tablePlace(connection.target, name);
+  const cached = await cache.cachedKeySchema(io.env, place);
+  if (cached) {
+    whileOpening?.(connection, name);
+    if ((await cache.verifyKeySchema(connection.client, name, cached, io.signal)) === 'same') return { connection, table: { name, keys: cached }, keysFrom: 'cache' };
+  }
+  // The connection is reused as it is: openTable would open a second one.
+  const session = await openTable(values, io, command, cached ? undefined : whileOpening, connection);
+  await cache.rememberKeySchema(io.env, place, session.table.keys);
+  return { ...session, keysFrom: 'described' };
+}
+
 /** Closes the client (sockets) — the CLI exits anyway, but tests run commands in-process. */
-export function closeSession(session: TableSession | undefined): void {
+export function closeSession(session: Pick<TableSession, 'connection'> | undefined): void {
   session?.connection.client.destroy();
 }
 

@@ -121,8 +121,8 @@ export const methods = {
   'watch.stop': method<{ stopped: boolean }>()(z.strictObject({ watchId: opaqueIdSchema }), { writes: false, summary: 'Stop a live watch.' }),
 
   'lookup.run': method<LookupView>()(
-    z.strictObject({ ...onTable, value: valueSchema, rule: nameSchema.optional(), scope: scopeArgSchema.optional(), convention: conventionSchema.optional() }),
-    { writes: false, summary: 'Who holds a value: locks, holders, verdict per rule (and per scope of a scoped rule).' },
+    z.strictObject({ ...onTable, value: valueSchema, rule: nameSchema.optional(), scope: scopeArgSchema.optional(), convention: conventionSchema.optional(), confirm: z.boolean().optional() }),
+    { writes: false, summary: "Who holds a value: locks, holders, verdict per rule (and per scope of a scoped rule); `confirm` scans where an audit's index would answer." },
   ),
 
   'tx.preview': method<TxPreviewView>()(z.strictObject({ ...onTable, request: txRequestSchema, convention: conventionSchema.optional() }), {

@@ -205,6 +205,23 @@ export interface LookupRuleView {
   readonly holders: readonly PlainKey[];
   /** Caveats (exact-match index, incomplete scan, legacy lock form…). */
   readonly notes?: readonly string[];
+  /**
+   * Set (the audit's end, ISO) when the holders came from an audit's index: those it names were re-read
+   * by key, but an account another client wrote since is not seen. The verdict holds as of that audit and
+   * is not confirmed by a scan (`lookup.run` with `confirm` scans).
+   */
+  readonly asOfAudit?: string;
+  /** When finding the holders took a scan or an audit: the GSI that makes it one Query (what `locksmith suggest-index` prints). */
+  readonly suggestedIndex?: SuggestedIndexView;
+}
+
+/** A GSI to add for instant lookups of one rule: the exact AWS CLI command, nothing created. */
+export interface SuggestedIndexView {
+  readonly indexName: string;
+  readonly attribute: string;
+  /** `aws dynamodb update-table --cli-input-json '…'` (UpdateTable with GlobalSecondaryIndexUpdates). */
+  readonly awsCli: string;
+  readonly notes: readonly string[];
 }
 
 /** The answer of a lookup and how it was found. */

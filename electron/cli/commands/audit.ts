@@ -3,9 +3,9 @@ import { CONVENTION_FLAGS, optionalInt, optionalPositive } from '../args';
 import type { Item } from '../../../shared/model';
 import type { CliCommand } from '../command';
 import { EXIT_OK, EXIT_PROBLEMS, unwrap } from '../command';
-import { closeSession, incomplete, openTable, progressPrinter } from '../session';
+import { closeSession, incomplete, openTableForScan, progressPrinter } from '../session';
 import { EXPORT_FLAGS } from './audit-export';
-import type { TableSession } from '../session';
+import type { ScanSession } from '../session';
 import { styleFor } from '../style';
 
 /** The audit command. */
@@ -42,12 +42,12 @@ Examples:
     const segmentsFlag = optionalInt(values, 'segments', 'audit', 1, 1_000_000);
     const pagesPerSecond = optionalPositive(values, 'pages-per-second', 'audit');
     const rcuPerSecond = optionalPositive(values, 'rcu-per-second', 'audit');
-    let session: TableSession | undefined;
+    let session: ScanSession | undefined;
     let sample: Promise<Item[]> | undefined;
     try {
-      // Detection's sample is read while DescribeTable runs: DynamoDB Local answers DescribeTable by
-      // counting the table (~0.4–0.7 s at 200k items), and the sample needs only the connection.
-      session = await openTable(values, io, 'audit', (connection, name) => {
+      // Detection's sample is read while the table's keys are checked (a cached schema, one GetItem) or
+      // described (DynamoDB Local counts the table to answer DescribeTable: ~0.4–0.7 s at 200k items).
+      session = await openTableForScan(values, io, 'audit', (connection, name) => {
         if (values.convention !== undefined) return;
         sample = Promise.all([import('../../services/audit/sample'), import('../../services/dynamo/client')]).then(async ([{ sampleItems }, { defaultSegments }]) => {
           const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);

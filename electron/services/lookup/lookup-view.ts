@@ -1,5 +1,6 @@
 /** The app's `lookup.run` over a request context: who holds a value, as the lookup panel shows it. */
-import type { LookupView } from '../../../shared/contract/views';
+import type { LookupView, SuggestedIndexView } from '../../../shared/contract/views';
+import { suggestIndexes } from '../../../shared/conventions/suggest-index';
 import { ok, type Result } from '../../../shared/result';
 import type { AuditIndexes } from '../audit/audit-index';
 import { targetKey } from '../context/client-pool';
@@ -11,15 +12,29 @@ export interface LookupArgs {
   readonly value: string;
   readonly rule?: string | undefined;
   readonly scope?: Readonly<Record<string, string>> | undefined;
+  /** Scan for holders even where an audit's index could lend them (an audit cannot see later writes). */
+  readonly confirm?: boolean | undefined;
+}
+
+/** Per rule name, the GSI to add (none for a rule an index already serves). */
+function indexSuggestions(ctx: ConventionContext): Map<string, SuggestedIndexView> {
+  const out = new Map<string, SuggestedIndexView>();
+  if (ctx.convention.rules.length === 0) return out;
+  for (const s of suggestIndexes(ctx.table, ctx.convention)) {
+    const create = (s.updateTable?.GlobalSecondaryIndexUpdates as readonly { Create: { IndexName: string } }[] | undefined)?.[0]?.Create;
+    if (s.awsCli && create) out.set(s.rule, { indexName: create.IndexName, attribute: s.attribute, awsCli: s.awsCli, notes: s.notes });
+  }
+  return out;
 }
 
 /**
  * Looks a value up in the context's table (its GSIs from the one description) and maps the answer to
  * the view; a complete audit of the table under this convention, with no write through Locksmith
- * since, lends its holders (re-read by key) where no GSI serves a rule.
+ * since, lends its holders (re-read by key) where no GSI serves a rule, unless `confirm` asks for the scan.
+ * A rule that needed a scan or the audit carries the GSI that would make it one Query.
  */
 export async function lookupView(ctx: ConventionContext, args: LookupArgs, indexes?: AuditIndexes): Promise<Result<LookupView>> {
-  const auditIndex = indexes?.find(targetKey(ctx.connectionId, ctx.target), ctx.table.name, ctx.convention);
+  const auditIndex = args.confirm === true ? undefined : indexes?.find(targetKey(ctx.connectionId, ctx.target), ctx.table.name, ctx.convention);
   const answer = await lookupValue({
     client: ctx.client,
     table: { name: ctx.table.name, gsis: ctx.table.gsis },
@@ -32,6 +47,9 @@ export async function lookupView(ctx: ConventionContext, args: LookupArgs, index
   });
   if (!answer.ok) return answer;
   const a = answer.value;
+  const suggestions = indexSuggestions(ctx);
+  // A scoped rule asked in every scope reads its locks by the scan too: an index would not spare it.
+  const suggestionFor = (rule: string) => (ctx.convention.rules.some((r) => r.name === rule && r.scope !== undefined) && !args.scope ? undefined : suggestions.get(rule));
   const index = a.rules.map((r) => (r.search.kind === 'gsi' ? r.search.index : undefined)).find(Boolean);
   return ok({
     value: a.value,
@@ -42,7 +60,19 @@ export async function lookupView(ctx: ConventionContext, args: LookupArgs, index
     ...(a.reason ? { reason: a.reason } : {}),
     rules: a.rules.map((r) => {
       const lock = r.locks.find((probe) => probe.exists);
-      return { rule: r.rule, normalized: r.normalized, ...(r.scope ? { scope: r.scope } : {}), verdict: r.verdict, ...(lock ? { lock: lock.key } : {}), ...(lock?.owner ? { owner: lock.owner } : {}), holders: r.holders, notes: r.notes };
+      const suggestedIndex = r.search.kind === 'gsi' ? undefined : suggestionFor(r.rule);
+      return {
+        rule: r.rule,
+        normalized: r.normalized,
+        ...(r.scope ? { scope: r.scope } : {}),
+        verdict: r.verdict,
+        ...(lock ? { lock: lock.key } : {}),
+        ...(lock?.owner ? { owner: lock.owner } : {}),
+        holders: r.holders,
+        notes: r.notes,
+        ...(r.search.kind === 'audit' ? { asOfAudit: r.search.auditedAt } : {}),
+        ...(suggestedIndex ? { suggestedIndex } : {}),
+      };
     }),
   });
 }

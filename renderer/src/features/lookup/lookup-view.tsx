@@ -12,6 +12,7 @@ import { Busy } from '../../components/busy';
 import { useAuditRun } from '../inspector/audit-context';
 import { holderSearchText } from './holder-search';
 import { VerdictChip } from './verdict';
+import { IndexSuggestion } from './index-suggestion';
 import { VisibleText } from '../../components/visible-text-view';
 
 /** The id of the lookup input, focused by Ctrl/⌘+K. */
@@ -65,6 +66,11 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
     const convention = conventionRef.current;
     if (lookupValue.trim() !== '' && lookupValue.length <= MAX_VALUE_LENGTH) show({ connectionId, table, value: lookupValue, ...(convention ? { convention } : {}) });
   }, [lookupValue, lookupRequest.seq, handed, connectionId, table, show]);
+
+  // An answer from an audit's index cannot see accounts written since: the same lookup again, by a scan.
+  const confirm = useCallback(() => {
+    if (lastArgsRef.current) show({ ...lastArgsRef.current, confirm: true });
+  }, [show]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -139,7 +145,7 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
             </div>
           ) : null}
           {lookup.data.rules.map((r) => (
-            <RuleVerdict key={`${r.rule}|${JSON.stringify(r.scope ?? null)}`} rule={r} keys={audit.convention?.keys} />
+            <RuleVerdict key={`${r.rule}|${JSON.stringify(r.scope ?? null)}`} rule={r} keys={audit.convention?.keys} onConfirm={confirm} />
           ))}
         </div>
       ) : null}
@@ -160,7 +166,7 @@ function ItemLink({ itemKey, keys, text, testId }: { itemKey: PlainKey; keys: Ke
   );
 }
 
-function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | undefined }) {
+function RuleVerdict({ rule, keys, onConfirm }: { rule: LookupRuleView; keys: KeySchema | undefined; onConfirm: () => void }) {
   const { openLockForm } = useWorkspace();
   const show = (key: Parameters<typeof formatKey>[0]) => (keys ? formatKey(key, keys) : JSON.stringify(key));
   return (
@@ -178,8 +184,16 @@ function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | u
             />
           </span>
         ) : null}
-        <VerdictChip verdict={rule.verdict} />
+        <VerdictChip verdict={rule.verdict} asOfAudit={rule.asOfAudit} />
       </div>
+      {rule.asOfAudit !== undefined ? (
+        <p className="alert alert-warn" data-testid="lookup-as-of-audit">
+          Holders come from the audit of {rule.asOfAudit}, each re-read by key; an account another client wrote since is not seen.{' '}
+          <button type="button" className="btn btn-small" onClick={onConfirm} data-testid="lookup-confirm-scan">
+            Confirm with a scan
+          </button>
+        </p>
+      ) : null}
       <dl className="facts">
         <dt>Lock</dt>
         <dd className="mono">
@@ -212,6 +226,7 @@ function RuleVerdict({ rule, keys }: { rule: LookupRuleView; keys: KeySchema | u
           ))}
         </ul>
       ) : null}
+      {rule.suggestedIndex ? <IndexSuggestion rule={rule.rule} suggestion={rule.suggestedIndex} /> : null}
       <div className="row">
         {rule.verdict === 'orphan' ? (
           <button

@@ -11,11 +11,15 @@ const TEXT: Record<LookupVerdict, string> = {
   duplicate: 'duplicate — held by several accounts',
 };
 
-/** A verdict chip with its meaning. */
-export function VerdictChip({ verdict }: { verdict: LookupVerdict }) {
+/**
+ * A verdict chip with its meaning. With `asOfAudit` the holders came from an audit, which cannot see
+ * accounts written since: the chip says so and never shows the certain (green) tone.
+ */
+export function VerdictChip({ verdict, asOfAudit }: { verdict: LookupVerdict; asOfAudit?: string | undefined }) {
+  const tone = asOfAudit !== undefined && TONE[verdict] !== 'danger' ? 'warn' : TONE[verdict];
   return (
-    <span data-testid="lookup-verdict" data-verdict={verdict}>
-      <Badge tone={TONE[verdict]}>{TEXT[verdict]}</Badge>
+    <span data-testid="lookup-verdict" data-verdict={verdict} data-confirmed={asOfAudit === undefined ? 'true' : 'false'}>
+      <Badge tone={tone}>{asOfAudit === undefined ? TEXT[verdict] : `${TEXT[verdict]}, as of the audit of ${asOfAudit}; not confirmed by a scan`}</Badge>
     </span>
   );
 }

@@ -1,0 +1,119 @@
+/**
+ * The key schemas of tables the CLI has described before, so `locksmith audit` can start without
+ * waiting for DescribeTable (DynamoDB Local answers it by counting the table: ~0.2–0.7 s at 200k items).
+ * A cached schema is never trusted as it is: one GetItem with a key of that exact shape is the check —
+ * DynamoDB refuses a key whose attribute names, types or count differ from the table's — and any other
+ * answer falls back to DescribeTable. The file holds table names and key names only (no credentials).
+ */
+import { constants } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { KeyAttribute, KeySchema } from '../../shared/model';
+import type { DynamoTarget } from '../services/dynamo/client';
+import { ensureDataDir, openNoFollow, resolveDataDir } from '../services/connections/data-dir';
+
+/** Most tables remembered: the oldest entries go first. */
+const MAX_ENTRIES = 200;
+
+/** The cache file, in the data folder's cache. */
+export function keySchemaCachePath(env: NodeJS.ProcessEnv): string {
+  return join(resolveDataDir(env), 'cache', 'key-schemas.json');
+}
+
+/** Where a table lives: the same name at another endpoint, profile or region is another table. */
+export function tablePlace(target: Pick<DynamoTarget, 'endpoint' | 'profile' | 'region'>, table: string): string {
+  return JSON.stringify([target.endpoint ?? '', target.profile ?? '', target.region, table]);
+}
+
+function keyAttribute(value: unknown): KeyAttribute | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { name, type } = value as { name?: unknown; type?: unknown };
+  return typeof name === 'string' && name !== '' && (type === 'S' || type === 'N' || type === 'B') ? { name, type } : undefined;
+}
+
+function keySchema(value: unknown): KeySchema | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const hash = keyAttribute((value as { hash?: unknown }).hash);
+  const rawRange = (value as { range?: unknown }).range;
+  const range = rawRange === undefined ? undefined : keyAttribute(rawRange);
+  if (!hash || (rawRange !== undefined && !range)) return undefined;
+  return range ? { hash, range } : { hash };
+}
+
+/** The remembered entries, oldest first; an unreadable or malformed file is an empty cache. */
+async function readEntries(path: string): Promise<[string, KeySchema][]> {
+  try {
+    // Like every file of the data folder, never read through a symbolic link.
+    const file = await openNoFollow(path, constants.O_RDONLY);
+    let text: string;
+    try {
+      text = await file.readFile('utf8');
+    } finally {
+      await file.close();
+    }
+    const json = JSON.parse(text) as { version?: unknown; entries?: unknown };
+    if (json.version !== 1 || !Array.isArray(json.entries)) return [];
+    return json.entries.flatMap((e): [string, KeySchema][] => {
+      const schema = Array.isArray(e) && typeof e[0] === 'string' ? keySchema(e[1]) : undefined;
+      return schema ? [[e[0] as string, schema]] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** The key schema remembered for a table, if any (unverified: see verifyKeySchema). */
+export async function cachedKeySchema(env: NodeJS.ProcessEnv, place: string): Promise<KeySchema | undefined> {
+  return new Map(await readEntries(keySchemaCachePath(env))).get(place);
+}
+
+/** Remembers a table's key schema (from DescribeTable). Best effort: a cache that cannot be written is no error. */
+export async function rememberKeySchema(env: NodeJS.ProcessEnv, place: string, keys: KeySchema): Promise<void> {
+  const path = keySchemaCachePath(env);
+  try {
+    const entries = (await readEntries(path)).filter(([p]) => p !== place);
+    entries.push([place, keys]);
+    await ensureDataDir(resolveDataDir(env));
+    await ensureDataDir(join(resolveDataDir(env), 'cache'));
+    // Written aside and renamed: two CLI runs at once never leave half a file.
+    const temp = `${path}.${process.pid}.tmp`;
+    const file = await openNoFollow(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600);
+    try {
+      await file.writeFile(JSON.stringify({ version: 1, entries: entries.slice(-MAX_ENTRIES) }));
+    } finally {
+      await file.close();
+    }
+    await rename(temp, path);
+  } catch {
+    // The next run describes the table again: slower, never wrong.
+  }
+}
+
+function probeValue(type: KeyAttribute['type']): AttributeValue {
+  if (type === 'N') return { N: '0' };
+  if (type === 'B') return { B: new Uint8Array([0]) };
+  return { S: 'locksmith#key-probe' };
+}
+
+/** The outcome of checking a cached schema against the table itself. */
+export type KeyCheck = 'same' | 'different' | 'unknown';
+
+/**
+ * Checks `keys` against the table with one GetItem of a key of exactly that shape: DynamoDB answers a
+ * key that does not match the table's schema (names, types, a missing or extra range key) with a
+ * ValidationException → `different`. A normal answer → `same`. Anything else (no such table, no
+ * permission, network) → `unknown`: the caller describes the table and reports what that says.
+ */
+export async function verifyKeySchema(client: DynamoDBClient, table: string, keys: KeySchema, signal?: AbortSignal): Promise<KeyCheck> {
+  const key: Record<string, AttributeValue> = { [keys.hash.name]: probeValue(keys.hash.type) };
+  if (keys.range) key[keys.range.name] = probeValue(keys.range.type);
+  try {
+    // Only the key attribute comes back, if such an item happens to exist: nothing of the item is read.
+    await client.send(new GetItemCommand({ TableName: table, Key: key, ProjectionExpression: '#k', ExpressionAttributeNames: { '#k': keys.hash.name } }), { abortSignal: signal });
+    return 'same';
+  } catch (error) {
+    return (error as { name?: string }).name === 'ValidationException' ? 'different' : 'unknown';
+  }
+}
