@@ -55,6 +55,19 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     });
   }
 
+  it("refuses a data file whose lines differ from its manifest line, naming that file (each row's file kept by index)", async () => {
+    const table = PRESET_TABLES[0]!;
+    const convention = preset(table.preset, table.keys);
+    const opened = await openExport(await writeExport(convention.keys, table.items, 5));
+    // The middle file's count is off by one: only its own count can say so.
+    const k = opened.files.findIndex((f, i) => i >= 2 && f.itemCount > 0);
+    const files = opened.files.map((f, i) => (i === k ? { ...f, itemCount: f.itemCount + 1 } : f));
+    for (const storage of ['temp', 'persistent'] as const) {
+      const run = duckAudit({ exports: [{ ...opened, files }], convention, table: 'parity', dbPath: join(work, `db${n++}.duckdb`), memoryMb: 128, threads: 2, storage });
+      await expect(run).rejects.toThrow(`data file holds ${files[k]!.itemCount - 1} items, manifest-files.json says ${files[k]!.itemCount}: ${files[k]!.path}`);
+    }
+  });
+
   it('keeps working tables in memory while the export fits in half the memory limit, on disk beyond', () => {
     expect(workingStorage(1_000_000, 512)).toBe('temp');
     expect(workingStorage(2_000_000, 512)).toBe('persistent');
@@ -75,6 +88,21 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     const { live, fromExport } = await both(preset('uniq', corpus.keys), [...corpus.items, ...extra]);
     expect(fromExport).toBe(live);
     expect(JSON.parse(live).summary['duplicate-value']).toBeGreaterThan(0);
+  });
+
+  it('ASCII control characters (uniq, trim+lowercase): only the whitespace JS trims is stripped, and only at the ends', async () => {
+    const keys: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
+    const spellings = ['\tTab@X', 'Nl@X\n', ' \v vt@x \f', '\rcr ', 'A\u0001B', ' \u0001 Ctl ', '\u007fDel ', 'in\tside', '  \u001f  '];
+    // Each spelling and its JS-normalized form held by two accounts, one lock: a duplicate in JS. A SQL fast path that
+    // normalized a spelling differently would see a healthy pair and a lone account instead.
+    const items: Item[] = spellings.flatMap((v, i): Item[] => [
+      { PK: { S: `ACCT#c${i}` }, SK: { S: 'PROFILE' }, username: { S: v } },
+      { PK: { S: `ACCT#d${i}` }, SK: { S: 'PROFILE' }, username: { S: v.trim().toLowerCase() } },
+      { PK: { S: `UNIQ#HANDLE#${v.trim().toLowerCase()}` }, SK: { S: 'LOCK' } },
+    ]);
+    const { live, fromExport } = await both(preset('uniq', keys), items);
+    expect(fromExport).toBe(live);
+    expect(JSON.parse(live).summary['duplicate-value']).toBe(spellings.length);
   });
 
   it('hostile values under NFC (marker): NFD and NFC spellings are one value', async () => {

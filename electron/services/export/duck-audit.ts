@@ -82,16 +82,15 @@ function readJson(files: readonly string[], columns: Record<string, string>): st
   const cols = Object.entries(columns)
     .map(([k, v]) => `${k}: ${sqlString(v)}`)
     .join(', ');
-  return `read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', compression = 'gzip', filename = true, columns = {${cols}})`;
+  return `read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', compression = 'gzip', columns = {${cols}})`;
 }
 
 /**
- * The data file of each row as its 1-based position in `files`: a small integer instead of the path
- * DuckDB's `filename` repeats on every row (the load keeps it for the count check below).
+ * The data file of each row as its 1-based position in `files` (the load keeps it for the count
+ * check below): DuckDB's file_index virtual column, not `filename`, which repeats the path on every
+ * row and cost a list_position over every file's path per row.
  */
-function fileIndex(files: readonly string[]): string {
-  return `CAST(list_position([${files.map(sqlString).join(', ')}], filename) AS INTEGER)`;
-}
+const FILE_INDEX = 'CAST(file_index AS INTEGER) + 1';
 
 /** Checks each file's line count against its manifest line: a file that reads short is never audited. */
 async function checkCounts(conn: DuckDBConnection, table: string, opened: OpenedExport, files: readonly string[]): Promise<number> {
@@ -115,7 +114,7 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp
   const cols = itemColumns(convention, 'Item').join(', ');
   const files = await dataFiles(full);
   const empty = `SELECT CAST(NULL AS INTEGER) AS src, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')} WHERE FALSE`;
-  const load = files.length ? `(SELECT ${fileIndex(files)} AS src, ${cols} FROM ${readJson(files, { Item: all })})` : `(${empty})`;
+  const load = files.length ? `(SELECT ${FILE_INDEX} AS src, ${cols} FROM ${readJson(files, { Item: all })})` : `(${empty})`;
   if (incrementals.length === 0) {
     // Loading and classifying in one pass: cls0 is the only copy of the items; rowid is the item id.
     await conn.run(`CREATE ${temp}TABLE cls0 AS ${auditSteps(convention, DUCKDB_DIALECT, load)[0]!.select}`);
@@ -132,7 +131,7 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp
     const incFiles = await dataFiles(inc);
     const incCols = itemColumns(convention, 'NewImage', 'Keys').join(', ');
     const body = incFiles.length
-      ? `SELECT ${fileIndex(incFiles)} AS src, ${k} AS seq, TRY_CAST(Metadata.WriteTimestampMicros.N AS BIGINT) AS ts, NewImage IS NOT NULL AS present, ${incCols} FROM ${readJson(incFiles, { Metadata: 'STRUCT(WriteTimestampMicros STRUCT(N VARCHAR))', Keys: keysType, NewImage: all })}`
+      ? `SELECT ${FILE_INDEX} AS src, ${k} AS seq, TRY_CAST(Metadata.WriteTimestampMicros.N AS BIGINT) AS ts, NewImage IS NOT NULL AS present, ${incCols} FROM ${readJson(incFiles, { Metadata: 'STRUCT(WriteTimestampMicros STRUCT(N VARCHAR))', Keys: keysType, NewImage: all })}`
       : `SELECT * FROM (SELECT CAST(NULL AS INTEGER) AS src, 0 AS seq, CAST(NULL AS BIGINT) AS ts, FALSE AS present, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')}) WHERE FALSE`;
     await conn.run(`CREATE ${temp}TABLE inc${k} AS ${body}`);
     lines += await checkCounts(conn, `inc${k}`, inc, incFiles);
