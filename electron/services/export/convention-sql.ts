@@ -92,6 +92,11 @@ export function itemColumns(convention: Convention, source: string, keySource = 
   return cols;
 }
 
+/** The names of {@link itemColumns}' columns. */
+export function itemColumnNames(convention: Convention): string[] {
+  return itemColumns(convention, 'x').map((c) => c.slice(c.lastIndexOf(' AS ') + 4));
+}
+
 /** The DynamoDB-JSON struct type of one item as read by DuckDB/Athena: keys and audit attributes only. */
 export function itemStructFields(convention: Convention, keysOnly = false): { name: string; types: readonly ('S' | 'N' | 'B')[] }[] {
   const { hash, range } = convention.keys;
@@ -163,7 +168,7 @@ function approximateNormalizeSql(expr: string, steps: readonly NormalizationStep
  * the first step (cls) reads: `items`, or the export read itself when the engine fuses loading and
  * classifying (cls then has no id until the engine adds one).
  */
-export function auditSteps(convention: Convention, dialect: SqlDialect, source = 'items'): SqlStep[] {
+export function auditSteps(convention: Convention, dialect: SqlDialect, source = 'items', sourceColumns: readonly string[] = ['id', ...itemColumnNames(convention)]): SqlStep[] {
   const compiled = compileConvention(convention);
   const attrs = auditAttributes(convention);
   const col = (name: string): number => attrs.indexOf(name);
@@ -182,9 +187,14 @@ export function auditSteps(convention: Convention, dialect: SqlDialect, source =
   const lockScope = templates.length === 0 ? "''" : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN ${t.unmapped === undefined ? scopeText(Object.keys(convention.rules[t.ruleIndex]!.scope ?? {}).map((name) => sqls[k]!.parts[name]!)) : "''"}`).join(' ')} END`;
   const ruleOf = templates.length === 0 ? 'CAST(NULL AS INTEGER)' : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN ${t.ruleIndex}`).join(' ')} END`;
   const owner = convention.ownerAttribute === undefined ? 'CAST(NULL AS VARCHAR)' : `COALESCE(a${col(convention.ownerAttribute)}_s, a${col(convention.ownerAttribute)}_n)`;
+  // cls keeps the lock's scope only when some rule is scoped, its owner only when locks name owners: otherwise a
+  // column of '' or NULL per item is written and read for nothing (DuckDB's load stores cls); tf is not kept.
+  const scoped = templates.some((t) => t.unmapped === undefined && Object.keys(convention.rules[t.ruleIndex]!.scope ?? {}).length > 0);
+  const owned = convention.ownerAttribute !== undefined;
+  const kept = [...sourceColumns, 'rule', 'raw', ...(scoped ? ['lscope'] : []), ...(owned ? ['own'] : [])].map((c) => `t1.${c}`);
   // Step 1: what each item is. A matched template whose value is empty or the literal undefined/null is malformed, as in parseLockKey.
-  // Every column of the source passes through (the item's keys and attributes, and its id when the source has one).
-  const cls = `SELECT t1.*, CASE
+  // The source's columns pass through (the item's keys and attributes, and its id or data file).
+  const cls = `SELECT ${kept.join(', ')}, CASE
       WHEN tf IS NOT NULL AND (tf IN (${unmapped.join(', ') || '-1'}) OR raw IN ('', 'undefined', 'null')) THEN 'M'
       WHEN tf IS NOT NULL THEN 'L'
       WHEN h_s IS NOT NULL AND (${[...wrong, ...prefixes].join(' OR ') || 'FALSE'}) THEN 'M'
@@ -194,7 +204,6 @@ export function auditSteps(convention: Convention, dialect: SqlDialect, source =
   // cls carries the attribute columns, so account values need no join back to items.
   const scalar = (name: string): string => `COALESCE(c.a${col(name)}_s, c.a${col(name)}_n)`;
   // The account's key and the lock's owner matter only when locks name their owner: otherwise NULL, not a copy per value.
-  const owned = convention.ownerAttribute !== undefined;
   const hsOf = (alias: string): string => (owned ? `${alias}h_s` : 'CAST(NULL AS VARCHAR)');
   const accountVals = convention.rules.map((rule, i) => {
     // A scoped value is held only with every scope attribute set (accountScope).
@@ -202,7 +211,7 @@ export function auditSteps(convention: Convention, dialect: SqlDialect, source =
     const held = [`${scalar(rule.attribute)} <> ''`, ...scopeAttrs.map((a) => `${scalar(a)} <> ''`)].join(' AND ');
     return `SELECT c.id, ${i} AS rule, ${scalar(rule.attribute)} AS raw, ${scopeText(scopeAttrs.map(scalar))} AS scope, 'A' AS side, ${hsOf('c.')} AS hs, CAST(NULL AS VARCHAR) AS own FROM cls c WHERE c.kind = 'A' AND ${held}`;
   });
-  const vals = [`SELECT id, rule, raw, lscope AS scope, 'L' AS side, ${hsOf('')} AS hs, own FROM cls WHERE kind = 'L'`, ...accountVals].join('\nUNION ALL\n');
+  const vals = [`SELECT id, rule, raw, ${scoped ? 'lscope' : "''"} AS scope, 'L' AS side, ${hsOf('')} AS hs, ${owned ? 'own' : 'CAST(NULL AS VARCHAR)'} AS own FROM cls WHERE kind = 'L'`, ...accountVals].join('\nUNION ALL\n');
   // Step 3: normalized values. Printable ASCII normalizes the same in SQL; anything else through the JS normalizer (norm_map).
   const normCases = convention.rules.map((rule, i) => {
     // Numbers compare in DynamoDB's canonical form: always through the JS normalizer.

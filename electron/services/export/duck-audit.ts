@@ -12,7 +12,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { AuditReport, GroupRow } from '../../../shared/audit/types';
 import { ruleNormalizer } from '../../../shared/conventions/parse';
 import type { Convention } from '../../../shared/model';
-import { auditSteps, closureSql, COUNTS_SQL, DUCKDB_DIALECT, itemColumns, itemStructFields, NORM_MAP_SQL, normTodoSql, pulledSql, sqlString } from './convention-sql';
+import { auditSteps, closureSql, COUNTS_SQL, DUCKDB_DIALECT, itemColumnNames, itemColumns, itemStructFields, NORM_MAP_SQL, normTodoSql, pulledSql, sqlString } from './convention-sql';
 import { reportFromPulled, type SqlCounts } from './pulled-report';
 import { ExportError, type OpenedExport } from './read-export';
 
@@ -113,11 +113,11 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp
   const all = structType(itemStructFields(convention));
   const cols = itemColumns(convention, 'Item').join(', ');
   const files = await dataFiles(full);
-  const empty = `SELECT CAST(NULL AS INTEGER) AS src, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')} WHERE FALSE`;
+  const empty = `SELECT CAST(NULL AS INTEGER) AS src, ${itemColumnNames(convention).map((c) => `CAST(NULL AS VARCHAR) AS ${c}`).join(', ')} WHERE FALSE`;
   const load = files.length ? `(SELECT ${FILE_INDEX} AS src, ${cols} FROM ${readJson(files, { Item: all })})` : `(${empty})`;
   if (incrementals.length === 0) {
     // Loading and classifying in one pass: cls0 is the only copy of the items; rowid is the item id.
-    await conn.run(`CREATE ${temp}TABLE cls0 AS ${auditSteps(convention, DUCKDB_DIALECT, load)[0]!.select}`);
+    await conn.run(`CREATE ${temp}TABLE cls0 AS ${auditSteps(convention, DUCKDB_DIALECT, load, ['src', ...itemColumnNames(convention)])[0]!.select}`);
     await conn.run(`CREATE ${temp}VIEW cls AS SELECT rowid AS id, * FROM cls0`);
     await conn.run(`CREATE ${temp}VIEW items AS SELECT * FROM cls`);
     return { lines: await checkCounts(conn, 'cls0', full, files), classified: true };
@@ -132,13 +132,13 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp
     const incCols = itemColumns(convention, 'NewImage', 'Keys').join(', ');
     const body = incFiles.length
       ? `SELECT ${FILE_INDEX} AS src, ${k} AS seq, TRY_CAST(Metadata.WriteTimestampMicros.N AS BIGINT) AS ts, NewImage IS NOT NULL AS present, ${incCols} FROM ${readJson(incFiles, { Metadata: 'STRUCT(WriteTimestampMicros STRUCT(N VARCHAR))', Keys: keysType, NewImage: all })}`
-      : `SELECT * FROM (SELECT CAST(NULL AS INTEGER) AS src, 0 AS seq, CAST(NULL AS BIGINT) AS ts, FALSE AS present, ${itemColumns(convention, 'x').map((c) => `CAST(NULL AS VARCHAR) AS ${c.split(' AS ')[1]}`).join(', ')}) WHERE FALSE`;
+      : `SELECT * FROM (SELECT CAST(NULL AS INTEGER) AS src, 0 AS seq, CAST(NULL AS BIGINT) AS ts, FALSE AS present, ${itemColumnNames(convention).map((c) => `CAST(NULL AS VARCHAR) AS ${c}`).join(', ')}) WHERE FALSE`;
     await conn.run(`CREATE ${temp}TABLE inc${k} AS ${body}`);
     lines += await checkCounts(conn, `inc${k}`, inc, incFiles);
     parts.push(`SELECT * FROM inc${k}`);
   }
   const keyCols = ['h_s', 'h_n', 'h_b', 'r_s', 'r_n', 'r_b'];
-  const valueCols = itemColumns(convention, 'x').map((c) => c.split(' AS ')[1]!);
+  const valueCols = itemColumnNames(convention);
   // The last write of each key wins: later export first, then the later write within it.
   await conn.run(`CREATE ${temp}TABLE latest AS SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY ${keyCols.join(', ')} ORDER BY seq DESC, ts DESC NULLS LAST) AS rn FROM (${parts.join(' UNION ALL ')}) u) l WHERE rn = 1`);
   const sameKey = keyCols.map((c) => `l.${c} IS NOT DISTINCT FROM f.${c}`).join(' AND ');
