@@ -1,7 +1,8 @@
 /**
  * The export benchmark: a generated export of the bench dataset (same generator, same planted
  * problems as the live table), audited by `locksmith audit --export` (DuckDB in a child process),
- * against DuckDB reading the same files with no checks (`SELECT count(*)`) in the same run. Reports
+ * against DuckDB reading the same files with no checks in the same run: the bare `SELECT count(*)`
+ * (the issue's baseline) and a count of every column the audit loads (each one extracted). Reports
  * wall time, items/s, peak RSS of the whole process tree (sampled from /proc) and disk used.
  */
 import { spawn } from 'node:child_process';
@@ -33,6 +34,8 @@ export interface ExportFigures {
   readonly exportBytes: number;
   readonly writeMs: number;
   readonly count: readonly ChildSample[];
+  /** DuckDB counting every column the audit loads: the read with the JSON fields extracted. */
+  readonly countColumns: readonly ChildSample[];
   readonly audit: readonly ChildSample[];
 }
 
@@ -76,6 +79,7 @@ export async function benchExport(items: number, runs: number, log: (line: strin
     const exportBytes = folderBytes(dir);
     log(`  wrote the export: ${plan.items.toLocaleString('en-US')} items, ${files} files, ${(exportBytes / 1e6).toFixed(1)} MB in ${(writeMs / 1000).toFixed(1)} s`);
     const count: ChildSample[] = [];
+    const countColumns: ChildSample[] = [];
     const audit: ChildSample[] = [];
     for (let run = 0; run < runs; run++) {
       const cache = join(work, `data${run}`);
@@ -86,15 +90,17 @@ export async function benchExport(items: number, runs: number, log: (line: strin
       if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`the export audit found ${JSON.stringify(got)}, the generator planted ${JSON.stringify(want)}`);
       audit.push({ ...a, stdout: '' });
       log(`  run ${run + 1}/${runs} export audit: ${(a.ms / 1000).toFixed(2)} s, peak RSS ${(a.peakRssBytes / 2 ** 20).toFixed(0)} MiB, disk ${(a.peakDiskBytes / 2 ** 20).toFixed(0)} MiB`);
-      const countDir = join(work, `count${run}`);
-      const c = await runChild(['--import', 'tsx', COUNT, dir, join(countDir, 'count.duckdb')], {}, countDir);
-      if (Number(c.stdout.trim()) !== plan.items) throw new Error(`DuckDB counted ${c.stdout.trim()} items, expected ${plan.items}`);
-      count.push({ ...c, stdout: '' });
-      log(`  run ${run + 1}/${runs} DuckDB count(*): ${(c.ms / 1000).toFixed(2)} s, peak RSS ${(c.peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
+      for (const mode of ['bare', 'columns'] as const) {
+        const countDir = join(work, `count-${mode}${run}`);
+        const c = await runChild(['--import', 'tsx', COUNT, dir, join(countDir, 'count.duckdb'), mode], {}, countDir);
+        if (Number(c.stdout.trim()) !== plan.items) throw new Error(`DuckDB counted ${c.stdout.trim()} items, expected ${plan.items}`);
+        (mode === 'bare' ? count : countColumns).push({ ...c, stdout: '' });
+        log(`  run ${run + 1}/${runs} DuckDB ${mode === 'bare' ? 'count(*)' : 'count of the loaded columns'}: ${(c.ms / 1000).toFixed(2)} s, peak RSS ${(c.peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
+        rmSync(countDir, { recursive: true, force: true });
+      }
       rmSync(cache, { recursive: true, force: true });
-      rmSync(countDir, { recursive: true, force: true });
     }
-    return { items: plan.items, files, exportBytes, writeMs, count, audit };
+    return { items: plan.items, files, exportBytes, writeMs, count, countColumns, audit };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -105,6 +111,7 @@ export function summarizeExport(f: ExportFigures, liveCli?: { ms: number; peakRs
   const m = (xs: readonly number[]): number => median(xs);
   const auditMs = m(f.audit.map((s) => s.ms));
   const countMs = m(f.count.map((s) => s.ms));
+  const columnsMs = m(f.countColumns.map((s) => s.ms));
   const out: Record<string, string | number> = {
     items: f.items,
     files: f.files,
@@ -116,6 +123,8 @@ export function summarizeExport(f: ExportFigures, liveCli?: { ms: number; peakRs
     countSeconds: Math.round(countMs) / 1000,
     countPeakRssMiB: Math.round(m(f.count.map((s) => s.peakRssBytes)) / 2 ** 20),
     auditVsCount: Math.round(ratio(auditMs, countMs) * 100) / 100,
+    countColumnsSeconds: Math.round(columnsMs) / 1000,
+    auditVsCountColumns: Math.round(ratio(auditMs, columnsMs) * 100) / 100,
     extrapolated100MMinutes: `${Math.round(((auditMs / f.items) * 1e8) / 60_000)} (extrapolated linearly, not measured)`,
   };
   if (liveCli && liveCli.items === f.items) {
