@@ -106,7 +106,8 @@ export function itemStructFields(convention: Convention, keysOnly = false): { na
   return fields;
 }
 
-const startsWith = (expr: string, prefix: string): string => (prefix === '' ? 'TRUE' : `substr(${expr}, 1, ${cpLength(prefix)}) = ${sqlString(prefix)}`);
+// starts_with (DuckDB and Trino) compares bytes: ~half the CPU of comparing a code-point substr, several times per item.
+const startsWith = (expr: string, prefix: string): string => (prefix === '' ? 'TRUE' : `starts_with(${expr}, ${sqlString(prefix)})`);
 const endsWith = (expr: string, suffix: string): string => (suffix === '' ? 'TRUE' : `substr(${expr}, length(${expr}) - ${cpLength(suffix) - 1}) = ${sqlString(suffix)}`);
 
 /** The SQL pieces of one template: its shape condition, the value, and each placeholder's text, as readKey reads them. */
