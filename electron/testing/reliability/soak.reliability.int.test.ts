@@ -1,7 +1,8 @@
 /**
- * Load: a bounded soak (120 cycles, or 90 s at most, stopping by itself) of audits, lookups and
- * claim/release cycles through the composed bridge, in a child process with --expose-gc. Heap
- * after GC and active handles must not grow between the first and the last third of the run.
+ * Load: a soak of a fixed number of cycles (audits, lookups and claim/release cycles through the
+ * composed bridge), in a child process with --expose-gc. Heap after GC and active handles must not
+ * grow between the first and the last third of the run. The count is fixed, not the time: a loaded
+ * machine takes longer, it does not get a weaker test (the cap only stops a run that hangs).
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +12,9 @@ import { join } from 'node:path';
 import { FIGURES_DIR, recordFigures } from './figures';
 
 const CHILD = fileURLToPath(new URL('./soak-child.ts', import.meta.url));
-const DURATION_MS = Number(process.env.LOCKSMITH_SOAK_MS ?? 90_000);
-const MAX_CYCLES = 120;
+/** A safety cap: a run that needs this long has hung, and fails on its cycle count. */
+const DURATION_MS = Number(process.env.LOCKSMITH_SOAK_MS ?? 480_000);
+const CYCLES = 60;
 const WARM_UP = 25;
 const MAX_GROWTH = 2 * 1024 * 1024;
 
@@ -32,7 +34,7 @@ describe('soak', () => {
   it('repeated audits and claim/release cycles: no growth in heap or open handles', async () => {
     const endpoint = inject('dynamoEndpoint');
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, endpoint, String(DURATION_MS), String(MAX_CYCLES)], { env: { ...process.env, NODE_NO_WARNINGS: '1' }, maxBuffer: 16 * 1024 * 1024, timeout: DURATION_MS + 60_000 }, (error, out, err) =>
+      execFile(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, endpoint, String(DURATION_MS), String(CYCLES)], { env: { ...process.env, NODE_NO_WARNINGS: '1' }, maxBuffer: 16 * 1024 * 1024, timeout: DURATION_MS + 60_000 }, (error, out, err) =>
         error ? reject(new Error(`soak child failed: ${error.message}\n${err}`)) : resolve(out),
       );
     });
@@ -40,7 +42,7 @@ describe('soak', () => {
     // The whole series, for anyone who wants to look at the curve rather than two averages.
     await mkdir(FIGURES_DIR, { recursive: true });
     await writeFile(join(FIGURES_DIR, 'soak-samples.json.txt'), `${summary.samples.map((s) => `${s.heap}\t${s.handles}\t${s.kinds}`).join('\n')}\n`);
-    expect(summary.cycles, `only ${summary.cycles} cycles in ${summary.elapsedMs} ms`).toBeGreaterThanOrEqual(WARM_UP + 30);
+    expect(summary.cycles, `only ${summary.cycles} cycles in ${summary.elapsedMs} ms`).toBe(CYCLES);
     // The bridge keeps the last 20 audit reports by design (audit.report): compare thirds only after that cache is full.
     const settled = summary.samples.slice(WARM_UP);
     const third = Math.floor(settled.length / 3);
