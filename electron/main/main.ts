@@ -7,7 +7,9 @@ import { app, BrowserWindow, protocol, session, shell } from 'electron';
 import type { WebContents } from 'electron';
 import { formatStartupHash } from '../../shared/contract/startup';
 import { composeApp } from '../bridge/compose';
+import { useChildLauncher } from '../services/export/run-export-audit';
 import { createAppProtocolHandler } from './app-protocol';
+import { utilityLauncher } from './export-child';
 import { registerIpc } from './ipc';
 import { APP_SCHEME, hardenContents, openExternalSafely, secureSession } from './security';
 import { appEntryUrl, showWhenReady, windowChrome } from './window';
@@ -28,6 +30,8 @@ async function start(): Promise<void> {
   const root = app.getAppPath();
   protocol.handle(APP_SCHEME, createAppProtocolHandler(join(root, 'dist', 'renderer')));
   secureSession(session.defaultSession);
+  // The export audit's DuckDB child: a utility process (the packaged app's runAsNode fuse is off).
+  useChildLauncher(utilityLauncher);
 
   const composed = composeApp({
     mode: 'electron',

@@ -4,7 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { duckAudit } from './duck-audit';
 import type { ExportAuditMessage, ExportAuditRequest, ExportSource } from './export-audit-types';
 import { ExportError, openExport, verifyExport } from './read-export';
@@ -41,8 +42,26 @@ export async function runExportAuditRequest(request: ExportAuditRequest, onStep:
   }
 }
 
-// Started by fork(): one request in, messages out, then exit.
-if (process.send) {
+/** What a child talks to its parent through: Electron's `process.parentPort` (utilityProcess), narrowed. */
+export interface ParentPort {
+  once(event: 'message', listener: (event: { readonly data: unknown }) => void): void;
+  postMessage(message: ExportAuditMessage): void;
+}
+
+/** Serves one request from a utilityProcess parent; the parent kills the child once it has the answer. */
+export function serveParentPort(port: ParentPort): void {
+  port.once('message', (event) => {
+    void runExportAuditRequest(event.data as ExportAuditRequest, (step) => port.postMessage({ kind: 'step', step })).then((message) => port.postMessage(message));
+  });
+}
+
+// Started by Electron's utilityProcess.fork (the app) or Node's fork (CLI, browser mode): one request in, messages out.
+// Only as the forked entry point: a module importing this one (a test in a worker that has an IPC
+// channel of its own) must not take that channel's messages for requests.
+const parentPort = (process as { parentPort?: ParentPort }).parentPort;
+const forkedEntry = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (parentPort) serveParentPort(parentPort);
+else if (process.send && forkedEntry) {
   process.once('message', (request: ExportAuditRequest) => {
     void runExportAuditRequest(request, (step) => process.send?.({ kind: 'step', step } satisfies ExportAuditMessage)).then((message) => {
       process.send?.(message, () => process.exit(0));

@@ -43,19 +43,58 @@ export async function runExportAudit(request: ExportAuditRequest, options: RunEx
   }
 }
 
+/**
+ * A started child, as runChild uses it: Node's `fork` (the CLI, browser mode) or Electron's
+ * `utilityProcess` (the app's main process, where the runAsNode fuse is off and `fork` would start
+ * a second app instead of Node).
+ */
+export interface ChildHandle {
+  send(request: ExportAuditRequest): void;
+  onMessage(listener: (message: ExportAuditMessage) => void): void;
+  /** Called once when the child cannot start or ends; `how` says how ("exit 1", "SIGKILL", an error). */
+  onEnd(listener: (how: string) => void): void;
+  /** Its last lines of stderr, for the message when it ends before reporting. */
+  stderrTail(): string;
+  kill(): void;
+}
+
+/** Starts the child at `entry`. */
+export type ChildLauncher = (entry: { readonly path: string; readonly execArgv: readonly string[] }) => ChildHandle;
+
+/** Node's fork: one request over IPC, messages back. */
+export const forkLauncher: ChildLauncher = (entry) => {
+  const child = fork(entry.path, [], { execArgv: [...entry.execArgv], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (stderr.length < 4000) stderr += chunk.toString();
+  });
+  return {
+    send: (request) => child.send(request),
+    onMessage: (listener) => child.on('message', listener),
+    onEnd: (listener) => {
+      child.on('error', (error) => listener(error.message));
+      child.on('exit', (code, signal) => listener(signal ?? `exit ${code}`));
+    },
+    stderrTail: () => stderr.trim().split('\n').slice(-3).join(' '),
+    kill: () => child.kill(),
+  };
+};
+
+let launcher: ChildLauncher = forkLauncher;
+
+/** Makes runs start their child with `next` (Electron's main process: utilityProcess, see electron/main/export-child.ts). */
+export function useChildLauncher(next: ChildLauncher): void {
+  launcher = next;
+}
+
 function runChild(request: ExportAuditRequest, options: RunExportAuditOptions): Promise<ExportAuditResult> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(new Error('cancelled'));
       return;
     }
-    const entry = childEntry();
-    const child = fork(entry.path, [], { execArgv: [...entry.execArgv], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    let stderr = '';
+    const child = launcher(childEntry());
     let settled = false;
-    child.stderr?.on('data', (chunk: Buffer) => {
-      if (stderr.length < 4000) stderr += chunk.toString();
-    });
     const onAbort = (): void => {
       child.kill();
       finish(() => reject(new Error('cancelled')));
@@ -67,13 +106,20 @@ function runChild(request: ExportAuditRequest, options: RunExportAuditOptions): 
       options.signal?.removeEventListener('abort', onAbort);
       then();
     };
-    child.on('message', (message: ExportAuditMessage) => {
-      if (message.kind === 'step') options.onStep?.(message.step);
-      else if (message.kind === 'done') finish(() => resolve({ report: message.report, pulled: message.pulled, ...(message.rows ? { rows: message.rows } : {}) }));
+    child.onMessage((message) => {
+      if (message.kind === 'step') {
+        options.onStep?.(message.step);
+        return;
+      }
+      // A utility process does not exit by itself once it has answered.
+      child.kill();
+      if (message.kind === 'done') finish(() => resolve({ report: message.report, pulled: message.pulled, ...(message.rows ? { rows: message.rows } : {}) }));
       else finish(() => reject(message.export ? new ExportError(message.message, message.file) : new Error(message.message)));
     });
-    child.on('error', (error) => finish(() => reject(error)));
-    child.on('exit', (code, signal) => finish(() => reject(new Error(`the export audit process ended (${signal ?? `exit ${code}`}) before reporting${stderr ? `: ${stderr.trim().split('\n').slice(-3).join(' ')}` : ''}`))));
+    child.onEnd((how) => {
+      const tail = child.stderrTail();
+      finish(() => reject(new Error(`the export audit process ended (${how}) before reporting${tail ? `: ${tail}` : ''}`)));
+    });
     child.send(request);
   });
 }
