@@ -113,6 +113,24 @@ describe('RowStore', () => {
     expect(store.handle({ type: 'patch', run: 0, lookup: released })).toBeUndefined();
   });
 
+  it('re-applies the re-checks after a snapshot: a reconnecting stream does not bring back the rows as they were before the write', () => {
+    const store = openStore();
+    const before = counts(1, { 'missing-lock': 1, 'orphan-lock': 1 });
+    const audited = [account(1, 'missing'), orphan('z')];
+    store.handle({ type: 'events', run: 1, events: [delta(audited, before), done(before)] });
+    const released: LookupView = { value: 'z', method: 'scan', rules: [{ rule: 'EMAIL', normalized: 'z', verdict: 'free', holders: [] }] };
+    const claimed: LookupView = { value: 'u1@x.io', method: 'scan', rules: [{ rule: 'EMAIL', normalized: 'u1@x.io', verdict: 'held', holders: [{ PK: 'ACCT#0001', SK: 'PROFILE' }], lock: { PK: 'UNIQ#EMAIL#u1@x.io', SK: 'LOCK' } }] };
+    store.handle({ type: 'patch', run: 1, lookup: released });
+    const patched = viewOf(store.handle({ type: 'patch', run: 1, lookup: claimed }));
+    // The hub's replay on reconnecting: every row as the audit read it, then the run's end.
+    const replayed = viewOf(store.handle({ type: 'events', run: 1, events: [delta(audited, before, { snapshot: true }), done(before)] }));
+    expect(replayed.rows).toEqual(patched.rows);
+    expect(replayed.rows.map((r) => r.id)).toEqual(['a1']);
+    expect(replayed.rows[0]?.kind === 'account' && replayed.rows[0].locks[0]?.status).toBe('ok');
+    expect(replayed.counts?.summary).toEqual(patched.counts?.summary);
+    expect([replayed.counts?.summary['orphan-lock'], replayed.counts?.summary['missing-lock']]).toEqual([0, 0]);
+  });
+
   it('exports the problems of the rows a filter keeps, re-checks included', () => {
     const store = openStore();
     store.handle({ type: 'events', run: 1, events: [delta([account(1, 'missing'), account(2), orphan('z')], counts(2)), done(counts(2))] });

@@ -72,7 +72,9 @@ export type RowStoreUpdate =
   | { readonly type: 'view'; readonly view: RowsView }
   | { readonly type: 'export'; readonly id: number; readonly rowsShown: number; readonly problems: readonly Problem[] }
   /** The scan's progress, when the store holds the subscription (at most every {@link PROGRESS_EVERY_MS}). */
-  | { readonly type: 'progress'; readonly run: number; readonly progress: ScanProgress };
+  | { readonly type: 'progress'; readonly run: number; readonly progress: ScanProgress }
+  /** The store broke (an exception, a crashed worker): its rows may be missing some, and it answers nothing more. */
+  | { readonly type: 'failed'; readonly reason: string };
 
 /** Progress is passed on at most this often: each one re-renders the inspector. */
 export const PROGRESS_EVERY_MS = 100;
@@ -100,6 +102,9 @@ export class RowStore {
   private sent: { start: number; rows: readonly GroupRow[] } | undefined;
   private pending: AuditEvent[] = [];
   private end: RunEnd | undefined;
+  // The run's re-checks after writes, in order: a snapshot (a reconnecting stream's replay) holds
+  // the rows as the audit read them, before those writes, so they are applied again after it.
+  private patches: LookupView[] = [];
 
   /** Handles one request; returns the update to send, if any. */
   handle(request: RowStoreRequest): RowStoreUpdate | undefined {
@@ -111,6 +116,7 @@ export class RowStore {
         this.pending = [];
         this.end = undefined;
         this.sent = undefined;
+        this.patches = [];
         return this.refresh();
       case 'events':
         if (request.run !== this.run) return undefined;
@@ -120,6 +126,7 @@ export class RowStore {
         if (request.run !== this.run) return undefined;
         this.flush(); // rows still waiting for their batch come first
         this.rows = patchRowsWithLookup(this.rows, request.lookup);
+        this.patches.push(request.lookup);
         return this.refresh();
       case 'view':
         this.spec = request.spec;
@@ -158,6 +165,8 @@ export class RowStore {
         this.rows = { ...this.rows, counts: event.counts };
       }
     }
+    // After the run's final counts too: those are the audit's, from before the writes.
+    if (snapshotAt >= 0) for (const lookup of this.patches) this.rows = patchRowsWithLookup(this.rows, lookup);
     return this.refresh();
   }
 
@@ -203,6 +212,21 @@ export function hostRowStore(post: (update: RowStoreUpdate) => void, openStream?
   let unsubscribe: (() => void) | undefined;
   let progress: { run: number; progress: ScanProgress } | undefined;
   let progressTimer: ReturnType<typeof setTimeout> | undefined;
+  // A store that threw may have dropped the events it was applying: it says so once and stops,
+  // rather than go on answering with rows that look whole.
+  let failed = false;
+  const guarded = (step: () => void): void => {
+    if (failed) return;
+    try {
+      step();
+    } catch (error) {
+      failed = true;
+      clearTimeout(timer);
+      clearTimeout(progressTimer);
+      unsubscribe?.();
+      post({ type: 'failed', reason: error instanceof Error ? error.message : String(error) });
+    }
+  };
   const send = (update: RowStoreUpdate | undefined): void => {
     if (update) post(update);
   };
@@ -212,8 +236,10 @@ export function hostRowStore(post: (update: RowStoreUpdate) => void, openStream?
     if (delay === undefined) return;
     timer = setTimeout(() => {
       timer = undefined;
-      send(store.flush());
-      schedule();
+      guarded(() => {
+        send(store.flush());
+        schedule();
+      });
     }, delay);
   };
   const sendProgress = (): void => {
@@ -222,7 +248,8 @@ export function hostRowStore(post: (update: RowStoreUpdate) => void, openStream?
     if (progress) post({ type: 'progress', ...progress });
     progress = undefined;
   };
-  const handle = (request: RowStoreRequest): void => {
+  const handle = (request: RowStoreRequest): void => guarded(() => handleNow(request));
+  const handleNow = (request: RowStoreRequest): void => {
     if (request.type === 'reset') {
       unsubscribe?.();
       unsubscribe = undefined;
