@@ -35,7 +35,8 @@ function inPlace(onUpdate: (update: RowStoreUpdate) => void): { post: (request: 
 /**
  * Opens a row store; `onUpdate` hears every update it sends, asynchronously. A worker that fails
  * to start (a CSP or protocol that refuses it) is replaced by the store in place, which is handed
- * every request made so far: the rows are slower to come, never missing.
+ * every request made so far: the rows are slower to come, never missing. A worker that fails after
+ * answering sends `failed`, and the store answers nothing more (open a new one).
  */
 export function openRowStore(onUpdate: (update: RowStoreUpdate) => void): RowStoreClient {
   const streamTarget = browserTarget();
@@ -53,17 +54,29 @@ export function openRowStore(onUpdate: (update: RowStoreUpdate) => void): RowSto
     sent = undefined;
     onUpdate(event.data);
   };
-  worker.onerror = () => {
-    if (!sent || fallback) return;
+  let failed = false;
+  const broken = (reason: string): void => {
+    if (fallback || failed) return;
     worker.terminate();
+    if (!sent) {
+      // It answered before, so it held rows that were never kept here (they went straight to it):
+      // no store can be rebuilt from what the page has. The run is told it failed, not left "running".
+      failed = true;
+      onUpdate({ type: 'failed', reason: `the row store's worker stopped: ${reason}` });
+      return;
+    }
     fallback = inPlace(onUpdate);
     for (const request of sent) fallback.post(request);
     sent = undefined;
   };
+  worker.onerror = (event: ErrorEvent) => broken(event.message || 'an error with no message');
+  // An update that cannot be read is an update lost, as surely as a crash.
+  worker.onmessageerror = () => broken('an update could not be read');
   return {
     streamTarget,
     post: (request) => {
       if (fallback) return fallback.post(request);
+      if (failed) return;
       sent?.push(request);
       worker.postMessage(request);
     },

@@ -114,6 +114,8 @@ export function useAudit(connectionId: string | undefined, table: string | undef
   const exportsRef = useRef(new Map<number, (shown: ShownProblems) => void>());
   const nextExportRef = useRef(0);
 
+  // Set below (it needs `stop`); the store's updates only arrive after the first render's effects.
+  const failRef = useRef<(reason: string) => void>(() => undefined);
   // The rows live in the row store (a worker): streamed deltas go there as they come, and the page
   // gets back what it shows. The run is done once the store has applied its `done` event, so
   // whatever reads the rows after `phase: 'done'` reads all of them.
@@ -126,6 +128,10 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     if (update.type === 'progress') {
       const { progress } = update;
       if (update.run === generationRef.current) setState((s) => ({ ...s, progress }));
+      return;
+    }
+    if (update.type === 'failed') {
+      failRef.current(update.reason);
       return;
     }
     const view = update.view;
@@ -161,20 +167,26 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     [post, showProgress],
   );
 
-  const stop = useCallback(() => {
+  // Leaves the current run: its events are dropped from now on. Returns its id, if one was running.
+  const detach = useCallback(() => {
     generationRef.current += 1;
     unsubscribeRef.current?.();
     unsubscribeRef.current = undefined;
-    // Events of the old run are dropped, not applied to the next one.
     clearTimeout(progressTimerRef.current);
     progressTimerRef.current = undefined;
     progressRef.current = undefined;
-    post({ type: 'reset', run: generationRef.current });
     setRows(EMPTY_VIEW);
     const running = runIdRef.current;
     runIdRef.current = undefined;
     return running;
-  }, [post]);
+  }, []);
+
+  const stop = useCallback(() => {
+    const running = detach();
+    // Events of the old run are dropped, not applied to the next one.
+    post({ type: 'reset', run: generationRef.current });
+    return running;
+  }, [detach, post]);
 
   const start = useCallback(
     (convention?: Convention, fromExport?: ExportRequest) => {
@@ -216,6 +228,29 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     },
     [bridge, connectionId, table, stop, enqueue, store, post],
   );
+
+  // The row store broke: its rows may lack some, so the run is an error (never a run that looks
+  // alive, or complete), the run on the server is stopped, and the next start gets a fresh store.
+  const fail = useCallback(
+    (reason: string) => {
+      const broken = storeRef.current;
+      storeRef.current = undefined;
+      broken?.close();
+      // No reset is posted: the next start opens a fresh store and resets that one.
+      const running = detach();
+      if (running) void bridge.call('audit.cancel', { runId: running });
+      setState((s) => ({
+        ...IDLE,
+        convention: s.convention,
+        phase: 'error',
+        error: { kind: 'internal', message: `The inspector lost this audit's rows (${reason}), so what it showed may be incomplete. Re-run the audit.` },
+      }));
+    },
+    [bridge, detach],
+  );
+  useEffect(() => {
+    failRef.current = fail;
+  }, [fail]);
 
   // A new table, connection or epoch (the sandbox restarted) means a new audit; leaving cancels the old one.
   useEffect(() => {
