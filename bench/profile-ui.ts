@@ -86,7 +86,7 @@ if (measure && endpoint) {
     const at = (p: number): string => (frames[Math.min(frames.length - 1, Math.floor((frames.length * p) / 100))] ?? Number.NaN).toFixed(1);
     process.stdout.write(
       `first rows ${r.firstRowsMs.toFixed(0)} ms, complete ${r.completeMs.toFixed(0)} ms, ${r.longTasksMs.length} long tasks, largest ${sorted(r.longTasksMs).slice(-8).join(', ')} ms; ` +
-        `scroll ${frames.length} frames p50 ${at(50)} p95 ${at(95)} ms, scroll long tasks ${sorted(r.scrollLongTasksMs).slice(-5).join(', ')}; ${r.rowsText}; ` +
+        `scroll ${frames.length} frames p50 ${at(50)} p95 ${at(95)} ms, ${r.scrollLongTasksMs.length} scroll long tasks, largest ${sorted(r.scrollLongTasksMs).slice(-5).join(', ')}; ${r.rowsText}; ` +
         `baseline scroll p50 ${percentileOf(r.baselineFrameMs, 50).toFixed(1)} p95 ${percentileOf(r.baselineFrameMs, 95).toFixed(1)} ms\n`,
     );
   } finally {
