@@ -155,21 +155,21 @@ try {
     const top = [...totals.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
     process.stdout.write(`long tasks during the scroll (largest inner events, ms):\n${longTaskBreakdown(scrollTrace).join('\n')}\n`);
     process.stdout.write(`scroll (100 steps), total ms by event (nested events count in their parents too):\n${top.map(([n, t]) => `${t.ms.toFixed(0).padStart(7)} ms ${String(t.n).padStart(6)}×  ${n}`).join('\n')}\n`);
-    process.exit(0);
+  } else {
+    await cdp.send('Profiler.start');
+    const t0 = Date.now();
+    await app.selectTable(table);
+    await page.waitForSelector('[data-testid="inspector"][data-audit-phase="done"]', { timeout: 600_000 });
+    const audit = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
+    process.stdout.write(`audit took ${Date.now() - t0} ms; top self time:\n${topSelf(audit).join('\n')}\n\n`);
+    writeFileSync(join(tmpdir(), 'locksmith-audit.cpuprofile'), JSON.stringify(audit));
+    await cdp.send('Profiler.start');
+    const frames = (await page.evaluate(SCROLL_100)) as number[];
+    const scroll = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
+    frames.sort((a, b) => a - b);
+    process.stdout.write(`scroll: ${frames.length} frames, p50 ${frames[Math.floor(frames.length / 2)]?.toFixed(1)} ms, p95 ${frames[Math.floor(frames.length * 0.95)]?.toFixed(1)} ms; top self time:\n${topSelf(scroll).join('\n')}\n`);
+    writeFileSync(join(tmpdir(), 'locksmith-scroll.cpuprofile'), JSON.stringify(scroll));
   }
-  await cdp.send('Profiler.start');
-  const t0 = Date.now();
-  await app.selectTable(table);
-  await page.waitForSelector('[data-testid="inspector"][data-audit-phase="done"]', { timeout: 600_000 });
-  const audit = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
-  process.stdout.write(`audit took ${Date.now() - t0} ms; top self time:\n${topSelf(audit).join('\n')}\n\n`);
-  writeFileSync(join(tmpdir(), 'locksmith-audit.cpuprofile'), JSON.stringify(audit));
-  await cdp.send('Profiler.start');
-  const frames = (await page.evaluate(SCROLL_100)) as number[];
-  const scroll = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
-  frames.sort((a, b) => a - b);
-  process.stdout.write(`scroll: ${frames.length} frames, p50 ${frames[Math.floor(frames.length / 2)]?.toFixed(1)} ms, p95 ${frames[Math.floor(frames.length * 0.95)]?.toFixed(1)} ms; top self time:\n${topSelf(scroll).join('\n')}\n`);
-  writeFileSync(join(tmpdir(), 'locksmith-scroll.cpuprofile'), JSON.stringify(scroll));
 } finally {
   await browser.close();
   await server.stop();
