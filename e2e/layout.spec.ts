@@ -46,7 +46,10 @@ test('at 1024×700 the header, the grid and an expanded row fit, long values end
 
   // A long value is cut with an ellipsis and its tooltip holds it whole.
   await inspector.search('ex-employee');
-  const value = inspector.rows.first().locator('.cell-value').first();
+  // The filtered rows come from the row store a moment later: wait for them, not the rows before.
+  const found = inspector.row('UNIQ#EMAIL#ex-employee#42@example.com');
+  await expect(found).toBeVisible();
+  const value = found.locator('.cell-value').first();
   const cut = await value.evaluate((el) => ({ overflow: el.scrollWidth > el.clientWidth, ellipsis: el.ownerDocument.defaultView?.getComputedStyle(el).textOverflow, title: el.getAttribute('title') }));
   expect(cut.ellipsis).toBe('ellipsis');
   expect(cut.title).toContain('UNIQ#EMAIL#ex-employee#42@example.com');
@@ -54,6 +57,7 @@ test('at 1024×700 the header, the grid and an expanded row fit, long values end
 
   // An expanded row's actions are inside the visible area.
   await inspector.filter('missing-lock');
+  await expect(inspector.rows.first()).toContainText('Missing lock');
   const detail = await inspector.expand(inspector.rows.first());
   const actions = detail.getByRole('button', { name: 'Look up' });
   for (let i = 0; i < (await actions.count()); i++) await expectInside(actions.nth(i), scroll, `Look up ${i}`);
