@@ -89,6 +89,15 @@ describe('locksmith audit --export', () => {
     }
   });
 
+  it('refuses to confirm an export against a table it was not taken from: exit 2, both tables named', async () => {
+    const [from, other] = [...tables.values()];
+    const preset = [...tables.entries()].find(([, name]) => name === from)![0];
+    const wrong = await cli(['audit', '--export', exports.get(preset)!, '--endpoint', endpoint, '--table', other!, '--preset', preset, '--json']);
+    expect(wrong.code).toBe(2);
+    expect(JSON.parse(wrong.out)).toMatchObject({ complete: false, reason: expect.stringContaining(`this export is of table ${from}`) });
+    expect(JSON.parse(wrong.out).reason).toContain(`not ${other}`);
+  });
+
   it('never reports a complete audit of a damaged export: exit 2, the file named', async () => {
     const t = PRESET_TABLES[0]!;
     const out = join(work, 'damaged');

@@ -98,7 +98,7 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
   }
   const connected = typeof values.endpoint === 'string' || typeof values.profile === 'string';
   if (connected && optionalString(values, 'table') === undefined) usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
-  const [{ ExportError }, { inferKeys }, { prepareExport }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir }, { auditText }] = await Promise.all([
+  const [{ ExportError }, { inferKeys }, { prepareExport, exportConventionRefusal, exportTableRefusal }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir }, { auditText }] = await Promise.all([
     import('../../services/export/read-export'),
     import('../../services/export/export-sample'),
     import('../../services/export/export-prepare'),
@@ -132,6 +132,9 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
     const table = optionalString(values, 'table') ?? tableFromArn(full.summary.tableArn ?? full.summary.exportArn) ?? 'export';
     let keys: KeySchema;
     if (connected) {
+      // Findings are confirmed against --table: it must be the table the export was taken from.
+      const otherTable = exportTableRefusal(full, table);
+      if (otherTable) return fail(otherTable);
       session = await openTable(values, io, 'audit');
       keys = session.table.keys;
     } else {
@@ -142,6 +145,8 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
       if (!json) io.stderr(`${inferred.evidence}\n`);
     }
     const resolved = await resolveConvention({ table, keys, values, signal: io.signal, sample: async () => sample });
+    const refused = exportConventionRefusal(resolved.convention, table);
+    if (refused) return fail(refused);
     if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
     // The export's data folder on S3, as the cache mirrors it (`<cache>/<bucket>/<key…>`).
     const location = given[0]!.startsWith('s3://') ? `s3://${relative(join(resolveDataDir(io.env), 'cache', 's3'), full.dir).split(sep).join('/')}/data/` : undefined;

@@ -1,5 +1,6 @@
 /** The app's audit methods over a request context: `audit.start`, `audit.cancel`, `audit.report`. */
 import { randomUUID } from 'node:crypto';
+import { emptySummary } from '../../../shared/audit/problem-rules';
 import type { AuditReport } from '../../../shared/audit/types';
 import type { AuditReportView, AuditStarted } from '../../../shared/contract/views';
 import { err, ok, type Result } from '../../../shared/result';
@@ -36,7 +37,7 @@ export async function startAudit(ctx: ConventionContext, runs: AuditRuns, args: 
         scanned: run.counts?.scanned ?? 0,
         accounts: run.counts?.accounts ?? 0,
         locks: run.counts?.locks ?? 0,
-        summary: run.counts?.summary ?? { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 },
+        summary: run.counts?.summary ?? emptySummary(),
         problems: [],
       },
     }))

@@ -19,6 +19,8 @@ import { err, ok, type Result } from '../../../shared/result';
 import { toAppError, type ErrorContext } from '../dynamo/errors';
 import { withRetry } from '../dynamo/retry';
 import type { ExportAuditReport } from './export-audit-types';
+import { exportConventionRefusal } from './export-prepare';
+import { isProblemRow } from './pulled-report';
 
 /** The report after confirmation: findings no longer true in `stale`, same shape as `problems`. */
 export type ConfirmedReport = ExportAuditReport & { readonly stale: readonly Problem[] };
@@ -117,7 +119,7 @@ function confirmedRows(convention: Convention, problems: readonly Problem[], rea
   }
   const engine = new AuditEngine(convention, { trackDeltas: false });
   engine.addItems([...rulesOf].map(([id, rules]) => project(read.get(id)!, readAttributes(convention, rules))));
-  return engine.rows().filter((row) => row.kind !== 'account' || row.problems.length > 0);
+  return engine.rows().filter(isProblemRow);
 }
 
 /** Re-checks every finding by key with consistent reads; resolves with the confirmed report, or the read error. */
@@ -130,6 +132,9 @@ export async function confirmFindings(options: ConfirmOptions): Promise<Result<C
 export async function confirmWithRows(options: ConfirmOptions, rows = true): Promise<Result<{ report: ConfirmedReport; rows?: GroupRow[] }>> {
   const { report } = options;
   const convention = report.convention;
+  // Locks in another table: the keys below would be looked for in the accounts' table, and every missing lock would read as still true.
+  const refused = exportConventionRefusal(convention, options.table);
+  if (refused) return err('validation', refused);
   let read: Map<string, Item>;
   try {
     read = await readKeys(options, report.problems.flatMap((p) => keysOf(convention, p)));

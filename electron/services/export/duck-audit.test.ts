@@ -68,6 +68,16 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     }
   });
 
+  it('refuses an export whose items lack the partition key given (another table, or keys re-created since) instead of a clean report', async () => {
+    const table = PRESET_TABLES[0]!;
+    const convention = preset(table.preset, table.keys);
+    const opened = await openExport(await writeExport(convention.keys, table.items));
+    // The same items read as if the table's partition key had another name: no item has it.
+    const renamed: Convention = { ...convention, keys: { ...convention.keys, hash: { ...convention.keys.hash, name: 'id' } } };
+    const run = duckAudit({ exports: [opened], convention: renamed, table: 'parity', dbPath: join(work, `db${n++}.duckdb`), memoryMb: 128, threads: 2 });
+    await expect(run).rejects.toThrow(`${table.items.length} of ${table.items.length} exported items have no \`id\` attribute`);
+  });
+
   it('keeps working tables in memory while the export fits in half the memory limit, on disk beyond', () => {
     expect(workingStorage(1_000_000, 512)).toBe('temp');
     expect(workingStorage(2_000_000, 512)).toBe('persistent');

@@ -180,7 +180,16 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
         await conn.run(`CREATE OR REPLACE ${temp}TABLE pull AS ${pull.select}`);
       }
     }
-    const counts = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as unknown as SqlCounts;
+    const counts = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as unknown as SqlCounts & { readonly nokey?: string | number | null };
+    // Every exported item has its table's partition key: items without one mean the key schema given
+    // is not the exported table's (another table, or one re-created with other keys). Such items
+    // would count as neither accounts nor locks and the report would read clean: no report instead.
+    const nokey = Number(counts.nokey ?? 0);
+    if (nokey > 0) {
+      throw new ExportError(
+        `${nokey} of ${counts.scanned} exported items have no \`${convention.keys.hash.name}\` attribute, the partition key given for ${options.table}: this export is not of a table with that key schema (another table, or the table was re-created with other keys since); no report rather than a wrong one`,
+      );
+    }
     options.onStep?.('report');
     const result = await conn.stream(pulledSql(convention, DUCKDB_DIALECT));
     const { report, pulled, rows } = await reportFromPulled(convention, options.table, counts, result.yieldRowObjectJson(), { rows: options.rows === true });

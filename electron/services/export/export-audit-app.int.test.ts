@@ -170,13 +170,24 @@ describe('audit.startExport', () => {
   });
 
   it('refuses what it must not read: a relative path, "..", s3:// without an S3 endpoint on a local connection', async () => {
-    for (const path of ['exports/accounts', '/tmp/../etc', 'file:///etc', 's3://x']) {
+    for (const path of ['exports/accounts', '/tmp/../etc', 'file:///etc', 's3://x', ...(process.platform === 'win32' ? [] : ['C:/exports'])]) {
       expect(await call('audit.startExport', { connectionId, table, path })).toMatchObject({ ok: false, error: { kind: 'validation' } });
     }
     expect(await call('audit.startExport', { connectionId, table, path: 's3://exports/team' })).toMatchObject({ ok: false, error: { kind: 'validation', field: 's3Endpoint' } });
     expect(await call('audit.startExport', { connectionId, table, path: exported, s3Endpoint: 'http://127.0.0.1:1' })).toMatchObject({ ok: false, error: { kind: 'validation', field: 's3Endpoint' } });
     const missing = await call('audit.startExport', { connectionId, table, path: join(work, 'nothing-here') });
     expect(missing).toMatchObject({ ok: false, error: { kind: 'validation', field: 'path' } });
+    // The page chooses the S3 endpoint: requests signed with the connection's keys go to this machine only.
+    const remote = await call('audit.startExport', { connectionId, table, path: 's3://exports/team', s3Endpoint: 'http://203.0.113.7:9000' });
+    expect(remote).toMatchObject({ ok: false, error: { kind: 'validation', field: 's3Endpoint', message: expect.stringContaining('this machine') } });
+  });
+
+  it("refuses an export of another table, and a convention whose locks live in another table (the export holds none of them)", async () => {
+    const other = await exportTable({ client: admin, table, keys: layout.convention.keys, tableArn: tableArnFor('someone-else', 'us-east-1'), out: join(work, 'other-export'), partitions: 1 });
+    const wrongTable = await call('audit.startExport', { connectionId, table, path: other.dir });
+    expect(wrongTable).toMatchObject({ ok: false, error: { kind: 'validation', field: 'path', message: expect.stringContaining('this export is of table someone-else') } });
+    const apart = await call('audit.startExport', { connectionId, table, path: exported, convention: { ...layout.convention, lockTable: `${table}_locks` } });
+    expect(apart).toMatchObject({ ok: false, error: { kind: 'validation', field: 'convention', message: expect.stringContaining('keeps its locks in another table') } });
   });
 
   it('reads an s3:// export through an S3-compatible endpoint (s3rver) and shows what the local copy shows', async () => {

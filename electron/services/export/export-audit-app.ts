@@ -7,13 +7,15 @@
  * Confirming against the live table is export-confirm-app.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { AuditReport } from '../../../shared/audit/types';
 import type { AuditStarted } from '../../../shared/contract/views';
 import { checkKeysFit } from '../../../shared/conventions/file';
 import { detectConvention } from '../../../shared/conventions/detect';
 import type { Convention, KeySchema } from '../../../shared/model';
+import { emptySummary } from '../../../shared/audit/problem-rules';
+import { endpointTrust } from '../../../shared/endpoint-trust';
 import { err, ok, type Result } from '../../../shared/result';
 import type { ScanProgress } from '../../../shared/scan-types';
 import type { AuditRuns, AuditRunState } from '../audit/audit-runs';
@@ -24,7 +26,8 @@ import type { ConnectionContext } from '../context/request-context';
 import { endpointCredentials } from '../dynamo/client';
 import { describeTable } from '../dynamo/tables';
 import { inferKeys } from './export-sample';
-import { localExports, prepareExport } from './export-prepare';
+import { exportConventionRefusal, exportTableRefusal, localExports, prepareExport, type PreparedExport } from './export-prepare';
+import type { ExportAuditReport, ExportSource } from './export-audit-types';
 import { ExportError } from './read-export';
 import { runExportAudit } from './run-export-audit';
 
@@ -52,15 +55,22 @@ const DEFAULT_MEMORY_MB = 512;
 
 /**
  * How an s3:// export is read: with the connection's own credentials and region (never seen by the
- * page). An endpoint connection (DynamoDB Local, the sandbox) has no AWS S3 of its own: it needs
- * `s3Endpoint` (an S3-compatible server, path-style); an AWS profile connection may not redirect its
- * credentials to another endpoint.
+ * page). A connection to AWS (no endpoint, or an AWS endpoint) reads AWS S3 and may not redirect its
+ * credentials elsewhere. A local endpoint (DynamoDB Local, the sandbox) has no S3 of its own: it needs
+ * `s3Endpoint`, an S3-compatible server on this machine (path-style), and may not sign with a profile:
+ * the page chooses that address, so nothing but this machine ever receives a signed request.
  */
 function s3Source(ctx: ConnectionContext, args: StartExportArgs, env?: NodeJS.ProcessEnv): Result<(() => Promise<S3Client>) | undefined> {
   if (!args.path.startsWith('s3://')) return args.s3Endpoint ? err('validation', 's3Endpoint is for s3:// paths only', { field: 's3Endpoint' }) : ok(undefined);
   const { target } = ctx;
-  if (target.endpoint === undefined && args.s3Endpoint) return err('validation', `an AWS connection reads s3:// exports from AWS S3 with its own credentials; s3Endpoint is for endpoint connections (DynamoDB Local)`, { field: 's3Endpoint' });
-  if (target.endpoint !== undefined && !args.s3Endpoint) return err('validation', `${ctx.label} is a local endpoint, not AWS: give the S3-compatible endpoint the export is on (s3Endpoint), or a local folder`, { field: 's3Endpoint' });
+  const toAws = target.endpoint === undefined || endpointTrust(target.endpoint) === 'aws';
+  if (toAws && args.s3Endpoint) return err('validation', `${ctx.label} reads s3:// exports from AWS S3 with its own credentials; s3Endpoint is for DynamoDB Local connections`, { field: 's3Endpoint' });
+  if (!toAws) {
+    if (endpointTrust(target.endpoint!) !== 'loopback') return err('validation', `${ctx.label} is neither AWS nor this machine: copy the export to a local folder and audit that`, { field: 'path' });
+    if (!args.s3Endpoint) return err('validation', `${ctx.label} is a local endpoint, not AWS: give the S3-compatible endpoint the export is on (s3Endpoint), or a local folder`, { field: 's3Endpoint' });
+    if (endpointTrust(args.s3Endpoint) !== 'loopback') return err('validation', `s3Endpoint must be on this machine (localhost, 127.0.0.1, ::1): requests to it are signed with the connection's keys; copy the export to a local folder instead`, { field: 's3Endpoint' });
+    if (target.profile !== undefined) return err('validation', `${ctx.label} signs with the AWS profile ${target.profile}: its keys are not sent to another S3 endpoint; copy the export to a local folder instead`, { field: 's3Endpoint' });
+  }
   return ok(async () => {
     const { S3Client } = await import('@aws-sdk/client-s3');
     return args.s3Endpoint
@@ -89,10 +99,9 @@ async function chooseConvention(given: Convention | undefined, saved: () => Prom
   return detected.ok ? ok(detected.value.convention) : err('validation', `no convention detected in the export's items: ${detected.error.message}`, { field: 'convention' });
 }
 
-/** The report of a run that did not finish: nothing from it is shown as complete. */
-function incompleteReport(table: string, convention: Convention, reason: string): AuditReport {
-  const summary = { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 };
-  return { table, complete: false, reason, convention, scanned: 0, accounts: 0, locks: 0, summary, problems: [] };
+/** The report of a run that did not finish: nothing from it is shown as complete (it still says it was of an export). */
+function incompleteReport(table: string, convention: Convention, reason: string, source: ExportSource): ExportAuditReport {
+  return { table, complete: false, reason, convention, scanned: 0, accounts: 0, locks: 0, summary: emptySummary(), problems: [], source };
 }
 
 /**
@@ -104,31 +113,59 @@ export async function startExportAudit(ctx: ConnectionContext, stores: ExportAud
   const s3 = s3Source(ctx, args, stores.env);
   if (!s3.ok) return s3;
   const cache = join(stores.dataDir, 'cache');
-  // One client for the whole run (the sample's files now, the rest in the background), destroyed when it ends.
+  // One client for the whole run (the sample's files now, the rest in the background): destroyed
+  // here when no run starts, by the run when it ends.
   const client = s3.value ? await s3.value() : undefined;
-  let prepared;
+  let opened: Result<Opened>;
+  try {
+    opened = await openForRun(ctx, stores, args, cache, client);
+  } catch (error) {
+    client?.destroy();
+    throw error;
+  }
+  if (!opened.ok) {
+    client?.destroy();
+    return opened;
+  }
+  const { full, local, convention } = opened.value;
+  const runId = `run_${randomUUID().replace(/-/g, '')}`;
+  const run = stores.runs.add(runId);
+  run.target = targetKey(ctx.connectionId, ctx.target);
+  const { summary } = full;
+  const source: ExportSource = { kind: 'export', exportArn: summary.exportArn, exportTime: summary.exportTime, itemsRead: 0 };
+  void runInBackground(stores.runs, runId, run, { args, convention, cache, client, local, source });
+  return ok({ runId, convention, source: { kind: 'export', exportArn: summary.exportArn, exportTime: summary.exportTime, itemCount: summary.itemCount } });
+}
+
+/** An export opened for a run: its manifests, its local folder (s3://: the sample's files so far), the convention to audit it with. */
+interface Opened {
+  readonly full: PreparedExport['full'];
+  readonly local: readonly string[];
+  readonly convention: Convention;
+}
+
+/** Opens and samples the export, checks it is of this table, and chooses the key schema and the convention. */
+async function openForRun(ctx: ConnectionContext, stores: ExportAuditStores, args: StartExportArgs, cache: string, client: S3Client | undefined): Promise<Result<Opened>> {
+  // The contract accepts both path styles; only this machine's own absolute form is read (`C:/x` on Linux is relative).
+  if (!args.path.startsWith('s3://') && !isAbsolute(args.path)) return err('validation', `${args.path} is not an absolute path on this machine`, { field: 'path' });
+  let prepared: PreparedExport;
   let local: string[];
   try {
     local = await localExports([args.path], { s3: () => client!, cacheDir: join(cache, 's3'), sampleOnly: true });
     prepared = await prepareExport(local);
   } catch (error) {
-    client?.destroy();
     if (error instanceof ExportError) return err('validation', error.message, { field: 'path' });
     throw error;
   }
+  const otherTable = exportTableRefusal(prepared.full, args.table);
+  if (otherTable) return err('validation', otherTable, { field: 'path' });
   const keys = await keysFor(ctx, args.table, prepared.sample, args.convention);
-  const convention = keys.ok ? await chooseConvention(args.convention, () => savedConvention(stores.settings, ctx.connectionId, args.table), keys.value, prepared.sample) : keys;
-  if (!convention.ok) {
-    client?.destroy();
-    return convention;
-  }
-
-  const runId = `run_${randomUUID().replace(/-/g, '')}`;
-  const run = stores.runs.add(runId);
-  run.target = targetKey(ctx.connectionId, ctx.target);
-  const { summary } = prepared.full;
-  void runInBackground(stores.runs, runId, run, { args, convention: convention.value, cache, client, local });
-  return ok({ runId, convention: convention.value, source: { kind: 'export', exportArn: summary.exportArn, exportTime: summary.exportTime, itemCount: summary.itemCount } });
+  if (!keys.ok) return keys;
+  const convention = await chooseConvention(args.convention, () => savedConvention(stores.settings, ctx.connectionId, args.table), keys.value, prepared.sample);
+  if (!convention.ok) return convention;
+  const refused = exportConventionRefusal(convention.value, args.table);
+  if (refused) return err('validation', refused, { field: 'convention' });
+  return ok({ full: prepared.full, local, convention: convention.value });
 }
 
 interface Background {
@@ -139,6 +176,8 @@ interface Background {
   readonly client: S3Client | undefined;
   /** The local folder (an s3:// export: its cache folder, sample files only so far). */
   readonly local: readonly string[];
+  /** What an incomplete report says it was of. */
+  readonly source: ExportSource;
 }
 
 /** The child's step names in words (the checks keep their SQL step names). */
@@ -184,7 +223,7 @@ async function runInBackground(runs: AuditRuns, runId: string, run: AuditRunStat
     runs.delta(runId, run, { upserted: result.rows ?? [], removed: [], counts: { scanned, accounts, locks, summary } }, progress('done', scanned));
   } catch (error) {
     const reason = signal.aborted ? 'cancelled' : error instanceof Error ? error.message : String(error);
-    report = incompleteReport(args.table, convention, `the audit of the export did not finish: ${reason}`);
+    report = incompleteReport(args.table, convention, `the audit of the export did not finish: ${reason}`, job.source);
   }
   runs.finish(runId, run, report);
 }

@@ -5,7 +5,8 @@
  * The DuckDB half is run-export-audit.ts; confirming against the live table is confirm.ts.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Item } from '../../../shared/model';
+import type { Convention, Item } from '../../../shared/model';
+import { tableFromArn } from './layout';
 import { sampleExport } from './export-sample';
 import { openExport, type OpenedExport } from './read-export';
 import { downloadExport, type S3Progress } from './s3-download';
@@ -60,4 +61,24 @@ export interface PreparedExport {
 export async function prepareExport(localPaths: readonly string[]): Promise<PreparedExport> {
   const full = await openExport(localPaths[0]!);
   return { full, sample: await sampleExport(full, SAMPLE_ITEMS) };
+}
+
+/**
+ * Why `convention` cannot be audited from an export of `table`, or undefined when it can. A
+ * convention whose locks live in another table: one table's export holds none of them, so every
+ * held value would read as a missing lock (and confirming would look for the locks in the wrong table).
+ */
+export function exportConventionRefusal(convention: Convention, table: string): string | undefined {
+  if (!convention.lockTable) return undefined;
+  return `the convention keeps its locks in another table (${convention.lockTable}): an export of ${table} holds none of them, so every value would read as a missing lock; audit the live tables instead`;
+}
+
+/**
+ * Why an export cannot be confirmed against (or audited as) `table`, or undefined: the manifest names
+ * the table it was exported from, and findings re-checked against another table would be meaningless.
+ */
+export function exportTableRefusal(full: OpenedExport, table: string): string | undefined {
+  const exported = tableFromArn(full.summary.tableArn ?? full.summary.exportArn);
+  if (exported === undefined || exported === table) return undefined;
+  return `this export is of table ${exported} (${full.summary.tableArn ?? full.summary.exportArn}), not ${table}: audit it from ${exported}, or give --table ${exported}`;
 }
