@@ -131,8 +131,13 @@ describe('audit.startExport', () => {
     // Fixed after the export: the ghost orphan is released, dan's handle is locked (his email still is not).
     await admin.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'UNIQ#HANDLE#ghost' }, SK: { S: 'LOCK' } } }));
     await putItems(admin, table, [layout.lock('HANDLE', 'dan')]);
-    const confirmed = await call<{ confirmed: number; stale: number }>('audit.confirmExport', { connectionId, table, runId: answer.value.runId });
+    // Two confirmations at once: the second is refused while the first reads (it would drop the first's stale findings).
+    const both = await Promise.all([1, 2].map(() => call<{ confirmed: number; stale: number }>('audit.confirmExport', { connectionId, table, runId: answer.value.runId })));
+    // Either may reach the run first (each describes the table before).
+    const confirmed = both.find((a) => a.ok);
+    const twice = both.find((a) => !a.ok);
     expect(confirmed).toEqual({ ok: true, value: { confirmed: report.problems.length - 2, stale: 2 } });
+    expect(twice).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringContaining('being confirmed already') } });
     const after = await finished(answer.value.runId);
     expect(after.rows.map((r) => r.id)).toEqual(fromExport.rows.map((r) => r.id).filter((id) => id !== JSON.stringify(['UNIQ#HANDLE#ghost', 'LOCK'])));
     // The rows are re-derived from the live items: what a live audit now shows of these groups.

@@ -19,6 +19,9 @@ export function exportState(report: object): 'live' | 'unconfirmed' | 'confirmed
   return 'stale' in report ? 'confirmed' : 'unconfirmed';
 }
 
+/** Runs being confirmed right now. */
+const confirming = new WeakSet<object>();
+
 /** Confirms a finished, complete export run of this connection and table against the live table. */
 export async function confirmExportRun(ctx: TableContext, runs: AuditRuns, args: { readonly runId: string }): Promise<Result<ExportConfirmView>> {
   const run = runs.get(args.runId);
@@ -27,7 +30,16 @@ export async function confirmExportRun(ctx: TableContext, runs: AuditRuns, args:
   if (exportState(report) === 'live') return err('validation', `audit run ${args.runId} read the live table: there is nothing to confirm`, { field: 'runId' });
   if (run.target !== targetKey(ctx.connectionId, ctx.target) || report.table !== ctx.table.name) return err('validation', `audit run ${args.runId} was not started for ${ctx.table.name} on this connection as it points now`, { field: 'runId' });
   if (!report.complete) return err('validation', `the export audit did not finish (${report.reason ?? 'incomplete'}): nothing to confirm`, { field: 'runId' });
-  const confirmed = await confirmWithRows({ client: ctx.client, table: ctx.table.name, report: report as ExportAuditReport, errorContext: ctx.errorContext });
+  // One confirmation at a time per run: two would each publish their own rows and the second would drop the first's `stale`.
+  if (confirming.has(run)) return err('conflict', 'This export run is being confirmed already: wait for that confirmation.');
+  confirming.add(run);
+  let confirmed;
+  try {
+    // The run's switch: app shutdown (runs.close) stops a confirmation between batches of reads.
+    confirmed = await confirmWithRows({ client: ctx.client, table: ctx.table.name, report: report as ExportAuditReport, errorContext: ctx.errorContext, signal: run.controller.signal });
+  } finally {
+    confirming.delete(run);
+  }
   if (!confirmed.ok) return confirmed;
   const { report: checked, rows = [] } = confirmed.value;
   // Confirming again re-reads what is still a finding: what went stale before stays stale.
