@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -248,6 +248,26 @@ describe('sweepStaleRuns', () => {
     useChildLauncher(() => fakeChild((send) => send({ kind: 'error', message: 'boom' })).handle);
     await expect(runExportAudit({ ...request(), cacheDir })).rejects.toThrow('boom');
     expect(await readdir(cacheDir)).toEqual([]);
+  });
+});
+
+describe('the forked child (CLI, browser mode)', () => {
+  it('exits at once when its parent goes away mid-run instead of running on to a send that fails', async () => {
+    const entry = childEntry();
+    const child = fork(entry.path, [], { execArgv: [...entry.execArgv], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const messages: ExportAuditMessage[] = [];
+    child.on('message', (m: ExportAuditMessage) => {
+      messages.push(m);
+      // Its first step: it is running; the parent now lets go (as when the parent dies).
+      if (messages.length === 1) child.disconnect();
+    });
+    child.send({ ...request(), cacheDir: join(work, `cache-${randomName()}`) });
+    const code = await exited;
+    // Steps it sent before the disconnect reached it may still arrive; never an answer, never a crash.
+    expect({ code, kinds: [...new Set(messages.map((m) => m.kind))], stderr: stderr.trim() }).toEqual({ code: 1, kinds: ['step'], stderr: '' });
   });
 });
 
