@@ -62,6 +62,9 @@ const parentPort = (process as { parentPort?: ParentPort }).parentPort;
 const forkedEntry = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (parentPort) serveParentPort(parentPort);
 else if (process.send && forkedEntry) {
+  // The parent is gone (killed, crashed) or let go of us: nobody will read the answer, and a run
+  // folder whose owner is gone is swept by the next run; stop now rather than at the end of a long query.
+  process.once('disconnect', () => process.exit(1));
   process.once('message', (request: ExportAuditRequest) => {
     void runExportAuditRequest(request, (step) => process.send?.({ kind: 'step', step } satisfies ExportAuditMessage)).then((message) => {
       process.send?.(message, () => process.exit(0));

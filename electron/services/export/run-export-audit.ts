@@ -2,7 +2,7 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GroupRow } from '../../../shared/audit/types';
@@ -30,16 +30,56 @@ export interface ExportAuditResult {
 export interface RunExportAuditOptions {
   readonly signal?: AbortSignal;
   readonly onStep?: (step: string) => void;
+  /** How long a stopped child may take to exit before it is killed with SIGKILL (and again before giving up); 5 s by default. */
+  readonly killGraceMs?: number;
 }
 
 /** Resolves with the report; rejects with an ExportError (bad export, named file) or an Error (cancelled, child died). */
 export async function runExportAudit(request: ExportAuditRequest, options: RunExportAuditOptions = {}): Promise<ExportAuditResult> {
-  // A folder of this run's own: removed here whatever happens, even when the child is killed mid-query.
-  const cacheDir = join(request.cacheDir, `run-${randomBytes(6).toString('hex')}`);
+  await sweepStaleRuns(request.cacheDir);
+  // A folder of this run's own, named by its owner's pid (see sweepStaleRuns): removed once the child
+  // is gone (runChild waits for its end, even when it is killed mid-query, as DuckDB may still be writing spill files).
+  const cacheDir = join(request.cacheDir, `run-${process.pid}-${randomBytes(6).toString('hex')}`);
   try {
     return await runChild({ ...request, cacheDir }, options);
   } finally {
-    await rm(cacheDir, { recursive: true, force: true });
+    // Never masks the run's own outcome (the report, 'cancelled'): a folder that cannot go now is swept by a later run.
+    await rm(cacheDir, { recursive: true, force: true, maxRetries: 2 }).catch(() => undefined);
+  }
+}
+
+/** How old a folder of the old naming (`run-<hex>`, no owner pid) must be before a sweep takes it. */
+const LEGACY_RUN_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the run folders in `cacheDir` left by runs that died before cleaning up (a crash, a kill -9).
+ * A folder is taken only when its owner cannot be running: `run-<pid>-<hex>` whose pid is gone
+ * (a live pid, even a reused one, keeps it: a concurrent run's folder is never removed), or an
+ * old-style `run-<hex>` untouched for a day. Never throws: the sweep must not stop a run.
+ */
+export async function sweepStaleRuns(cacheDir: string, now = Date.now(), alive: (pid: number) => boolean = pidAlive): Promise<readonly string[]> {
+  const names = await readdir(cacheDir).catch(() => [] as string[]);
+  const swept: string[] = [];
+  for (const name of names) {
+    const owned = /^run-(\d+)-[0-9a-f]+$/.exec(name);
+    let stale = false;
+    if (owned) stale = !alive(Number(owned[1]));
+    else if (/^run-[0-9a-f]{12}$/.test(name)) stale = await stat(join(cacheDir, name)).then((s) => now - s.mtimeMs > LEGACY_RUN_AGE_MS, () => false);
+    if (!stale) continue;
+    const removed = await rm(join(cacheDir, name), { recursive: true, force: true }).then(() => true, () => false);
+    if (removed) swept.push(name);
+  }
+  return swept;
+}
+
+/** Whether a process with this pid exists (EPERM: it exists but is another user's). */
+function pidAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -51,11 +91,12 @@ export async function runExportAudit(request: ExportAuditRequest, options: RunEx
 export interface ChildHandle {
   send(request: ExportAuditRequest): void;
   onMessage(listener: (message: ExportAuditMessage) => void): void;
-  /** Called once when the child cannot start or ends; `how` says how ("exit 1", "SIGKILL", an error). */
+  /** Called once when the process is gone (it exited, was killed or never started); `how` says how ("exit 1", "SIGKILL", an error). */
   onEnd(listener: (how: string) => void): void;
   /** Its last lines of stderr, for the message when it ends before reporting. */
   stderrTail(): string;
-  kill(): void;
+  /** Asks it to stop (SIGTERM), or with `force` kills it (SIGKILL); its end comes later through onEnd. */
+  kill(force?: boolean): void;
 }
 
 /** Starts the child at `entry`. */
@@ -72,11 +113,29 @@ export const forkLauncher: ChildLauncher = (entry) => {
     send: (request) => child.send(request),
     onMessage: (listener) => child.on('message', listener),
     onEnd: (listener) => {
-      child.on('error', (error) => listener(error.message));
-      child.on('exit', (code, signal) => listener(signal ?? `exit ${code}`));
+      let ended = false;
+      let stopping = false;
+      const end = (how: string): void => {
+        if (ended) return;
+        ended = true;
+        listener(how);
+      };
+      child.on('error', (error) => {
+        // Without a pid it never started (no 'exit' follows). Otherwise a send or kill failed while it
+        // runs: that is no end; stop it (its 'exit' ends the run) and keep the reason for the message.
+        if (child.pid === undefined) end(error.message);
+        else if (!stopping) {
+          stopping = true;
+          stderr += `\n${error.message}`;
+          child.kill();
+        }
+      });
+      child.on('exit', (code, signal) => end(signal ?? `exit ${code}`));
     },
     stderrTail: () => stderr.trim().split('\n').slice(-3).join(' '),
-    kill: () => child.kill(),
+    kill: (force) => {
+      child.kill(force ? 'SIGKILL' : 'SIGTERM');
+    },
   };
 };
 
@@ -87,39 +146,73 @@ export function useChildLauncher(next: ChildLauncher): void {
   launcher = next;
 }
 
-function runChild(request: ExportAuditRequest, options: RunExportAuditOptions): Promise<ExportAuditResult> {
-  return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) {
-      reject(new Error('cancelled'));
-      return;
-    }
-    const child = launcher(childEntry());
+/**
+ * Runs the request in a child and settles only once that child is gone (answered, failed, cancelled
+ * or died), so that the caller may remove the run's folder: a child stopped mid-query may still be
+ * writing DuckDB spill files into it. A stopped child gets `killGraceMs` to exit, then SIGKILL.
+ */
+async function runChild(request: ExportAuditRequest, options: RunExportAuditOptions): Promise<ExportAuditResult> {
+  if (options.signal?.aborted) throw new Error('cancelled');
+  const graceMs = options.killGraceMs ?? 5000;
+  const child = launcher(childEntry());
+  let onEnded: (how: string) => void = () => undefined;
+  const ended = new Promise<string>((resolve) => (onEnded = resolve));
+  let hasEnded = false;
+  let fail: (error: Error) => void = () => undefined;
+  const outcome = new Promise<ExportAuditResult>((resolve, reject) => {
     let settled = false;
-    const onAbort = (): void => {
-      child.kill();
-      finish(() => reject(new Error('cancelled')));
-    };
-    options.signal?.addEventListener('abort', onAbort, { once: true });
     const finish = (then: () => void): void => {
       if (settled) return;
       settled = true;
       options.signal?.removeEventListener('abort', onAbort);
       then();
     };
+    fail = (error) => finish(() => reject(error));
+    const onAbort = (): void => fail(new Error('cancelled'));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     child.onMessage((message) => {
       if (message.kind === 'step') {
-        options.onStep?.(message.step);
+        if (!settled) options.onStep?.(message.step);
         return;
       }
-      // A utility process does not exit by itself once it has answered.
-      child.kill();
       if (message.kind === 'done') finish(() => resolve({ report: message.report, pulled: message.pulled, ...(message.rows ? { rows: message.rows } : {}) }));
       else finish(() => reject(message.export ? new ExportError(message.message, message.file) : new Error(message.message)));
     });
     child.onEnd((how) => {
+      hasEnded = true;
+      onEnded(how);
       const tail = child.stderrTail();
       finish(() => reject(new Error(`the export audit process ended (${how}) before reporting${tail ? `: ${tail}` : ''}`)));
     });
-    child.send(request);
   });
+  try {
+    child.send(request);
+  } catch (error) {
+    // A child that is already gone: no answer will come; settle (removing the abort listener) and stop it.
+    fail(error instanceof Error ? error : new Error(String(error)));
+  }
+  // Settled either way; the outcome is returned only once the child is gone.
+  await outcome.then(
+    () => undefined,
+    () => undefined,
+  );
+  // A utility process does not exit by itself once it has answered; a cancelled one must stop.
+  if (!hasEnded) await stopChild(child, ended, graceMs);
+  return outcome;
+}
+
+/** Stops a child and waits for its end: SIGTERM, then SIGKILL after `graceMs`, then gives up after `graceMs` more (bounded). */
+async function stopChild(child: ChildHandle, ended: Promise<string>, graceMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const within = (ms: number): Promise<boolean> =>
+    Promise.race([
+      ended.then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), ms);
+      }),
+    ]).finally(() => clearTimeout(timer));
+  child.kill();
+  if (await within(graceMs)) return;
+  child.kill(true);
+  await within(graceMs);
 }
