@@ -15,6 +15,7 @@ for (const theme of ['light', 'dark'] as const) {
     await expectAccessible(page, 'inspector expanded');
     await lookup.lookUp(STUCK_HANDLE);
     await expectAccessible(page, 'lookup');
+    await lookup.confirmByScan('HANDLE');
     await lookup.rule('HANDLE').getByTestId('action-release').click();
     await lockForm.preview();
     await expectAccessible(page, 'lock form');

@@ -83,6 +83,7 @@ test('after a release, the inspector, the lookup card, both exports and a re-run
   // Act: release the stuck handle from its lookup card.
   await lookup.lookUp(STUCK_HANDLE);
   await expect(lookup.verdict('HANDLE')).toHaveAttribute('data-verdict', 'orphan');
+  await lookup.confirmByScan('HANDLE');
   await lookup.rule('HANDLE').getByTestId('action-release').click();
   await lockForm.preview();
   await lockForm.confirm(STUCK_HANDLE);

@@ -1,8 +1,11 @@
 /**
  * Lookup after an audit, in the browser: the verdict from the audit's index says it holds only as of
  * that audit (not green, not "confirmed"), offers the scan that confirms it, and shows the GSI command
- * that would make the lookup instant.
+ * that would make the lookup instant. An orphan from the audit offers no release until a scan confirms it:
+ * an account written since by a client that takes no lock is not seen, and releasing would unprotect it.
  */
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { sandboxClient, USERS_ORPHAN_NAME } from '../electron/services/sandbox';
 import { expect, test } from './fixtures';
 
 test('a lookup answered from the audit is labelled as of that audit, confirms by a scan, and suggests the GSI', async ({ app, inspector, lookup, page }) => {
@@ -32,4 +35,43 @@ test('a lookup answered from the audit is labelled as of that audit, confirms by
   await expect(page.getByTestId('lookup-result')).toContainText('a filtered scan');
   await expect(lookup.rule('NAME').getByTestId('lookup-as-of-audit')).toHaveCount(0);
   await expect(lookup.rule('NAME').getByTestId('lookup-suggested-index')).toBeVisible();
+});
+
+test('an orphan answered from the audit offers its release only after a scan confirms it', async ({ app, server, inspector, lookup }) => {
+  await app.selectConnection('sandbox');
+  await app.selectTable('users');
+  await inspector.waitComplete();
+  const rule = lookup.rule('NAME');
+  const release = rule.getByTestId('action-release');
+
+  // The audit's orphan: shown, but the release is held back with the reason and the way to confirm.
+  await lookup.lookUp(USERS_ORPHAN_NAME);
+  await expect(lookup.verdict('NAME')).toHaveAttribute('data-verdict', 'orphan');
+  await expect(lookup.verdict('NAME')).toHaveAttribute('data-confirmed', 'false');
+  await expect(release).toBeDisabled();
+  await expect(release).toHaveAccessibleDescription(/as of the audit of .*Confirm with a scan first/);
+  await expect(rule.getByTestId('action-release-why')).toContainText('releasing would leave it unprotected');
+
+  // Confirmed by a scan, nobody holds it: the release is offered as before.
+  await lookup.confirmByScan('NAME');
+  await expect(lookup.verdict('NAME')).toHaveAttribute('data-verdict', 'orphan');
+  await expect(release).toBeEnabled();
+  await expect(rule.getByTestId('action-release-why')).toHaveCount(0);
+
+  // Another writer (taking no lock) gives the name to an account after the audit.
+  const client = sandboxClient(await app.effectiveEndpoint(), server.sandboxKey());
+  await client.send(new PutItemCommand({ TableName: 'users', Item: { userId: { S: 'late-writer' }, name: { S: USERS_ORPHAN_NAME } }, ConditionExpression: 'attribute_not_exists(userId)' }));
+  client.destroy();
+
+  // The audit's index cannot see it: still "orphan" as of the audit, and still no release on offer.
+  await lookup.lookUp(USERS_ORPHAN_NAME);
+  await expect(lookup.verdict('NAME')).toHaveAttribute('data-confirmed', 'false');
+  await expect(lookup.verdict('NAME')).toHaveAttribute('data-verdict', 'orphan');
+  await expect(release).toBeDisabled();
+
+  // The scan finds the account: the lock protects it, and there is nothing to release.
+  await lookup.confirmByScan('NAME');
+  await expect(lookup.verdict('NAME')).toHaveAttribute('data-verdict', 'held');
+  await expect(rule.getByTestId('lookup-holder-link')).toContainText('late-writer');
+  await expect(release).toHaveCount(0);
 });

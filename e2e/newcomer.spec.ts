@@ -21,6 +21,7 @@ test('a newcomer finds and frees the stuck handle', async ({ app, inspector, loo
   // Act: look up the stuck handle, preview its release.
   await lookup.lookUp(STUCK_HANDLE);
   await expect(lookup.verdict('HANDLE')).toHaveAttribute('data-verdict', 'orphan');
+  await lookup.confirmByScan('HANDLE');
   await lookup.rule('HANDLE').getByTestId('action-release').click();
   await lockForm.preview();
 

@@ -9,6 +9,7 @@ test('a read-only connection cannot execute a release', async ({ app, inspector,
   await inspector.waitComplete();
 
   await lookup.lookUp(STUCK_HANDLE);
+  await lookup.confirmByScan('HANDLE');
   await lookup.rule('HANDLE').getByTestId('action-release').click();
   await lockForm.preview();
 

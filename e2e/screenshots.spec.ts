@@ -23,6 +23,7 @@ for (const theme of ['light', 'dark'] as const) {
     await shoot(page, testInfo, `${theme}-inspector-problems`);
     await lookup.lookUp(STUCK_HANDLE);
     await shoot(page, testInfo, `${theme}-lookup`);
+    await lookup.confirmByScan('HANDLE');
     await lookup.rule('HANDLE').getByTestId('action-release').click();
     await lockForm.preview();
     await shoot(page, testInfo, `${theme}-release-preview`);

@@ -12,6 +12,7 @@ test('executing a stale release preview is refused with the reason', async ({ ap
 
   await lookup.lookUp('ghost');
   await expect(lookup.verdict('HANDLE')).toHaveAttribute('data-verdict', 'orphan');
+  await lookup.confirmByScan('HANDLE');
   await lookup.rule('HANDLE').getByTestId('action-release').click();
   await lockForm.preview();
 

@@ -20,6 +20,12 @@ export class LookupPage {
     return this.page.getByTestId(`lookup-rule-${name}`);
   }
 
+  /** Confirms one rule's verdict by a scan (an orphan from an audit's index offers no release until then). */
+  async confirmByScan(name: string): Promise<void> {
+    await this.rule(name).getByTestId('lookup-confirm-scan').click();
+    await expect(this.verdict(name)).toHaveAttribute('data-confirmed', 'true');
+  }
+
   /** The verdict attribute of one rule (`free`, `held`, `orphan`, `unprotected`, `duplicate`). */
   verdict(name: string): Locator {
     return this.rule(name).getByTestId('lookup-verdict');

@@ -1,5 +1,5 @@
 /** The Lookup tab: one value in, a verdict per rule out, with the lock, its holder(s) and the fitting action. */
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { LookupRuleView, MethodArgs } from '../../../../shared/contract';
 import { MAX_VALUE_LENGTH } from '../../../../shared/contract/arg-limits';
 import type { KeySchema, PlainKey } from '../../../../shared/model';
@@ -14,6 +14,7 @@ import { holderSearchText } from './holder-search';
 import { VerdictChip } from './verdict';
 import { IndexSuggestion } from './index-suggestion';
 import { VisibleText } from '../../components/visible-text-view';
+import { releaseGate } from './release-gate';
 
 /** The id of the lookup input, focused by Ctrl/⌘+K. */
 export const LOOKUP_INPUT_ID = 'lookup-input';
@@ -145,7 +146,7 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
             </div>
           ) : null}
           {lookup.data.rules.map((r) => (
-            <RuleVerdict key={`${r.rule}|${JSON.stringify(r.scope ?? null)}`} rule={r} keys={audit.convention?.keys} onConfirm={confirm} />
+            <RuleVerdict key={`${r.rule}|${JSON.stringify(r.scope ?? null)}`} rule={r} complete={lookup.data?.complete} keys={audit.convention?.keys} onConfirm={confirm} />
           ))}
         </div>
       ) : null}
@@ -166,8 +167,10 @@ function ItemLink({ itemKey, keys, text, testId }: { itemKey: PlainKey; keys: Ke
   );
 }
 
-function RuleVerdict({ rule, keys, onConfirm }: { rule: LookupRuleView; keys: KeySchema | undefined; onConfirm: () => void }) {
+function RuleVerdict({ rule, complete, keys, onConfirm }: { rule: LookupRuleView; complete: boolean | undefined; keys: KeySchema | undefined; onConfirm: () => void }) {
   const { openLockForm } = useWorkspace();
+  const release = releaseGate(rule, complete);
+  const releaseWhyId = useId();
   const show = (key: Parameters<typeof formatKey>[0]) => (keys ? formatKey(key, keys) : JSON.stringify(key));
   return (
     <div className="panel" data-testid={`lookup-rule-${rule.rule}`}>
@@ -228,15 +231,23 @@ function RuleVerdict({ rule, keys, onConfirm }: { rule: LookupRuleView; keys: Ke
       ) : null}
       {rule.suggestedIndex ? <IndexSuggestion rule={rule.rule} suggestion={rule.suggestedIndex} /> : null}
       <div className="row">
-        {rule.verdict === 'orphan' ? (
+        {release.offer !== 'none' ? (
+          // Unconfirmed: shown disabled with its reason, so the way to a release (a scan) stays visible.
           <button
             type="button"
             className="btn btn-primary"
+            disabled={release.offer === 'unconfirmed'}
+            aria-describedby={release.offer === 'unconfirmed' ? releaseWhyId : undefined}
             onClick={() => openLockForm({ kind: 'release', rule: rule.rule, value: rule.normalized, ...(rule.lock ? { lock: rule.lock } : {}), ...(rule.scope ? { scope: rule.scope } : {}) })}
             data-testid="action-release"
           >
             Release the orphan lock…
           </button>
+        ) : null}
+        {release.offer === 'unconfirmed' ? (
+          <p className="muted" id={releaseWhyId} data-testid="action-release-why">
+            {release.reason}
+          </p>
         ) : null}
         {rule.verdict === 'unprotected' ? (
           <button
