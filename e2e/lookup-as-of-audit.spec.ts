@@ -2,9 +2,10 @@
  * Lookup after an audit, in the browser: the verdict from the audit's index says it holds only as of
  * that audit (not green, not "confirmed"), offers the scan that confirms it, and shows the GSI command
  * that would make the lookup instant. An orphan from the audit offers no release until a scan confirms it:
- * an account written since by a client that takes no lock is not seen, and releasing would unprotect it.
+ * an account written since by a client that takes no lock is not seen, and releasing would unprotect it
+ * (and should one appear between preview and Execute, the server's holder scan before sending refuses).
  */
-import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { sandboxClient, USERS_ORPHAN_NAME } from '../electron/services/sandbox';
 import { expect, test } from './fixtures';
 
@@ -37,12 +38,15 @@ test('a lookup answered from the audit is labelled as of that audit, confirms by
   await expect(lookup.rule('NAME').getByTestId('lookup-suggested-index')).toBeVisible();
 });
 
-test('an orphan answered from the audit offers its release only after a scan confirms it', async ({ app, server, inspector, lookup }) => {
+test('an orphan answered from the audit offers its release only after a scan confirms it', async ({ app, server, inspector, lookup, lockForm }) => {
   await app.selectConnection('sandbox');
   await app.selectTable('users');
   await inspector.waitComplete();
   const rule = lookup.rule('NAME');
   const release = rule.getByTestId('action-release');
+  const client = sandboxClient(await app.effectiveEndpoint(), server.sandboxKey());
+  const lateAccount = { userId: { S: 'late-writer' }, name: { S: USERS_ORPHAN_NAME } };
+  const lockKey = { userId: { S: `NAME#${USERS_ORPHAN_NAME}` } };
 
   // The audit's orphan: shown, but the release is held back with the reason and the way to confirm.
   await lookup.lookUp(USERS_ORPHAN_NAME);
@@ -52,18 +56,9 @@ test('an orphan answered from the audit offers its release only after a scan con
   await expect(release).toHaveAccessibleDescription(/as of the audit of .*Confirm with a scan first/);
   await expect(rule.getByTestId('action-release-why')).toContainText('releasing would leave it unprotected');
 
-  // Confirmed by a scan, nobody holds it: the release is offered as before.
-  await lookup.confirmByScan('NAME');
-  await expect(lookup.verdict('NAME')).toHaveAttribute('data-verdict', 'orphan');
-  await expect(release).toBeEnabled();
-  await expect(rule.getByTestId('action-release-why')).toHaveCount(0);
-
-  // Another writer (taking no lock) gives the name to an account after the audit.
-  const client = sandboxClient(await app.effectiveEndpoint(), server.sandboxKey());
-  await client.send(new PutItemCommand({ TableName: 'users', Item: { userId: { S: 'late-writer' }, name: { S: USERS_ORPHAN_NAME } }, ConditionExpression: 'attribute_not_exists(userId)' }));
-  client.destroy();
-
-  // The audit's index cannot see it: still "orphan" as of the audit, and still no release on offer.
+  // Another writer (taking no lock) gives the name to an account after the audit; the audit's index
+  // cannot see it: still "orphan" as of the audit, and still no release on offer.
+  await client.send(new PutItemCommand({ TableName: 'users', Item: lateAccount, ConditionExpression: 'attribute_not_exists(userId)' }));
   await lookup.lookUp(USERS_ORPHAN_NAME);
   await expect(lookup.verdict('NAME')).toHaveAttribute('data-confirmed', 'false');
   await expect(lookup.verdict('NAME')).toHaveAttribute('data-verdict', 'orphan');
@@ -74,4 +69,25 @@ test('an orphan answered from the audit offers its release only after a scan con
   await expect(lookup.verdict('NAME')).toHaveAttribute('data-verdict', 'held');
   await expect(rule.getByTestId('lookup-holder-link')).toContainText('late-writer');
   await expect(release).toHaveCount(0);
+
+  // The account goes away again; confirmed by a scan, nobody holds the name: the release is offered as before.
+  await client.send(new DeleteItemCommand({ TableName: 'users', Key: { userId: lateAccount.userId } }));
+  await lookup.lookUp(USERS_ORPHAN_NAME);
+  await expect(lookup.verdict('NAME')).toHaveAttribute('data-confirmed', 'false');
+  await lookup.confirmByScan('NAME');
+  await expect(lookup.verdict('NAME')).toHaveAttribute('data-verdict', 'orphan');
+  await expect(release).toBeEnabled();
+  await expect(rule.getByTestId('action-release-why')).toHaveCount(0);
+
+  // Previewed, then the writer takes the name again before Execute: the server's holder scan right
+  // before sending refuses (defense in depth), and the lock stays.
+  await release.click();
+  await lockForm.preview();
+  await client.send(new PutItemCommand({ TableName: 'users', Item: lateAccount, ConditionExpression: 'attribute_not_exists(userId)' }));
+  await lockForm.confirm(USERS_ORPHAN_NAME);
+  const outcome = await lockForm.execute();
+  await expect(outcome).toHaveAttribute('data-status', 'refused');
+  await expect(outcome).toContainText('late-writer');
+  expect((await client.send(new GetItemCommand({ TableName: 'users', Key: lockKey, ConsistentRead: true }))).Item).toEqual(lockKey);
+  client.destroy();
 });
