@@ -1,6 +1,7 @@
 /** Provides the current audit run to the inspector and the lock form (both read and patch its rows). */
 import { createContext, useContext, type ReactNode } from 'react';
-import { useAudit, type AuditState } from './use-audit';
+import type { AuditState } from './audit-state';
+import { useAudit } from './use-audit';
 
 const AuditContext = createContext<AuditState | null>(null);
 

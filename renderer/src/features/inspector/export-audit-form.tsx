@@ -5,7 +5,7 @@
  */
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ExportConfirmView, ExportSourceView } from '../../../../shared/contract';
-import type { ExportRequest } from './use-audit';
+import type { ExportRequest } from './audit-state';
 
 /** The form: path (required), DuckDB memory and, for s3://, an S3-compatible endpoint. */
 export function ExportAuditForm({ onStart, onClose }: { onStart: (request: ExportRequest) => void; onClose: () => void }) {

@@ -7,7 +7,7 @@ import type { AuditCounts, AuditReport } from '../../../../shared/audit/types';
 import type { ConnectionView, ExportConfirmView, ExportSourceView } from '../../../../shared/contract';
 import type { Convention } from '../../../../shared/model';
 import type { InspectorFilter } from './row-filter';
-import type { ShownProblems } from './use-audit';
+import type { ShownProblems } from './audit-state';
 import { PROBLEM_LABEL } from './status-chips';
 
 /** Where an export came from; never credentials (the connection view carries none). */
