@@ -10,7 +10,7 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuditReport } from '../../../shared/audit/types';
 import { createTempTable, deleteTable, testClient } from '../dynamo-fixtures';
-import { cliOn } from './library-judge';
+import { auditJson, cliOn, exportAuditJson } from './library-judge';
 
 const endpoint = inject('dynamoEndpoint');
 let client: DynamoDBClient;
@@ -89,6 +89,15 @@ describe('a table written by the AWS reference code through the DocumentClient',
       ['missing-lock', 'phone', '4155550104'],
       ['missing-lock', 'userName', 'edsger'],
     ]);
+  });
+
+  it('audited from its DynamoDB export (confirmed against the live table), reports exactly what the live audit reports', async () => {
+    const live = await auditJson(cli);
+    const fromExport = await exportAuditJson(cli);
+    expect(fromExport.err).toBe('');
+    expect(fromExport.report).toEqual(live.report);
+    expect(fromExport.stale).toEqual([]);
+    expect(fromExport.code).toBe(live.code);
   });
 
   it('after repair --execute, the application refuses the claimed values and accepts the released ones', async () => {
