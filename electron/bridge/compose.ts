@@ -127,7 +127,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
       if (existing) return { connectionId: existing.id };
       // Typed on the command line next to the environment's keys: like the CLI, sign with them when present.
       const credentials = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { source: 'env' as const } : { source: 'dummy' as const };
-      const added = await connections.addEndpoint({ endpoint: wanted.endpoint, credentials, ...(wanted.region ? { region: wanted.region } : {}) });
+      const added = await connections.addEndpoint({ endpoint: wanted.endpoint, credentials, ...(wanted.region ? { region: wanted.region } : {}) }, 'command-line');
       return added.ok ? { connectionId: added.value.id } : null;
     }
     const id = `profile:${wanted.profile}`;

@@ -182,6 +182,34 @@ describe('endpoint connections: credentials follow the connection (#16 finding 1
     expect((await r.list()).connections.filter((c) => c.kind === 'endpoint')).toEqual([]);
   });
 
+  it.each([{ source: 'env' as const }, { source: 'profile' as const, profile: 'static-dev' }])('the page cannot point %j at a host elsewhere: real keys only reach AWS or this machine', async (credentials) => {
+    const r = registry(ENV_KEYS);
+    for (const endpoint of ['http://10.1.2.3:8000', 'https://attacker.example.com', 'http://127.0.0.1.nip.io:8000', 'http://[::2]:8000']) {
+      const added = await r.addEndpoint({ endpoint, credentials });
+      expect(added).toMatchObject({ ok: false, error: { kind: 'credentials', message: expect.stringContaining('neither AWS nor this machine') } });
+    }
+    expect((await r.list()).connections.filter((c) => c.kind === 'endpoint')).toEqual([]);
+    // The same keys on this machine (a proxy, LocalStack) and dummy keys elsewhere stay allowed.
+    expect(await r.addEndpoint({ endpoint: 'http://127.0.0.1:4566', credentials })).toMatchObject({ ok: true, value: { credentials } });
+    expect(await r.addEndpoint({ endpoint: 'http://10.1.2.3:8000' })).toMatchObject({ ok: true, value: { credentials: { source: 'dummy' } } });
+  });
+
+  it('an endpoint typed on the command line beside the keys may sign elsewhere; one saved without that mark is refused, not used', async () => {
+    const r = registry(ENV_KEYS);
+    const typed = await r.addEndpoint({ endpoint: 'http://10.1.2.3:8000', credentials: { source: 'env' } }, 'command-line');
+    if (!typed.ok) throw new Error(typed.error.message);
+    expect(typed.value).toMatchObject({ credentials: { source: 'env' }, trust: 'remote', writable: false });
+    expect((await r.resolve(typed.value.id)).ok).toBe(true);
+    // A settings file written by an older version, when the page could save this: shown as an error and never resolved.
+    const settings = createSettingsStore(dir);
+    await settings.update((s) => ({ ...s, endpoints: [...s.endpoints, { id: 'endpoint:old1', endpoint: 'http://10.9.9.9:8000', region: 'us-east-1', label: 'old', credentials: { source: 'profile', profile: 'static-dev' } }] }));
+    const reopened = registry(ENV_KEYS);
+    const listed = (await reopened.list()).connections.find((c) => c.id === 'endpoint:old1');
+    expect(listed).toMatchObject({ state: 'error', error: { kind: 'credentials', message: expect.stringContaining('neither AWS nor this machine') } });
+    expect(await reopened.resolve('endpoint:old1')).toMatchObject({ ok: false, error: { kind: 'credentials' } });
+    expect((await reopened.resolve(typed.value.id)).ok).toBe(true);
+  });
+
   it('a real AWS endpoint through a profile is read-only until its host is typed back', async () => {
     const r = registry();
     const added = await r.addEndpoint({ endpoint: 'https://dynamodb.us-east-1.amazonaws.com', credentials: { source: 'profile', profile: 'static-dev' } });

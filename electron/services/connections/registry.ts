@@ -43,7 +43,11 @@ export interface ConnectionRegistry {
   get(id: string): Promise<Result<ConnectionView>>;
   resolve(id: string): Promise<Result<ResolvedConnection>>;
   select(id: string): Promise<Result<ConnectionView>>;
-  addEndpoint(input: { endpoint: string; region?: string; label?: string; credentials?: CredentialSource }): Promise<Result<ConnectionView>>;
+  /**
+   * Saves an endpoint connection. `origin: 'command-line'` only from `serve --endpoint` (never from
+   * the bridge, whose handler passes the page's arguments alone): see endpointRefusal.
+   */
+  addEndpoint(input: { endpoint: string; region?: string; label?: string; credentials?: CredentialSource }, origin?: 'command-line'): Promise<Result<ConnectionView>>;
   remove(id: string): Promise<Result<ConnectionsView>>;
   setRegion(id: string, region: string): Promise<Result<ConnectionView>>;
   setWritable(id: string, writable: boolean, confirm?: string): Promise<Result<ConnectionView>>;
@@ -125,7 +129,7 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       const source = entry.credentials;
       // DynamoDB Local keeps one database per access key + region: the env variables matter only when the connection signs with them.
       const overrides = source.source === 'env' ? presentCredentialEnv(env).filter((name) => name.startsWith('AWS_ACCESS_KEY_ID') || name === 'AWS_SECRET_ACCESS_KEY' || name === 'AWS_SESSION_TOKEN') : [];
-      const refused = endpointRefusal(entry.endpoint, source);
+      const refused = endpointRefusal(entry.endpoint, source, entry.commandLine === true);
       const host = endpointHost(entry.endpoint) ?? entry.endpoint;
       views.push({
         view: {
@@ -248,11 +252,12 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       await options.settings.update((s) => ({ ...s, selectedId: id }));
       return found;
     },
-    async addEndpoint(input) {
+    async addEndpoint(input, origin) {
       const id = `endpoint:${randomUUID().slice(0, 8)}`;
       const region = input.region ?? envRegion().region;
       const credentials = input.credentials ?? { source: 'dummy' as const };
-      const refused = endpointRefusal(input.endpoint, credentials);
+      const commandLine = origin === 'command-line';
+      const refused = endpointRefusal(input.endpoint, credentials, commandLine);
       if (refused) return { ok: false, error: refused };
       const label = input.label ?? input.endpoint;
       const misleading = labelNamesAnotherHost(label, input.endpoint);
@@ -260,7 +265,7 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       if (credentials.source === 'profile' && !(await loadProfiles(env, options.home)).profiles.some((p) => p.name === credentials.profile)) {
         return err('validation', `No profile ${credentials.profile} in your AWS config files.`, { field: 'credentials' });
       }
-      await options.settings.update((s) => ({ ...s, endpoints: [...s.endpoints, { id, endpoint: input.endpoint, region, label, credentials }] }));
+      await options.settings.update((s) => ({ ...s, endpoints: [...s.endpoints, { id, endpoint: input.endpoint, region, label, credentials, ...(commandLine ? { commandLine: true as const } : {}) }] }));
       return view(id);
     },
     async remove(id) {
@@ -304,12 +309,27 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
 }
 
 /**
- * Why an endpoint cannot be used with a credential source: AWS's own endpoints are reached only
- * through a profile (never with dummy keys or whatever the environment holds).
+ * Why an endpoint cannot be used with a credential source. AWS's own endpoints are reached only
+ * through a profile (never with dummy keys or whatever the environment holds). A host that is
+ * neither AWS nor this machine never receives a signature made with real keys (a profile's or the
+ * environment's: their key id, session token and signed requests) unless the user typed that
+ * endpoint on the command line beside those keys — the page cannot point real keys at any host.
  */
-export function endpointRefusal(endpoint: string, credentials: CredentialSource): AppError | undefined {
-  if (endpointTrust(endpoint) !== 'aws' || credentials.source === 'profile') return undefined;
-  return { kind: 'credentials', message: `${endpointHost(endpoint) ?? endpoint} is AWS itself: it is reached only through an AWS profile.`, fix: 'Pick the profile from the list (or add the endpoint with "sign with: profile").' };
+export function endpointRefusal(endpoint: string, credentials: CredentialSource, typedOnCommandLine = false): AppError | undefined {
+  const trust = endpointTrust(endpoint);
+  const host = endpointHost(endpoint) ?? endpoint;
+  if (trust === 'aws' && credentials.source !== 'profile') {
+    return { kind: 'credentials', message: `${host} is AWS itself: it is reached only through an AWS profile.`, fix: 'Pick the profile from the list (or add the endpoint with "sign with: profile").' };
+  }
+  if (trust === 'remote' && credentials.source !== 'dummy' && !typedOnCommandLine) {
+    const keys = credentials.source === 'env' ? "the environment's keys" : `profile ${credentials.profile}'s keys`;
+    return {
+      kind: 'credentials',
+      message: `${host} is neither AWS nor this machine: it is not sent requests signed with ${keys}.`,
+      fix: 'Sign with dummy keys (a DynamoDB Local elsewhere accepts them), or start Locksmith with `--endpoint` and the keys in its environment if you mean it.',
+    };
+  }
+  return undefined;
 }
 
 /** A label that reads like an address must name the endpoint's own host (a label is what people trust). */

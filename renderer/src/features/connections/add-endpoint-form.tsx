@@ -34,7 +34,7 @@ export function AddEndpointForm({ state }: { state: ConnectionsState }) {
       <div className="field">
         <label htmlFor="endpoint-url">Endpoint URL</label>
         <input id="endpoint-url" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} placeholder={state.view?.suggestedEndpoint ?? 'http://localhost:8000'} required />
-        <span className="field-hint">An endpoint on another machine starts read-only; AWS itself (*.amazonaws.com) is reached only through a profile.</span>
+        <span className="field-hint">An endpoint on another machine starts read-only and signs with dummy keys; AWS itself (*.amazonaws.com) is reached only through a profile.</span>
       </div>
       <div className="field">
         <label htmlFor="endpoint-signs-with">Signs requests with</label>
