@@ -14,7 +14,7 @@ import type { GroupRow } from '../../../shared/audit/types';
 import { formatLockKey } from '../../../shared/conventions/format';
 import { scopeFromRecord, type ScopeValues } from '../../../shared/conventions/scope';
 import { PROBLEM_KINDS, type Convention, type Item, type PlainKey, type Problem, type ProblemKind } from '../../../shared/model';
-import { keyOf, toTypedKey } from '../../../shared/plain-key';
+import { keyId, keyOf, toTypedKey } from '../../../shared/plain-key';
 import { err, ok, type Result } from '../../../shared/result';
 import { toAppError, type ErrorContext } from '../dynamo/errors';
 import { withRetry } from '../dynamo/retry';
@@ -33,8 +33,6 @@ export interface ConfirmOptions {
   readonly signal?: AbortSignal;
   readonly errorContext?: ErrorContext;
 }
-
-const keyId = (key: PlainKey): string => JSON.stringify(Object.entries(key).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 /** The keys to read again for one finding. */
 function keysOf(convention: Convention, problem: Problem): PlainKey[] {
@@ -63,7 +61,7 @@ function keysOf(convention: Convention, problem: Problem): PlainKey[] {
 /** Reads items by key with consistent reads, 100 per request, unprocessed keys retried. */
 async function readKeys(options: ConfirmOptions, keys: readonly PlainKey[]): Promise<Map<string, Item>> {
   const convention = options.report.convention;
-  const unique = new Map(keys.map((k) => [keyId(k), k]));
+  const unique = new Map(keys.map((k) => [keyId(k, convention.keys), k]));
   const found = new Map<string, Item>();
   const all = [...unique.values()];
   for (let i = 0; i < all.length; i += 100) {
@@ -72,7 +70,7 @@ async function readKeys(options: ConfirmOptions, keys: readonly PlainKey[]): Pro
       if (attempt > 20) throw new Error(`${pending.length} keys stayed unprocessed after 20 attempts`);
       const batch = pending;
       const out = await withRetry(() => options.client.send(new BatchGetItemCommand({ RequestItems: { [options.table]: { Keys: batch, ConsistentRead: true } } }), { abortSignal: options.signal }), { signal: options.signal });
-      for (const item of out.Responses?.[options.table] ?? []) found.set(keyId(keyOf(item, convention.keys)), item);
+      for (const item of out.Responses?.[options.table] ?? []) found.set(keyId(keyOf(item, convention.keys), convention.keys), item);
       pending = (out.UnprocessedKeys?.[options.table]?.Keys ?? []) as Item[];
     }
   }
@@ -98,7 +96,7 @@ function stillTrue(convention: Convention, problem: Problem, items: readonly Ite
   const keep = readAttributes(convention, [problem.rule]);
   engine.addItems(items.map((item) => project(item, keep)));
   const same = (a: object | undefined, b: object | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-  return engine.problems().some((p) => p.kind === problem.kind && p.rule === problem.rule && p.value === problem.value && same(p.scope, problem.scope) && (problem.lock === undefined || (p.lock !== undefined && keyId(p.lock) === keyId(problem.lock))));
+  return engine.problems().some((p) => p.kind === problem.kind && p.rule === problem.rule && p.value === problem.value && same(p.scope, problem.scope) && (problem.lock === undefined || (p.lock !== undefined && keyId(p.lock, convention.keys) === keyId(problem.lock, convention.keys))));
 }
 
 /**
@@ -110,7 +108,7 @@ function confirmedRows(convention: Convention, problems: readonly Problem[], rea
   const rulesOf = new Map<string, Set<string | undefined>>();
   for (const problem of problems) {
     for (const key of keysOf(convention, problem)) {
-      const id = keyId(key);
+      const id = keyId(key, convention.keys);
       if (!read.has(id)) continue;
       const rules = rulesOf.get(id) ?? new Set();
       rules.add(problem.rule);
@@ -146,7 +144,7 @@ export async function confirmWithRows(options: ConfirmOptions, rows = true): Pro
   const stale: Problem[] = [];
   for (const problem of report.problems) {
     const items = keysOf(convention, problem)
-      .map((k) => read.get(keyId(k)))
+      .map((k) => read.get(keyId(k, convention.keys)))
       .filter((i): i is Item => i !== undefined);
     (stillTrue(convention, problem, items) ? problems : stale).push(problem);
   }
