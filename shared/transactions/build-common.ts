@@ -125,10 +125,31 @@ export function lockPutItem(ctx: BuildContext, lock: LockTarget, account: Accoun
  * equality per scope attribute. Names and values are added to `p`.
  */
 export function holdsCondition(p: Placeholders, lock: Pick<LockTarget, 'rule' | 'scope'>, stored: string): string {
-  const parts = [`${p.name(lock.rule.attribute, 'attr')} = ${p.value(valueJson(lock.rule, stored), 'stored')}`];
-  const record = scopeRecord(lock.rule, lock.scope) ?? {};
-  Object.entries(record).forEach(([attribute, v], i) => parts.push(`${p.name(attribute, `scope${i}`)} = ${p.value(str(v), `scope${i}`)}`));
-  return parts.join(' AND ');
+  return [`${p.name(lock.rule.attribute, 'attr')} = ${p.value(valueJson(lock.rule, stored), 'stored')}`, ...inScopeConditions(p, lock)].join(' AND ');
+}
+
+/**
+ * One condition per scope attribute of a scoped rule's lock: the item is still in that scope. Without
+ * them, an account that moved to another scope since the preview (and whose value there someone else
+ * now locks) would pass, and the transaction would delete or overwrite that other account's lock.
+ */
+export function inScopeConditions(p: Placeholders, lock: Pick<LockTarget, 'rule' | 'scope'>): string[] {
+  return Object.entries(scopeRecord(lock.rule, lock.scope) ?? {}).map(([attribute, v], i) => scopeComparison(p, attribute, v, `scope${i}`, '='));
+}
+
+const NUMBER_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * `#attribute = text` (or `<>`) for a scope attribute, whichever type the item stores it as: a scope
+ * is read as text (an N as its decimal text), and a comparison with an S alone would never match an
+ * N — or, as `<>`, always pass. For number-like text both types are compared.
+ */
+export function scopeComparison(p: Placeholders, attribute: string, text: string, alias: string, op: '=' | '<>'): string {
+  const name = p.name(attribute, alias);
+  const asText = `${name} ${op} ${p.value(str(text), alias)}`;
+  if (!NUMBER_TEXT.test(text)) return asText;
+  const asNumber = `${name} ${op} ${p.value({ N: text }, `${alias}n`)}`;
+  return op === '=' ? `(${asText} OR ${asNumber})` : `(${asText} AND ${asNumber})`;
 }
 
 /** The account's key, checked against the table's key schema and the convention's account matcher. */

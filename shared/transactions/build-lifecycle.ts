@@ -10,6 +10,7 @@ import {
   onlyALock,
   type BuildContext,
   findRule,
+  inScopeConditions,
   type LockTarget,
   lockPutItem,
   lockTarget,
@@ -21,6 +22,7 @@ import {
   ruleLabel,
   str,
   valueJson,
+  valueWords,
 } from './build-common';
 import { Placeholders } from './dynamo-json';
 import type { AttributeValueJson, BuiltTransaction, ChangeValueSpec, DeleteAccountSpec, SignupSpec } from './types';
@@ -157,14 +159,15 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
   const u = new Placeholders();
   const attr = u.name(rule.value.attribute, 'attr');
   const update = `SET ${attr} = ${u.value(valueJson(rule.value, spec.to), 'to')}`;
-  list.add(makeItem(ctx, 'Update', account.value.json, u, `${attr} = ${u.value(valueJson(rule.value, spec.from), 'from')}`, update), {
+  const stillHolds = [`${attr} = ${u.value(valueJson(rule.value, spec.from), 'from')}`, ...inScopeConditions(u, oldLock.value)].join(' AND ');
+  list.add(makeItem(ctx, 'Update', account.value.json, u, stillHolds, update), {
     role: 'update-account',
     key: account.value.key,
     keyText: account.value.text,
     rule: rule.value,
     value: newLock.value.value,
-    explanation: `Update ${account.value.text}: set ${rule.value.attribute} to ${q(spec.to)} only if it is still ${q(spec.from)}`,
-    failure: `${account.value.text} no longer has ${rule.value.attribute} = ${q(spec.from)} (changed since the preview, or gone)`,
+    explanation: `Update ${account.value.text}: set ${rule.value.attribute} to ${q(spec.to)} only if it is still ${valueWords({ ...oldLock.value, value: spec.from })}`,
+    failure: `${account.value.text} no longer has ${rule.value.attribute} = ${valueWords({ ...oldLock.value, value: spec.from })} (changed since the preview, or gone)`,
   });
   return ok({
     kind: 'change-value',
@@ -176,7 +179,7 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
     guards: {
       guarded: [
         ...(sameLock ? [`the shared lock ${oldLock.value.text} still exists`] : [`nobody holds the lock ${newLock.value.text}`, `the old lock ${oldLock.value.text} exists`]),
-        `${account.value.text} still has ${rule.value.attribute} exactly ${q(spec.from)}`,
+        `${account.value.text} still has ${rule.value.attribute} exactly ${valueWords({ ...oldLock.value, value: spec.from })}`,
       ],
       notGuarded: [`other accounts holding ${q(newLock.value.value)} without a lock are not checked`],
     },
@@ -196,13 +199,13 @@ export function buildDeleteAccount(ctx: BuildContext, spec: DeleteAccountSpec): 
   const p = new Placeholders();
   const pk = ctx.convention.keys.hash.name;
   const parts = [`attribute_exists(${p.name(pk, 'pk')})`];
-  values.value.forEach(({ rule, stored }, i) => parts.push(`${p.name(rule.attribute, `a${i}`)} = ${p.value(valueJson(rule, stored), `s${i}`)}`));
+  values.value.forEach(({ rule, stored, lock }, i) => parts.push(`${p.name(rule.attribute, `a${i}`)} = ${p.value(valueJson(rule, stored), `s${i}`)}`, ...inScopeConditions(p, lock)));
   // The values the account must still hold are exactly those whose locks are deleted; an account without values is deleted on existence alone.
   list.add(makeItem(ctx, 'Delete', account.value.json, p, parts.join(' AND ')), {
     role: 'delete-account',
     key: account.value.key,
     keyText: account.value.text,
-    explanation: `Delete the account ${account.value.text} only if it exists${values.value.length > 0 ? ` and still has ${values.value.map((v) => `${v.rule.attribute} = ${q(v.stored)}`).join(', ')}` : ''}`,
+    explanation: `Delete the account ${account.value.text} only if it exists${values.value.length > 0 ? ` and still has ${values.value.map((v) => `${v.rule.attribute} = ${valueWords({ ...v.lock, value: v.stored })}`).join(', ')}` : ''}`,
     failure: `${account.value.text} is gone or its values changed since the preview`,
   });
   for (const { rule, lock } of values.value) {

@@ -1,7 +1,7 @@
 /** Pure builders for the two lock operations: claim (write a lock for a holder) and release (delete a lock). */
 import { scopeRecord, scopeWords } from '../conventions/scope';
 import { err, ok, type Result } from '../result';
-import { accountTarget, ActionList, allOf, onlyALock, type BuildContext, existingLockTarget, findRule, holdsCondition, lockPutItem, lockTarget, makeItem, makeLockItem, normalizeFor, q, ruleLabel, str, valueJson, valueWords } from './build-common';
+import { accountTarget, ActionList, allOf, onlyALock, type BuildContext, existingLockTarget, findRule, holdsCondition, lockPutItem, lockTarget, makeItem, makeLockItem, normalizeFor, q, ruleLabel, scopeComparison, valueJson, valueWords } from './build-common';
 import { plainToJson, Placeholders } from './dynamo-json';
 import type { BuiltTransaction, ClaimSpec, ReleaseSpec } from './types';
 
@@ -134,10 +134,16 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
       cond = `attribute_not_exists(${attr})`;
       words = `still has no ${rule.value.attribute} (as read at preview)`;
       guarded.push(`${h} still has no ${rule.value.attribute}`);
-    } else if (seen?.state === 'value') {
-      if (normalizeFor(rule.value, seen.value) === v && !otherScope) {
+    } else if (seen?.state === 'value' && normalizeFor(rule.value, seen.value) === v) {
+      if (!otherScope) {
         return err('conflict', `${h} still holds ${label} ${vw} (stored as ${q(seen.value)}); releasing its lock would let someone else take it`, { field: 'holder' });
       }
+      // It held this very value, in another scope: only "no value" or "still outside the lock's scope" (below) may pass;
+      // pinning the value it had would let it move into the lock's scope with that value and still pass.
+      cond = `attribute_not_exists(${attr})`;
+      words = `has no ${rule.value.attribute}`;
+      guarded.push(`${h} does not hold ${q(v)} in the lock's scope`);
+    } else if (seen?.state === 'value') {
       // Pinning the exact value read at preview guards every spelling: if the holder changes at all, the release fails.
       cond = `attribute_not_exists(${attr}) OR ${attr} = ${check.value(valueJson(rule.value, seen.value), 'seen')}`;
       words = `has no ${rule.value.attribute} or still exactly ${q(seen.value)} (as read at preview), so it cannot hold ${q(v)} in any spelling`;
@@ -153,7 +159,7 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
     }
     if (lockScope !== undefined) {
       // …or it holds the value in another scope: that is not this lock's value.
-      const other = Object.entries(lockScope).map(([attribute, sv], i) => `${check.name(attribute, `scope${i}`)} <> ${check.value(str(sv), `scope${i}`)}`);
+      const other = Object.entries(lockScope).map(([attribute, sv], i) => scopeComparison(check, attribute, sv, `scope${i}`, '<>'));
       cond = `(${cond}) OR ${other.join(' OR ')}`;
       words += `, or it is outside${scopeWords(lockScope)}`;
     }

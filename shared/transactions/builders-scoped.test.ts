@@ -36,7 +36,37 @@ describe('scoped builders write and guard the scoped key the library checks', ()
     const b = built({ kind: 'release', rule: 'User.nickname', value: 'ada', scope: ['globex'], holder: { key: account, seen: { state: 'value', value: 'ada' }, seenScope: ['acme'] } });
     expect((b.items[0] as { Delete: { Key: object } }).Delete.Key).toEqual({ pk: { S: '_unique#globex#User#nickname#ada' }, sk: { S: '_unique#' } });
     const check = (b.items[1] as { ConditionCheck: { ConditionExpression: string } }).ConditionCheck;
+    // Not `#attr = :seen`: that would pass once the holder moves into globex keeping `ada`.
+    expect(check.ConditionExpression).toBe('(attribute_not_exists(#attr)) OR #scope0 <> :scope0');
+  });
+
+  it('a holder of another value in another org is pinned to that value, or to being outside the lock\'s org', () => {
+    const b = built({ kind: 'release', rule: 'User.nickname', value: 'ada', scope: ['globex'], holder: { key: account, seen: { state: 'value', value: 'bob' }, seenScope: ['acme'] } });
+    const check = (b.items[1] as { ConditionCheck: { ConditionExpression: string } }).ConditionCheck;
     expect(check.ConditionExpression).toBe('(attribute_not_exists(#attr) OR #attr = :seen) OR #scope0 <> :scope0');
+  });
+
+  it('delete-account and change-value pin the account to the scope its locks were read in', () => {
+    const del = built({ kind: 'delete-account', account, values: { 'User.nickname': 'bob' }, scopes: { 'User.nickname': ['acme'] } });
+    const accountDelete = (del.items[0] as { Delete: { ConditionExpression: string; ExpressionAttributeNames: object; ExpressionAttributeValues: object } }).Delete;
+    expect(accountDelete.ConditionExpression).toBe('attribute_exists(#pk) AND #a0 = :s0 AND #scope0 = :scope0');
+    expect(accountDelete.ExpressionAttributeNames).toMatchObject({ '#a0': 'nickname', '#scope0': 'orgId' });
+    expect(accountDelete.ExpressionAttributeValues).toEqual({ ':s0': { S: 'bob' }, ':scope0': { S: 'acme' } });
+    const change = built({ kind: 'change-value', account, rule: 'User.nickname', from: 'bob', to: 'rob', scope: ['acme'] });
+    const update = change.items.find((i) => 'Update' in i) as { Update: { ConditionExpression: string; ExpressionAttributeValues: object } };
+    expect(update.Update.ConditionExpression).toBe('#attr = :from AND #scope0 = :scope0');
+    expect(update.Update.ExpressionAttributeValues).toMatchObject({ ':from': { S: 'bob' }, ':scope0': { S: 'acme' } });
+    expect(change.guards.guarded.join(' ')).toContain('in orgId `acme`');
+  });
+
+  it('a number-like scope is compared as text or number, whichever the item stores', () => {
+    const del = built({ kind: 'delete-account', account, values: { 'User.nickname': 'bob' }, scopes: { 'User.nickname': ['42'] } });
+    const accountDelete = (del.items[0] as { Delete: { ConditionExpression: string; ExpressionAttributeValues: object } }).Delete;
+    expect(accountDelete.ConditionExpression).toBe('attribute_exists(#pk) AND #a0 = :s0 AND (#scope0 = :scope0 OR #scope0 = :scope0n)');
+    expect(accountDelete.ExpressionAttributeValues).toMatchObject({ ':scope0': { S: '42' }, ':scope0n': { N: '42' } });
+    const release = built({ kind: 'release', rule: 'User.nickname', value: 'ada', scope: ['7'], holder: { key: account, seen: { state: 'value', value: 'ada' }, seenScope: ['42'] } });
+    const check = (release.items[1] as { ConditionCheck: { ConditionExpression: string } }).ConditionCheck;
+    expect(check.ConditionExpression).toBe('(attribute_not_exists(#attr)) OR (#scope0 <> :scope0 AND #scope0 <> :scope0n)');
   });
 
   it('release refuses while the holder holds the value in the lock\'s own org', () => {
