@@ -1,8 +1,8 @@
 /**
  * Builds a repair plan with fresh consistent reads: each fix of `planRepairs` is resolved and built
  * exactly as a single claim or release preview is (same resolver, same builders and guards), fixes
- * whose problem is already gone are dropped, releases of values an account holds now are left for
- * a person, and the rest is packed into transactions of at most 100 actions, each with its token.
+ * whose problem is already gone are dropped, releases of values an account holds now and claims of
+ * values someone else took since the audit are left for a person, and the rest is packed into transactions of at most 100 actions, each with its token.
  */
 import { randomUUID } from 'node:crypto';
 import type { RepairActionView, RepairFixView, RepairLeftView, RepairTransactionView } from '../../../shared/contract/repair-views';
@@ -15,8 +15,8 @@ import { findRule } from '../../../shared/transactions/build-common';
 import { awsCliCommand, sdkV3Snippet } from '../../../shared/transactions/copy-as';
 import { planRepairs, type RepairFix } from '../../../shared/transactions/repair-plan';
 import { actionParts, preflight } from '../../../shared/transactions/preflight';
-import type { ActionMeta, BuiltTransaction, ReleaseSpec, TransactItemJson } from '../../../shared/transactions/types';
-import { findHoldersOfValues, readItem } from '../transactions/reads';
+import type { ActionMeta, AttributeValueJson, BuiltTransaction, ClaimSpec, ReleaseSpec, TransactItemJson } from '../../../shared/transactions/types';
+import { findHoldersOfValues, readItem, storedText } from '../transactions/reads';
 import { resolveSpec } from '../transactions/resolve';
 import type { TransactionContext } from '../transactions/service';
 
@@ -49,7 +49,11 @@ export interface PlanInput {
 /** Fixes resolved at once (each a couple of consistent GetItems). */
 const CONCURRENCY = 8;
 
-type Resolved = { readonly fix: RepairFix; readonly built: BuiltTransaction; readonly release?: ReleaseSpec } | { readonly fix: RepairFix; readonly left: 'manual' | 'resolved'; readonly why: string };
+type Resolved =
+  | { readonly fix: RepairFix; readonly built: BuiltTransaction; readonly release?: ReleaseSpec }
+  | { readonly fix: RepairFix; readonly left: 'manual' | 'resolved'; readonly why: string }
+  /** A claim whose lock was written since the audit: fixed only if nobody else took the value (see settleTaken). */
+  | { readonly fix: RepairFix; readonly taken: { readonly spec: ClaimSpec; readonly lockText: string; readonly otherOwner?: string } };
 
 /** Resolves and builds one fix the way a single preview does; a fix whose problem is gone says so. */
 async function resolveFix(ctx: TransactionContext, input: PlanInput, fix: RepairFix): Promise<Resolved> {
@@ -64,9 +68,16 @@ async function resolveFix(ctx: TransactionContext, input: PlanInput, fix: Repair
   if (!built.ok) return { fix, left: 'manual', why: built.error.message };
   if (fix.operation.kind === 'claim') {
     // A lock written since the audit: the claim would fail its condition and cancel every fix packed with it.
-    const put = built.value.actions.find((a) => a.role === 'put-lock');
-    if (put && (await readItem(ctx.client, input.convention.lockTable ?? input.table, input.convention, put.key, input.signal))) {
-      return { fix, left: 'resolved', why: `fresh read: the lock ${put.keyText} exists now` };
+    const putIndex = built.value.actions.findIndex((a) => a.role === 'put-lock');
+    const put = built.value.actions[putIndex];
+    const lock = put ? await readItem(ctx.client, input.convention.lockTable ?? input.table, input.convention, put.key, input.signal) : undefined;
+    if (put && lock && spec.value.kind === 'claim') {
+      // With an owner attribute the lock says whose it is: another name means someone else took the value.
+      const ownerAttribute = input.convention.ownerAttribute;
+      const wanted = ownerAttribute === undefined ? undefined : ownerText((built.value.items[putIndex] as { Put?: { Item: Record<string, AttributeValueJson> } }).Put?.Item[ownerAttribute]);
+      const found = ownerAttribute === undefined ? undefined : storedText(lock, ownerAttribute);
+      const otherOwner = found !== undefined && found !== wanted ? found : undefined;
+      return { fix, taken: { spec: spec.value, lockText: put.keyText, ...(otherOwner !== undefined ? { otherOwner } : {}) } };
     }
   }
   return { fix, built: built.value, ...(spec.value.kind === 'release' ? { release: spec.value } : {}) };
@@ -87,19 +98,23 @@ export async function makePlan(ctx: TransactionContext, input: PlanInput): Promi
       }
     }),
   );
-  // Releases of values an account holds right now (one consistent scan for all): left for a person.
+  // Who holds the released values, and the values of claims whose lock appeared since the audit, right now (one consistent scan for all).
   const releases = results.flatMap((r, i) => ('release' in r && r.release ? [{ i, spec: r.release }] : []));
-  const held = await holdersOf(ctx, input, releases.map((r) => r.spec));
+  const taken = results.flatMap((r, i) => ('taken' in r ? [{ i, taken: r.taken }] : []));
+  const held = await holdersOf(ctx, input, [...releases.map((r) => r.spec), ...taken.map((t) => t.taken.spec)]);
+  const names = (holders: readonly PlainKey[]) => holders.map((h) => formatKey(h, input.convention.keys)).join(', ');
   releases.forEach((r, j) => {
     const holders = held[j] ?? [];
     if (holders.length === 0) return;
-    const names = holders.map((h) => formatKey(h, input.convention.keys)).join(', ');
-    results[r.i] = { fix: results[r.i]!.fix, left: 'manual', why: `fresh read: ${names} holds \`${r.spec.value}\` now; releasing its lock would let someone else take it` };
+    results[r.i] = { fix: results[r.i]!.fix, left: 'manual', why: `fresh read: ${names(holders)} holds \`${r.spec.value}\` now; releasing its lock would let someone else take it` };
+  });
+  taken.forEach((t, j) => {
+    results[t.i] = { fix: results[t.i]!.fix, ...settleTaken(t.taken, held[releases.length + j] ?? [], input.convention, names) };
   });
   const kept: { fix: RepairFix; built: BuiltTransaction; release?: ReleaseSpec }[] = [];
   for (const r of results) {
     if ('built' in r) kept.push(r);
-    else (r.left === 'manual' ? manual : resolved).push({ problem: r.fix.problem, why: r.why });
+    else if ('left' in r) (r.left === 'manual' ? manual : resolved).push({ problem: r.fix.problem, why: r.why });
   }
   const keys = input.convention.keys;
   const packed = packFixes(kept.map((k) => ({ items: k.built.items.map((item, i) => `${actionParts(item).body.TableName}\u0000${keyId(k.built.actions[i]?.key ?? {}, keys)}`) })));
@@ -143,8 +158,31 @@ export async function makePlan(ctx: TransactionContext, input: PlanInput): Promi
   return ok({ fixes, transactions, manual, resolved, actionCount: transactions.reduce((n, t) => n + t.actions.length, 0) });
 }
 
-/** Who holds each released value now (consistent reads), in order. */
-export async function holdersOf(ctx: TransactionContext, input: Pick<PlanInput, 'table' | 'convention' | 'signal'>, releases: readonly ReleaseSpec[]): Promise<PlainKey[][]> {
+/**
+ * A claim whose lock exists now is fixed only when that lock can be the claiming account's: the lock
+ * names it (or names nobody) and no other account holds the value. Otherwise someone took the value
+ * since the audit and the account is now a duplicate of it: a person decides, never "already fixed".
+ */
+function settleTaken(taken: { readonly spec: ClaimSpec; readonly lockText: string; readonly otherOwner?: string }, holders: readonly PlainKey[], convention: Convention, names: (holders: readonly PlainKey[]) => string): { left: 'manual' | 'resolved'; why: string } {
+  const claimant = keyId(taken.spec.account, convention.keys);
+  const others = holders.filter((h) => keyId(h, convention.keys) !== claimant);
+  if (taken.otherOwner !== undefined) {
+    return { left: 'manual', why: `fresh read: the lock ${taken.lockText} exists now and names ${taken.otherOwner}, not ${formatKey(taken.spec.account, convention.keys)}, which still holds \`${taken.spec.value}\`: two owners of one value for a person to settle` };
+  }
+  if (others.length > 0) {
+    return { left: 'manual', why: `fresh read: the lock ${taken.lockText} exists now, and ${names(others)} also hold${others.length === 1 ? 's' : ''} \`${taken.spec.value}\` beside ${formatKey(taken.spec.account, convention.keys)}: a duplicate for a person to settle` };
+  }
+  return { left: 'resolved', why: `fresh read: the lock ${taken.lockText} exists now` };
+}
+
+/** The text of an owner attribute as a lock item would store it (S, or N as its decimal text). */
+function ownerText(value: AttributeValueJson | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return 'S' in value ? value.S : 'N' in value ? value.N : undefined;
+}
+
+/** Who holds each value now (consistent reads), in order. */
+export async function holdersOf(ctx: TransactionContext, input: Pick<PlanInput, 'table' | 'convention' | 'signal'>, releases: readonly (ReleaseSpec | ClaimSpec)[]): Promise<PlainKey[][]> {
   const queries = releases.map((spec) => {
     const rule = findRule(input.convention, spec.rule);
     if (!rule.ok) throw new Error(rule.error.message);

@@ -162,6 +162,40 @@ describe('repair plans', () => {
     expect(plan.value.manual.find((m) => m.problem.kind === 'orphan-lock')!.why).toContain('ACCT#back / PROFILE holds');
   });
 
+  it('a missing lock someone else took since the audit is left for a person, never "already fixed"', async () => {
+    // a1 holds ada@x.io without its lock; after the audit another client signs up b1 with the same email, lock and all.
+    const table = await brokenTable(0, 0, [layout.account('a1', { email: 'ada@x.io' })]);
+    const problems = await problemsOf(table);
+    await putItems(admin, table, [layout.account('b1', { email: 'ada@x.io' }), layout.lock('EMAIL', 'ada@x.io')]);
+    const plan = await new RepairService({ dataDir }).plan(context(), { owner: 'c1', table, convention: conv, problems });
+    if (!plan.ok) throw new Error(plan.error.message);
+    expect(plan.value.actionCount).toBe(0);
+    expect(plan.value.resolved).toEqual([]);
+    expect(plan.value.manual).toHaveLength(1);
+    expect(plan.value.manual[0]!.why).toMatch(/ACCT#b1 \/ PROFILE also holds `ada@x.io`.*a duplicate/);
+    // The lock written for a1 itself (by its application, since the audit) is what "already fixed" means.
+    const own = await brokenTable(0, 0, [layout.account('a2', { email: 'grace@x.io' })]);
+    const ownProblems = await problemsOf(own);
+    await putItems(admin, own, [layout.lock('EMAIL', 'grace@x.io')]);
+    const fixed = await new RepairService({ dataDir }).plan(context(), { owner: 'c1', table: own, convention: conv, problems: ownProblems });
+    if (!fixed.ok) throw new Error(fixed.error.message);
+    expect(fixed.value.manual).toEqual([]);
+    expect(fixed.value.resolved.map((r) => r.why)).toEqual([expect.stringContaining('exists now')]);
+  });
+
+  it('with an owner attribute, a lock that appeared naming another account is left for a person', async () => {
+    const owned = layoutFor('uniq', { ownerAttribute: 'owner' });
+    const name = await createTempTable(admin, owned.convention.keys, 'repair');
+    tables.push(name);
+    await putItems(admin, name, [owned.account('a1', { email: 'ada@x.io' })]);
+    const run = await runAudit({ client: admin, table: name, convention: owned.convention });
+    await putItems(admin, name, [owned.lock('EMAIL', 'ada@x.io', { owner: S(owned.accountHash('b9')) })]);
+    const plan = await new RepairService({ dataDir }).plan(context(), { owner: 'c1', table: name, convention: owned.convention, problems: run.report.problems });
+    if (!plan.ok) throw new Error(plan.error.message);
+    expect(plan.value.resolved).toEqual([]);
+    expect(plan.value.manual.map((m) => m.why)).toEqual([expect.stringMatching(/names ACCT#b9, not ACCT#a1/)]);
+  });
+
   it('scrubs the connection secrets from the activity-log lines of a repair', async () => {
     const secret = 'wJalrXUtnFEMIK7MDENGbPxRfiCYSECRET';
     const table = await brokenTable(0, 0, [layout.lock('HANDLE', `leak-${secret}`)]);
