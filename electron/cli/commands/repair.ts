@@ -30,12 +30,22 @@ function transactionText(plan: RepairPlanView, status: RepairStatusView, index: 
   return `${lines.join('\n')}\n`;
 }
 
+/** Fixes in transactions that were applied but whose re-read did not show what was written (or failed). */
+export function unverifiedFixes(plan: RepairPlanView, status: RepairStatusView): number {
+  return status.transactions.reduce((n, t, i) => n + (t.state === 'succeeded' && t.verified !== true ? (plan.transactions[i]?.fixes.length ?? 0) : 0), 0);
+}
+
 /** The last line of `repair --execute`: what happened to every fix, and what is left for a person. */
-export function repairSummary(table: string, status: RepairStatusView, manual: number): string {
+export function repairSummary(table: string, status: RepairStatusView, manual: number, unverified = 0): string {
   const done = status.fixes.filter((f) => f.state === 'succeeded').length;
   const failed = status.fixes.filter((f) => f.state === 'error').length;
   const refused = status.fixes.length - done - failed;
-  return `Repair of ${table}: ${done} of ${status.fixes.length} fixes done, ${refused} refused, ${failed} failed${manual > 0 ? `; ${manual} left for a human` : ''}${status.phase === 'stopped' ? ' (stopped on request)' : ''}.\n`;
+  return `Repair of ${table}: ${done} of ${status.fixes.length} fixes done${unverified > 0 ? ` (${unverified} NOT verified: re-read them)` : ''}, ${refused} refused, ${failed} failed${manual > 0 ? `; ${manual} left for a human` : ''}${status.phase === 'stopped' ? ' (stopped on request)' : ''}.\n`;
+}
+
+/** Where the plan's convention came from, for the JSON output (what the writes rest on). */
+function conventionOrigin(resolved: { readonly source: string; readonly detection?: { readonly confidence: number; readonly evidence: readonly string[] } }) {
+  return { source: resolved.source, ...(resolved.detection ? { confidence: resolved.detection.confidence, evidence: resolved.detection.evidence } : {}) };
 }
 
 /** The repair command. */
@@ -59,8 +69,11 @@ packed into TransactWriteItems of at most 100 actions, never two actions on one 
 ClientRequestToken. Without --execute nothing is sent: the plan is printed (--json: every
 transaction's exact request). With --execute, type the number of actions to confirm; transactions
 are sent in order (Ctrl+C stops between two), releases re-checked just before each, every written
-item re-read. Exit codes: 0 nothing to fix or every fix done, 1 fixes pending, refused or left for
-a human, 2 error.`,
+item re-read. The convention and, when detected, its confidence and evidence are printed first
+(--json: "convention"); with --yes a convention detected with confidence below 1 is refused — pass
+a reviewed --convention FILE. Exit codes: 0 nothing to fix or every fix done and verified, 1 fixes
+pending, refused, not verified or left for a human, 2 error or an incomplete audit (--json:
+{"complete": false, "reason"}).`,
   async run({ values, io }) {
     const json = values.json === true;
     const segments = optionalInt(values, 'segments', 'repair', 1, 1_000_000);
@@ -75,10 +88,21 @@ a human, 2 error.`,
         import('../../services/repair/repair-service'),
       ]);
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments });
+      // The writes rest on the convention: say what it is and how sure detection was, before anything else.
+      if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+      if (values.execute === true && values.yes === true && resolved.detection !== undefined && resolved.detection.confidence < 1) {
+        io.stderr(`locksmith: the convention was detected with confidence ${resolved.detection.confidence}: repairs from a guess are not sent unattended; nothing was sent — to fix: review \`locksmith detect\`'s output and pass it as --convention FILE, or run without --yes to read the evidence and confirm\n`);
+        return EXIT_REFUSED;
+      }
+      const origin = conventionOrigin(resolved);
       const progress = progressPrinter(io, table.itemCount);
       const run = await runAudit({ client: connection.client, table: table.name, convention: resolved.convention, segments, signal: io.signal, errorContext: connection.errorContext, onProgress: progress.update });
       progress.done();
-      if (!run.report.complete) return incomplete(io, run.report.reason ?? 'the audit did not finish: no plan from a partial scan');
+      if (!run.report.complete) {
+        const reason = run.report.reason ?? 'the audit did not finish: no plan from a partial scan';
+        if (json) io.stdout(`${JSON.stringify({ complete: false, reason, convention: origin })}\n`);
+        return incomplete(io, reason);
+      }
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
       const service = new RepairService();
       const owner = ctx.connection.label;
@@ -90,12 +114,12 @@ a human, 2 error.`,
       const plan = planned.value;
       const nothing = plan.actionCount === 0 && plan.manual.length === 0;
       if (values.execute !== true) {
-        io.stdout(json ? `${JSON.stringify(plan)}\n` : planText(plan));
+        io.stdout(json ? `${JSON.stringify({ ...plan, convention: origin })}\n` : planText(plan));
         return nothing ? EXIT_OK : EXIT_REFUSED;
       }
       if (!json) io.stdout(planText(plan));
       if (plan.actionCount === 0) {
-        if (json) io.stdout(`${JSON.stringify({ plan })}\n`);
+        if (json) io.stdout(`${JSON.stringify({ plan, convention: origin })}\n`);
         return nothing ? EXIT_OK : EXIT_REFUSED;
       }
       if (!ctx.writable) {
@@ -139,10 +163,12 @@ a human, 2 error.`,
       io.signal.addEventListener('abort', stop, { once: true });
       const status = await started.value.done;
       io.signal.removeEventListener('abort', stop);
-      if (json) io.stdout(`${JSON.stringify({ plan, status })}\n`);
-      else io.stdout(repairSummary(table.name, status, plan.manual.length));
+      const unverified = unverifiedFixes(plan, status);
+      if (json) io.stdout(`${JSON.stringify({ plan, status, convention: origin, unverified })}\n`);
+      else io.stdout(repairSummary(table.name, status, plan.manual.length, unverified));
       if (status.phase === 'failed' || status.fixes.some((f) => f.state === 'error')) return EXIT_ERROR;
-      return status.fixes.every((f) => f.state === 'succeeded') && plan.manual.length === 0 ? EXIT_OK : EXIT_REFUSED;
+      // Applied but not seen on re-read is not "done": a person looks.
+      return status.fixes.every((f) => f.state === 'succeeded') && plan.manual.length === 0 && unverified === 0 ? EXIT_OK : EXIT_REFUSED;
     } finally {
       closeSession(session);
     }

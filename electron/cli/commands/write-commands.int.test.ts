@@ -128,4 +128,33 @@ describe('repair through bin/locksmith', () => {
     const clean = await runCli(['repair', ...base(name)], fx.env);
     expect(clean.code).toBe(0);
   });
+
+  it('says what a detected convention rests on, and sends nothing unattended when detection was not sure', async () => {
+    // A PHONE lock no account value matches: detection can pair that rule by its name only (confidence < 1).
+    const name = await table([
+      layout.account('a1', { username: 'ada', email: 'a@x.io' }),
+      layout.lock('HANDLE', 'ada'),
+      layout.lock('EMAIL', 'a@x.io'),
+      layout.account('b2', { username: 'bob', email: 'b@x.io' }),
+      layout.lock('HANDLE', 'bob'),
+      layout.lock('HANDLE', 'ghost'),
+      layout.raw('UNIQ#PHONE#5550100', 'LOCK'),
+    ]);
+    const detected = ['--endpoint', endpoint, '--table', name];
+    const plan = await runCli(['repair', ...detected, '--json'], fx.env);
+    const parsed = JSON.parse(plan.stdout) as { convention: { source: string; confidence: number; evidence: string[] } };
+    expect(parsed.convention.source).toBe('detected');
+    expect(parsed.convention.confidence).toBeLessThan(1);
+    expect(parsed.convention.evidence.length).toBeGreaterThan(0);
+    const text = await runCli(['repair', ...detected], fx.env);
+    expect(text.stderr).toMatch(/convention detected \(confidence 0\.\d+\)/);
+    const unattended = await runCli(['repair', ...detected, '--execute', '--yes'], fx.env);
+    expect(unattended.code).toBe(1);
+    expect(unattended.stderr).toMatch(/detected with confidence 0\.\d+.*nothing was sent.*--convention FILE/);
+    expect(await lockExists(name, 'ghost')).toBe(true);
+    // A convention given by the user is what --yes needs.
+    const given = await runCli(['repair', ...base(name), '--execute', '--yes', '--json'], fx.env);
+    expect(JSON.parse(given.stdout)).toMatchObject({ convention: { source: 'file' }, unverified: 0 });
+    expect(await lockExists(name, 'ghost')).toBe(false);
+  });
 });
