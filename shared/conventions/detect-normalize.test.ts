@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Item, NormalizationStep, PresetName } from '../model';
 import { detectConvention } from './detect';
-import { inferNormalization, presetDefaultNormalization } from './detect-normalize';
+import { chooseNormalization, inferNormalization, presetDefaultNormalization } from './detect-normalize';
 import { PRESET_KEYS } from './presets';
 import { layoutFor } from './test-layouts';
 
@@ -25,6 +25,14 @@ describe('inferNormalization', () => {
     expect(inferNormalization(locks, accounts, defaults).steps).toEqual(expected);
   });
 
+  it('marks a step kept only because the locks are in its form as unproven, and a step a lock proves as proven', () => {
+    const weak = inferNormalization(['bob@x.io'], ['Ada@X.io', 'bob@x.io'], []);
+    expect([weak.steps, weak.unproven, weak.provenFor]).toEqual([['lowercase'], ['lowercase'], []]);
+    expect(weak.reasons.join('; ')).toMatch(/lowercase: unproven \(confidence lowered\)/);
+    const proven = inferNormalization(['ada@x.io', 'bob@x.io'], ['Ada@X.io', 'bob@x.io'], []);
+    expect([proven.steps, proven.unproven, proven.provenFor]).toEqual([['lowercase'], [], ['lowercase']]);
+  });
+
   it('says why each step was chosen', () => {
     const { reasons } = inferNormalization(['ada@x.io'], ['Ada@X.io'], ['trim', 'lowercase']);
     expect(reasons.join('; ')).toMatch(/lowercase: .*lower-case/);
@@ -39,11 +47,36 @@ describe('presetDefaultNormalization', () => {
     ['uniq', 'HANDLE', 'handle', ['trim', 'lowercase']],
     ['uniq', 'PHONE', 'phone', []],
     ['marker', 'NAME', 'name', ['nfc']],
-    ['aws-blog', 'email', 'email', ['lowercase']],
+    ['aws-blog', 'email', 'email', []],
     ['aws-blog', 'userName', 'userName', []],
     ['onetable', 'email', 'email', []],
   ])('%s %s ↔ %s → %j', (preset, tag, attribute, expected) => {
     expect(presetDefaultNormalization(preset, tag, attribute)).toEqual(expected);
+  });
+});
+
+describe('chooseNormalization', () => {
+  it.each<[PresetName, string[], string[], NormalizationStep[], boolean]>([
+    // The libraries' own steps, whatever the sample suggests: lower-case locks and one mixed-case account without a lock.
+    ['onetable', ['ada@x.io', 'bob@x.io'], ['ada@x.io', 'bob@x.io', 'Dan@X.io'], [], false],
+    ['aws-blog', ['ada@x.io', 'bob@x.io'], ['ada@x.io', 'bob@x.io', 'Dan@X.io'], [], false],
+    ['electrodb', ['ada@x.io', 'bob@x.io'], ['Ada@X.io', 'bob@x.io'], ['lowercase'], false],
+    // A sample that contradicts the library keeps the library's steps, in doubt.
+    ['onetable', ['ada@x.io'], ['Ada@X.io'], [], true],
+    ['electrodb', ['Ada@X.io'], ['Ada@X.io'], ['lowercase'], true],
+    ['onetable', ['ada'], [' ada'], [], true],
+    // uniq infers: proven by a lock, or unproven (in doubt).
+    ['uniq', ['ada@x.io'], ['Ada@X.io'], ['lowercase'], false],
+    ['uniq', ['ada@x.io'], ['ada@x.io', 'Dan@X.io'], ['lowercase'], true],
+  ])('%s locks %j, accounts %j → %j, doubtful %s', (preset, locks, accounts, steps, doubtful) => {
+    const chosen = chooseNormalization(preset, preset === 'uniq' ? 'PHONE' : 'email', preset === 'uniq' ? 'phone' : 'email', locks, accounts);
+    expect([chosen.steps, chosen.doubtful]).toEqual([steps, doubtful]);
+  });
+
+  it('names the library and, when the sample disagrees, what it shows', () => {
+    expect(chooseNormalization('onetable', 'email', 'email', ['ada@x.io'], ['ada@x.io', 'Dan@X.io']).reasons).toEqual(['no normalization: dynamodb-onetable writes the value as given']);
+    const doubt = chooseNormalization('onetable', 'email', 'email', ['ada@x.io'], ['Ada@X.io']).reasons.join('; ');
+    expect(doubt).toMatch(/writes the value as given, but the sample disagrees on lowercase \(lowercase: 1 account values match their lock only as lower-case\).*confidence lowered/);
   });
 });
 

@@ -1,20 +1,28 @@
 /**
- * Choosing a rule's normalization during detection. Value overlap alone cannot tell `[]` from
- * `lowercase` when every sampled value is already lower-case (a small table, or handles that
- * happen to be lower-case) — yet a claim of `ADA` must then fold into the stored `ada`. So each
- * step is decided from evidence in the sample, and, when the sample says nothing, the preset's
- * documented default (PRESET_DEFAULTS) stands.
+ * Choosing a rule's normalization during detection. A preset that models one library takes what
+ * that library does (LIBRARY_NORMALIZATION): OneTable writes `_unique#User#email#Ada@X.io` as
+ * given, so folding case there would claim a key OneTable never checks. The other presets model
+ * an application's own code, so each step is decided from evidence in the sample — value overlap
+ * alone cannot tell `[]` from `lowercase` when every sampled value is already lower-case, yet a
+ * claim of `ADA` must then fold into the stored `ada` — and, when the sample says nothing, the
+ * preset's documented default (PRESET_DEFAULTS) stands.
  */
 import type { NormalizationStep, PresetName } from '../model';
 import { NORMALIZATION_STEPS } from '../model';
 import { JUNK_VALUES } from './detect-overlap';
 import { normalizeValue } from './normalize';
-import { PRESET_DEFAULTS, type PresetRuleSpec } from './presets';
+import { LIBRARY_NORMALIZATION, PRESET_DEFAULTS, type PresetRuleSpec } from './presets';
 
 /** The chosen steps (canonical order) and one reason per step kept or default dropped. */
 export interface InferredNormalization {
   readonly steps: readonly NormalizationStep[];
   readonly reasons: readonly string[];
+  /** Kept steps no lock proves: every sampled lock is in their form while some account values are not. */
+  readonly unproven: readonly NormalizationStep[];
+  /** Steps an account value reaches its lock only with (support outweighs contrary matches). */
+  readonly provenFor: readonly NormalizationStep[];
+  /** Steps the sample refutes: a value's lock is written without the step, or a lock is not in its form. */
+  readonly provenAgainst: readonly NormalizationStep[];
 }
 
 const WORDS: Readonly<Record<NormalizationStep, string>> = { trim: 'trimmed', lowercase: 'lower-case', nfc: 'NFC' };
@@ -41,6 +49,9 @@ export function inferNormalization(lockValues: readonly string[], accountValues:
   const values = accountValues.filter((v) => !JUNK_VALUES.has(v));
   const steps: NormalizationStep[] = [];
   const reasons: string[] = [];
+  const unproven: NormalizationStep[] = [];
+  const provenFor: NormalizationStep[] = [];
+  const provenAgainst: NormalizationStep[] = [];
   for (const step of NORMALIZATION_STEPS) {
     const only = [step];
     // Each subset of the other steps, without and with this one: does adding the step reach a lock?
@@ -68,23 +79,64 @@ export function inferNormalization(lockValues: readonly string[], accountValues:
     let keep: boolean;
     if (support > contra) {
       keep = true;
+      provenFor.push(step);
       reasons.push(`${step}: ${support} account values match their lock only ${step === 'trim' ? 'trimmed' : `as ${WORDS[step]}`}`);
     } else if (contra > support) {
       keep = false;
+      provenAgainst.push(step);
       if (isDefault) reasons.push(`no ${step} (preset default dropped): ${contra} account values match a lock written without it`);
     } else if (notInForm > 0) {
       keep = false;
+      provenAgainst.push(step);
       if (isDefault) reasons.push(`no ${step} (preset default dropped): ${notInForm} sampled locks are not ${WORDS[step]}`);
     } else if (changed > 0 && locks.size > 0) {
+      // Weak: the account values that change under the step have no lock in the sample (perhaps the
+      // very accounts a repair is for), so nothing shows the application writes the step.
       keep = true;
-      reasons.push(`${step}: every sampled lock is ${WORDS[step]} while ${changed} account values are not`);
+      unproven.push(step);
+      reasons.push(`${step}: unproven (confidence lowered) — every sampled lock is ${WORDS[step]} and ${changed} account values are not, but no sampled lock proves the application applies it; check it against the application's code`);
     } else {
       keep = isDefault;
       if (isDefault) reasons.push(`${step}: preset default, nothing in the sample against it`);
     }
     if (keep) steps.push(step);
   }
-  return { steps, reasons };
+  return { steps, reasons, unproven, provenFor, provenAgainst };
+}
+
+/** How a library-modelling preset writes values, for the evidence. */
+const LIBRARY_WORDS: Readonly<Partial<Record<PresetName, string>>> = {
+  onetable: 'dynamodb-onetable writes the value as given',
+  'aws-blog': 'the AWS reference code writes the value as given',
+  electrodb: 'ElectroDB lower-cases the value in its keys',
+};
+
+/** A rule's normalization as detection chooses it, and whether the choice is in doubt (which lowers the confidence). */
+export interface ChosenNormalization {
+  readonly steps: readonly NormalizationStep[];
+  readonly reasons: readonly string[];
+  /** True when a step rests on no lock that proves it, or the sample contradicts what the library does. */
+  readonly doubtful: boolean;
+}
+
+/**
+ * The steps of one rule: a library preset's fixed steps (never inferred: the library is the judge of
+ * which key it checks), else inferred from the sample with the preset's documented default. For a
+ * library preset the sample is still read, and a contradiction is said and lowers the confidence.
+ */
+export function chooseNormalization(preset: PresetName, tag: string, attribute: string, lockValues: readonly string[], accountValues: readonly string[]): ChosenNormalization {
+  const fixed = LIBRARY_NORMALIZATION[preset];
+  if (!fixed) {
+    const inferred = inferNormalization(lockValues, accountValues, presetDefaultNormalization(preset, tag, attribute));
+    return { steps: inferred.steps, reasons: inferred.reasons, doubtful: inferred.unproven.length > 0 };
+  }
+  const data = inferNormalization(lockValues, accountValues, fixed);
+  const against = [...data.provenFor.filter((s) => !fixed.includes(s)), ...data.provenAgainst.filter((s) => fixed.includes(s))];
+  const how = `${fixed.length ? fixed.join(', ') : 'no normalization'}: ${LIBRARY_WORDS[preset] ?? `the ${preset} preset`}`;
+  if (against.length === 0) return { steps: fixed, reasons: [how], doubtful: false };
+  const said = data.reasons.filter((r) => against.some((s) => r.startsWith(`${s}:`) || r.startsWith(`no ${s} `))).map((r) => r.replace(' (preset default dropped)', ''));
+  const detail = said.length ? ` (${said.join('; ')})` : '';
+  return { steps: fixed, reasons: [`${how}, but the sample disagrees on ${against.join(', ')}${detail}: kept as the library does it (confidence lowered); if the application normalizes values itself, set "normalize" by hand`], doubtful: true };
 }
 
 /** The tag a preset rule spec is written with (presets.ts: upper-cased attribute for uniq and marker, the attribute otherwise). */

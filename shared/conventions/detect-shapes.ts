@@ -210,6 +210,7 @@ function electrodbScan(keys: KeySchema, sample: readonly Item[]): LockScan {
   const services: string[] = [];
   const constraints: string[] = [];
   const versions: string[] = [];
+  const accountEntities = entitiesByLowerCase(sample);
   for (const item of sample) {
     const hash = text(item, keys.hash.name);
     const range = text(item, keys.range?.name);
@@ -220,7 +221,7 @@ function electrodbScan(keys: KeySchema, sample: readonly Item[]): LockScan {
     services.push(hash.slice(1, at));
     constraints.push(m[1]!);
     versions.push(m[2]!);
-    locks.push({ tag: `${m[4]!}#${m[3]!}`, value: hash.slice(at + '#value_'.length), item });
+    locks.push({ tag: `${asWritten(item.entity?.S, m[4]!, accountEntities)}#${asWritten(item.name?.S, m[3]!)}`, value: hash.slice(at + '#value_'.length), item });
   }
   const entity = mostCommon(locks.map((l) => l.tag.slice(0, l.tag.indexOf('#'))))?.value ?? '';
   const mine = locks.filter((l) => l.tag.startsWith(`${entity}#`));
@@ -246,6 +247,33 @@ function electrodbScan(keys: KeySchema, sample: readonly Item[]): LockScan {
     },
     extraPrefixes: () => [],
   };
+}
+
+/**
+ * A name as the application wrote it, where the key holds it lower-cased (ElectroDB's default key
+ * casing: entity `userProfile` → `entity_userprofile`): the lock item's own attribute when it is that
+ * name (the documented constraint entity stores `name` and `entity` as given), else a sampled item's
+ * `__edb_e__` that lower-cases to it, else the key's text.
+ */
+function asWritten(attribute: string | undefined, inKey: string, known: ReadonlyMap<string, string> = new Map()): string {
+  if (attribute !== undefined && attribute.toLowerCase() === inKey) return attribute;
+  return known.get(inKey) ?? inKey;
+}
+
+/** Sampled `__edb_e__` values by their lower-case form (the most common spelling of each). */
+function entitiesByLowerCase(sample: readonly Item[]): Map<string, string> {
+  const spellings = new Map<string, string[]>();
+  for (const item of sample) {
+    const entity = text(item, ELECTRODB_ENTITY);
+    if (entity === undefined) continue;
+    const lower = entity.toLowerCase();
+    let list = spellings.get(lower);
+    if (!list) spellings.set(lower, (list = []));
+    list.push(entity);
+  }
+  const out = new Map<string, string>();
+  for (const [lower, list] of spellings) out.set(lower, mostCommon(list)?.value ?? lower);
+  return out;
 }
 
 /** The constraint entity's name-index key fields: the attributes holding `$<service>#name_…` and `$<constraint>_<v>#value_…`. */

@@ -118,6 +118,89 @@ describe('detectConvention', () => {
   });
 });
 
+describe('detectConvention and what the library does to values', () => {
+  const withRange = { hash: { name: 'pk', type: 'S' as const }, range: { name: 'sk', type: 'S' as const } };
+  /** OneTable users as `User.create` writes them (the lock holds the email as given), plus one user without a lock. */
+  function onetableSample(locked: readonly string[], unlocked: readonly string[]): Item[] {
+    const user = (e: string, i: number): Item => ({ pk: S(`User#${i}`), sk: S('User#'), _type: S('User'), email: S(e) });
+    return [...locked.flatMap((e, i) => [user(e, i), { pk: S(`_unique#User#email#${e}`), sk: S('_unique#'), _type: S('_Unique') }]), ...unlocked.map((e, i) => user(e, 100 + i))];
+  }
+
+  it('OneTable: lower-case locks and a mixed-case user without a lock → no normalization, full confidence', () => {
+    const result = detectConvention(withRange, onetableSample(['ada@x.com', 'cy@x.com', 'dee@x.com'], ['Bob@X.com']));
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.convention.preset).toBe('onetable');
+    expect(result.value.convention.rules.map((r) => [r.name, r.normalize])).toEqual([['User.email', []]]);
+    expect(result.value.confidence).toBe(1);
+    expect(result.value.evidence.join('\n')).toMatch(/rule User\.email ↔ attribute `email`: 3 values in common \(3 sampled locks\) — no normalization: dynamodb-onetable writes the value as given/);
+  });
+
+  it('OneTable: a sample missing the lock of `Ada@X.com` (legal beside `ada@x.com`) keeps no normalization, in doubt', () => {
+    const result = detectConvention(withRange, onetableSample(['ada@x.com', 'cy@x.com', 'dee@x.com'], ['Ada@X.com']));
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.convention.rules.map((r) => r.normalize)).toEqual([[]]);
+    expect(result.value.confidence).toBe(0.5);
+    expect(result.value.evidence.join('\n')).toMatch(/the sample disagrees on lowercase/);
+  });
+
+  it('aws-blog (the AWS reference code): `email#` locks as given, a mixed-case account without one → no normalization', () => {
+    const items: Item[] = [];
+    for (const [id, email, name] of [['u-1', 'ada@lovelace.io', 'ada'], ['u-2', 'grace@navy.mil', 'grace']] as const) items.push({ pk: S(id), email: S(email), userName: S(name) }, { pk: S(`email#${email}`) }, { pk: S(`userName#${name}`) });
+    items.push({ pk: S('u-5'), email: S('Edsger@Dijkstra.nl'), userName: S('edsger') });
+    const result = detectConvention({ hash: { name: 'pk', type: 'S' } }, items);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.convention.preset).toBe('aws-blog');
+    expect(result.value.convention.rules.map((r) => [r.name, r.normalize])).toEqual([['email', []], ['userName', []]]);
+    expect(result.value.confidence).toBe(1);
+  });
+
+  it('uniq: lowercase resting only on an account value without a lock is kept, with lower confidence and said so', () => {
+    const l = layoutFor('uniq', { rules: [{ attribute: 'phone', tag: 'PHONE' }] });
+    const items: Item[] = [l.account('a1', { phone: 'ext-abc' }), l.account('a2', { phone: 'ext-DEF' }), l.raw('UNIQ#PHONE#ext-abc', 'LOCK')];
+    const result = detectConvention(PRESET_KEYS.uniq, items);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.convention.rules.map((r) => r.normalize)).toEqual([['lowercase']]);
+    expect(result.value.confidence).toBe(0.5);
+    expect(result.value.evidence.join('\n')).toMatch(/lowercase: unproven \(confidence lowered\) — every sampled lock is lower-case and 1 account values are not/);
+  });
+});
+
+describe('detectConvention of ElectroDB entities with capital letters', () => {
+  const withRange = { hash: { name: 'pk', type: 'S' as const }, range: { name: 'sk', type: 'S' as const } };
+  /** What electrodb 3.9 writes for entity `userProfile` and the documented constraint entity (keys lower-cased, attributes as given). */
+  function sample(withEntityAttribute: boolean): Item[] {
+    return ['James.Bond@MI6.gov', 'm@mi6.gov', 'q@mi6.gov'].flatMap((e, i): Item[] => [
+      { pk: S('$mi6#designation_00'), sk: S(`$userprofile_1#id_${i}`), id: S(String(i)), email: S(e), __edb_e__: S('userProfile'), __edb_v__: S('1') },
+      {
+        pk: S(`$mi6#value_${e.toLowerCase()}`),
+        sk: S('$constraint_1#name_emailaddress#entity_userprofile'),
+        value: S(e),
+        ...(withEntityAttribute ? { name: S('emailAddress'), entity: S('userProfile') } : {}),
+        gsi1pk: S('$mi6#name_emailaddress#entity_userprofile'),
+        gsi1sk: S(`$constraint_1#value_${e.toLowerCase()}`),
+        __edb_e__: S('constraint'),
+        __edb_v__: S('1'),
+      },
+    ]);
+  }
+
+  it.each([
+    ['auto-detected, entity and name from the lock item', {}, true, 'emailAddress'],
+    ['with --preset electrodb', { preset: 'electrodb' as const }, true, 'emailAddress'],
+    ['without `entity` on the lock: the accounts\' __edb_e__ spelled the same lower-cased', {}, false, 'emailaddress'],
+  ])('%s', (_label, options, withEntityAttribute, name) => {
+    const result = detectConvention(withRange, sample(withEntityAttribute), options);
+    if (!result.ok) throw new Error(result.error.message);
+    const c = result.value.convention;
+    expect(c.preset).toBe('electrodb');
+    expect(c.account).toEqual({ kind: 'attribute-equals', attribute: '__edb_e__', value: 'userProfile' });
+    expect(c.rules.map((r) => [r.name, r.attribute, r.normalize, r.lockKeys, r.lockItem?.entity, r.lockItem?.name])).toEqual([
+      [`userProfile.${name}`, 'email', ['lowercase'], [{ hash: '$mi6#value_{value}', range: `$constraint_1#name_${name.toLowerCase()}#entity_userprofile` }], 'userProfile', name],
+    ]);
+    expect(result.value.confidence).toBe(1);
+  });
+});
+
 describe('detectConvention with thin accounts and sort keys', () => {
   const hashOnly = { hash: { name: 'pk', type: 'S' as const } };
   const withRange = { hash: { name: 'pk', type: 'S' as const }, range: { name: 'sk', type: 'S' as const } };

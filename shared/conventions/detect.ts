@@ -8,7 +8,7 @@ import { PRESET_NAMES } from '../model';
 import { err, ok, type Result } from '../result';
 import { scalarText } from './classify';
 import { normalizeValue } from './normalize';
-import { defaultRuleTag, inferNormalization, presetDefaultNormalization } from './detect-normalize';
+import { chooseNormalization, defaultRuleTag } from './detect-normalize';
 import { attributeValues, fmt, overlap, pairTag } from './detect-overlap';
 import { ONETABLE_LEGACY_PREFIX, ONETABLE_PREFIX, PRESET_DEFAULTS, presetConvention, UNIQ_PREFIX, type PresetOptions, type PresetRuleSpec } from './presets';
 import { findLocks, findLocksForced, type LockObservation, type LockScan } from './detect-shapes';
@@ -18,7 +18,7 @@ export interface Detection {
   readonly convention: Convention;
   /** Human-readable evidence, one finding per line. */
   readonly evidence: readonly string[];
-  /** 0..1: share of lock-looking keys covered by rules × share of rules paired by value overlap. */
+  /** 0..1: share of lock-looking keys covered by rules × share of rules paired by value overlap (half for a rule whose normalization is in doubt). */
   readonly confidence: number;
 }
 
@@ -150,6 +150,7 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
   const rules: PresetRuleSpec[] = [];
   const unpaired: string[] = [];
   let covered = 0;
+  // Rules paired by value, each weighing 1, or ½ when its normalization is in doubt.
   let pairedByValue = 0;
   const pairedLocks: LockObservation[] = [];
   for (const [tag, tagLocks] of [...byTag].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -173,13 +174,13 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
     covered += locks.length;
     pairedLocks.push(...locks);
     const lockValues = locks.map((l) => l.value);
-    // Overlap picks the attribute; the steps come from evidence, else the preset's documented default.
-    const inferred = inferNormalization(lockValues, attributes.get(pairing.attribute) ?? [], presetDefaultNormalization(preset, scan.tagName(tag), pairing.attribute));
+    // Overlap picks the attribute; the steps are the library's, else from evidence, else the preset's documented default.
+    const inferred = chooseNormalization(preset, scan.tagName(tag), pairing.attribute, lockValues, attributes.get(pairing.attribute) ?? []);
     const norm = inferred.steps.length ? ` (normalized: ${inferred.steps.join(', ')})` : '';
     const why = inferred.reasons.length ? ` — ${inferred.reasons.join('; ')}` : '';
     if (pairing.byName) evidence.push(`rule ${name} ↔ attribute \`${pairing.attribute}\`${norm}: no values in common in the sample; paired by name only${why}`);
     else {
-      pairedByValue++;
+      pairedByValue += inferred.doubtful ? 0.5 : 1;
       const common = overlap(lockValues, attributes.get(pairing.attribute) ?? [], inferred.steps);
       evidence.push(`rule ${name} ↔ attribute \`${pairing.attribute}\`${norm}: ${fmt(common)} values in common (${fmt(locks.length)} sampled locks)${why}`);
     }

@@ -210,6 +210,15 @@ export function presetConvention(name: PresetName, keys: KeySchema, options: Pre
   }
 }
 
+/**
+ * The normalization each library-modelling preset's library applies to a value before writing its
+ * lock, which detection takes as it is (never inferred from a sample): dynamodb-onetable writes
+ * `_unique#User#email#${value}` as given, the AWS reference code `email#${user.email}` as given,
+ * ElectroDB lower-cases its keys (its default key casing). uniq and marker model an application's
+ * own code: their steps are inferred from the sample.
+ */
+export const LIBRARY_NORMALIZATION: Readonly<Partial<Record<PresetName, readonly NormalizationStep[]>>> = { onetable: [], 'aws-blog': [], electrodb: ['lowercase'] };
+
 /** The demo defaults of each preset (the seeds' attributes); detection replaces them with what a table holds. */
 export const PRESET_DEFAULTS: Readonly<Record<PresetName, PresetOptions>> = {
   uniq: {
@@ -220,7 +229,8 @@ export const PRESET_DEFAULTS: Readonly<Record<PresetName, PresetOptions>> = {
   },
   marker: { rules: [{ attribute: 'name', tag: 'NAME', normalize: ['nfc'] }] },
   onetable: { model: 'User', rules: [{ attribute: 'email' }] },
-  'aws-blog': { rules: [{ attribute: 'email', normalize: ['lowercase'] }, { attribute: 'userName' }] },
+  // The reference code writes `email#${user.email}` as given: no normalization (LIBRARY_NORMALIZATION).
+  'aws-blog': { rules: [{ attribute: 'email' }, { attribute: 'userName' }] },
   electrodb: { service: 'app', accountEntity: 'user', rules: [{ attribute: 'email' }] },
 };
 
