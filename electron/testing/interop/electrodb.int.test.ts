@@ -18,7 +18,8 @@ let table = '';
 function entities(tableName: string) {
   const agent = new Entity(
     {
-      model: { entity: 'agent', version: '1', service: 'MI6' },
+      // A capital letter: ElectroDB lower-cases it in keys (`$userprofile_1#…`) and stores it as given in __edb_e__.
+      model: { entity: 'userProfile', version: '1', service: 'MI6' },
       attributes: { id: { type: 'string' }, designation: { type: 'string' }, email: { type: 'string', required: true } },
       indexes: { operatives: { pk: { field: 'pk', composite: ['designation'] }, sk: { field: 'sk', composite: ['id'] } } },
     },
@@ -43,7 +44,7 @@ let constraint: ReturnType<typeof entities>['constraint'];
 /** ElectroDB's documented createNewAgent: the agent and its email constraint in one transaction. */
 async function createNewAgent(agent: { id: string; designation: string; email: string }): Promise<boolean> {
   const out = await mi6.transaction
-    .write(({ agent: a, constraint: c }) => [a.create(agent).commit({ response: 'all_old' }), c.create({ name: 'email', value: agent.email, entity: 'agent' }).commit()])
+    .write(({ agent: a, constraint: c }) => [a.create(agent).commit({ response: 'all_old' }), c.create({ name: 'email', value: agent.email, entity: 'userProfile' }).commit()])
     .go();
   return !out.canceled;
 }
@@ -83,11 +84,11 @@ beforeAll(async () => {
   // The constraint works: a second agent with Bond's email (any case) is refused by ElectroDB.
   expect(await createNewAgent({ id: '8', designation: '00', email: 'james.bond@mi6.gov' })).toBe(false);
   // Drift: 006 deleted without his constraint; Q written without one.
-  await client.send(new DeleteItemCommand({ TableName: table, Key: { pk: { S: '$mi6#designation_00' }, sk: { S: '$agent_1#id_6' } } }));
+  await client.send(new DeleteItemCommand({ TableName: table, Key: { pk: { S: '$mi6#designation_00' }, sk: { S: '$userprofile_1#id_6' } } }));
   await client.send(
     new PutItemCommand({
       TableName: table,
-      Item: { pk: { S: '$mi6#designation_q' }, sk: { S: '$agent_1#id_9' }, id: { S: '9' }, designation: { S: 'Q' }, email: { S: 'Q@MI6.gov' }, __edb_e__: { S: 'agent' }, __edb_v__: { S: '1' } },
+      Item: { pk: { S: '$mi6#designation_q' }, sk: { S: '$userprofile_1#id_9' }, id: { S: '9' }, designation: { S: 'Q' }, email: { S: 'Q@MI6.gov' }, __edb_e__: { S: 'userProfile' }, __edb_v__: { S: '1' } },
     }),
   );
 });
@@ -103,9 +104,10 @@ describe('a table written by electrodb 3.9 (documented constraint entity)', () =
     expect(run.err).toBe('');
     const report = JSON.parse(run.out) as AuditReport;
     expect(report.convention.preset).toBe('electrodb');
+    expect(report.convention.account).toEqual({ kind: 'attribute-equals', attribute: '__edb_e__', value: 'userProfile' });
     expect(report.problems.map((p) => [p.kind, p.rule, p.value])).toEqual([
-      ['orphan-lock', 'agent.email', 'alec.trevelyan@mi6.gov'],
-      ['missing-lock', 'agent.email', 'q@mi6.gov'],
+      ['orphan-lock', 'userProfile.email', 'alec.trevelyan@mi6.gov'],
+      ['missing-lock', 'userProfile.email', 'q@mi6.gov'],
     ]);
     expect(run.code).toBe(1);
   });
@@ -123,9 +125,9 @@ describe('a table written by electrodb 3.9 (documented constraint entity)', () =
     const repair = await cli(['repair', '--execute', '--yes', '--json']);
     expect(repair.err).toBe('');
     expect(repair.code).toBe(0);
-    const got = await constraint.get({ name: 'email', value: 'Q@MI6.gov', entity: 'agent' }).go();
-    expect(got.data).toEqual({ name: 'email', value: 'Q@MI6.gov', entity: 'agent' });
-    const listed = await constraint.query.name({ name: 'email', entity: 'agent' }).go();
+    const got = await constraint.get({ name: 'email', value: 'Q@MI6.gov', entity: 'userProfile' }).go();
+    expect(got.data).toEqual({ name: 'email', value: 'Q@MI6.gov', entity: 'userProfile' });
+    const listed = await constraint.query.name({ name: 'email', entity: 'userProfile' }).go();
     expect(listed.data.map((c) => c.value).sort()).toEqual(['James.Bond@MI6.gov', 'Q@MI6.gov', 'm@mi6.gov']);
     expect(await createNewAgent({ id: '10', designation: 'Q', email: 'q@mi6.gov' })).toBe(false);
     expect(await createNewAgent({ id: '11', designation: '00', email: 'Alec.Trevelyan@MI6.gov' })).toBe(true);

@@ -42,11 +42,12 @@ beforeAll(async () => {
   await User.create({ id: 'u5', orgId: 'globex', email: 'eve@globex.io', nickname: 'eve' });
   // Drift 1: a raw delete of an account leaves both its locks behind.
   await client.send(new DeleteItemCommand({ TableName: tableName, Key: { pk: { S: 'User#u3' }, sk: { S: 'User#' } } }));
-  // Drift 2: an account written outside the transaction has no locks.
+  // Drift 2: an account written outside the transaction has no locks — its email with a capital
+  // letter, while every lock is lower-case: OneTable writes values as given, so must the repair.
   await client.send(
     new PutItemCommand({
       TableName: tableName,
-      Item: { pk: { S: 'User#u4' }, sk: { S: 'User#' }, _type: { S: 'User' }, id: { S: 'u4' }, orgId: { S: 'acme' }, email: { S: 'dan@acme.io' }, nickname: { S: 'dan' } },
+      Item: { pk: { S: 'User#u4' }, sk: { S: 'User#' }, _type: { S: 'User' }, id: { S: 'u4' }, orgId: { S: 'acme' }, email: { S: 'Dan@acme.io' }, nickname: { S: 'dan' } },
     }),
   );
   // Drift 3: OneTable's own footgun — remove without the scope property deletes the account, its
@@ -65,13 +66,17 @@ describe('a table written by dynamodb-onetable 2.7', () => {
     expect(code).toBe(1);
     expect(report.complete).toBe(true);
     expect(report.convention.preset).toBe('onetable');
+    expect(report.convention.rules.map((r) => [r.name, r.normalize])).toEqual([
+      ['User.email', []],
+      ['User.nickname', []],
+    ]);
     expect(report.convention.rules.find((r) => r.attribute === 'nickname')?.scope).toEqual({ scope: 'orgId' });
     expect(rows(report)).toEqual(
       [
         ['orphan-lock', 'User.email', 'bob@acme.io', null],
         ['orphan-lock', 'User.nickname', 'bob', { orgId: 'acme' }],
         ['orphan-lock', 'User.nickname', 'eve', { orgId: 'globex' }],
-        ['missing-lock', 'User.email', 'dan@acme.io', null],
+        ['missing-lock', 'User.email', 'Dan@acme.io', null],
         ['missing-lock', 'User.nickname', 'dan', { orgId: 'acme' }],
       ]
         .map((r) => JSON.stringify(r))
@@ -110,11 +115,16 @@ describe('a table written by dynamodb-onetable 2.7', () => {
     const lock = await client.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: '_unique#acme#User#nickname#dan' }, sk: { S: '_unique#' } }, ConsistentRead: true }));
     expect(lock.Item).toEqual({ pk: { S: '_unique#acme#User#nickname#dan' }, sk: { S: '_unique#' }, _type: { S: '_Unique' } });
 
-    await expect(User.create({ id: 'u6', orgId: 'acme', email: 'dan@acme.io' })).rejects.toThrow();
+    const email = await client.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: '_unique#User#email#Dan@acme.io' }, sk: { S: '_unique#' } }, ConsistentRead: true }));
+    expect(email.Item).toEqual({ pk: { S: '_unique#User#email#Dan@acme.io' }, sk: { S: '_unique#' }, _type: { S: '_Unique' } });
+
+    await expect(User.create({ id: 'u6', orgId: 'acme', email: 'Dan@acme.io' })).rejects.toThrow();
     await expect(User.create({ id: 'u7', orgId: 'acme', email: 'other@acme.io', nickname: 'dan' })).rejects.toThrow();
     await expect(User.create({ id: 'u8', orgId: 'globex', email: 'dan@globex.io', nickname: 'dan' })).resolves.toBeTruthy();
     await expect(User.create({ id: 'u9', orgId: 'acme', email: 'bob@acme.io', nickname: 'bob' })).resolves.toBeTruthy();
     await expect(User.create({ id: 'u10', orgId: 'globex', email: 'eve@globex.io', nickname: 'eve' })).resolves.toBeTruthy();
+    // To OneTable `dan@acme.io` is another value than `Dan@acme.io`: both held, each with its lock, and no duplicate below.
+    await expect(User.create({ id: 'u11', orgId: 'globex', email: 'dan@acme.io' })).resolves.toBeTruthy();
 
     const after = await audit();
     expect(rows(after.report)).toEqual([]);
