@@ -1,15 +1,19 @@
 /**
- * `npx tsx bench/profile-ui.ts <endpoint> [table] [--measure]`: opens the UI (browser mode) on a
+ * `npx tsx bench/profile-ui.ts <endpoint> [table] [--measure [--runs=N]]`: opens the UI (browser mode) on a
  * running endpoint (see bench/hold-table.ts), records a CPU profile of the audit and of a scroll
  * over the whole list, and prints the functions with the most self time in each. Build the renderer
  * with `npx vite build --minify false` first for readable names. With `--measure`, runs the UI
- * benchmark's own probe instead (no profiler attached) and prints its figures.
+ * benchmark's own probe instead (no profiler attached), each run right after a raw parallel scan,
+ * and prints its figures with the ratio.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppPage } from '../e2e/pages/app-page';
 import { startServe } from '../e2e/support/server';
+import { createDynamoClient } from '../electron/services/dynamo/client';
+import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../shared/conventions/presets';
+import { rawScan } from './scan-bench';
 import { percentile as percentileOf } from './stats';
 import { launchChromium, scrollScript, uiRun } from './ui-bench';
 
@@ -78,19 +82,27 @@ function longTaskBreakdown(events: readonly TraceEvent[]): string[] {
 }
 const [endpoint, table = 'bench_accounts'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 if (measure && endpoint) {
+  // Each UI run right after a raw parallel scan of the same table, as `npm run bench` reads it.
+  const runs = Number(/^--runs=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--runs=')) ?? '')?.[1] ?? 1);
+  const client = createDynamoClient({ label: 'profile', endpoint, region: 'us-east-1' });
+  const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
   const browser = await launchChromium();
   try {
-    const r = await uiRun(browser, endpoint, table);
-    const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
-    const frames = sorted(r.frameMs);
-    const at = (p: number): string => (frames[Math.min(frames.length - 1, Math.floor((frames.length * p) / 100))] ?? Number.NaN).toFixed(1);
-    process.stdout.write(
-      `first rows ${r.firstRowsMs.toFixed(0)} ms, complete ${r.completeMs.toFixed(0)} ms, ${r.longTasksMs.length} long tasks, largest ${sorted(r.longTasksMs).slice(-8).join(', ')} ms; ` +
-        `scroll ${frames.length} frames p50 ${at(50)} p95 ${at(95)} ms, ${r.scrollLongTasksMs.length} scroll long tasks, largest ${sorted(r.scrollLongTasksMs).slice(-5).join(', ')}; ${r.rowsText}; ` +
-        `baseline scroll p50 ${percentileOf(r.baselineFrameMs, 50).toFixed(1)} p95 ${percentileOf(r.baselineFrameMs, 95).toFixed(1)} ms\n`,
-    );
+    for (let run = 0; run < runs; run++) {
+      const raw = await rawScan(client, table, 4, convention);
+      const r = await uiRun(browser, endpoint, table);
+      const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
+      const frames = sorted(r.frameMs);
+      const at = (p: number): string => (frames[Math.min(frames.length - 1, Math.floor((frames.length * p) / 100))] ?? Number.NaN).toFixed(1);
+      process.stdout.write(
+        `raw ${raw.ms.toFixed(0)} ms; first rows ${r.firstRowsMs.toFixed(0)} ms, complete ${r.completeMs.toFixed(0)} ms (${(r.completeMs / raw.ms).toFixed(2)}× raw), ${r.longTasksMs.length} long tasks, largest ${sorted(r.longTasksMs).slice(-8).join(', ')} ms; ` +
+          `scroll ${frames.length} frames p50 ${at(50)} p95 ${at(95)} ms, ${r.scrollLongTasksMs.length} scroll long tasks, largest ${sorted(r.scrollLongTasksMs).slice(-5).join(', ')}; ${r.rowsText}; ` +
+          `baseline scroll p50 ${percentileOf(r.baselineFrameMs, 50).toFixed(1)} p95 ${percentileOf(r.baselineFrameMs, 95).toFixed(1)} ms; heap ${((r.heapBytes.page + r.heapBytes.workers) / 1048576).toFixed(0)} MiB\n`,
+      );
+    }
   } finally {
     await browser.close();
+    client.destroy();
   }
   process.exit(0);
 }

@@ -4,7 +4,8 @@
  */
 import type { AppError } from '../result';
 import type { Convention, KeySchema, PlainKey } from '../model';
-import type { AuditCounts, AuditDelta, AuditReport } from '../audit/types';
+import type { AuditCounts, AuditReport } from '../audit/types';
+import type { WireDelta } from './audit-wire';
 import type { ScanProgress } from '../scan-types';
 
 /** Any JSON value (DynamoDB JSON, plain items, requests) as it crosses the bridge. */
@@ -150,8 +151,11 @@ export interface ExportConfirmView {
 
 /** One event of a running audit (the `audit.events` stream). */
 export type AuditEvent =
-  /** `snapshot`: the delta holds every row of the run so far (a late or re-joining subscriber): replace the list with it. */
-  | { readonly type: 'delta'; readonly runId: string; readonly delta: AuditDelta; readonly snapshot?: true }
+  /**
+   * Rows in the wire form (audit-wire.ts: `decodeDelta` gives the engine's AuditDelta back).
+   * `snapshot`: the delta holds every row of the run so far (a late or re-joining subscriber): replace the list with it.
+   */
+  | { readonly type: 'delta'; readonly runId: string; readonly delta: WireDelta; readonly snapshot?: true }
   | { readonly type: 'progress'; readonly runId: string; readonly progress: ScanProgress }
   | { readonly type: 'done'; readonly runId: string; readonly complete: boolean; readonly reason?: string; readonly counts: AuditCounts };
 

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { decodeDelta } from '../../../shared/contract/audit-wire';
 import type { AuditEvent } from '../../../shared/contract/views';
 import type { GroupRow } from '../../../shared/audit/types';
 import type { Item } from '../../../shared/model';
@@ -28,8 +29,9 @@ function collector() {
     const event = raw as AuditEvent;
     if (event.type === 'delta') {
       if (event.snapshot) rows.clear();
-      for (const id of event.delta.removed) rows.delete(id);
-      for (const row of event.delta.upserted) rows.set(row.id, row);
+      const delta = decodeDelta(event.delta);
+      for (const id of delta.removed) rows.delete(id);
+      for (const row of delta.upserted) rows.set(row.id, row);
     } else if (event.type === 'done') done = event;
   };
   return { rows, deliver, done: () => done };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditReport } from '../../../shared/audit/types';
+import type { AuditReport, GroupRow } from '../../../shared/audit/types';
+import { decodeDelta } from '../../../shared/contract/audit-wire';
 import type { AuditEvent } from '../../../shared/contract/views';
 import type { ScanProgress } from '../../../shared/scan-types';
 import { createAuditRuns, MAX_KEPT_RUNS, MAX_SNAPSHOT_RUNS, type AuditPublisher } from './audit-runs';
@@ -8,7 +9,7 @@ const summary = { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'ow
 const counts = { scanned: 2, accounts: 1, locks: 1, summary };
 const progress: ScanProgress = { items: 2, pages: 1, segments: 1, segmentsDone: 1, capacityUnits: 0, elapsedMs: 1, retries: 0 };
 const report = { table: 't', complete: true, scanned: 2, accounts: 1, locks: 1, summary, problems: [] } as unknown as AuditReport;
-const row = (id: string) => ({ id }) as never;
+const row = (id: string): GroupRow => ({ kind: 'orphan-lock', id, key: { PK: `UNIQ#EMAIL#${id}`, SK: 'LOCK' }, rule: 'EMAIL', value: id });
 
 function publisher() {
   const published: AuditEvent[] = [];
@@ -26,8 +27,10 @@ describe('audit runs', () => {
     runs.delta('r1', run, { upserted: [], removed: ['a'], counts }, progress);
     runs.finish('r1', run, report);
     expect(published.map((e) => e.type)).toEqual(['delta', 'progress', 'delta', 'progress', 'done']);
-    expect(replay('r1')).toEqual([
-      { type: 'delta', runId: 'r1', snapshot: true, delta: { upserted: [row('b')], removed: [], counts } },
+    const [snapshot, ...rest] = replay('r1');
+    expect(snapshot).toMatchObject({ type: 'delta', runId: 'r1', snapshot: true });
+    expect(snapshot?.type === 'delta' && decodeDelta(snapshot.delta)).toEqual({ upserted: [row('b')], removed: [], counts });
+    expect(rest).toEqual([
       { type: 'progress', runId: 'r1', progress },
       { type: 'done', runId: 'r1', complete: true, counts: { scanned: 2, accounts: 1, locks: 1, summary } },
     ]);

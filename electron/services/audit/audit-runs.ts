@@ -3,7 +3,8 @@
  * subscriber to `audit.events` receives. Runs are started by `startAudit` (audit-methods.ts); the
  * CLI runs `runAudit` directly and keeps no registry.
  */
-import type { AuditCounts, AuditReport, GroupRow } from '../../../shared/audit/types';
+import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from '../../../shared/audit/types';
+import { encodeDelta } from '../../../shared/contract/audit-wire';
 import type { AuditEvent } from '../../../shared/contract/views';
 import type { ScanProgress } from '../../../shared/scan-types';
 import { AuditIndexes } from './audit-index';
@@ -39,7 +40,7 @@ export interface AuditRuns {
   add(runId: string): AuditRunState;
   get(runId: string): AuditRunState | undefined;
   /** Records a delta in the run (for replay) and publishes it with the progress. */
-  delta(runId: string, run: AuditRunState, event: Extract<AuditEvent, { type: 'delta' }>['delta'], progress: ScanProgress): void;
+  delta(runId: string, run: AuditRunState, delta: AuditDelta, progress: ScanProgress): void;
   /** Records and publishes progress alone (a run whose rows come at the end: an export audit). */
   progress(runId: string, run: AuditRunState, progress: ScanProgress): void;
   /** Records the report and publishes `done`. */
@@ -65,7 +66,7 @@ export function createAuditRuns(publisher: AuditPublisher): AuditRuns {
     const run = runId ? runs.get(runId) : undefined;
     if (!runId || !run) return [];
     const events: AuditEvent[] = [];
-    if (run.rows && run.counts) events.push({ type: 'delta', runId, snapshot: true, delta: { upserted: [...run.rows.values()], removed: [], counts: run.counts } });
+    if (run.rows && run.counts) events.push({ type: 'delta', runId, snapshot: true, delta: encodeDelta({ upserted: [...run.rows.values()], removed: [], counts: run.counts }) });
     if (run.progress) events.push({ type: 'progress', runId, progress: run.progress });
     if (run.report) events.push(doneEvent(runId, run.report));
     return events;
@@ -91,7 +92,8 @@ export function createAuditRuns(publisher: AuditPublisher): AuditRuns {
       for (const row of delta.upserted) run.rows?.set(row.id, row);
       run.counts = delta.counts;
       run.progress = progress;
-      publisher.publish('audit.events', { type: 'delta', runId, delta });
+      // Encoded once, here: every subscriber's transport carries the same compact rows.
+      publisher.publish('audit.events', { type: 'delta', runId, delta: encodeDelta(delta) });
       publisher.publish('audit.events', { type: 'progress', runId, progress });
     },
     progress(runId, run, progress) {

@@ -14,6 +14,7 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuditReport, GroupRow } from '../../../shared/audit/types';
+import { decodeDelta } from '../../../shared/contract/audit-wire';
 import type { AuditEvent } from '../../../shared/contract/views';
 import { layoutFor } from '../../../shared/conventions/test-layouts';
 import { composeApp, type ComposedApp } from '../../bridge/compose';
@@ -50,8 +51,9 @@ function finished(runId: string): Promise<{ rows: GroupRow[]; done: Extract<Audi
       if (event.type === 'progress' && event.progress.step) steps.push(event.progress.step);
       if (event.type === 'delta') {
         if (event.snapshot) rows.clear();
-        for (const id of event.delta.removed) rows.delete(id);
-        for (const row of event.delta.upserted) rows.set(row.id, row);
+        const delta = decodeDelta(event.delta);
+        for (const id of delta.removed) rows.delete(id);
+        for (const row of delta.upserted) rows.set(row.id, row);
       }
       if (event.type === 'done' && !ended) {
         ended = true;

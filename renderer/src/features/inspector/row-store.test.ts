@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AccountGroup, AuditCounts, GroupRow, StrayLockRow } from '../../../../shared/audit/types';
-import type { AuditEvent, LookupView } from '../../../../shared/contract';
+import { encodeDelta, type AuditEvent, type LookupView } from '../../../../shared/contract';
 import type { KeySchema } from '../../../../shared/model';
 import { RowStore, type RowsView, type RowStoreUpdate, type ViewSpec } from './row-store';
 
@@ -18,7 +18,7 @@ const orphan = (value: string): StrayLockRow => ({ kind: 'orphan-lock', id: `o-$
 const delta = (rows: readonly GroupRow[], c: AuditCounts, extra: { removed?: string[]; snapshot?: true } = {}): AuditEvent => ({
   type: 'delta',
   runId: 'r',
-  delta: { upserted: rows, removed: extra.removed ?? [], counts: c },
+  delta: encodeDelta({ upserted: rows, removed: extra.removed ?? [], counts: c }),
   ...(extra.snapshot ? { snapshot: true as const } : {}),
 });
 const done = (c: AuditCounts, complete = true): AuditEvent => ({ type: 'done', runId: 'r', complete, counts: c });

@@ -8,7 +8,7 @@
  */
 import type { AuditCounts, GroupRow } from '../../../../shared/audit/types';
 import { problemsOfRows } from '../../../../shared/audit/problem-rules';
-import type { AuditEvent, LookupView } from '../../../../shared/contract';
+import { decodeDelta, type AuditEvent, type LookupView } from '../../../../shared/contract';
 import type { KeySchema, Problem } from '../../../../shared/model';
 import type { ScanProgress } from '../../../../shared/scan-types';
 import { applyAuditDeltas, EMPTY_AUDIT_ROWS, type AuditRows } from './audit-rows';
@@ -156,7 +156,7 @@ export class RowStore {
     // and deltas before it are already in it.
     const snapshotAt = events.findLastIndex((e) => e.type === 'delta' && e.snapshot === true);
     if (snapshotAt >= 0) this.rows = EMPTY_AUDIT_ROWS;
-    const deltas = events.slice(Math.max(0, snapshotAt)).flatMap((e) => (e.type === 'delta' ? [e.delta] : []));
+    const deltas = events.slice(Math.max(0, snapshotAt)).flatMap((e) => (e.type === 'delta' ? [decodeDelta(e.delta)] : []));
     this.rows = applyAuditDeltas(this.rows, deltas, { inPlace: true });
     for (const event of events) {
       // The run's own final counts are the truth, as they were before rows had a store of their own.
