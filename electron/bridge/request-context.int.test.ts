@@ -1,8 +1,9 @@
 /**
  * The request context over real services and the run's DynamoDB Local: a convention from the caller
- * is checked once against the table's real keys, and a refused one reaches no service (the only
- * request sent is the one DescribeTable); every table method describes its table once; a call that
- * fails for connection reasons marks the connection.
+ * is checked once against the table's real keys, and a refused one reaches no service (no scan, no
+ * write: only the reads that checked it); every table method describes its table once, except
+ * audit.start, which confirms the key schema by probes and describes nothing (audit-keys.ts); a call
+ * that fails for connection reasons marks the connection.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,8 @@ const sent: string[] = [];
 /** The same commands as `<name> start` / `<name> end` events, to see what ran at once. */
 const timeline: string[] = [];
 let detectable = '';
+const detectableTable = (): string => detectable;
+const fittingTable = (): string => fitting;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'locksmith-context-'));
@@ -77,7 +80,9 @@ describe("conventions from the caller are checked against the table's keys", () 
     sent.length = 0;
     const result = await app.dispatch(method, { connectionId, table: hashOnly, convention: EXAMPLE_CONVENTION, ...extra }, 'http', trusted);
     expect(result).toMatchObject({ ok: false, error: { kind: 'validation', field: 'convention.keys.range', message: expect.stringMatching(/^convention\.keys\.range: .*sort key/) } });
-    expect(sent).toEqual(['DescribeTableCommand']);
+    // audit.start first probes the convention's keys (refused by the table), then describes it as every other method does.
+    const probes = method === 'audit.start' ? ['GetItemCommand', 'QueryCommand', 'QueryCommand'] : [];
+    expect([...sent].sort()).toEqual(['DescribeTableCommand', ...probes].sort());
     expect(await app.dispatch('conventions.get', { connectionId, table: hashOnly }, 'http', trusted)).toEqual({ ok: true, value: { convention: null } });
   });
 
@@ -96,7 +101,6 @@ describe('one DescribeTable per request', () => {
     ['lookup.run', { value: 'ada@lovelace.io', convention: layout.convention }],
     ['lookup.run', { value: 'ada@lovelace.io' }],
     ['tx.preview', { request: { kind: 'release', rule: 'HANDLE', value: 'ghost' }, convention: layout.convention }],
-    ['audit.start', { convention: layout.convention }],
   ] as const)('%s %j describes the table once', async (method, extra) => {
     sent.length = 0;
     const result = await app.dispatch(method, { connectionId, table: fitting, ...extra }, 'http', trusted);
@@ -106,13 +110,31 @@ describe('one DescribeTable per request', () => {
 });
 
 describe('detection', () => {
-  it.each([['audit.start'], ['conventions.detect']] as const)('%s without a convention reads its sample beside the one DescribeTable, not after it', async (method) => {
+  it('conventions.detect reads its sample beside the one DescribeTable, not after it', async () => {
     timeline.length = 0;
     sent.length = 0;
-    expect(await app.dispatch(method, { connectionId, table: detectable }, 'http', trusted)).toMatchObject({ ok: true, value: { convention: { preset: 'uniq' } } });
+    expect(await app.dispatch('conventions.detect', { connectionId, table: detectable }, 'http', trusted)).toMatchObject({ ok: true, value: { convention: { preset: 'uniq' } } });
     expect(sent.filter((c) => c === 'DescribeTableCommand')).toHaveLength(1);
     expect(timeline.indexOf('ScanCommand start')).toBeGreaterThanOrEqual(0);
     expect(timeline.indexOf('ScanCommand start')).toBeLessThan(timeline.indexOf('DescribeTableCommand end'));
+  });
+});
+
+describe('audit.start', () => {
+  it.each([
+    ['detected from its sample', detectableTable, {}],
+    ['given', fittingTable, { convention: layout.convention }],
+  ] as const)('with a convention %s describes nothing: the key schema is confirmed by probes, and the audit is exact', async (_how, which, extra) => {
+    sent.length = 0;
+    const table = which();
+    const started = await app.dispatch('audit.start', { connectionId, table, ...extra }, 'http', trusted);
+    if (!started.ok) throw new Error(started.error.message);
+    const { runId } = started.value as { runId: string };
+    await expect.poll(async () => (await app.dispatch('audit.report', { runId }, 'http', trusted)).ok, { timeout: 20_000 }).toBe(true);
+    const report = await app.dispatch('audit.report', { runId }, 'http', trusted);
+    expect(report).toMatchObject({ ok: true, value: { complete: true, convention: { keys: layout.convention.keys } } });
+    expect(sent).not.toContain('DescribeTableCommand');
+    expect(sent).toContain('GetItemCommand');
   });
 });
 

@@ -12,7 +12,7 @@ import { err, ok, type Result } from '../../../shared/result';
 import { sampleItems } from '../audit/sample';
 import type { ErrorContext } from '../dynamo/errors';
 import { describeTable } from '../dynamo/tables';
-import type { ConventionContext, ConventionSource, TableContext } from './request-context';
+import type { ChosenConvention, ConventionSource, KeyedTableContext } from './request-context';
 
 /** Options of the reads behind a convention choice. */
 export interface ChoiceReads {
@@ -37,7 +37,7 @@ export async function checkLockTableOf(client: DynamoDBClient, convention: Conve
  * (its key attributes) and its lock table: the only checks left, each made once. Errors name the
  * field as in a convention file (`keys.range`, `lockTable`).
  */
-async function checkAgainstTable(ctx: TableContext, convention: Convention): Promise<Result<Convention>> {
+async function checkAgainstTable(ctx: KeyedTableContext, convention: Convention): Promise<Result<Convention>> {
   const checked = checkKeysFit(convention, ctx.table.keys);
   return checked.ok ? checkLockTableOf(ctx.client, checked.value, { local: ctx.local }) : checked;
 }
@@ -79,7 +79,7 @@ export function startSample(client: DynamoDBClient, table: string, request: Dete
 }
 
 /** Detects the convention of the context's table (from a sample already started, when there is one). */
-export function detectForTable(ctx: TableContext, sampleSize?: number, started?: Promise<Result<Item[]>>): ReturnType<typeof detectFromTable> {
+export function detectForTable(ctx: KeyedTableContext, sampleSize?: number, started?: Promise<Result<Item[]>>): ReturnType<typeof detectFromTable> {
   return detectFromTable(ctx.client, ctx.table, { ...(sampleSize ? { sampleSize } : {}), errorContext: ctx.errorContext }, started);
 }
 
@@ -91,8 +91,8 @@ function asConventionArgument(error: { readonly message: string; readonly field?
 }
 
 /** The convention of an app request: given (checked once), else saved, else detected (from `sample` when the caller started it). */
-export async function chooseConvention(ctx: TableContext, given: Convention | undefined, saved: Convention | undefined, sample?: Promise<Result<Item[]>>): Promise<Result<ConventionContext>> {
-  const chosen = (convention: Convention, conventionSource: ConventionSource): Result<ConventionContext> => ok({ ...ctx, convention, conventionSource });
+export async function chooseConvention<C extends KeyedTableContext>(ctx: C, given: Convention | undefined, saved: Convention | undefined, sample?: Promise<Result<Item[]>>): Promise<Result<C & ChosenConvention>> {
+  const chosen = (convention: Convention, conventionSource: ConventionSource): Result<C & ChosenConvention> => ok({ ...ctx, convention, conventionSource });
   if (given) {
     const checked = await checkAgainstTable(ctx, given);
     if (checked.ok) return chosen(given, 'given');
