@@ -97,7 +97,7 @@ if (measure && endpoint) {
       process.stdout.write(
         `raw ${raw.ms.toFixed(0)} ms; first rows ${r.firstRowsMs.toFixed(0)} ms, complete ${r.completeMs.toFixed(0)} ms (${(r.completeMs / raw.ms).toFixed(2)}× raw), ${r.longTasksMs.length} long tasks, largest ${sorted(r.longTasksMs).slice(-8).join(', ')} ms; ` +
           `scroll ${frames.length} frames p50 ${at(50)} p95 ${at(95)} ms, ${r.scrollLongTasksMs.length} scroll long tasks, largest ${sorted(r.scrollLongTasksMs).slice(-5).join(', ')}; ${r.rowsText}; ` +
-          `baseline scroll p50 ${percentileOf(r.baselineFrameMs, 50).toFixed(1)} p95 ${percentileOf(r.baselineFrameMs, 95).toFixed(1)} ms; heap ${((r.heapBytes.page + r.heapBytes.workers) / 1048576).toFixed(0)} MiB\n`,
+          `baseline scroll p50 ${percentileOf(r.baselineFrameMs, 50).toFixed(1)} p95 ${percentileOf(r.baselineFrameMs, 95).toFixed(1)} ms; heap ${((r.heapBytes.page + r.heapBytes.workers) / 1048576).toFixed(0)} MiB; CPU during the audit ${Object.entries(r.cpuMs).map(([n, ms]) => `${n} ${ms.toFixed(0)}`).join(', ')} ms\n`,
       );
     }
   } finally {

@@ -3,7 +3,7 @@
  * audit; the page itself records (in its own clock) the click, the first inspector row and the end
  * of the audit, every `longtask` in between, then frame times while scrolling the whole list.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -26,6 +26,65 @@ export interface UiSample {
   readonly baselineFrameMs: number[];
   /** The tab's JS heap in use once the audit is done: the page's own and its workers' (the row store). */
   readonly heapBytes: { readonly page: number; readonly workers: number };
+  /**
+   * CPU time (user + system, ms) spent between the click and the end of the audit by this bench's
+   * child processes, by name (`chromium`: the browser's processes; `node`: the `serve` process; `java`:
+   * DynamoDB Local when the bench started it). Less swayed by the machine's load than wall time (the
+   * machine is shared: only this process's descendants count); empty where /proc is absent.
+   */
+  readonly cpuMs: Readonly<Record<string, number>>;
+}
+
+/** CPU time (ms) of this process's descendants, summed by process name (/proc/<pid>/stat). */
+export function cpuByName(): Record<string, number> {
+  const procs: { pid: number; ppid: number; name: string; ms: number }[] = [];
+  try {
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // ppid is the line's 4th field; utime and stime its 14th and 15th, in clock ticks (100 a second).
+        procs.push({ pid: Number(pid), ppid: Number(fields[1]), name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 });
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+  } catch {
+    return {};
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs) if (!mine.has(p.pid) && mine.has(p.ppid)) grew = mine.add(p.pid) !== undefined;
+  }
+  const out: Record<string, number> = {};
+  for (const p of procs) {
+    if (p.pid === process.pid || !mine.has(p.pid)) continue;
+    // Chromium's processes by kind: the page's renderer, the GPU (compositing), the network service, the browser.
+    const cmd = p.name === 'chromium' ? readCmdline(p.pid) : '';
+    const kind = p.name === 'chromium' ? (/--utility-sub-type=\w+\.mojom\.(\w+)/.exec(cmd)?.[1] ?? /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser') : undefined;
+    const name = kind ? `chromium ${kind}` : p.name;
+    out[name] = (out[name] ?? 0) + p.ms;
+  }
+  return out;
+}
+
+function readCmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+function cpuSince(before: Readonly<Record<string, number>>): Record<string, number> {
+  const now = cpuByName();
+  const out: Record<string, number> = {};
+  for (const name of Object.keys(now)) {
+    const ms = (now[name] ?? 0) - (before[name] ?? 0);
+    if (ms > 0) out[name] = ms;
+  }
+  return out;
 }
 
 /**
@@ -200,6 +259,7 @@ export async function uiRun(browser: Browser, endpoint: string, table: string): 
     const connection = page.locator('[data-testid^="connection-endpoint"]').first();
     await connection.click();
     await page.waitForSelector(`[data-testid="table-${table}"]`, { timeout: 60_000 });
+    const cpuBefore = cpuByName();
     await app.selectTable(table);
     // A function, not a string: the app's CSP forbids eval, which a string predicate needs.
     try {
@@ -212,6 +272,7 @@ export async function uiRun(browser: Browser, endpoint: string, table: string): 
       const seen = (await page.evaluate(READ_PROBE).catch(() => null)) as PageProbe | null;
       throw new Error(`${error instanceof Error ? error.message.split('\n')[0] : String(error)}; phase=${String(phase)} rows=${String(rows)} progress=${String(progress)} probe=${JSON.stringify(seen && { ...seen, longTasks: seen.longTasks.length })}`, { cause: error });
     }
+    const cpuMs = cpuSince(cpuBefore);
     const probe = (await page.evaluate(READ_PROBE)) as PageProbe;
     const complete = await page.getByTestId('inspector').getAttribute('data-audit-complete');
     if (complete !== 'true') throw new Error('the UI audit did not complete');
@@ -225,7 +286,7 @@ export async function uiRun(browser: Browser, endpoint: string, table: string): 
     const rowsText = (await page.getByTestId('inspector-row-count').textContent())?.trim() ?? '';
     const rowCount = Number(/^(\d+)/.exec(rowsText)?.[1] ?? '0');
     const baselineFrameMs = await baselineScroll(browser, rowCount);
-    return { firstRowsMs: (probe.firstRows ?? Number.NaN) - start, completeMs: done - start, longTasksMs: during, frameMs, rowsText, scrollLongTasksMs, baselineFrameMs, heapBytes };
+    return { firstRowsMs: (probe.firstRows ?? Number.NaN) - start, completeMs: done - start, longTasksMs: during, frameMs, rowsText, scrollLongTasksMs, baselineFrameMs, heapBytes, cpuMs };
   } finally {
     await context.close();
     await server.stop();
