@@ -7,15 +7,22 @@ export interface ProgressBarProps {
   readonly fraction?: number;
   readonly children?: ReactNode;
   readonly actions?: ReactNode;
+  /**
+   * The spinning mark beside the label (default: shown). Off where the numbers below already change
+   * several times a second: an endless CSS animation makes the browser draw a frame every vsync, and
+   * without GPU compositing (a VM, a remote box, the bench's headless Chromium) that took ~1.4 s of the
+   * GPU process's and ~2 s of the renderer's CPU during one audit, CPU the scan needed (docs/benchmarks.md).
+   */
+  readonly spinner?: boolean;
 }
 
 /** A labelled progress bar (indeterminate when `fraction` is undefined) with stats and actions. */
-export function ProgressBar({ label, fraction, children, actions }: ProgressBarProps) {
+export function ProgressBar({ label, fraction, children, actions, spinner = true }: ProgressBarProps) {
   const percent = fraction === undefined ? undefined : Math.round(Math.min(1, Math.max(0, fraction)) * 100);
   return (
     <div className="progress" data-testid="progress">
       <div className="row">
-        <span className="spinner" aria-hidden="true" />
+        {spinner ? <span className="spinner" aria-hidden="true" /> : null}
         <strong>{label}</strong>
         <span className="spacer" />
         {actions}

@@ -12,6 +12,8 @@ export function AuditProgress({ progress, cancelling, onCancel }: { progress: Sc
   const fraction = progress && progress.segments > 0 ? progress.segmentsDone / progress.segments : undefined;
   return (
     <ProgressBar
+      // Items, pages and the elapsed time change with every page read: they show the audit is alive.
+      spinner={false}
       label={cancelling ? 'Cancelling the audit…' : progress?.step !== undefined ? `Auditing the export — ${progress.step}` : 'Auditing — rows appear as pages arrive'}
       fraction={fraction}
       actions={
