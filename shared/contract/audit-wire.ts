@@ -12,8 +12,9 @@ import type { PlainKey, PlainValue, ProblemKind } from '../model';
 
 /**
  * `[rule, value, normalized (0: same as value), status, lock key, owner, scope, other holders]`, `0`
- * for an absent field, absent tail trimmed. The lock key is `[shape, ...values]` (`keyShapes[shape]` names the attributes), or, when its first value
- * is a prefix + the normalized value (the usual `UNIQ#EMAIL#<value>`), `[-1 - shape, prefix string, ...rest]`.
+ * for an absent field, absent tail trimmed (rule, status: indexes in `strings`). The lock key is
+ * `[shape, ...values]`, or, when its first value is a prefix + the normalized value (the usual
+ * `UNIQ#EMAIL#<value>`), `[-1 - shape, index of the prefix in strings, ...rest]`.
  */
 type WireLock = readonly unknown[];
 /** `[0, id (0: derived from the key), key, locks, problems]` or `[1 | 2, id, key, value, rule + 1 (0: none), scope, owner, reason]`. */
