@@ -30,8 +30,20 @@ export type WatchEvent =
   | { readonly event: 'resolved'; readonly problem: Problem; readonly cause: WatchCause }
   | { readonly event: 'watching'; readonly table: string; readonly streamArn: string };
 
-/** How a live watch in the app is doing: reading (`live`), behind its stream (`lagging`), or ended (with why). */
-export type LiveWatchStatus = 'live' | 'lagging' | 'stopped';
+/**
+ * What the watch says besides events: a `gap` (changes the stream no longer holds were missed, so
+ * silence since then proves nothing: run an audit) or a re-check being `retrying`.
+ */
+export interface WatchNotice {
+  readonly kind: 'gap' | 'retrying';
+  readonly message: string;
+}
+
+/**
+ * How a live watch in the app is doing: reading (`live`), behind its stream (`lagging`), reading
+ * again after changes were missed (`gap`, kept until the watch ends: its reason says what to do), or ended (with why).
+ */
+export type LiveWatchStatus = 'live' | 'lagging' | 'gap' | 'stopped';
 
 /** One event of the app's `watch.events` stream: a watch event or a status change, tagged with its watch. */
 export type LiveWatchEvent =

@@ -58,7 +58,7 @@ Example:
         ...(settleMs === undefined ? {} : { settleMs }),
         ...(pollMs === undefined ? {} : { pollMs }),
         onEvent: (event) => io.stdout(values.json === true ? `${JSON.stringify(event)}\n` : `${eventText(event)}\n`),
-        onNotice: (text) => io.stderr(`locksmith: ${text}\n`),
+        onNotice: (notice) => io.stderr(`locksmith: ${notice.message}\n`),
       });
       return EXIT_OK;
     } catch (error) {

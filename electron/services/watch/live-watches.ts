@@ -41,6 +41,8 @@ interface LiveWatch {
   readonly done: Promise<void>;
   status: LiveWatchStatus;
   reason?: string;
+  /** Why changes were missed, once they were: the status stays `gap` until the watch ends. */
+  gap?: string;
 }
 
 /** Options of the service. */
@@ -65,7 +67,10 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
     return [status, ...watch.tracker.problems().map(({ problem, cause }): LiveWatchEvent => ({ event: 'problem', watchId, problem, cause }))];
   });
 
-  const setStatus = (watch: LiveWatch, status: LiveWatchStatus, reason?: string): void => {
+  const setStatus = (watch: LiveWatch, next: LiveWatchStatus, why?: string): void => {
+    // After a gap, "live" would read as "nothing drifted": the gap stands (with what to do) until the watch ends.
+    const status = next !== 'stopped' && watch.gap !== undefined ? 'gap' : next;
+    const reason = status === 'gap' ? watch.gap : why;
     watch.status = status;
     if (reason !== undefined) watch.reason = reason;
     options.hub.publish('watch.events', { event: 'status', watchId: watch.started.watchId, status, ...(reason ? { reason } : {}) });
@@ -115,6 +120,11 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
               else options.hub.publish('watch.events', { ...event, watchId });
             },
             onStatus: (status) => setStatus(watch, status),
+            onNotice: (notice) => {
+              if (notice.kind !== 'gap') return;
+              watch.gap = notice.message;
+              setStatus(watch, 'gap');
+            },
           })
             .then(
               () => setStatus(watch, 'stopped', 'stopped on request'),

@@ -6,11 +6,12 @@ import {
   GetShardIteratorCommand,
   LimitExceededException,
   ResourceNotFoundException,
+  TrimmedDataAccessException,
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StreamChange } from '../../../shared/watch/watch-events';
+import type { StreamChange, WatchNotice } from '../../../shared/watch/watch-events';
 import { readStream } from './stream-reader';
 
 // AWS itself cannot run here: shard splits, expired iterators and throttling are injected at the SDK edge.
@@ -85,5 +86,78 @@ describe('readStream: shards, splits, expiry, throttling', () => {
     await expect(readStream({ streams: new DynamoDBStreamsClient({ region: 'us-east-1' }), streamArn: 'arn', signal: new AbortController().signal, pollMs: 5, describeEveryMs: 20, onRecords: () => undefined })).rejects.toThrow(
       'Requested resource not found',
     );
+  });
+
+  it('after an iterator expired before any record of a LATEST shard, reads the gap from TRIM_HORIZON, skipping only what predates the watch', async () => {
+    const before = new Date(Date.now() - 60 * 60 * 1000);
+    const at = (seq: string, when: Date): _Record => ({ ...record(seq), dynamodb: { ...record(seq).dynamodb, ApproximateCreationDateTime: when } });
+    streams.on(DescribeStreamCommand).resolves({ StreamDescription: { Shards: [{ ShardId: 'A', SequenceNumberRange: { StartingSequenceNumber: '1' } }] } });
+    // A quiet shard read from LATEST; then the machine sleeps past the iterator's 15 minutes while record 7 is written.
+    streams.on(GetShardIteratorCommand, { ShardId: 'A', ShardIteratorType: 'LATEST' }).resolvesOnce({ ShardIterator: 'it0' }).resolves({ ShardIterator: 'itAfterGap' });
+    streams.on(GetShardIteratorCommand, { ShardId: 'A', ShardIteratorType: 'TRIM_HORIZON' }).resolves({ ShardIterator: 'itHorizon' });
+    streams.on(GetRecordsCommand, { ShardIterator: 'it0' }).resolves({ Records: [], NextShardIterator: 'it1' });
+    streams.on(GetRecordsCommand, { ShardIterator: 'it1' }).rejects(new ExpiredIteratorException({ message: 'Iterator expired', ...meta }));
+    streams.on(GetRecordsCommand, { ShardIterator: 'itAfterGap' }).resolves({ Records: [], NextShardIterator: 'itAfterGap' });
+    // From the shard's start: two records of the hour before the watch (history), then the gap's record.
+    streams.on(GetRecordsCommand, { ShardIterator: 'itHorizon' }).resolves({ Records: [at('5', before), at('6', before), at('7', new Date())], NextShardIterator: 'itTail' });
+    streams.on(GetRecordsCommand, { ShardIterator: 'itTail' }).resolves({ Records: [], NextShardIterator: 'itTail' });
+
+    const seen: string[] = [];
+    const notices: WatchNotice[] = [];
+    const controller = new AbortController();
+    let gapRead: () => void = () => undefined;
+    const read = new Promise<void>((resolve) => (gapRead = resolve));
+    const reading = readStream({
+      streams: new DynamoDBStreamsClient({ region: 'us-east-1' }),
+      streamArn: 'arn',
+      signal: controller.signal,
+      pollMs: 5,
+      describeEveryMs: 20,
+      onNotice: (n) => notices.push(n),
+      onRecords: (changes) => {
+        seen.push(...changes.map((c) => c.sequenceNumber));
+        gapRead();
+      },
+    });
+    await read;
+    controller.abort();
+    await reading;
+    expect(seen).toEqual(['7']);
+    expect(streams.commandCalls(GetShardIteratorCommand).map((c) => c.args[0].input.ShardIteratorType)).toEqual(['LATEST', 'TRIM_HORIZON']);
+    expect(notices).toEqual([]);
+  });
+
+  it('resumes at TRIM_HORIZON with a gap notice when the last record read was trimmed meanwhile (GetShardIterator refuses it)', async () => {
+    streams.on(DescribeStreamCommand).resolves({ StreamDescription: { Shards: [{ ShardId: 'A', SequenceNumberRange: { StartingSequenceNumber: '1' } }] } });
+    streams.on(GetShardIteratorCommand, { ShardId: 'A', ShardIteratorType: 'LATEST' }).resolves({ ShardIterator: 'it0' });
+    streams.on(GetShardIteratorCommand, { ShardId: 'A', ShardIteratorType: 'AFTER_SEQUENCE_NUMBER' }).rejects(new TrimmedDataAccessException({ message: 'trimmed', ...meta }));
+    streams.on(GetShardIteratorCommand, { ShardId: 'A', ShardIteratorType: 'TRIM_HORIZON' }).resolves({ ShardIterator: 'itHorizon' });
+    streams.on(GetRecordsCommand, { ShardIterator: 'it0' }).resolves({ Records: [record('1')], NextShardIterator: 'it1' });
+    streams.on(GetRecordsCommand, { ShardIterator: 'it1' }).rejects(new ExpiredIteratorException({ message: 'expired', ...meta }));
+    streams.on(GetRecordsCommand, { ShardIterator: 'itHorizon' }).resolves({ Records: [record('9')], NextShardIterator: 'itTail' });
+    streams.on(GetRecordsCommand, { ShardIterator: 'itTail' }).resolves({ Records: [], NextShardIterator: 'itTail' });
+
+    const seen: string[] = [];
+    const notices: WatchNotice[] = [];
+    const controller = new AbortController();
+    let both: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (both = resolve));
+    const reading = readStream({
+      streams: new DynamoDBStreamsClient({ region: 'us-east-1' }),
+      streamArn: 'arn',
+      signal: controller.signal,
+      pollMs: 5,
+      describeEveryMs: 20,
+      onNotice: (n) => notices.push(n),
+      onRecords: (changes) => {
+        seen.push(...changes.map((c) => c.sequenceNumber));
+        if (seen.length === 2) both();
+      },
+    });
+    await done;
+    controller.abort();
+    await reading;
+    expect(seen).toEqual(['1', '9']);
+    expect(notices).toEqual([{ kind: 'gap', message: expect.stringContaining('changes in that gap were missed — run an audit') }]);
   });
 });

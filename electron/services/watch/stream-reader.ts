@@ -1,6 +1,8 @@
 /**
  * Reading a DynamoDB stream: every shard, the children of a split after their parent, GetRecords
- * paging, expired iterators renewed after the last record read, throttling backed off with jitter.
+ * paging, expired iterators renewed after the last record read (or, before any record, from
+ * TRIM_HORIZON skipping what predates the watch: LATEST again would skip the gap silently),
+ * trimmed positions resumed at TRIM_HORIZON with a gap notice, throttling backed off with jitter.
  * Records are handed over in order per shard; the caller's promise is awaited before the next page
  * (back-pressure keeps memory flat however far behind the checks fall).
  */
@@ -13,7 +15,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Item } from '../../../shared/model';
-import type { StreamChange } from '../../../shared/watch/watch-events';
+import type { StreamChange, WatchNotice } from '../../../shared/watch/watch-events';
 import { planShards, type ShardInfo, type ShardState, type StartPosition } from '../../../shared/watch/shards';
 import { backoffDelay, sleep } from '../dynamo/retry';
 import { isRetryable } from '../dynamo/errors';
@@ -30,12 +32,19 @@ export interface StreamReaderOptions {
   readonly onRecords: (changes: readonly StreamChange[]) => Promise<void> | void;
   /** Called once, when every open shard has an iterator. */
   readonly onReady?: () => void;
-  /** Warnings worth a line on stderr (a gap longer than the stream's 24 h retention). */
-  readonly onNotice?: (text: string) => void;
+  /** Gaps: changes the stream no longer holds (trimmed after 24 h) were missed. */
+  readonly onNotice?: (notice: WatchNotice) => void;
 }
 
 /** Stream records live 24 hours. */
 export const STREAM_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When a shard read from LATEST must be re-read from TRIM_HORIZON, records older than the watch's
+ * start minus this are skipped: the record time is AWS's clock, rounded, and this machine's clock
+ * may be off. Re-checking a few records too many is harmless (re-checks read consistently).
+ */
+export const START_SLACK_MS = 5 * 60 * 1000;
 
 const THROTTLES = new Set(['LimitExceededException', 'ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded']);
 
@@ -59,6 +68,10 @@ export function toStreamChange(record: SdkRecord): StreamChange | undefined {
   };
 }
 
+function trimmedNotice(shardId: string): WatchNotice {
+  return { kind: 'gap', message: `shard ${shardId}: records older than the stream's 24 h retention were trimmed before they could be read; changes in that gap were missed — run an audit` };
+}
+
 function shardInfo(shard: Shard): ShardInfo | undefined {
   if (!shard.ShardId) return undefined;
   return { shardId: shard.ShardId, ...(shard.ParentShardId ? { parentShardId: shard.ParentShardId } : {}), closed: shard.SequenceNumberRange?.EndingSequenceNumber !== undefined };
@@ -67,6 +80,8 @@ function shardInfo(shard: Shard): ShardInfo | undefined {
 /** Reads the stream until the signal aborts; rejects on an error that retrying cannot fix (the stream was disabled, the table deleted). */
 export async function readStream(options: StreamReaderOptions): Promise<void> {
   const { streams, streamArn, signal } = options;
+  // Shards read from LATEST start now: what came before is history (the audit's job).
+  const startedAt = Date.now();
   const pollMs = options.pollMs ?? 1_000;
   const known = new Map<string, ShardState>();
   const readers = new Set<Promise<void>>();
@@ -111,9 +126,22 @@ export async function readStream(options: StreamReaderOptions): Promise<void> {
     return (await patiently(() => streams.send(new GetShardIteratorCommand(request), { abortSignal: signal }))).ShardIterator;
   }
 
+  /** An iterator at `position`; one the stream has trimmed (a gap over 24 h) falls back to TRIM_HORIZON, with a notice. */
+  async function resume(shardId: string, position: StartPosition | { after: string }): Promise<string | undefined> {
+    try {
+      return await iterator(shardId, position);
+    } catch (error) {
+      if (errorName(error) !== 'TrimmedDataAccessException' || position === 'TRIM_HORIZON' || signal.aborted) throw error;
+      options.onNotice?.(trimmedNotice(shardId));
+      return iterator(shardId, 'TRIM_HORIZON');
+    }
+  }
+
   async function readShard(shardId: string, position: StartPosition, first: string | undefined): Promise<void> {
     let current = first ?? (await iterator(shardId, position));
     let last: string | undefined;
+    // Set when a LATEST shard is re-read from TRIM_HORIZON: records before the watch started are skipped.
+    let skipBefore: number | undefined;
     let lastRead = Date.now();
     while (current !== undefined && !signal.aborted) {
       let out;
@@ -123,22 +151,37 @@ export async function readStream(options: StreamReaderOptions): Promise<void> {
         const name = errorName(error);
         if (signal.aborted) return;
         if (name === 'ExpiredIteratorException') {
-          // Iterators live 15 minutes: resume right after the last record handed over.
-          current = await iterator(shardId, last === undefined ? position : { after: last });
+          // Iterators live 15 minutes: resume right after the last record handed over. Before any record,
+          // LATEST again would skip every write of the gap (a laptop asleep): read from the shard's start instead.
+          if (last !== undefined) current = await resume(shardId, { after: last });
+          else {
+            if (position === 'LATEST') skipBefore = startedAt - START_SLACK_MS;
+            current = await resume(shardId, 'TRIM_HORIZON');
+          }
           continue;
         }
         if (name === 'TrimmedDataAccessException') {
-          options.onNotice?.(`shard ${shardId}: records older than the stream's 24 h retention were trimmed before they could be read; changes in that gap were missed — run an audit`);
+          options.onNotice?.(trimmedNotice(shardId));
           current = await iterator(shardId, 'TRIM_HORIZON');
           continue;
         }
         throw error;
       }
       const now = Date.now();
-      if (now - lastRead > STREAM_RETENTION_MS) options.onNotice?.(`the watch resumes after ${Math.round((now - lastRead) / 3_600_000)} h; the stream keeps records 24 h, so changes before that were missed — run an audit`);
+      if (now - lastRead > STREAM_RETENTION_MS) {
+        options.onNotice?.({ kind: 'gap', message: `the watch resumes after ${Math.round((now - lastRead) / 3_600_000)} h; the stream keeps records 24 h, so changes before that were missed — run an audit` });
+      }
       lastRead = now;
       const records = out.Records ?? [];
-      const changes = records.map(toStreamChange).filter((c): c is StreamChange => c !== undefined);
+      let fresh = records;
+      if (skipBefore !== undefined) {
+        const since = skipBefore;
+        // Records of a shard come in order: once one is past the watch's start, the rest are too.
+        const at = records.findIndex((r) => !(r.dynamodb?.ApproximateCreationDateTime instanceof Date) || r.dynamodb.ApproximateCreationDateTime.getTime() >= since);
+        fresh = at < 0 ? [] : records.slice(at);
+        if (at >= 0) skipBefore = undefined;
+      }
+      const changes = fresh.map(toStreamChange).filter((c): c is StreamChange => c !== undefined);
       if (changes.length > 0) await options.onRecords(changes);
       last = records.at(-1)?.dynamodb?.SequenceNumber ?? last;
       current = out.NextShardIterator;

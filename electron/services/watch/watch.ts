@@ -9,7 +9,7 @@ import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { compileConvention } from '../../../shared/conventions/parse';
 import type { Convention } from '../../../shared/model';
 import type { Result } from '../../../shared/result';
-import type { WatchEvent } from '../../../shared/watch/watch-events';
+import type { WatchEvent, WatchNotice } from '../../../shared/watch/watch-events';
 import { causeOf, scopesOf } from '../../../shared/watch/scopes';
 import { DEFAULT_SETTLE_MS, SettleQueue, type DueCheck } from '../../../shared/watch/settle';
 import { watchableStream } from '../../../shared/watch/stream-spec';
@@ -29,7 +29,8 @@ export interface WatchOptions {
   readonly streamArn: string;
   readonly signal: AbortSignal;
   readonly onEvent: (event: WatchEvent) => void;
-  readonly onNotice?: (text: string) => void;
+  /** Gaps (changes missed: run an audit) and re-checks being retried. */
+  readonly onNotice?: (notice: WatchNotice) => void;
   /** The settle window (default DEFAULT_SETTLE_MS). */
   readonly settleMs?: number;
   readonly pollMs?: number;
@@ -89,7 +90,7 @@ export async function watchTable(options: WatchOptions): Promise<void> {
     } catch (error) {
       if (signal.aborted) return [];
       // Judge it again later rather than drop it: an unreadable moment is not a healthy one.
-      options.onNotice?.(`re-check of ${due.scope.id} failed (${error instanceof Error ? error.message : String(error)}); retrying`);
+      options.onNotice?.({ kind: 'retrying', message: `re-check of ${due.scope.id} failed (${error instanceof Error ? error.message : String(error)}); retrying` });
       queue.add([due.scope], due.cause, Date.now());
       return [];
     }

@@ -15,6 +15,7 @@ function statusText(live: LiveWatchState): string {
   if (!live.on) return 'paused';
   if (live.starting) return 'starting…';
   if (live.status === 'stopped') return `stopped${live.reason ? `: ${live.reason}` : ''}`;
+  if (live.status === 'gap') return 'gap: changes were missed';
   return live.status ?? 'starting…';
 }
 
@@ -30,7 +31,7 @@ export function LiveWatchPanel({ table, convention }: { table: string; conventio
           <input type="checkbox" role="switch" checked={live.on} onChange={(e) => live.toggle(e.target.checked)} data-testid="live-toggle" />
           Live
         </label>
-        <Badge tone={live.on && live.status === 'live' ? 'ok' : live.status === 'lagging' ? 'warn' : 'neutral'}>
+        <Badge tone={live.on && live.status === 'live' ? 'ok' : live.status === 'lagging' || live.status === 'gap' ? 'warn' : 'neutral'}>
           <span data-testid="live-status">{status}</span>
         </Badge>
         {live.on ? (
@@ -40,6 +41,13 @@ export function LiveWatchPanel({ table, convention }: { table: string; conventio
         ) : null}
       </div>
       <ErrorBox error={live.error} title="The live watch could not start" />
+      {live.on && live.status === 'gap' ? (
+        // A gap is not "no drift": the problems listed are only those seen since; what changed in the gap is unknown.
+        <div className="alert alert-warn" role="alert" data-testid="live-gap">
+          <div className="alert-title">GAP — changes were missed: an empty list here does not mean no drift</div>
+          {live.reason ?? 'The watch could not read part of its stream.'} Problems written in the gap are not listed here: run an audit.
+        </div>
+      ) : null}
       {live.on && live.problems.length > 0 ? (
         <ul className="live-problems stack" data-testid="live-problems">
           {live.problems.map((p) => (
