@@ -19,11 +19,15 @@ export function inScope(convention: Convention, problem: Problem, scope: WatchSc
   return JSON.stringify(problem.scope ?? null) === JSON.stringify(wanted ?? null);
 }
 
-/** The problems of `scope`, given every item re-read for it (duplicates by key are read once). */
-export function scopeProblems(convention: Convention, scope: WatchScope, items: readonly Item[]): Problem[] {
-  const unique = new Map<string, Item>();
-  for (const item of items) unique.set(keyId(keyOf(item, convention.keys), convention.keys), item);
+/**
+ * The problems of `scope`, given every item re-read for it (duplicates by key are read once);
+ * `lockItems` are those read from the convention's lock table (a lock there protects; one in the
+ * accounts table does not — the audit's own tagging).
+ */
+export function scopeProblems(convention: Convention, scope: WatchScope, items: readonly Item[], lockItems: readonly Item[] = []): Problem[] {
+  const unique = (list: readonly Item[]): Item[] => [...new Map(list.map((item) => [keyId(keyOf(item, convention.keys), convention.keys), item])).values()];
   const engine = new AuditEngine(convention, { trackDeltas: false });
-  engine.addItems([...unique.values()]);
+  engine.addItems(unique(items));
+  if (lockItems.length > 0) engine.addItems(unique(lockItems), 'lock-table');
   return engine.problems().filter((p) => inScope(convention, p, scope));
 }

@@ -8,7 +8,7 @@ import { scopeProblems } from './evaluate';
 import { scopesOf, valueScopeId, type WatchScope } from './scopes';
 import { SettleQueue } from './settle';
 import { planShards, type ShardState } from './shards';
-import { enableStreamCommand, watchableStream } from './stream-spec';
+import { enableStreamCommand, watchableConvention, watchableStream } from './stream-spec';
 import { ProblemTracker } from './tracker';
 
 const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
@@ -59,6 +59,23 @@ describe('scopeProblems: the audit rules, applied to one scope', () => {
     { name: "other values' problems are not reported", items: [acct('a', 'a@x.io', 'ada'), lock('EMAIL', 'a@x.io'), lock('EMAIL', 'zzz')], want: [] },
   ])('$name', ({ items, want }) => {
     expect(scopeProblems(convention, email, items).map((p) => p.kind)).toEqual(want);
+  });
+});
+
+describe('scopeProblems: a convention with a lock table', () => {
+  const split = { ...convention, lockTable: 'accounts-unique' };
+  const email = scopesOf(split, change('INSERT', undefined, acct('a', 'a@x.io', 'ada'))).find((x) => x.kind === 'value' && x.rule === 'EMAIL')!;
+  it.each([
+    { name: 'holder, lock in the lock table → nothing', items: [acct('a', 'a@x.io')], locks: [lock('EMAIL', 'a@x.io')], want: [] },
+    { name: 'lock in the lock table, no holder → orphan-lock', items: [], locks: [lock('EMAIL', 'a@x.io')], want: ['orphan-lock'] },
+    { name: 'holder, no lock in the lock table → missing-lock', items: [acct('a', 'a@x.io')], locks: [], want: ['missing-lock'] },
+  ])('$name', ({ items, locks, want }) => {
+    expect(scopeProblems(split, email, items, locks).map((p) => p.kind)).toEqual(want);
+  });
+
+  it('is refused by the watch, which reads one stream only', () => {
+    expect(watchableConvention('accounts', convention)).toEqual({ ok: true, value: undefined });
+    expect(watchableConvention('accounts', split)).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringContaining('keeps its locks in table accounts-unique') } });
   });
 });
 

@@ -37,15 +37,18 @@ Example:
     try {
       session = await openTable(values, io, 'watch');
       const { connection, table } = session;
-      const [{ resolveConvention }, { findWatchableStream, watchTable }, { createStreamsClient }, { eventText }] = await Promise.all([
+      const [{ resolveConvention }, { findWatchableStream, watchTable }, { createStreamsClient }, { eventText }, { watchableConvention }] = await Promise.all([
         import('../convention-source'),
         import('../../services/watch/watch'),
         import('../../services/watch/streams-client'),
         import('../../../shared/watch/watch-events'),
+        import('../../../shared/watch/stream-spec'),
       ]);
       const arn = await findWatchableStream(connection.client, table.name, io.signal, connection.errorContext);
       if (!arn.ok) throw new CliError(arn.error);
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      const judged = watchableConvention(table.name, resolved.convention);
+      if (!judged.ok) throw new CliError(judged.error);
       const client = createStreamsClient(connection.target, io.env);
       streams = client;
       await watchTable({

@@ -73,6 +73,17 @@ describe('live watches for the app', () => {
     }
   });
 
+  it('refuses a convention whose locks live in a lock table (its stream is not read), starting nothing', async () => {
+    const table = await createStreamTable(client, 'live-locktable');
+    tables.push(table);
+    const hub = createStreamHub();
+    const watches = createLiveWatches({ hub });
+    const ctx = await contextFor(table);
+    const started = await watches.start({ ...ctx, convention: { ...convention, lockTable: `${table}-unique` } });
+    expect(started).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringContaining(`keeps its locks in table ${table}-unique`) } });
+    await watches.close();
+  });
+
   it('refuses a table without a stream with the command to run, starting nothing', async () => {
     const table = await createStreamTable(client, 'live-nostream', { stream: 'none' });
     tables.push(table);

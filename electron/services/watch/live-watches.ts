@@ -9,6 +9,7 @@ import { err, ok, type Result } from '../../../shared/result';
 import type { LiveWatchEvent, LiveWatchStatus, WatchStarted } from '../../../shared/watch/watch-events';
 import { ProblemTracker } from '../../../shared/watch/tracker';
 import { DEFAULT_SETTLE_MS } from '../../../shared/watch/settle';
+import { watchableConvention } from '../../../shared/watch/stream-spec';
 import type { ConventionContext } from '../context/request-context';
 import { createDynamoClient } from '../dynamo/client';
 import { toAppError } from '../dynamo/errors';
@@ -83,6 +84,8 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
       const key = `${ctx.connectionId}|${table}`;
       const running = [...watches.values()].find((w) => w.key === key && w.status !== 'stopped');
       if (running) return ok(running.started);
+      const judged = watchableConvention(table, convention);
+      if (!judged.ok) return judged;
       if (watches.size >= MAX_LIVE_WATCHES) return err('conflict', `${MAX_LIVE_WATCHES} live watches are running already; stop one first.`);
       // Its own clients: a watch outlives requests, and its long polls should not share the request pool's sockets.
       const client = createDynamoClient(ctx.target, options.env ? { env: options.env } : {});

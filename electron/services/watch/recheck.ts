@@ -88,12 +88,12 @@ export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Prom
   const { convention } = ctx;
   if (scope.kind === 'malformed') return scopeProblems(convention, scope, await readAll(ctx, [scope.key], convention.lockTable ?? ctx.table.name));
   const indexed = await indexedHolders(ctx, scope);
-  // Locks may live in a table of their own (convention.lockTable); accounts live in the watched one.
-  const lockTable = convention.lockTable ?? ctx.table.name;
-  const items = lockTable === ctx.table.name
-    ? await readAll(ctx, [...lockKeys(convention, scope), ...scope.accounts, ...(indexed ?? [])])
-    : [...(await readAll(ctx, lockKeys(convention, scope), lockTable)), ...(await readAll(ctx, [...scope.accounts, ...(indexed ?? [])]))];
-  const problems = scopeProblems(convention, scope, items);
+  // Locks may live in a table of their own (convention.lockTable): read there and fed as the lock table's, as the audit does.
+  const lockTable = convention.lockTable;
+  const holderKeys = [...scope.accounts, ...(indexed ?? [])];
+  const [items, lockItems] =
+    lockTable === undefined ? [await readAll(ctx, [...lockKeys(convention, scope), ...holderKeys]), []] : await Promise.all([readAll(ctx, holderKeys), readAll(ctx, lockKeys(convention, scope), lockTable)]);
+  const problems = scopeProblems(convention, scope, items, lockItems);
   if (indexed !== undefined || ctx.confirmOrphans === false || !problems.some((p) => p.kind === 'orphan-lock')) return problems;
   // No index: the records named every holder they knew of, but another account may hold the value too.
   const answer = await lookupValue({ client: ctx.client, table: ctx.table, convention, value: scope.normalized, rule: scope.rule, signal: ctx.signal, confirmAbsenceWithScan: true });
@@ -101,5 +101,5 @@ export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Prom
   if (!answer.value.complete) throw new Error(`the holder scan for ${scope.rule} ${JSON.stringify(scope.normalized)} did not finish`);
   const holders = answer.value.rules.flatMap((r) => r.holders);
   if (holders.length === 0) return problems;
-  return scopeProblems(convention, scope, [...items, ...(await readAll(ctx, holders))]);
+  return scopeProblems(convention, scope, [...items, ...(await readAll(ctx, holders))], lockItems);
 }

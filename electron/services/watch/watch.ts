@@ -12,7 +12,7 @@ import type { Result } from '../../../shared/result';
 import type { WatchEvent, WatchNotice } from '../../../shared/watch/watch-events';
 import { causeOf, scopesOf } from '../../../shared/watch/scopes';
 import { DEFAULT_SETTLE_MS, SettleQueue, type DueCheck } from '../../../shared/watch/settle';
-import { watchableStream } from '../../../shared/watch/stream-spec';
+import { watchableConvention, watchableStream } from '../../../shared/watch/stream-spec';
 import { ProblemTracker } from '../../../shared/watch/tracker';
 import { toAppError, type ErrorContext } from '../dynamo/errors';
 import { sleep, withRetry } from '../dynamo/retry';
@@ -62,6 +62,8 @@ export async function findWatchableStream(client: DynamoDBClient, table: string,
 /** Watches until the signal aborts; rejects when the stream cannot be read any more. */
 export async function watchTable(options: WatchOptions): Promise<void> {
   const { convention } = options;
+  const judged = watchableConvention(options.table.name, convention);
+  if (!judged.ok) throw new Error(judged.error.message);
   // One signal for the reader and the checks: a reader that fails must stop the checks too.
   const inner = new AbortController();
   const signal = inner.signal;
