@@ -28,6 +28,12 @@ export interface ValueScope {
   readonly locks: readonly PlainKey[];
   /** Accounts the records named as holders, before or after. */
   readonly accounts: readonly PlainKey[];
+  /**
+   * An account came to hold the value in these records. With no lock record alongside (`locks` empty:
+   * written outside a transaction) while a lock exists, another account may hold it too: the re-check
+   * looks for other holders then (a signup or change of value brings its lock record, and stays cheap).
+   */
+  readonly gained: boolean;
 }
 
 /** One malformed lock key to re-check. */
@@ -87,9 +93,10 @@ export function scopesOf(convention: Convention | CompiledConvention, change: St
       continue;
     }
     const entries = cls.kind === 'account' ? changedValues(cls.values, cls === before ? after : before).map((v) => ({ v, account: cls.key, lock: undefined })) : [{ v: cls, account: undefined, lock: cls.key }];
+    const gained = cls === after && cls.kind === 'account';
     for (const { v, account, lock } of entries) {
       const id = valueScopeId(v.ruleIndex, v.normalized, v.scope);
-      const add: ValueScope = { kind: 'value', id, ruleIndex: v.ruleIndex, rule: conv.rules[v.ruleIndex]?.name ?? '', normalized: v.normalized, ...(v.scope ? { scope: v.scope } : {}), forms: account ? [v.value] : [], locks: lock ? [lock] : [], accounts: account ? [account] : [] };
+      const add: ValueScope = { kind: 'value', id, ruleIndex: v.ruleIndex, rule: conv.rules[v.ruleIndex]?.name ?? '', normalized: v.normalized, ...(v.scope ? { scope: v.scope } : {}), forms: account ? [v.value] : [], locks: lock ? [lock] : [], accounts: account ? [account] : [], gained };
       const known = out.get(id);
       out.set(id, known ? mergeScopes(known, add, conv) : add);
     }
@@ -115,5 +122,5 @@ function mergeList<T>(a: readonly T[], b: readonly T[], id: (item: T) => string)
 export function mergeScopes(a: WatchScope, b: WatchScope, convention: Convention): WatchScope {
   if (a.kind !== 'value' || b.kind !== 'value') return a;
   const key = (k: PlainKey): string => keyId(k, convention.keys);
-  return { ...a, forms: mergeList(a.forms, b.forms, (f) => f), locks: mergeList(a.locks, b.locks, key), accounts: mergeList(a.accounts, b.accounts, key) };
+  return { ...a, forms: mergeList(a.forms, b.forms, (f) => f), locks: mergeList(a.locks, b.locks, key), accounts: mergeList(a.accounts, b.accounts, key), gained: a.gained || b.gained };
 }

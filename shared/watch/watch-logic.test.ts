@@ -41,6 +41,15 @@ describe('scopesOf: which values a record touches', () => {
     expect(ids(scopesOf(convention, c))).toEqual([...want].sort());
   });
 
+  it.each([
+    { name: 'an account INSERT gains its values', c: change('INSERT', undefined, acct('a', 'a@x.io', 'ada')), gained: ['a@x.io true', 'ada true'] },
+    { name: 'an email change gains the new value only', c: change('MODIFY', acct('a', 'old@x.io', 'ada'), acct('a', 'new@x.io', 'ada')), gained: ['new@x.io true', 'old@x.io false'] },
+    { name: 'a REMOVE gains nothing', c: change('REMOVE', acct('a', 'a@x.io', 'ada')), gained: ['a@x.io false', 'ada false'] },
+    { name: 'a lock record gains nothing', c: change('INSERT', undefined, lock('EMAIL', 'a@x.io')), gained: ['a@x.io false'] },
+  ])('$name (a value gained without its lock record is searched for other holders)', ({ c, gained }) => {
+    expect(scopesOf(convention, c).map((x) => (x.kind === 'value' ? `${x.normalized} ${String(x.gained)}` : x.id)).sort()).toEqual(gained);
+  });
+
   it('keeps the stored spelling and the account named, for the index query and the re-read', () => {
     const [scope] = scopesOf(convention, change('REMOVE', acct('a', ' Ada@X.io')));
     expect(scope).toMatchObject({ kind: 'value', rule: 'EMAIL', normalized: 'ada@x.io', forms: [' Ada@X.io'], accounts: [{ PK: 'ACCT#a', SK: 'PROFILE' }], locks: [] });

@@ -2,8 +2,8 @@
  * The consistent re-read of one scope after its records settled: the candidate lock keys with
  * GetItem (ConsistentRead), the holders through a GSI on the rule's attribute when one exists (as
  * lookup finds them; each hit re-read consistently, since an index lags), plus every account the
- * records named. Without an index, an apparent orphan is confirmed by lookup's holder scan before
- * it is reported: a scan costs, a false alarm costs more.
+ * records named. Holders the records may not have named are searched with lookup's holder search
+ * (see needsHolderSearch): a scan costs, a false alarm or a missed duplicate costs more.
  */
 import { GetItemCommand, QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { formatLockKey } from '../../../shared/conventions/format';
@@ -23,7 +23,7 @@ export interface RecheckContext {
   readonly table: { readonly name: string; readonly gsis: readonly GsiInfo[] };
   readonly convention: Convention;
   readonly signal: AbortSignal;
-  /** Confirm an apparent orphan with a holder scan when no index finds holders (default true). */
+  /** Search for holders the records did not name (an apparent orphan, a value gained outside a transaction) with lookup's holder search (default true). */
   readonly confirmOrphans?: boolean;
 }
 
@@ -91,15 +91,32 @@ export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Prom
   // Locks may live in a table of their own (convention.lockTable): read there and fed as the lock table's, as the audit does.
   const lockTable = convention.lockTable;
   const holderKeys = [...scope.accounts, ...(indexed ?? [])];
-  const [items, lockItems] =
-    lockTable === undefined ? [await readAll(ctx, [...lockKeys(convention, scope), ...holderKeys]), []] : await Promise.all([readAll(ctx, holderKeys), readAll(ctx, lockKeys(convention, scope), lockTable)]);
+  const [holderItems, locks] = await Promise.all([readAll(ctx, holderKeys), readAll(ctx, lockKeys(convention, scope), lockTable ?? ctx.table.name)]);
+  const [items, lockItems] = lockTable === undefined ? [[...holderItems, ...locks], []] : [holderItems, locks];
   const problems = scopeProblems(convention, scope, items, lockItems);
-  if (indexed !== undefined || ctx.confirmOrphans === false || !problems.some((p) => p.kind === 'orphan-lock')) return problems;
-  // No index: the records named every holder they knew of, but another account may hold the value too.
+  if (!needsHolderSearch(ctx, scope, problems, { indexed: indexed !== undefined, lockExists: locks.length > 0 })) return problems;
+  // The records named the holders they knew of; another account may hold the value too: lookup's holder search (GSI, else scan).
   const answer = await lookupValue({ client: ctx.client, table: ctx.table, convention, value: scope.normalized, rule: scope.rule, signal: ctx.signal, confirmAbsenceWithScan: true });
   if (!answer.ok) throw new Error(answer.error.message);
-  if (!answer.value.complete) throw new Error(`the holder scan for ${scope.rule} ${JSON.stringify(scope.normalized)} did not finish`);
+  if (!answer.value.complete) throw new Error(`the holder search for ${scope.rule} ${JSON.stringify(scope.normalized)} did not finish`);
   const holders = answer.value.rules.flatMap((r) => r.holders);
   if (holders.length === 0) return problems;
   return scopeProblems(convention, scope, [...items, ...(await readAll(ctx, holders))], lockItems);
+}
+
+/**
+ * Whether the holders the records named (and the index found) may not be all: an apparent orphan
+ * without an index, or with one on a normalizing rule (the index is queried with the spellings the
+ * records showed; an account storing another spelling is not found); or a value an account gained
+ * without a lock record alongside while its lock exists (written outside a transaction: another
+ * account may hold it — with an index, its exact spellings were queried already).
+ */
+function needsHolderSearch(ctx: RecheckContext, scope: ValueScope, problems: readonly Problem[], found: { indexed: boolean; lockExists: boolean }): boolean {
+  const { indexed, lockExists } = found;
+  if (ctx.confirmOrphans === false) return false;
+  const rule = ctx.convention.rules[scope.ruleIndex];
+  const normalizes = (rule?.normalize.length ?? 0) > 0;
+  if (problems.some((p) => p.kind === 'orphan-lock')) return !indexed || normalizes;
+  const rawGain = scope.gained && scope.locks.length === 0 && lockExists && !problems.some((p) => p.kind === 'duplicate-value');
+  return rawGain && !indexed;
 }

@@ -123,6 +123,49 @@ describe('watch: missing locks and the settle window', () => {
   });
 });
 
+describe.each([
+  { index: 'no index (other holders found by a holder scan)', options: {} },
+  { index: 'a GSI on email', options: { gsiOn: 'email' } },
+])('watch: an account written outside a transaction, $index', ({ options }) => {
+  it('reports duplicate-value when it takes a value already held and locked', async () => {
+    const { table, log, stop } = await startWatch('watch-dup', options);
+    try {
+      await signup(client, table, 'a1', 'ada@x.io', 'ada');
+      // The signup settles on its own first (a sentinel judged after it): its lock record is not in the raw write's window.
+      await client.send(new PutItemCommand({ TableName: table, Item: account('z1', 'first@x.io', 'first') }));
+      await log.waitFor(isProblem('missing-lock', 'first'), 20_000, 'the first sentinel');
+      await client.send(new PutItemCommand({ TableName: table, Item: account('b1', 'ada@x.io', 'bob') }));
+      await client.send(new PutItemCommand({ TableName: table, Item: lockKey('HANDLE', 'bob') }));
+      const duplicate = await log.waitFor(isProblem('duplicate-value', 'ada@x.io'), 20_000, 'the duplicate');
+      expect(duplicate).toMatchObject({ problem: { rule: 'EMAIL' }, cause: { eventName: 'INSERT', keys: { PK: 'ACCT#b1', SK: 'PROFILE' } } });
+      if (duplicate.event !== 'problem') throw new Error('unreachable');
+      expect(duplicate.problem.accounts?.map((k) => k.PK).sort()).toEqual(['ACCT#a1', 'ACCT#b1']);
+    } finally {
+      await stop();
+    }
+  });
+});
+
+describe('watch: a GSI on a normalizing rule', () => {
+  it('raises no orphan when a lock is claimed for an account storing another spelling', async () => {
+    const { table, log, stop } = await startWatch('watch-gsi-norm', { gsiOn: 'email' });
+    try {
+      await client.send(new PutItemCommand({ TableName: table, Item: account('m1', 'Grace@Hopper.org', 'grace') }));
+      await client.send(new PutItemCommand({ TableName: table, Item: lockKey('HANDLE', 'grace') }));
+      await log.waitFor(isProblem('missing-lock', 'grace@hopper.org'), 20_000, 'missing email lock');
+      // The claim (or repair) of the missing lock, written alone: the index holds `Grace@Hopper.org`, the lock `grace@hopper.org`.
+      await client.send(new PutItemCommand({ TableName: table, Item: lockKey('EMAIL', 'grace@hopper.org') }));
+      await log.waitFor(isResolved('missing-lock', 'grace@hopper.org'), 20_000, 'the missing lock resolved');
+      // Sentinel: judged after the claim, so an orphan raised by the claim would be in the log by then.
+      await client.send(new PutItemCommand({ TableName: table, Item: account('z1', 'last@x.io', 'last') }));
+      await log.waitFor(isProblem('missing-lock', 'last'), 20_000, 'the sentinel');
+      expect(log.events.filter((e) => e.event === 'problem' && e.problem.kind === 'orphan-lock')).toEqual([]);
+    } finally {
+      await stop();
+    }
+  });
+});
+
 describe('watch: a table it cannot read', () => {
   it.each([
     { stream: 'none' as const, says: 'has no stream' },
