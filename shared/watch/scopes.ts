@@ -34,13 +34,24 @@ export interface ValueScope {
    * looks for other holders then (a signup or change of value brings its lock record, and stays cheap).
    */
   readonly gained: boolean;
+  /**
+   * A lock of the value was deleted in these records. With no account record alongside (a delete-account
+   * or change of value names its account) and no lock left, a holder may stand unprotected: the re-check
+   * looks for holders then.
+   */
+  readonly lockRemoved: boolean;
 }
+
+/** Which table a record came from: the watched one, or the convention's lock table. */
+export type RecordSource = 'table' | 'lock-table';
 
 /** One malformed lock key to re-check. */
 export interface MalformedScope {
   readonly kind: 'malformed';
   readonly id: string;
   readonly key: PlainKey;
+  /** The item lives in the convention's lock table (else in the watched table). */
+  readonly inLockTable: boolean;
 }
 
 /** What one re-check covers. */
@@ -76,27 +87,41 @@ function classify(compiled: CompiledConvention, image: Item | undefined): ItemCl
   return image === undefined ? undefined : classifyItem(compiled, image);
 }
 
-/** The scopes a record touches (none for items that are neither accounts nor locks, or an account update leaving its values alone). */
-export function scopesOf(convention: Convention | CompiledConvention, change: StreamChange): WatchScope[] {
+/**
+ * What an image is to the audit, by the table it came from: with a lock table, only locks count
+ * there, and a lock in the watched table is malformed (the library checks the lock table, so it
+ * protects nothing) — the engine's own rule (AuditEngine.addItems).
+ */
+function judge(compiled: CompiledConvention, image: Item | undefined, from: RecordSource): ItemClass | undefined {
+  const cls = classify(compiled, image);
+  if (cls === undefined || compiled.convention.lockTable === undefined) return cls;
+  if (from === 'lock-table') return cls.kind === 'lock' || cls.kind === 'malformed' ? cls : undefined;
+  return cls.kind === 'lock' ? { kind: 'malformed', key: cls.key, reason: 'a lock item in the accounts table', text: '' } : cls;
+}
+
+/** The scopes a record of `from` touches (none for items that are neither accounts nor locks, or an account update leaving its values alone). */
+export function scopesOf(convention: Convention | CompiledConvention, change: StreamChange, from: RecordSource = 'table'): WatchScope[] {
   const compiled = 'templates' in convention ? convention : compileConvention(convention);
   const conv = compiled.convention;
-  const before = classify(compiled, change.oldImage);
-  const after = classify(compiled, change.newImage);
+  const before = judge(compiled, change.oldImage, from);
+  const after = judge(compiled, change.newImage, from);
   if (before?.kind === 'account' && after?.kind === 'account' && sameValues(before.values, after.values)) return [];
   if (before?.kind === 'lock' && after?.kind === 'lock' && before.owner === after.owner) return [];
   const out = new Map<string, WatchScope>();
   for (const cls of [before, after]) {
     if (cls === undefined || cls.kind === 'other') continue;
     if (cls.kind === 'malformed') {
-      const id = JSON.stringify(['m', keyId(cls.key, conv.keys)]);
-      out.set(id, { kind: 'malformed', id, key: cls.key });
+      const inLockTable = from === 'lock-table';
+      const id = JSON.stringify(['m', keyId(cls.key, conv.keys), ...(inLockTable ? ['lock-table'] : [])]);
+      out.set(id, { kind: 'malformed', id, key: cls.key, inLockTable });
       continue;
     }
     const entries = cls.kind === 'account' ? changedValues(cls.values, cls === before ? after : before).map((v) => ({ v, account: cls.key, lock: undefined })) : [{ v: cls, account: undefined, lock: cls.key }];
     const gained = cls === after && cls.kind === 'account';
+    const lockRemoved = cls === before && cls.kind === 'lock' && after?.kind !== 'lock';
     for (const { v, account, lock } of entries) {
       const id = valueScopeId(v.ruleIndex, v.normalized, v.scope);
-      const add: ValueScope = { kind: 'value', id, ruleIndex: v.ruleIndex, rule: conv.rules[v.ruleIndex]?.name ?? '', normalized: v.normalized, ...(v.scope ? { scope: v.scope } : {}), forms: account ? [v.value] : [], locks: lock ? [lock] : [], accounts: account ? [account] : [], gained };
+      const add: ValueScope = { kind: 'value', id, ruleIndex: v.ruleIndex, rule: conv.rules[v.ruleIndex]?.name ?? '', normalized: v.normalized, ...(v.scope ? { scope: v.scope } : {}), forms: account ? [v.value] : [], locks: lock ? [lock] : [], accounts: account ? [account] : [], gained, lockRemoved };
       const known = out.get(id);
       out.set(id, known ? mergeScopes(known, add, conv) : add);
     }
@@ -122,5 +147,5 @@ function mergeList<T>(a: readonly T[], b: readonly T[], id: (item: T) => string)
 export function mergeScopes(a: WatchScope, b: WatchScope, convention: Convention): WatchScope {
   if (a.kind !== 'value' || b.kind !== 'value') return a;
   const key = (k: PlainKey): string => keyId(k, convention.keys);
-  return { ...a, forms: mergeList(a.forms, b.forms, (f) => f), locks: mergeList(a.locks, b.locks, key), accounts: mergeList(a.accounts, b.accounts, key), gained: a.gained || b.gained };
+  return { ...a, forms: mergeList(a.forms, b.forms, (f) => f), locks: mergeList(a.locks, b.locks, key), accounts: mergeList(a.accounts, b.accounts, key), gained: a.gained || b.gained, lockRemoved: a.lockRemoved || b.lockRemoved };
 }

@@ -3,7 +3,6 @@
  * image (which values the deleted account held), an email change needs the old value to re-check
  * it. Locksmith never enables or changes a stream itself: it says the exact command to run.
  */
-import type { Convention } from '../model';
 import { err, ok, type Result } from '../result';
 
 /** What DescribeTable says about the stream. */
@@ -35,15 +34,3 @@ export function watchableStream(table: string, settings: StreamSettings): Result
   return ok(settings.streamArn);
 }
 
-/**
- * Whether the watch can judge a table under `convention`. Locks kept in a lock table of their own
- * change on that table's stream, which the watch does not read: a lock deleted or written there would
- * go unseen (no missing-lock, no orphan), so such a convention is refused rather than watched by half.
- */
-export function watchableConvention(table: string, convention: Convention): Result<void> {
-  if (convention.lockTable === undefined) return ok(undefined);
-  return err(
-    'validation',
-    `the convention keeps its locks in table ${convention.lockTable}, apart from ${table}: watch reads only ${table}'s stream, so a lock written or deleted in ${convention.lockTable} would go unseen. Watching such a convention is not supported; run an audit (it reads both tables).`,
-  );
-}

@@ -28,7 +28,14 @@ export interface WatchCause {
 export type WatchEvent =
   | { readonly event: 'problem'; readonly problem: Problem; readonly cause: WatchCause }
   | { readonly event: 'resolved'; readonly problem: Problem; readonly cause: WatchCause }
-  | { readonly event: 'watching'; readonly table: string; readonly streamArn: string };
+  | {
+      readonly event: 'watching';
+      readonly table: string;
+      readonly streamArn: string;
+      /** With a convention that keeps its locks apart: that table and its stream, read as well. */
+      readonly lockTable?: string;
+      readonly lockStreamArn?: string;
+    };
 
 /**
  * What the watch says besides events: a `gap` (changes the stream no longer holds were missed, so
@@ -54,6 +61,8 @@ export type LiveWatchEvent =
 export interface WatchStarted {
   readonly watchId: string;
   readonly streamArn: string;
+  /** The lock table's stream, read as well when the convention keeps its locks apart. */
+  readonly lockStreamArn?: string;
   /** The settle window in ms (a problem shows within about two). */
   readonly settleMs: number;
 }
@@ -70,7 +79,7 @@ function keyText(key: PlainKey | undefined): string {
 export function eventText(event: WatchEvent): string {
   switch (event.event) {
     case 'watching':
-      return `watching ${event.table} (${event.streamArn})`;
+      return `watching ${event.table} (${event.streamArn})${event.lockTable ? ` and its lock table ${event.lockTable} (${event.lockStreamArn ?? ''})` : ''}`;
     case 'problem':
     case 'resolved': {
       const p = event.problem;

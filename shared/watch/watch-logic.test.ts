@@ -8,7 +8,7 @@ import { scopeProblems } from './evaluate';
 import { scopesOf, valueScopeId, type WatchScope } from './scopes';
 import { SettleQueue } from './settle';
 import { planShards, type ShardState } from './shards';
-import { enableStreamCommand, watchableConvention, watchableStream } from './stream-spec';
+import { enableStreamCommand, watchableStream } from './stream-spec';
 import { ProblemTracker } from './tracker';
 
 const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
@@ -82,9 +82,18 @@ describe('scopeProblems: a convention with a lock table', () => {
     expect(scopeProblems(split, email, items, locks).map((p) => p.kind)).toEqual(want);
   });
 
-  it('is refused by the watch, which reads one stream only', () => {
-    expect(watchableConvention('accounts', convention)).toEqual({ ok: true, value: undefined });
-    expect(watchableConvention('accounts', split)).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringContaining('keeps its locks in table accounts-unique') } });
+  it.each([
+    { name: 'a lock in the lock table: its value', from: 'lock-table' as const, c: change('REMOVE', lock('EMAIL', 'a@x.io')), want: [valueScopeId(0, 'a@x.io')] },
+    { name: 'a lock in the accounts table: malformed (it protects nothing)', from: 'table' as const, c: change('INSERT', undefined, lock('EMAIL', 'a@x.io')), want: [JSON.stringify(['m', JSON.stringify(['UNIQ#EMAIL#a@x.io', 'LOCK'])])] },
+    { name: 'an account in the lock table: nothing', from: 'lock-table' as const, c: change('INSERT', undefined, acct('a', 'a@x.io')), want: [] },
+    { name: 'a malformed key in the lock table: its key, there', from: 'lock-table' as const, c: change('INSERT', undefined, lock('EMAIL', 'undefined')), want: [JSON.stringify(['m', JSON.stringify(['UNIQ#EMAIL#undefined', 'LOCK']), 'lock-table'])] },
+  ])('scopesOf, $name', ({ from, c, want }) => {
+    expect(ids(scopesOf(split, c, from))).toEqual(want);
+  });
+
+  it('judges a lock of the accounts table malformed, as the audit does', () => {
+    const [stray] = scopesOf(split, change('INSERT', undefined, lock('EMAIL', 'a@x.io')), 'table');
+    expect(scopeProblems(split, stray!, [lock('EMAIL', 'a@x.io')]).map((p) => p.kind)).toEqual(['malformed-lock']);
   });
 });
 

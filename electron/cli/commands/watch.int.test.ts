@@ -1,6 +1,10 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DeleteItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
 import type { WatchEvent } from '../../../shared/watch/watch-events';
 import { deleteTable, testClient } from '../../testing/dynamo-fixtures';
 import { createStreamTable, signup } from '../../services/watch/testing-watch';
@@ -27,6 +31,19 @@ describe('locksmith watch, through bin/locksmith', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(`aws dynamodb update-table --table-name ${table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`);
+  });
+
+  it('exits 2 naming the lock table and its update-table command when a lock-table convention\'s lock table has no stream', async () => {
+    const table = await createStreamTable(client, 'cli-watch-acc');
+    const locks = await createStreamTable(client, 'cli-watch-acc-unique', { stream: 'none' });
+    tables.push(table, locks);
+    const file = join(await mkdtemp(join(tmpdir(), 'locksmith-')), 'convention.json');
+    await writeFile(file, JSON.stringify({ ...presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq), lockTable: locks }));
+    const run = await runCli(['watch', '--endpoint', endpoint, '--table', table, '--convention', file, '--json']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`keeps its locks in table ${locks}`);
+    expect(run.stderr).toContain(`aws dynamodb update-table --table-name ${locks} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`);
   });
 
   it('prints JSON lines: watching, then the orphan a raw delete causes; SIGINT stops it with exit 0', async () => {

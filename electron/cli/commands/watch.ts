@@ -18,7 +18,8 @@ export const watchCommand: CliCommand = {
     'poll-ms': { type: 'string', valueName: 'MS', description: 'pause between empty reads of a shard (default 1000)' },
   },
   details: `
-Every shard is read from LATEST (and every shard created later, after its parent). A write that
+Every shard is read from LATEST (and every shard created later, after its parent); with a
+convention that keeps its locks in a lock table, that table's stream is read too (it needs one). A write that
 touches an account's protected value or a lock gets the values involved re-checked with consistent
 reads after the settle window, so the several records of one transaction never raise a false alarm.
 Events (with --json, one object per line):
@@ -37,18 +38,17 @@ Example:
     try {
       session = await openTable(values, io, 'watch');
       const { connection, table } = session;
-      const [{ resolveConvention }, { findWatchableStream, watchTable }, { createStreamsClient }, { eventText }, { watchableConvention }] = await Promise.all([
+      const [{ resolveConvention }, { findLockStream, findWatchableStream, watchTable }, { createStreamsClient }, { eventText }] = await Promise.all([
         import('../convention-source'),
         import('../../services/watch/watch'),
         import('../../services/watch/streams-client'),
         import('../../../shared/watch/watch-events'),
-        import('../../../shared/watch/stream-spec'),
       ]);
       const arn = await findWatchableStream(connection.client, table.name, io.signal, connection.errorContext);
       if (!arn.ok) throw new CliError(arn.error);
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
-      const judged = watchableConvention(table.name, resolved.convention);
-      if (!judged.ok) throw new CliError(judged.error);
+      const lockArn = await findLockStream(connection.client, resolved.convention, io.signal, connection.errorContext);
+      if (!lockArn.ok) throw new CliError(lockArn.error);
       const client = createStreamsClient(connection.target, io.env);
       streams = client;
       await watchTable({
@@ -57,6 +57,7 @@ Example:
         table,
         convention: resolved.convention,
         streamArn: arn.value,
+        ...(lockArn.value === undefined ? {} : { lockStreamArn: lockArn.value }),
         signal: io.signal,
         ...(settleMs === undefined ? {} : { settleMs }),
         ...(pollMs === undefined ? {} : { pollMs }),

@@ -73,14 +73,13 @@ describe('live watches for the app', () => {
     }
   });
 
-  it('refuses a convention whose locks live in a lock table (its stream is not read), starting nothing', async () => {
+  it('refuses a convention whose lock table has no stream, naming that table and the command to run, starting nothing', async () => {
     const table = await createStreamTable(client, 'live-locktable');
-    tables.push(table);
-    const hub = createStreamHub();
-    const watches = createLiveWatches({ hub });
-    const ctx = await contextFor(table);
-    const started = await watches.start({ ...ctx, convention: { ...convention, lockTable: `${table}-unique` } });
-    expect(started).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringContaining(`keeps its locks in table ${table}-unique`) } });
+    const locks = await createStreamTable(client, 'live-locktable-unique', { stream: 'none' });
+    tables.push(table, locks);
+    const watches = createLiveWatches({ hub: createStreamHub() });
+    const started = await watches.start({ ...(await contextFor(table)), convention: { ...convention, lockTable: locks } });
+    expect(started).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringContaining(`keeps its locks in table ${locks}`), fix: expect.stringContaining(`--table-name ${locks} `) } });
     await watches.close();
   });
 

@@ -9,12 +9,11 @@ import { err, ok, type Result } from '../../../shared/result';
 import type { LiveWatchEvent, LiveWatchStatus, WatchStarted } from '../../../shared/watch/watch-events';
 import { ProblemTracker } from '../../../shared/watch/tracker';
 import { DEFAULT_SETTLE_MS } from '../../../shared/watch/settle';
-import { watchableConvention } from '../../../shared/watch/stream-spec';
 import type { ConventionContext } from '../context/request-context';
 import { createDynamoClient } from '../dynamo/client';
 import { toAppError } from '../dynamo/errors';
 import { createStreamsClient } from './streams-client';
-import { findWatchableStream, watchTable } from './watch';
+import { findLockStream, findWatchableStream, watchTable } from './watch';
 
 /** Watches running at once (each holds a reader on every shard of its table). */
 export const MAX_LIVE_WATCHES = 8;
@@ -84,8 +83,6 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
       const key = `${ctx.connectionId}|${table}`;
       const running = [...watches.values()].find((w) => w.key === key && w.status !== 'stopped');
       if (running) return ok(running.started);
-      const judged = watchableConvention(table, convention);
-      if (!judged.ok) return judged;
       if (watches.size >= MAX_LIVE_WATCHES) return err('conflict', `${MAX_LIVE_WATCHES} live watches are running already; stop one first.`);
       // Its own clients: a watch outlives requests, and its long polls should not share the request pool's sockets.
       const client = createDynamoClient(ctx.target, options.env ? { env: options.env } : {});
@@ -95,9 +92,15 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
           client.destroy();
           return arn;
         }
+        // Locks kept in a table of their own change on that table's stream: read it too, or refuse.
+        const lockArn = await findLockStream(client, convention);
+        if (!lockArn.ok) {
+          client.destroy();
+          return lockArn;
+        }
         const streams = createStreamsClient(ctx.target, options.env);
         const controller = new AbortController();
-        const started: WatchStarted = { watchId: randomUUID(), streamArn: arn.value, settleMs };
+        const started: WatchStarted = { watchId: randomUUID(), streamArn: arn.value, ...(lockArn.value === undefined ? {} : { lockStreamArn: lockArn.value }), settleMs };
         const tracker = new ProblemTracker();
         const watchId = started.watchId;
         let resolveReady: () => void = () => undefined;
@@ -114,6 +117,7 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
             table: ctx.table,
             convention,
             streamArn: arn.value,
+            ...(lockArn.value === undefined ? {} : { lockStreamArn: lockArn.value }),
             signal: controller.signal,
             settleMs,
             ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),

@@ -86,7 +86,10 @@ async function readAll(ctx: RecheckContext, keys: readonly PlainKey[], table: st
 /** The scope's problems now, from consistent re-reads. */
 export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Promise<Problem[]> {
   const { convention } = ctx;
-  if (scope.kind === 'malformed') return scopeProblems(convention, scope, await readAll(ctx, [scope.key], convention.lockTable ?? ctx.table.name));
+  if (scope.kind === 'malformed') {
+    const lockTable = scope.inLockTable ? convention.lockTable : undefined;
+    return lockTable === undefined ? scopeProblems(convention, scope, await readAll(ctx, [scope.key])) : scopeProblems(convention, scope, [], await readAll(ctx, [scope.key], lockTable));
+  }
   const indexed = await indexedHolders(ctx, scope);
   // Locks may live in a table of their own (convention.lockTable): read there and fed as the lock table's, as the audit does.
   const lockTable = convention.lockTable;
@@ -107,9 +110,10 @@ export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Prom
 /**
  * Whether the holders the records named (and the index found) may not be all: an apparent orphan
  * without an index, or with one on a normalizing rule (the index is queried with the spellings the
- * records showed; an account storing another spelling is not found); or a value an account gained
+ * records showed; an account storing another spelling is not found); a value an account gained
  * without a lock record alongside while its lock exists (written outside a transaction: another
- * account may hold it — with an index, its exact spellings were queried already).
+ * account may hold it — with an index, its exact spellings were queried already); or a lock deleted
+ * with no account record alongside and none left (a holder may stand unprotected: missing-lock).
  */
 function needsHolderSearch(ctx: RecheckContext, scope: ValueScope, problems: readonly Problem[], found: { indexed: boolean; lockExists: boolean }): boolean {
   const { indexed, lockExists } = found;
@@ -118,5 +122,7 @@ function needsHolderSearch(ctx: RecheckContext, scope: ValueScope, problems: rea
   const normalizes = (rule?.normalize.length ?? 0) > 0;
   if (problems.some((p) => p.kind === 'orphan-lock')) return !indexed || normalizes;
   const rawGain = scope.gained && scope.locks.length === 0 && lockExists && !problems.some((p) => p.kind === 'duplicate-value');
-  return rawGain && !indexed;
+  if (rawGain) return !indexed;
+  // lookup queries the index again, and scans only when it finds nobody under a normalizing rule.
+  return scope.lockRemoved && scope.accounts.length === 0 && !lockExists && problems.length === 0;
 }

@@ -1,4 +1,4 @@
-import { DeleteItemCommand, PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, PutItemCommand, TransactWriteItemsCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
 import type { WatchEvent } from '../../../shared/watch/watch-events';
@@ -8,7 +8,7 @@ import { SANDBOX_CREDENTIALS, SANDBOX_REGION } from '../sandbox/dynamodb-local';
 import { describeTable } from '../dynamo/tables';
 import { createStreamsClient } from './streams-client';
 import { account, changeEmail, createStreamTable, deleteAccount, EventLog, lockKey, signup, type StreamTableOptions } from './testing-watch';
-import { findWatchableStream, watchTable } from './watch';
+import { findLockStream, findWatchableStream, watchTable } from './watch';
 
 const endpoint = inject('dynamoEndpoint');
 const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
@@ -105,6 +105,21 @@ describe('watch: missing locks and the settle window', () => {
     }
   });
 
+  it('raises missing-lock when a lock is deleted alone while its account still holds the value (no index: a holder scan finds it)', async () => {
+    const { table, log, stop } = await startWatch('watch-lockgone');
+    try {
+      await signup(client, table, 'k1', 'kay@example.com', 'kay');
+      // The signup settles first (a sentinel judged after it): the delete's window names no account.
+      await client.send(new PutItemCommand({ TableName: table, Item: account('z1', 'first@x.io', 'first') }));
+      await log.waitFor(isProblem('missing-lock', 'first'), 20_000, 'the sentinel');
+      await client.send(new DeleteItemCommand({ TableName: table, Key: lockKey('HANDLE', 'kay') }));
+      const missing = await log.waitFor(isProblem('missing-lock', 'kay'), 20_000, 'the missing handle lock');
+      expect(missing).toMatchObject({ problem: { rule: 'HANDLE', accounts: [{ PK: 'ACCT#k1', SK: 'PROFILE' }] }, cause: { eventName: 'REMOVE', keys: { PK: 'UNIQ#HANDLE#kay', SK: 'LOCK' } } });
+    } finally {
+      await stop();
+    }
+  });
+
   it('waits out the settle window: a delete written as separate writes, locks last, raises nothing', async () => {
     const { table, log, stop } = await startWatch('watch-settle');
     try {
@@ -162,6 +177,65 @@ describe('watch: a GSI on a normalizing rule', () => {
       expect(log.events.filter((e) => e.event === 'problem' && e.problem.kind === 'orphan-lock')).toEqual([]);
     } finally {
       await stop();
+    }
+  });
+});
+
+describe('watch: a convention that keeps its locks in a lock table', () => {
+  it('reads both streams: a signup across the tables raises nothing; a raw delete on either side is named; a lock left in the accounts table is malformed', async () => {
+    const table = await createStreamTable(client, 'watch-acc');
+    const locks = await createStreamTable(client, 'watch-acc-unique');
+    tables.push(table, locks);
+    const split = { ...convention, lockTable: locks };
+    const guard = { ConditionExpression: 'attribute_not_exists(PK)' };
+    const signupApart = (id: string, email: string, handle: string) =>
+      client.send(
+        new TransactWriteItemsCommand({
+          TransactItems: [
+            { Put: { TableName: table, Item: account(id, email, handle), ...guard } },
+            { Put: { TableName: locks, Item: lockKey('EMAIL', email), ...guard } },
+            { Put: { TableName: locks, Item: lockKey('HANDLE', handle), ...guard } },
+          ],
+        }),
+      );
+    const described = await describeTable(client, table);
+    if (!described.ok) throw new Error(described.error.message);
+    const arn = await findWatchableStream(client, table);
+    const lockArn = await findLockStream(client, split);
+    if (!arn.ok || !lockArn.ok || lockArn.value === undefined) throw new Error('no streams');
+    const streams = createStreamsClient({ label: 'test', endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS });
+    const log = new EventLog();
+    const controller = new AbortController();
+    const running = watchTable({ client, streams, table: described.value, convention: split, streamArn: arn.value, lockStreamArn: lockArn.value, signal: controller.signal, onEvent: log.push, settleMs: 300, pollMs: 50 });
+    try {
+      await Promise.race([log.waitFor((e) => e.event === 'watching', 20_000, 'watching'), running]);
+      expect(log.events[0]).toMatchObject({ event: 'watching', table, lockTable: locks, lockStreamArn: lockArn.value });
+      await Promise.all([signupApart('a1', 'ada@x.io', 'ada'), signupApart('a2', 'bob@x.io', 'bob')]);
+      // The signups settle first (a sentinel judged after them): two streams are polled apart, and a record
+      // of one may arrive after a later write's record of the other, which would then be named the cause.
+      await client.send(new PutItemCommand({ TableName: table, Item: account('z1', 'first@x.io', 'first') }));
+      await log.waitFor(isProblem('missing-lock', 'first'), 20_000, 'the sentinel');
+      // Accounts side: a raw delete strands a1's locks in the lock table.
+      await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#a1' }, SK: { S: 'PROFILE' } } }));
+      const orphan = await log.waitFor(isProblem('orphan-lock', 'ada@x.io'), 20_000, 'the orphan');
+      expect(orphan).toMatchObject({ problem: { rule: 'EMAIL', lock: { PK: 'UNIQ#EMAIL#ada@x.io', SK: 'LOCK' } }, cause: { eventName: 'REMOVE', keys: { PK: 'ACCT#a1' } } });
+      await log.waitFor(isProblem('orphan-lock', 'ada'), 20_000, 'the handle orphan');
+      // Lock side: a raw delete of a2's email lock leaves a2 unprotected; only the lock table's stream says so.
+      await client.send(new DeleteItemCommand({ TableName: locks, Key: lockKey('EMAIL', 'bob@x.io') }));
+      const missing = await log.waitFor(isProblem('missing-lock', 'bob@x.io'), 20_000, 'the missing lock');
+      expect(missing).toMatchObject({ problem: { accounts: [{ PK: 'ACCT#a2', SK: 'PROFILE' }] }, cause: { eventName: 'REMOVE', keys: { PK: 'UNIQ#EMAIL#bob@x.io' } } });
+      // A lock written into the accounts table protects nothing: malformed, as the audit says.
+      await client.send(new PutItemCommand({ TableName: table, Item: lockKey('EMAIL', 'bob@x.io') }));
+      await log.waitFor((e) => e.event === 'problem' && e.problem.kind === 'malformed-lock', 20_000, 'the malformed lock');
+      // Events go out in settle order: the healthy signups raised nothing, and the missing lock is not "resolved" by a lock in the wrong table.
+      const raised = log.events.flatMap((e) => (e.event === 'watching' ? [] : [`${e.event} ${e.problem.kind} ${e.problem.value}`]));
+      expect(raised.sort()).toEqual(
+        ['problem malformed-lock UNIQ#EMAIL#bob@x.io', 'problem missing-lock bob@x.io', 'problem orphan-lock ada', 'problem orphan-lock ada@x.io', 'problem missing-lock first', 'problem missing-lock first@x.io'].sort(),
+      );
+    } finally {
+      controller.abort();
+      await running;
+      streams.destroy();
     }
   });
 });

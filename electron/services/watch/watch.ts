@@ -10,9 +10,9 @@ import { compileConvention } from '../../../shared/conventions/parse';
 import type { Convention } from '../../../shared/model';
 import type { Result } from '../../../shared/result';
 import type { WatchEvent, WatchNotice } from '../../../shared/watch/watch-events';
-import { causeOf, scopesOf } from '../../../shared/watch/scopes';
+import { causeOf, scopesOf, type RecordSource } from '../../../shared/watch/scopes';
 import { DEFAULT_SETTLE_MS, SettleQueue, type DueCheck } from '../../../shared/watch/settle';
-import { watchableConvention, watchableStream } from '../../../shared/watch/stream-spec';
+import { watchableStream } from '../../../shared/watch/stream-spec';
 import { ProblemTracker } from '../../../shared/watch/tracker';
 import { toAppError, type ErrorContext } from '../dynamo/errors';
 import { sleep, withRetry } from '../dynamo/retry';
@@ -27,6 +27,8 @@ export interface WatchOptions {
   readonly table: { readonly name: string; readonly gsis: readonly GsiInfo[] };
   readonly convention: Convention;
   readonly streamArn: string;
+  /** The lock table's stream: required when the convention keeps its locks in a table of their own (see findLockStream). */
+  readonly lockStreamArn?: string;
   readonly signal: AbortSignal;
   readonly onEvent: (event: WatchEvent) => void;
   /** Gaps (changes missed: run an audit) and re-checks being retried. */
@@ -59,11 +61,22 @@ export async function findWatchableStream(client: DynamoDBClient, table: string,
   }
 }
 
-/** Watches until the signal aborts; rejects when the stream cannot be read any more. */
+/**
+ * The stream of the convention's lock table (undefined without one), or why it cannot be watched:
+ * locks written or deleted there reach only that table's stream, so both are read.
+ */
+export async function findLockStream(client: DynamoDBClient, convention: Convention, signal?: AbortSignal, errorContext?: ErrorContext): Promise<Result<string | undefined>> {
+  if (convention.lockTable === undefined) return { ok: true, value: undefined };
+  const found = await findWatchableStream(client, convention.lockTable, signal, errorContext);
+  if (found.ok) return found;
+  return { ok: false, error: { ...found.error, message: `the convention keeps its locks in table ${convention.lockTable}, whose stream the watch must read as well: ${found.error.message}` } };
+}
+
+/** Watches until the signal aborts; rejects when a stream cannot be read any more. */
 export async function watchTable(options: WatchOptions): Promise<void> {
   const { convention } = options;
-  const judged = watchableConvention(options.table.name, convention);
-  if (!judged.ok) throw new Error(judged.error.message);
+  // Without the lock table's stream, a lock written or deleted there would go unseen: never watch by half.
+  if (convention.lockTable !== undefined && options.lockStreamArn === undefined) throw new Error(`the convention keeps its locks in table ${convention.lockTable}: its stream must be read too`);
   // One signal for the reader and the checks: a reader that fails must stop the checks too.
   const inner = new AbortController();
   const signal = inner.signal;
@@ -111,28 +124,41 @@ export async function watchTable(options: WatchOptions): Promise<void> {
   }
 
   const checking = checker();
+  const sources: { arn: string; from: RecordSource }[] = [{ arn: options.streamArn, from: 'table' }, ...(options.lockStreamArn ? [{ arn: options.lockStreamArn, from: 'lock-table' as const }] : [])];
+  let ready = 0;
   try {
-    await readStream({
-      streams: options.streams,
-      streamArn: options.streamArn,
-      signal,
-      ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
-      ...(options.describeEveryMs === undefined ? {} : { describeEveryMs: options.describeEveryMs }),
-      ...(options.onNotice ? { onNotice: options.onNotice } : {}),
-      onReady: () => {
-        options.onEvent({ event: 'watching', table: options.table.name, streamArn: options.streamArn });
-        options.onStatus?.('live');
-      },
-      onRecords: async (changes) => {
-        const now = Date.now();
-        for (const change of changes) queue.add(scopesOf(compiled, change), causeOf(change, convention), now);
-        // Back-pressure: a reader far ahead of the checks waits instead of growing the queue.
-        if (!queue.full) return;
-        options.onStatus?.('lagging');
-        while (queue.full && !signal.aborted) await sleep(tick, signal).catch(() => undefined);
-        if (!signal.aborted) options.onStatus?.('live');
-      },
-    });
+    const readers = sources.map(({ arn, from }) =>
+      readStream({
+        streams: options.streams,
+        streamArn: arn,
+        signal,
+        ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+        ...(options.describeEveryMs === undefined ? {} : { describeEveryMs: options.describeEveryMs }),
+        ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+        onReady: () => {
+          // "watching" once every shard of every stream is read: nothing written after it is missed.
+          if (++ready < sources.length) return;
+          options.onEvent({ event: 'watching', table: options.table.name, streamArn: options.streamArn, ...(options.lockStreamArn && convention.lockTable ? { lockTable: convention.lockTable, lockStreamArn: options.lockStreamArn } : {}) });
+          options.onStatus?.('live');
+        },
+        onRecords: async (changes) => {
+          const now = Date.now();
+          for (const change of changes) queue.add(scopesOf(compiled, change, from), causeOf(change, convention), now);
+          // Back-pressure: a reader far ahead of the checks waits instead of growing the queue.
+          if (!queue.full) return;
+          options.onStatus?.('lagging');
+          while (queue.full && !signal.aborted) await sleep(tick, signal).catch(() => undefined);
+          if (!signal.aborted) options.onStatus?.('live');
+        },
+      }).catch((error: unknown) => {
+        // One stream lost stops the other: half a watch would report a healthy table.
+        stop();
+        throw error;
+      }),
+    );
+    const ended = await Promise.allSettled(readers);
+    const failed = ended.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   } finally {
     options.signal.removeEventListener('abort', stop);
     stop();
