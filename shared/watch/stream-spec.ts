@@ -33,4 +33,3 @@ export function watchableStream(table: string, settings: StreamSettings): Result
   }
   return ok(settings.streamArn);
 }
-

@@ -20,6 +20,11 @@ describe('applyLiveEvent', () => {
     expect(state.resolved).toBe(resolved);
   });
 
+  it('keeps a gap and its reason (what to do) as the status', () => {
+    const state = [ev({ event: 'status', status: 'live' }), ev({ event: 'status', status: 'gap', reason: 'changes in that gap were missed — run an audit' })].reduce(applyLiveEvent, NO_LIVE_PROBLEMS);
+    expect([state.status, state.reason]).toEqual(['gap', 'changes in that gap were missed — run an audit']);
+  });
+
   it('takes the status and its reason', () => {
     const state = [ev({ event: 'status', status: 'lagging' }), ev({ event: 'status', status: 'stopped', reason: 'stream disabled' })].reduce(applyLiveEvent, NO_LIVE_PROBLEMS);
     expect([state.status, state.reason]).toEqual(['stopped', 'stream disabled']);
