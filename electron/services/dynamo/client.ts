@@ -2,6 +2,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { profileEndpoint } from '../connections/profiles';
+import { LeanScanProtocol } from './scan-protocol';
 
 /** Credentials as the SDK accepts them: static keys or a provider function (fromIni, fromSSO…). */
 export type DynamoCredentials = NonNullable<DynamoDBClientConfig['credentials']>;
@@ -114,6 +115,8 @@ export function clientConfig(target: DynamoTarget, env: NodeJS.ProcessEnv = proc
   const config: DynamoDBClientConfig = {
     region: target.region,
     maxAttempts: target.maxAttempts ?? 1,
+    // The SDK's protocol with a leaner decode of Scan pages (scan-protocol.ts); errors decode as before.
+    protocol: LeanScanProtocol,
     requestHandler: { connectionTimeout: timeouts.connectMs, socketTimeout: timeouts.idleMs },
   };
   if (target.endpoint) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Item } from '../../../shared/model';
 import { createTempTable, deleteTable, putItems, testClient } from '../../testing/dynamo-fixtures';
@@ -203,5 +204,42 @@ describe('scanTable', () => {
     expect(consistentPages).toBeGreaterThanOrEqual(4);
     expect(seen.slice(0, consistentPages).every((c) => c === true)).toBe(true);
     expect(seen.slice(consistentPages).every((c) => c === undefined)).toBe(true);
+  });
+
+  it('gives the same items as the plain SDK client, every attribute type included (the lean Scan decode)', async () => {
+    const typed = await createTempTable(admin, { hash: { name: 'id', type: 'S' } }, 'scanner-types');
+    try {
+      const bytes = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'utf8'));
+      const every: Item = {
+        id: { S: 'every' },
+        n: { N: '-12.5' },
+        bin: { B: bytes('bytes\u0000\u00ff') },
+        ss: { SS: ['a', 'b'] },
+        ns: { NS: ['1', '2.5'] },
+        bs: { BS: [bytes('x'), bytes('yz')] },
+        nul: { NULL: true },
+        yes: { BOOL: true },
+        list: { L: [{ S: 'one' }, { B: bytes('two') }, { L: [{ BS: [bytes('deep')] }] }, { M: { k: { B: bytes('in map') } } }] },
+        map: { M: { s: { S: 'v' }, b: { B: bytes('m') }, nested: { M: { l: { L: [{ N: '3' }, { NULL: true }] } } } } },
+      };
+      await putItems(admin, typed, [every, ...Array.from({ length: 50 }, (_, i): Item => ({ id: { S: `plain#${i}` }, b: { B: bytes(String(i)) } }))]);
+      const client = createDynamoClient(target);
+      const lean: Item[] = [];
+      const outcome = await scanTable({ client, table: typed, segments: 1, pageSize: 20, onPage: (items) => void lean.push(...items) });
+      client.destroy();
+      const plain: Item[] = [];
+      let startKey: Item | undefined;
+      do {
+        const page = await admin.send(new ScanCommand({ TableName: typed, Limit: 20, ExclusiveStartKey: startKey }));
+        plain.push(...(page.Items ?? []));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      expect(outcome.complete).toBe(true);
+      expect(lean).toHaveLength(51);
+      expect(lean).toStrictEqual(plain);
+      expect(lean.find((i) => i.id?.S === 'every')).toStrictEqual(every);
+    } finally {
+      await deleteTable(admin, typed);
+    }
   });
 });
