@@ -102,7 +102,7 @@ export class AuditEngine {
         let parsed = parseLockKey(compiled, hash, rangeAttr?.S);
         if (split && !lockSide && parsed.kind === 'lock') parsed = { ...parsed, kind: 'malformed', reason: `a lock item in the accounts table, but the locks live in ${this.convention.lockTable ?? ''}: nothing checks this one` };
         if (parsed.kind === 'lock') {
-          this.addLock(item, hash, rangeAttr, parsed.ruleIndex, parsed.templateIndex, parsed.value, parsed.parts);
+          this.addLock(item, hash, rangeAttr, parsed.ruleIndex, parsed.templateIndex, parsed.value, parsed.normalized, parsed.parts);
           continue;
         }
         if (parsed.kind === 'malformed') {
@@ -118,9 +118,7 @@ export class AuditEngine {
     }
   }
 
-  private addLock(item: Item, hash: string, rangeAttr: Item[string] | undefined, ruleIndex: number, templateIndex: number, raw: string, parts: Readonly<Record<string, string>> | undefined): void {
-    const normalize = this.compiled.normalizers[ruleIndex];
-    const value = normalize ? normalize(raw) : raw;
+  private addLock(item: Item, hash: string, rangeAttr: Item[string] | undefined, ruleIndex: number, templateIndex: number, raw: string, value: string, parts: Readonly<Record<string, string>> | undefined): void {
     const byValue = this.index[ruleIndex]!;
     const ownerAttribute = this.convention.ownerAttribute;
     const owner = ownerAttribute === undefined ? undefined : scalarText(item[ownerAttribute]);

@@ -42,6 +42,8 @@ export type ParsedLockKey =
       readonly ruleIndex: number;
       readonly templateIndex: number;
       readonly value: string;
+      /** The value under the rule's normalization (computed here anyway to refuse an empty one; the audit joins on it). */
+      readonly normalized: string;
       /** Scope placeholder → text, for a scoped template. */
       readonly parts?: Readonly<Record<string, string>>;
     }
@@ -127,10 +129,12 @@ export function parseLockKey(convention: Convention | CompiledConvention, hash: 
     const bad = checkValue(value, rule.name);
     if (bad !== undefined) return { kind: 'malformed', reason: bad, rule, ruleIndex: t.ruleIndex };
     // A value that normalizes to nothing (spaces under `trim`) can join no account and cannot be released by value.
-    if (compiled.normalizers[t.ruleIndex]?.(value) === '') return { kind: 'malformed', reason: `the ${rule.name} value is empty after normalization (${rule.normalize.join(', ')})`, rule, ruleIndex: t.ruleIndex };
+    const normalize = compiled.normalizers[t.ruleIndex];
+    const normalized = normalize === undefined ? value : normalize(value);
+    if (normalized === '') return { kind: 'malformed', reason: `the ${rule.name} value is empty after normalization (${rule.normalize.join(', ')})`, rule, ruleIndex: t.ruleIndex };
     return read.parts === undefined
-      ? { kind: 'lock', rule, ruleIndex: t.ruleIndex, templateIndex: t.templateIndex, value }
-      : { kind: 'lock', rule, ruleIndex: t.ruleIndex, templateIndex: t.templateIndex, value, parts: read.parts };
+      ? { kind: 'lock', rule, ruleIndex: t.ruleIndex, templateIndex: t.templateIndex, value, normalized }
+      : { kind: 'lock', rule, ruleIndex: t.ruleIndex, templateIndex: t.templateIndex, value, normalized, parts: read.parts };
   }
   if (wrongRange) {
     const expected = rules[wrongRange.ruleIndex]?.lockKeys
