@@ -12,8 +12,9 @@ import type { Convention, Item, PlainKey, Problem, ProblemKind, ProblemSummary }
 import { PROBLEM_KINDS } from '../model';
 import { toPlainValue } from '../plain-key';
 import { accountRow, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
+import { DeltaQueue } from './deltas';
 import { compareProblems } from './problem-rules';
-import { addCanonicalLock, addHolder, addLockTo, byId, canonicalForms, compareText, hasCanonicalLock, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, storeLocks, type AccountState, type CanonicalForm, type Entry, type IndexSlot, type LockState, type MalformedState, type RowState } from './state';
+import { addCanonicalLock, addHolder, addLockTo, byId, canonicalForms, compareText, entryOf, expandSlot, hasCanonicalLock, holderCount, holdersOf, idOf, keyOfState, locksOf, storeLocks, type AccountState, type CanonicalForm, type Entry, type IndexSlot, type LockState, type MalformedState, type RowState } from './state';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from './types';
 
 export { projectionFor } from './projection';
@@ -55,14 +56,8 @@ export class AuditEngine {
   private stale = false;
   /** The problems of the entries that have any (about 1% of a table's values), as of the last flush. */
   private readonly problemsByEntry = new Map<Entry, readonly Problem[]>();
-  private readonly pendingUpsert = new Set<RowState>();
-  /** Accounts held back while streaming because a lock of theirs has not been read yet (see takeDelta). */
-  private readonly heldAccounts = new Set<AccountState>();
-  /** Orphan lock rows not yet sent: kept apart, because one seen before its account is provisional. */
-  private readonly pendingStrays = new Set<LockState>();
-  /** Orphan lock rows that went out in a delta: only these need a removal when their account arrives. */
-  private readonly sentStrays = new Set<LockState>();
-  private readonly pendingRemoved = new Set<string>();
+  /** The rows changed since the last delta; undefined without deltas. */
+  private readonly deltas: DeltaQueue | undefined;
   private readonly summary: Record<ProblemKind, number>;
   private scanned = 0;
   private lockCount = 0;
@@ -72,6 +67,7 @@ export class AuditEngine {
     this.convention = convention;
     this.compiled = compileConvention(convention);
     this.trackDeltas = options.trackDeltas ?? true;
+    this.deltas = this.trackDeltas ? new DeltaQueue(convention.keys) : undefined;
     this.index = convention.rules.map(() => new Map<string, IndexSlot>());
     this.compact = !this.trackDeltas && convention.rules.length <= 30;
     this.canonical = canonicalForms(this.compiled);
@@ -110,7 +106,7 @@ export class AuditEngine {
           const state: MalformedState = { kind: 'malformed', hash, range: toPlainValue(rangeAttr), id: undefined, reason: parsed.reason, rule, text: hash };
           this.malformed.push(state);
           this.summary['malformed-lock']++;
-          if (this.trackDeltas) this.pendingUpsert.add(state);
+          this.deltas?.changed(state);
           continue;
         }
       }
@@ -209,32 +205,16 @@ export class AuditEngine {
       addHolder(entry, state);
     }
     this.accounts.push(state);
-    if (this.trackDeltas) this.pendingUpsert.add(state);
+    this.deltas?.changed(state);
   }
 
-  /**
-   * Compact mode: replaces the entry-less slot of (rule, key) with a real entry holding the same
-   * participants, because a second one arrives or the value has a problem to report.
-   */
+  /** Compact mode: replaces the entry-less slot of (rule, key) with a real entry (see expandSlot). */
   private expand(byValue: Map<string, IndexSlot>, ruleIndex: number, key: string, slot: AccountState | CanonicalForm): Entry {
-    if (slot.kind === 'canonical') {
-      const entry: Entry = { ruleIndex, value: key, scope: undefined, holders: undefined, locks: slot };
-      byValue.set(key, entry);
-      return entry;
-    }
-    const entry = this.entryView(slot, ruleIndex)!;
-    slot.entries[ruleIndex] = entry;
-    byValue.set(key, entry);
-    return entry;
+    return expandSlot(byValue, ruleIndex, key, slot, this.canonical[ruleIndex]);
   }
 
-  /** The join entry of `account`'s value under rule `ruleIndex`: the stored one, or (compact mode) one built from the account. */
-  private readonly entryView = (account: AccountState, ruleIndex: number): Entry | undefined => {
-    const e = account.entries[ruleIndex];
-    if (typeof e !== 'string') return e;
-    const locks = (account.locked & (1 << ruleIndex)) === 0 ? undefined : this.canonical[ruleIndex];
-    return { ruleIndex, value: e, scope: undefined, holders: account, locks };
-  };
+  /** The join entry of `account`'s value under rule `ruleIndex` (see entryOf). */
+  private readonly entryView = (account: AccountState, ruleIndex: number): Entry | undefined => entryOf(account, ruleIndex, this.canonical[ruleIndex]);
 
   /**
    * Rows added or changed and rows removed since the last call (at most `max` upserts; the rest stay
@@ -248,36 +228,7 @@ export class AuditEngine {
    */
   takeDelta(max = Number.POSITIVE_INFINITY, settled = true): AuditDelta {
     this.flush();
-    const upserted: GroupRow[] = [];
-    for (const state of this.pendingUpsert) {
-      if (upserted.length >= max) break;
-      this.pendingUpsert.delete(state);
-      if (!settled && state.kind === 'account' && awaitsLock(state)) {
-        this.heldAccounts.add(state);
-        continue;
-      }
-      if (state.kind === 'account') this.heldAccounts.delete(state);
-      const row = this.rowOf(state);
-      if (row) upserted.push(row);
-    }
-    if (settled) {
-      for (const state of this.heldAccounts) {
-        if (upserted.length >= max) break;
-        this.heldAccounts.delete(state);
-        const row = this.rowOf(state);
-        if (row) upserted.push(row);
-      }
-      for (const lock of this.pendingStrays) {
-        if (upserted.length >= max) break;
-        this.pendingStrays.delete(lock);
-        const row = this.rowOf(lock);
-        if (!row) continue;
-        upserted.push(row);
-        this.sentStrays.add(lock);
-      }
-    }
-    const removed = [...this.pendingRemoved];
-    this.pendingRemoved.clear();
+    const { upserted, removed } = this.deltas?.take(max, settled, (state) => this.rowOf(state)) ?? { upserted: [], removed: [] };
     return { upserted, removed, counts: this.countsNow() };
   }
 
@@ -377,8 +328,7 @@ export class AuditEngine {
   }
 
   private recompute(entry: Entry): void {
-    const track = this.trackDeltas;
-    const keys = this.convention.keys;
+    const deltas = this.deltas;
     const orphan = holderCount(entry) === 0;
     // An orphan's lock gets state (stray) and, when tracking, an identity in the delta sets: store it.
     const locks = orphan ? storeLocks(entry) : hasCanonicalLock(entry) ? NO_LOCKS : locksOf(entry);
@@ -392,17 +342,13 @@ export class AuditEngine {
       // An orphan seen before its account is provisional: its row goes away when the account arrives.
       if (orphan) {
         lock.stray = true;
-        if (track) this.pendingStrays.add(lock);
+        deltas?.strayed(lock);
       } else if (lock.stray) {
         lock.stray = false;
-        if (track) {
-          this.pendingStrays.delete(lock);
-          // A row the watcher never received needs no removal.
-          if (this.sentStrays.delete(lock)) this.pendingRemoved.add(idOf(lock, keys));
-        }
+        deltas?.unstrayed(lock);
       }
     }
-    if (track) for (const holder of holdersOf(entry)) this.pendingUpsert.add(holder);
+    if (deltas) for (const holder of holdersOf(entry)) deltas.changed(holder);
   }
 
   private rowOf(state: RowState): GroupRow | undefined {
@@ -415,11 +361,4 @@ export class AuditEngine {
         return malformedRow(this.convention, state);
     }
   }
-}
-
-// True while one of the account's values has no lock item read so far.
-function awaitsLock(state: AccountState): boolean {
-  // Only with deltas, where every value has an entry.
-  for (const entry of state.entries) if (entry !== undefined && typeof entry !== 'string' && lockCount(entry) === 0) return true;
-  return false;
 }

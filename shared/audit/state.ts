@@ -107,6 +107,35 @@ export interface Entry {
   locks: LockState | LockState[] | CanonicalForm | undefined;
 }
 
+/**
+ * The join entry of `account`'s value under rule `ruleIndex`: the stored one, or, in compact mode
+ * (the value held as a string), one built from the account and, when its `locked` bit is set, the
+ * rule's canonical form `form`. A built entry is a view: fine for reading, never stored by itself.
+ */
+export function entryOf(account: AccountState, ruleIndex: number, form: CanonicalForm | undefined): Entry | undefined {
+  const e = account.entries[ruleIndex];
+  if (typeof e !== 'string') return e;
+  const locks = (account.locked & (1 << ruleIndex)) === 0 ? undefined : form;
+  return { ruleIndex, value: e, scope: undefined, holders: account, locks };
+}
+
+/**
+ * Compact mode: replaces the entry-less slot of (rule, key) in `byValue` with a real entry holding
+ * the same participants, because a second one arrives or the value has a problem to report; the
+ * account (if the slot was one) then points at the entry too. `form` is the rule's canonical form.
+ */
+export function expandSlot(byValue: Map<string, IndexSlot>, ruleIndex: number, key: string, slot: AccountState | CanonicalForm, form: CanonicalForm | undefined): Entry {
+  if (slot.kind === 'canonical') {
+    const entry: Entry = { ruleIndex, value: key, scope: undefined, holders: undefined, locks: slot };
+    byValue.set(key, entry);
+    return entry;
+  }
+  const entry = entryOf(slot, ruleIndex, form)!;
+  slot.entries[ruleIndex] = entry;
+  byValue.set(key, entry);
+  return entry;
+}
+
 /** The normalized value account `state` holds under rule `ruleIndex` ('' when none). */
 function heldValue(state: AccountState, ruleIndex: number): string {
   const e = state.entries[ruleIndex];
