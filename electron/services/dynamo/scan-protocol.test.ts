@@ -1,6 +1,7 @@
 import { DynamoDBClient, GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { HttpResponse } from '@smithy/core/transport';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createDynamoClient } from './client';
 import { isRetryable, isThrottle, toAppError } from './errors';
 import { LeanScanProtocol, decodeItems } from './scan-protocol';
 
@@ -59,6 +60,14 @@ const PAGE = {
 
 describe('LeanScanProtocol', () => {
   afterEach(() => vi.restoreAllMocks());
+
+  it('is the protocol of every client createDynamoClient makes', () => {
+    for (const target of [{ label: 'local', endpoint: 'http://127.0.0.1:1', region: 'us-east-1' }, { label: 'aws', region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'x' } }]) {
+      const client = createDynamoClient(target, { env: {} });
+      expect(client.config.protocol).toBeInstanceOf(LeanScanProtocol);
+      client.destroy();
+    }
+  });
 
   it('decodes the items itself: the SDK gets the page without them', async () => {
     // What the lean path hands to the SDK's protocol (the parent class): the page with `Items: []`.
