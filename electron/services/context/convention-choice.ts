@@ -98,7 +98,13 @@ export async function chooseConvention<C extends KeyedTableContext>(ctx: C, give
     if (checked.ok) return chosen(given, 'given');
     return checked.error.kind === 'validation' ? asConventionArgument(checked.error) : checked;
   }
-  if (saved) return chosen(saved, 'saved');
+  if (saved) {
+    // Saved for a table of that name, maybe before it was re-created with other keys: read with stale
+    // keys, every item would be skipped (a "clean" report) and a write would put keys in the wrong attributes.
+    const fit = checkKeysFit(saved, ctx.table.keys);
+    if (fit.ok) return chosen(saved, 'saved');
+    return err('validation', `The convention saved for ${ctx.table.name} no longer fits the table (${fit.error.message}): it was re-created with other keys since. Detect the convention again, or save one that fits.`, { field: 'convention' });
+  }
   const detected = await detectForTable(ctx, undefined, sample);
   return detected.ok ? chosen(detected.value.detection.convention, 'detected') : detected;
 }

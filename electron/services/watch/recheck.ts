@@ -97,9 +97,12 @@ export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Prom
   const [holderItems, locks] = await Promise.all([readAll(ctx, holderKeys), readAll(ctx, lockKeys(convention, scope), lockTable ?? ctx.table.name)]);
   const [items, lockItems] = lockTable === undefined ? [[...holderItems, ...locks], []] : [holderItems, locks];
   const problems = scopeProblems(convention, scope, items, lockItems);
-  if (!needsHolderSearch(ctx, scope, problems, { indexed: indexed !== undefined, lockExists: locks.length > 0 })) return problems;
-  // The records named the holders they knew of; another account may hold the value too: lookup's holder search (GSI, else scan).
-  const answer = await lookupValue({ client: ctx.client, table: ctx.table, convention, value: scope.normalized, rule: scope.rule, signal: ctx.signal, confirmAbsenceWithScan: true });
+  const search = holderSearch(ctx, scope, problems, { indexed: indexed !== undefined, lockExists: locks.length > 0 });
+  if (search === undefined) return problems;
+  // The records named the holders they knew of; another account may hold the value too: lookup's holder search (GSI, else
+  // scan) — or the scan alone, when the index would only find again the spellings already queried.
+  const table = search === 'scan' ? { ...ctx.table, gsis: [] } : ctx.table;
+  const answer = await lookupValue({ client: ctx.client, table, convention, value: scope.normalized, rule: scope.rule, signal: ctx.signal, confirmAbsenceWithScan: true });
   if (!answer.ok) throw new Error(answer.error.message);
   if (!answer.value.complete) throw new Error(`the holder search for ${scope.rule} ${JSON.stringify(scope.normalized)} did not finish`);
   const holders = answer.value.rules.flatMap((r) => r.holders);
@@ -108,21 +111,22 @@ export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Prom
 }
 
 /**
- * Whether the holders the records named (and the index found) may not be all: an apparent orphan
+ * Which holder search, if any, when the holders the records named (and the index found) may not be all: an apparent orphan
  * without an index, or with one on a normalizing rule (the index is queried with the spellings the
  * records showed; an account storing another spelling is not found); a value an account gained
  * without a lock record alongside while its lock exists (written outside a transaction: another
  * account may hold it — with an index, its exact spellings were queried already); or a lock deleted
  * with no account record alongside and none left (a holder may stand unprotected: missing-lock).
  */
-function needsHolderSearch(ctx: RecheckContext, scope: ValueScope, problems: readonly Problem[], found: { indexed: boolean; lockExists: boolean }): boolean {
+function holderSearch(ctx: RecheckContext, scope: ValueScope, problems: readonly Problem[], found: { indexed: boolean; lockExists: boolean }): 'lookup' | 'scan' | undefined {
   const { indexed, lockExists } = found;
-  if (ctx.confirmOrphans === false) return false;
+  if (ctx.confirmOrphans === false) return undefined;
   const rule = ctx.convention.rules[scope.ruleIndex];
   const normalizes = (rule?.normalize.length ?? 0) > 0;
-  if (problems.some((p) => p.kind === 'orphan-lock')) return !indexed || normalizes;
-  const rawGain = scope.gained && scope.locks.length === 0 && lockExists && !problems.some((p) => p.kind === 'duplicate-value');
-  if (rawGain) return !indexed;
   // lookup queries the index again, and scans only when it finds nobody under a normalizing rule.
-  return scope.lockRemoved && scope.accounts.length === 0 && !lockExists && problems.length === 0;
+  if (problems.some((p) => p.kind === 'orphan-lock')) return !indexed || normalizes ? 'lookup' : undefined;
+  const rawGain = scope.gained && scope.locks.length === 0 && lockExists && !problems.some((p) => p.kind === 'duplicate-value');
+  // The index finds the gaining account itself, so lookup would not scan: an earlier holder of another spelling needs the scan.
+  if (rawGain) return !indexed ? 'lookup' : normalizes ? 'scan' : undefined;
+  return scope.lockRemoved && scope.accounts.length === 0 && !lockExists && problems.length === 0 ? 'lookup' : undefined;
 }

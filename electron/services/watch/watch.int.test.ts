@@ -181,6 +181,24 @@ describe('watch: a GSI on a normalizing rule', () => {
   });
 });
 
+describe('watch: a raw duplicate under another spelling, with a GSI on the normalizing rule', () => {
+  it('reports duplicate-value: the index finds only the spellings queried, so the holder search scans', async () => {
+    const { table, log, stop } = await startWatch('watch-gsi-dup', { gsiOn: 'email' });
+    try {
+      await signup(client, table, 'a1', 'Dan@Acme.io', 'dan');
+      await client.send(new PutItemCommand({ TableName: table, Item: account('z1', 'first@x.io', 'first') }));
+      await log.waitFor(isProblem('missing-lock', 'first'), 20_000, 'the first sentinel');
+      await client.send(new PutItemCommand({ TableName: table, Item: account('b1', 'dan@ACME.io', 'bob') }));
+      await client.send(new PutItemCommand({ TableName: table, Item: lockKey('HANDLE', 'bob') }));
+      const duplicate = await log.waitFor(isProblem('duplicate-value', 'dan@acme.io'), 20_000, 'the duplicate');
+      if (duplicate.event !== 'problem') throw new Error('unreachable');
+      expect(duplicate.problem.accounts?.map((k) => k.PK).sort()).toEqual(['ACCT#a1', 'ACCT#b1']);
+    } finally {
+      await stop();
+    }
+  });
+});
+
 describe('watch: a convention that keeps its locks in a lock table', () => {
   it('reads both streams: a signup across the tables raises nothing; a raw delete on either side is named; a lock left in the accounts table is malformed', async () => {
     const table = await createStreamTable(client, 'watch-acc');
