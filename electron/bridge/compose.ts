@@ -124,7 +124,10 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   async function startupFor(wanted: NonNullable<ComposeOptions['startupConnection']>): Promise<AppInfo['startup']> {
     if ('endpoint' in wanted) {
       const existing = (await settings.read()).endpoints.find((entry) => entry.endpoint === wanted.endpoint);
-      if (existing) return { connectionId: existing.id };
+      if (existing) {
+        connections.typedOnCommandLine(existing.id);
+        return { connectionId: existing.id };
+      }
       // Typed on the command line next to the environment's keys: like the CLI, sign with them when present.
       const credentials = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { source: 'env' as const } : { source: 'dummy' as const };
       const added = await connections.addEndpoint({ endpoint: wanted.endpoint, credentials, ...(wanted.region ? { region: wanted.region } : {}) }, 'command-line');

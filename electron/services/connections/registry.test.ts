@@ -194,12 +194,17 @@ describe('endpoint connections: credentials follow the connection (#16 finding 1
     expect(await r.addEndpoint({ endpoint: 'http://10.1.2.3:8000' })).toMatchObject({ ok: true, value: { credentials: { source: 'dummy' } } });
   });
 
-  it('an endpoint typed on the command line beside the keys may sign elsewhere; one saved without that mark is refused, not used', async () => {
+  it('an endpoint typed on the command line beside the keys may sign elsewhere for that run only; one saved by the page is refused, not used', async () => {
     const r = registry(ENV_KEYS);
     const typed = await r.addEndpoint({ endpoint: 'http://10.1.2.3:8000', credentials: { source: 'env' } }, 'command-line');
     if (!typed.ok) throw new Error(typed.error.message);
     expect(typed.value).toMatchObject({ credentials: { source: 'env' }, trust: 'remote', writable: false });
     expect((await r.resolve(typed.value.id)).ok).toBe(true);
+    // A later launch (a shell with other, real keys) does not inherit the trust until the endpoint is typed again.
+    const later = registry(ENV_KEYS);
+    expect(await later.resolve(typed.value.id)).toMatchObject({ ok: false, error: { kind: 'credentials' } });
+    later.typedOnCommandLine(typed.value.id);
+    expect((await later.resolve(typed.value.id)).ok).toBe(true);
     // A settings file written by an older version, when the page could save this: shown as an error and never resolved.
     const settings = createSettingsStore(dir);
     await settings.update((s) => ({ ...s, endpoints: [...s.endpoints, { id: 'endpoint:old1', endpoint: 'http://10.9.9.9:8000', region: 'us-east-1', label: 'old', credentials: { source: 'profile', profile: 'static-dev' } }] }));
@@ -207,7 +212,7 @@ describe('endpoint connections: credentials follow the connection (#16 finding 1
     const listed = (await reopened.list()).connections.find((c) => c.id === 'endpoint:old1');
     expect(listed).toMatchObject({ state: 'error', error: { kind: 'credentials', message: expect.stringContaining('neither AWS nor this machine') } });
     expect(await reopened.resolve('endpoint:old1')).toMatchObject({ ok: false, error: { kind: 'credentials' } });
-    expect((await reopened.resolve(typed.value.id)).ok).toBe(true);
+    expect((await reopened.resolve(typed.value.id)).ok).toBe(false);
   });
 
   it('a real AWS endpoint through a profile is read-only until its host is typed back', async () => {

@@ -45,12 +45,15 @@ export interface ConnectionRegistry {
   select(id: string): Promise<Result<ConnectionView>>;
   /**
    * Saves an endpoint connection. `origin: 'command-line'` only from `serve --endpoint` (never from
-   * the bridge, whose handler passes the page's arguments alone): see endpointRefusal.
+   * the bridge, whose handler passes the page's arguments alone): see endpointRefusal. That trust
+   * lasts for this run only.
    */
   addEndpoint(input: { endpoint: string; region?: string; label?: string; credentials?: CredentialSource }, origin?: 'command-line'): Promise<Result<ConnectionView>>;
   remove(id: string): Promise<Result<ConnectionsView>>;
   setRegion(id: string, region: string): Promise<Result<ConnectionView>>;
   setWritable(id: string, writable: boolean, confirm?: string): Promise<Result<ConnectionView>>;
+  /** `serve --endpoint` named a saved endpoint again: for this run it may sign with the keys it was saved with (see addEndpoint). */
+  typedOnCommandLine(id: string): void;
   /** Records the outcome of a check or of a failed call. */
   markState(id: string, state: ConnectionState, error?: AppError): void;
 }
@@ -86,6 +89,9 @@ function endpointSourceOf(origin: EndpointOrigin): EndpointSource {
 export function createConnectionRegistry(options: RegistryOptions): ConnectionRegistry {
   const env = options.env ?? process.env;
   const states = new Map<string, { state: ConnectionState; error?: AppError }>();
+  // Endpoints typed on this run's command line beside the keys they sign with: never saved, so a later
+  // launch (from a shell holding other, real keys) does not inherit the trust.
+  const typedThisRun = new Set<string>();
   // One provider per profile for the app's lifetime: MFA and SSO prompts happen once, not per call.
   const providers = new Map<string, ReturnType<typeof memoizeCredentials>>();
   const credentialsFor = (profile: string) => {
@@ -129,7 +135,7 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       const source = entry.credentials;
       // DynamoDB Local keeps one database per access key + region: the env variables matter only when the connection signs with them.
       const overrides = source.source === 'env' ? presentCredentialEnv(env).filter((name) => name.startsWith('AWS_ACCESS_KEY_ID') || name === 'AWS_SECRET_ACCESS_KEY' || name === 'AWS_SESSION_TOKEN') : [];
-      const refused = endpointRefusal(entry.endpoint, source, entry.commandLine === true);
+      const refused = endpointRefusal(entry.endpoint, source, typedThisRun.has(entry.id));
       const host = endpointHost(entry.endpoint) ?? entry.endpoint;
       views.push({
         view: {
@@ -265,7 +271,8 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       if (credentials.source === 'profile' && !(await loadProfiles(env, options.home)).profiles.some((p) => p.name === credentials.profile)) {
         return err('validation', `No profile ${credentials.profile} in your AWS config files.`, { field: 'credentials' });
       }
-      await options.settings.update((s) => ({ ...s, endpoints: [...s.endpoints, { id, endpoint: input.endpoint, region, label, credentials, ...(commandLine ? { commandLine: true as const } : {}) }] }));
+      if (commandLine) typedThisRun.add(id);
+      await options.settings.update((s) => ({ ...s, endpoints: [...s.endpoints, { id, endpoint: input.endpoint, region, label, credentials }] }));
       return view(id);
     },
     async remove(id) {
@@ -300,6 +307,9 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       }
       await options.settings.update((s) => ({ ...s, writable: { ...s.writable, [id]: writable } }));
       return view(id);
+    },
+    typedOnCommandLine(id) {
+      typedThisRun.add(id);
     },
     markState(id, state, error) {
       states.set(id, error ? { state, error } : { state });

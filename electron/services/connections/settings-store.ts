@@ -20,8 +20,6 @@ const endpointEntrySchema = z.object({
   label: z.string().min(1).max(100),
   /** What requests are signed with; endpoints saved before this existed sign with dummy keys, never the environment's by accident. */
   credentials: credentialSourceSchema.default({ source: 'dummy' }),
-  /** Typed on the command line (`serve --endpoint`) beside the keys it signs with: the only way real keys reach a host elsewhere. */
-  commandLine: z.literal(true).optional(),
 });
 
 const settingsSchema = z.object({
