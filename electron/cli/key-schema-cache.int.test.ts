@@ -67,6 +67,12 @@ describe('openTableForScan', () => {
       expect(await open(table)).toMatchObject({ keysFrom: 'described', table: { name: table, keys: PK_SK } });
       expect(await open(table)).toMatchObject({ keysFrom: 'cache', table: { name: table, keys: PK_SK } });
 
+      // Re-created with the same two attributes swapped: GetItem accepts the cached key map, the hash-key Query does not.
+      await deleteTable(admin, table);
+      await ensureTable(admin, table, { hash: S('SK'), range: S('PK') });
+      expect(await open(table)).toMatchObject({ keysFrom: 'described', table: { keys: { hash: S('SK'), range: S('PK') } } });
+      expect((await open(table)).keysFrom).toBe('cache');
+
       await deleteTable(admin, table);
       await ensureTable(admin, table, { hash: N('userId') });
       expect(await open(table)).toMatchObject({ keysFrom: 'described', table: { keys: { hash: N('userId') } } });

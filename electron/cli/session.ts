@@ -51,17 +51,18 @@ export interface ScanSession {
 
 /**
  * Like openTable, for a command that only scans: a key schema this machine described before is checked
- * with one GetItem (see key-schema-cache.ts) instead of waiting for DescribeTable; on any doubt the
+ * with one GetItem and, for a pair, a Query naming the hash key (see key-schema-cache.ts, audit-keys.ts) instead of waiting for DescribeTable; on any doubt the
  * table is described (and the cache updated), so the keys used are always the table's own.
  */
 export async function openTableForScan(values: FlagValues, io: CliIo, command: string, whileOpening?: (connection: Connection, table: string) => void): Promise<ScanSession> {
   const name = requireString(values, 'table', command);
-  const [connection, cache] = await Promise.all([openConnection(values, io), import('./key-schema-cache')]);
+  const [connection, cache, { auditKeySchema }] = await Promise.all([openConnection(values, io), import('./key-schema-cache'), import('../services/audit/audit-keys')]);
   const place = cache.tablePlace(connection.target, name);
   const cached = await cache.cachedKeySchema(io.env, place);
   if (cached) {
     whileOpening?.(connection, name);
-    if ((await cache.verifyKeySchema(connection.client, name, cached, io.signal)) === 'same') return { connection, table: { name, keys: cached }, keysFrom: 'cache' };
+    // GetItem accepts a key map in any order: the hash key is asked too (a table re-created with the pair swapped).
+    if ((await auditKeySchema(connection.client, name, cached, undefined, io.signal)) === cached) return { connection, table: { name, keys: cached }, keysFrom: 'cache' };
   }
   // The connection is reused as it is: openTable would open a second one.
   const session = await openTable(values, io, command, cached ? undefined : whileOpening, connection);

@@ -88,12 +88,12 @@ export async function probeKeySchema(client: DynamoDBClient, table: string, cand
  * keys) checked by one probe, else the one schema detection's sample allows and the table accepts.
  * Undefined: describe the table.
  */
-export async function auditKeySchema(client: DynamoDBClient, table: string, known: KeySchema | undefined, sample: Promise<Result<Item[]>> | undefined): Promise<KeySchema | undefined> {
+export async function auditKeySchema(client: DynamoDBClient, table: string, known: KeySchema | undefined, sample: Promise<Result<Item[]>> | undefined, signal?: AbortSignal): Promise<KeySchema | undefined> {
   if (known) {
     // The same two attributes may have changed places (a re-created table): the order is asked too.
-    const [accepted, ordered] = await Promise.all([probeKeySchema(client, table, [known], true), hashKeyOf(client, table, known)]);
+    const [accepted, ordered] = await Promise.all([probeKeySchema(client, table, [known], true, signal), hashKeyOf(client, table, known, signal)]);
     return accepted && ordered;
   }
   const read = await sample;
-  return read?.ok ? probeKeySchema(client, table, candidateKeySchemas(read.value), false) : undefined;
+  return read?.ok ? probeKeySchema(client, table, candidateKeySchemas(read.value), false, signal) : undefined;
 }
