@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import type { AuditReport } from '../../../shared/audit/types';
 import { main } from '../../cli/main';
 import { captureIo } from '../../cli/testing-io';
@@ -49,4 +50,14 @@ export async function exportAuditJson(cli: (args: readonly string[]) => Promise<
   } finally {
     await rm(out, { recursive: true, force: true });
   }
+}
+
+/** The table audited from its export (confirmed against the live table) reports exactly what the live audit reports, nothing stale. */
+export async function expectExportAuditMatchesLive(cli: (args: readonly string[]) => Promise<CliRun>): Promise<void> {
+  const live = await auditJson(cli);
+  const fromExport = await exportAuditJson(cli);
+  expect(fromExport.err).toBe('');
+  expect(fromExport.report).toEqual(live.report);
+  expect(fromExport.stale).toEqual([]);
+  expect(fromExport.code).toBe(live.code);
 }
