@@ -8,8 +8,6 @@
 import { constants } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { KeyAttribute, KeySchema } from '../../shared/model';
 import type { DynamoTarget } from '../services/dynamo/client';
 import { ensureDataDir, openNoFollow, resolveDataDir } from '../services/connections/data-dir';
@@ -64,7 +62,7 @@ async function readEntries(path: string): Promise<[string, KeySchema][]> {
   }
 }
 
-/** The key schema remembered for a table, if any (unverified: see verifyKeySchema). */
+/** The key schema remembered for a table, if any (unverified: see verifyKeySchema in services/dynamo/key-probe.ts). */
 export async function cachedKeySchema(env: NodeJS.ProcessEnv, place: string): Promise<KeySchema | undefined> {
   return new Map(await readEntries(keySchemaCachePath(env))).get(place);
 }
@@ -88,32 +86,5 @@ export async function rememberKeySchema(env: NodeJS.ProcessEnv, place: string, k
     await rename(temp, path);
   } catch {
     // The next run describes the table again: slower, never wrong.
-  }
-}
-
-function probeValue(type: KeyAttribute['type']): AttributeValue {
-  if (type === 'N') return { N: '0' };
-  if (type === 'B') return { B: new Uint8Array([0]) };
-  return { S: 'locksmith#key-probe' };
-}
-
-/** The outcome of checking a cached schema against the table itself. */
-export type KeyCheck = 'same' | 'different' | 'unknown';
-
-/**
- * Checks `keys` against the table with one GetItem of a key of exactly that shape: DynamoDB answers a
- * key that does not match the table's schema (names, types, a missing or extra range key) with a
- * ValidationException → `different`. A normal answer → `same`. Anything else (no such table, no
- * permission, network) → `unknown`: the caller describes the table and reports what that says.
- */
-export async function verifyKeySchema(client: DynamoDBClient, table: string, keys: KeySchema, signal?: AbortSignal): Promise<KeyCheck> {
-  const key: Record<string, AttributeValue> = { [keys.hash.name]: probeValue(keys.hash.type) };
-  if (keys.range) key[keys.range.name] = probeValue(keys.range.type);
-  try {
-    // Only the key attribute comes back, if such an item happens to exist: nothing of the item is read.
-    await client.send(new GetItemCommand({ TableName: table, Key: key, ProjectionExpression: '#k', ExpressionAttributeNames: { '#k': keys.hash.name } }), { abortSignal: signal });
-    return 'same';
-  } catch (error) {
-    return (error as { name?: string }).name === 'ValidationException' ? 'different' : 'unknown';
   }
 }

@@ -51,7 +51,7 @@ export interface ScanSession {
 
 /**
  * Like openTable, for a command that only scans: a key schema this machine described before is checked
- * with one GetItem and, for a pair, a Query naming the hash key (see key-schema-cache.ts, audit-keys.ts) instead of waiting for DescribeTable; on any doubt the
+ * with one GetItem and, for a pair, a Query naming the hash key (see key-schema-cache.ts, services/dynamo/key-probe.ts) instead of waiting for DescribeTable; on any doubt the
  * table is described (and the cache updated), so the keys used are always the table's own.
  */
 export async function openTableForScan(values: FlagValues, io: CliIo, command: string, whileOpening?: (connection: Connection, table: string) => void): Promise<ScanSession> {

@@ -9,10 +9,10 @@
  * accepted, an error — answers undefined, and the caller describes the table as before. So a table
  * re-created with other keys is never read with the old ones (audit-keys.int.test.ts).
  */
-import { QueryCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Item, KeyAttribute, KeySchema } from '../../../shared/model';
 import type { Result } from '../../../shared/result';
-import { verifyKeySchema } from '../../cli/key-schema-cache';
+import { isHashKey, verifyKeySchema } from '../dynamo/key-probe';
 
 /** Most attributes common to every sampled item that are tried as keys (n + n·(n−1) probes). */
 export const MAX_KEY_CANDIDATES = 3;
@@ -46,17 +46,6 @@ export function candidateKeySchemas(sample: readonly Item[]): KeySchema[] {
   if (common.size > MAX_KEY_CANDIDATES) return [];
   const attributes = [...common].map(([name, type]) => ({ name, type }));
   return attributes.flatMap((hash, i) => [{ hash }, ...attributes.slice(i + 1).map((range) => ({ hash, range }))]);
-}
-
-/** Whether DynamoDB takes `attribute` as the table's hash key in a Query condition; undefined: no clear answer. */
-async function isHashKey(client: DynamoDBClient, table: string, attribute: KeyAttribute, signal?: AbortSignal): Promise<boolean | undefined> {
-  const value = attribute.type === 'N' ? { N: '0' } : attribute.type === 'B' ? { B: new Uint8Array([0]) } : { S: 'locksmith#key-probe' };
-  try {
-    await client.send(new QueryCommand({ TableName: table, KeyConditionExpression: '#k = :v', ExpressionAttributeNames: { '#k': attribute.name }, ExpressionAttributeValues: { ':v': value }, ProjectionExpression: '#k', Limit: 1 }), { abortSignal: signal });
-    return true;
-  } catch (error) {
-    return (error as { name?: string }).name === 'ValidationException' ? false : undefined;
-  }
 }
 
 /** The accepted pair's order: the one attribute DynamoDB queries as the hash key (undefined unless exactly one). */
