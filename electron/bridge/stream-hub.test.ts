@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { rememberSecrets } from '../services/dynamo/errors';
 import { createStreamHub } from './stream-hub';
 
 describe('stream hub', () => {
@@ -33,5 +34,22 @@ describe('stream hub', () => {
     const hub = createStreamHub();
     expect(hub.subscribe('__proto__', {}, () => undefined)).toMatchObject({ ok: false });
     expect(hub.subscribe('audit.events', {}, () => undefined)).toMatchObject({ ok: false, error: { field: 'runId' } });
+  });
+
+  it('removes known secrets from every event it delivers, live or replayed (error text reaches statuses and reports)', () => {
+    const token = 'StreamHubTestSessionToken0123456789abcdef';
+    rememberSecrets(token);
+    const hub = createStreamHub();
+    const reason = `cannot read s3://bucket/data.json.gz: AccessDenied (request signed with token ${token})`;
+    hub.setReplay('sandbox.status', () => [{ state: 'error' as const, error: { kind: 'aws' as const, message: reason } }]);
+    const seen: unknown[] = [];
+    hub.subscribe('sandbox.status', {}, (e) => seen.push(e));
+    hub.publish('sandbox.status', { state: 'error', error: { kind: 'aws', message: reason } });
+    expect(seen).toHaveLength(2);
+    expect(JSON.stringify(seen)).not.toContain(token);
+    expect(seen).toEqual([
+      { state: 'error', error: { kind: 'aws', message: 'cannot read s3://bucket/data.json.gz: AccessDenied (request signed with token ***)' } },
+      { state: 'error', error: { kind: 'aws', message: 'cannot read s3://bucket/data.json.gz: AccessDenied (request signed with token ***)' } },
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import { isStreamName, matchesFilter } from '../../shared/contract/api';
 import { streams } from '../../shared/contract/streams';
 import type { Result } from '../../shared/result';
 import { err, ok } from '../../shared/result';
+import { scrubKnownSecrets } from '../services/dynamo/errors';
 import { validationError } from './pipeline';
 
 /** Receives events of one subscription. */
@@ -33,12 +34,23 @@ interface Subscription {
   readonly deliver: Deliver;
 }
 
+/**
+ * The event as a renderer may see it: every known secret removed from its strings — the same gate
+ * method results pass (pipeline.ts), since statuses, reasons and reports carry error text (an
+ * S3 or DynamoDB error can echo a session token). An audit delta is skipped: it carries the
+ * table's rows only, never error text, and is the one event large enough for the walk to cost.
+ */
+function scrubbed<E>(event: E): E {
+  return (event as { type?: unknown }).type === 'delta' ? event : scrubKnownSecrets(event);
+}
+
 /** Creates an empty hub. */
 export function createStreamHub(onDeliveryError: (cause: unknown) => void = () => undefined): StreamHub {
   const subscriptions = new Set<Subscription>();
   const replays = new Map<StreamName, (filter: Readonly<Record<string, unknown>>) => readonly unknown[]>();
   return {
-    publish(stream, event) {
+    publish(stream, raw) {
+      const event = scrubbed(raw);
       for (const subscription of [...subscriptions]) {
         if (subscription.stream !== stream || !matchesFilter(subscription.filter, event)) continue;
         try {
@@ -57,8 +69,9 @@ export function createStreamHub(onDeliveryError: (cause: unknown) => void = () =
       const subscription: Subscription = { stream, filter: parsed.data as Record<string, unknown>, deliver };
       subscriptions.add(subscription);
       // Same synchronous turn as the registration: nothing published in between can be lost or doubled.
-      for (const event of replays.get(stream)?.(subscription.filter) ?? []) {
-        if (!matchesFilter(subscription.filter, event)) continue;
+      for (const replayed of replays.get(stream)?.(subscription.filter) ?? []) {
+        if (!matchesFilter(subscription.filter, replayed)) continue;
+        const event = scrubbed(replayed);
         try {
           deliver(event);
         } catch (cause) {

@@ -24,6 +24,7 @@ import { targetKey } from '../context/client-pool';
 import { savedConvention } from '../conventions/convention-methods';
 import type { ConnectionContext } from '../context/request-context';
 import { endpointCredentials } from '../dynamo/client';
+import { scrubSecrets } from '../dynamo/errors';
 import { describeTable } from '../dynamo/tables';
 import { inferKeys } from './export-sample';
 import { exportConventionRefusal, exportTableRefusal, localExports, prepareExport, type PreparedExport } from './export-prepare';
@@ -222,7 +223,8 @@ async function runInBackground(runs: AuditRuns, runId: string, run: AuditRunStat
     const { scanned, accounts, locks, summary } = report;
     runs.delta(runId, run, { upserted: result.rows ?? [], removed: [], counts: { scanned, accounts, locks, summary } }, progress('done', scanned));
   } catch (error) {
-    const reason = signal.aborted ? 'cancelled' : error instanceof Error ? error.message : String(error);
+    // S3's and DuckDB's messages can echo what signed the request: scrubbed like every other error.
+    const reason = signal.aborted ? 'cancelled' : scrubSecrets(error instanceof Error ? error.message : String(error));
     report = incompleteReport(args.table, convention, `the audit of the export did not finish: ${reason}`, job.source);
   }
   runs.finish(runId, run, report);
