@@ -133,8 +133,8 @@ describe('locksmith audit --export', () => {
       { keys: lock('lost'), image: lock('lost'), micros: 1 },
       { keys: lock('ghost#1'), micros: 2 },
       { keys: lock('later'), image: lock('later'), micros: 3 },
-    ]);
-    const second = await writeIncremental(join(work, 'inc'), 'b', [{ keys: lock('later'), micros: 4 }, { keys: { PK: { S: 'ACCT#u2' }, SK: { S: 'PROFILE' } }, image: { PK: { S: 'ACCT#u2' }, SK: { S: 'PROFILE' }, email: { S: 'c#dev@example.com' }, username: { S: 'renamed' } }, micros: 5 }]);
+    ], full);
+    const second = await writeIncremental(join(work, 'inc'), 'b', [{ keys: lock('later'), micros: 4 }, { keys: { PK: { S: 'ACCT#u2' }, SK: { S: 'PROFILE' } }, image: { PK: { S: 'ACCT#u2' }, SK: { S: 'PROFILE' }, email: { S: 'c#dev@example.com' }, username: { S: 'renamed' } }, micros: 5 }], full);
     const run = await cli(['audit', '--export', full, '--export', first, '--export', second, '--preset', 'uniq', '--json']);
     const report = JSON.parse(run.out) as { scanned: number; problems: { kind: string; value: string }[]; source: { itemsRead: number; incrementals: unknown[] } };
     expect(report.problems.map((p) => [p.kind, p.value])).toEqual([
@@ -144,11 +144,23 @@ describe('locksmith audit --export', () => {
     expect(report.scanned).toBe(t.items.length - 1 + 1);
     expect(report.source.itemsRead).toBe(t.items.length + 5);
     expect(report.source.incrementals).toHaveLength(2);
+    // Swapped, or with the first missing: the later state would be rolled back or a window's changes left out — refused, nothing audited.
+    const swapped = await cli(['audit', '--export', full, '--export', second, '--export', first, '--preset', 'uniq', '--json']);
+    expect(swapped.code).toBe(2);
+    expect(swapped.err).toMatch(/before .* does: give the incrementals in time order/);
+    const gap = await cli(['audit', '--export', full, '--export', second, '--preset', 'uniq', '--json']);
+    expect(gap.code).toBe(2);
+    expect(gap.err).toMatch(/the changes in between are in no export given/);
   });
 });
 
 /** Writes an incremental export as AWS lays it out: data in the shared AWSDynamoDB/data/ folder, selected by the manifest. */
-async function writeIncremental(out: string, id: string, records: { keys: Item; image?: Item; micros: number }[]): Promise<string> {
+async function writeIncremental(out: string, id: string, records: { keys: Item; image?: Item; micros: number }[], after: string): Promise<string> {
+  // The window follows the full export (a) or the first incremental (b), of the full export's table, as AWS states them.
+  const base = (await openExport(after)).summary;
+  const hour = 3_600_000;
+  const from = new Date(Date.parse(base.exportTime) + (id === 'a' ? 0 : hour)).toISOString();
+  const to = new Date(Date.parse(base.exportTime) + (id === 'a' ? hour : 2 * hour)).toISOString();
   const exportId = `0170000000000${id === 'a' ? 1 : 2}-0000000${id === 'a' ? 1 : 2}`;
   const dir = join(out, 'AWSDynamoDB', exportId);
   await mkdir(join(out, 'AWSDynamoDB', 'data'), { recursive: true });
@@ -159,7 +171,7 @@ async function writeIncremental(out: string, id: string, records: { keys: Item; 
   await writeFile(join(out, key), gz);
   const files = `${JSON.stringify({ itemCount: records.length, md5Checksum: md5Base64(gz), etag: 'x', dataFileS3Key: key })}\n`;
   await writeFile(join(dir, 'manifest-files.json'), files);
-  const summary = { version: '2023-08-01', exportArn: `arn:aws:dynamodb:us-east-1:0:table/t/export/${exportId}`, exportTime: '2026-01-01T00:00:00Z', exportToTime: `2026-01-01T0${id === 'a' ? 1 : 2}:00:00Z`, manifestFilesS3Key: `AWSDynamoDB/${exportId}/manifest-files.json`, itemCount: records.length, outputFormat: 'DYNAMODB_JSON', exportType: 'INCREMENTAL_EXPORT' };
+  const summary = { version: '2023-08-01', exportArn: `${base.tableArn}/export/${exportId}`, tableArn: base.tableArn, exportFromTime: from, exportToTime: to, manifestFilesS3Key: `AWSDynamoDB/${exportId}/manifest-files.json`, itemCount: records.length, outputFormat: 'DYNAMODB_JSON', exportType: 'INCREMENTAL_EXPORT' };
   await writeFile(join(dir, 'manifest-summary.json'), JSON.stringify(summary));
   return dir;
 }

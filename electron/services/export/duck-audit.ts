@@ -14,6 +14,7 @@ import { ruleNormalizer } from '../../../shared/conventions/parse';
 import type { Convention } from '../../../shared/model';
 import { auditSteps, closureSql, COUNTS_SQL, DUCKDB_DIALECT, itemColumnNames, itemColumns, itemStructFields, NORM_MAP_SQL, normTodoSql, pulledSql, sqlString } from './convention-sql';
 import { reportFromPulled, type SqlCounts } from './pulled-report';
+import { checkExportChain } from './export-chain';
 import { ExportError, type OpenedExport } from './read-export';
 
 /** Options of one DuckDB export audit. */
@@ -108,8 +109,8 @@ async function checkCounts(conn: DuckDBConnection, table: string, opened: Opened
 /** Loads the export(s); `classified` when the load already built cls (a full export alone). */
 async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp: string): Promise<{ lines: number; classified: boolean }> {
   const { convention, exports } = options;
-  const [full, ...incrementals] = exports;
-  if (!full || full.type !== 'FULL_EXPORT') throw new ExportError('the first --export must be a full export (incrementals are applied on top of one)');
+  checkExportChain(exports);
+  const [full, ...incrementals] = exports as [OpenedExport, ...OpenedExport[]];
   const all = structType(itemStructFields(convention));
   const cols = itemColumns(convention, 'Item').join(', ');
   const files = await dataFiles(full);
@@ -127,7 +128,6 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp
   const keysType = structType(itemStructFields(convention, true));
   const parts: string[] = [];
   for (const [k, inc] of incrementals.entries()) {
-    if (inc.type !== 'INCREMENTAL_EXPORT') throw new ExportError(`--export ${inc.dir} is a full export: after the first, each --export must be an incremental, in time order`, inc.dir);
     const incFiles = await dataFiles(inc);
     const incCols = itemColumns(convention, 'NewImage', 'Keys').join(', ');
     const body = incFiles.length

@@ -7,6 +7,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { duckAudit } from './duck-audit';
+import { checkExportChain } from './export-chain';
 import type { ExportAuditMessage, ExportAuditRequest, ExportSource } from './export-audit-types';
 import { ExportError, openExport, verifyExport } from './read-export';
 
@@ -15,11 +16,12 @@ export async function runExportAuditRequest(request: ExportAuditRequest, onStep:
   const dbDir = join(request.cacheDir, `audit-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     const opened = [];
-    for (const [i, path] of request.exports.entries()) {
-      onStep(request.exports.length > 1 ? `verify export ${i + 1}/${request.exports.length}` : 'verify');
-      const one = await openExport(path);
+    for (const path of request.exports) opened.push(await openExport(path));
+    // Before any data file is hashed: a chain with a gap, out of order or of another table is refused at once.
+    checkExportChain(opened);
+    for (const [i, one] of opened.entries()) {
+      onStep(opened.length > 1 ? `verify export ${i + 1}/${opened.length}` : 'verify');
       await verifyExport(one);
-      opened.push(one);
     }
     await mkdir(dbDir, { recursive: true });
     const result = await duckAudit({ exports: opened, convention: request.convention, table: request.table, dbPath: join(dbDir, 'audit.duckdb'), memoryMb: request.memoryMb, threads: request.threads, onStep, rows: request.rows === true });
