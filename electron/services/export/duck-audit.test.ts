@@ -1,16 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditEngine } from '../../../shared/audit/engine';
-import { PRESET_DEFAULTS, presetConvention } from '../../../shared/conventions/presets';
+import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
 import { layoutFor, S } from '../../../shared/conventions/test-layouts';
 import type { Convention, Item, KeySchema, PresetName } from '../../../shared/model';
 import { PRESET_TABLES } from '../../cli/testing/preset-tables';
 import { HOSTILE_VALUES, markerCorpus, oddKeyCorpus, uniqCorpus } from '../../testing/reliability/hostile-corpus';
 import { duckAudit, workingStorage, type WorkingStorage } from './duck-audit';
 import { openExport, verifyExport } from './read-export';
-import { ExportWriter } from './write-export';
+import { exportLine, ExportWriter } from './write-export';
 
 let work = '';
 let n = 0;
@@ -222,5 +223,30 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     const lonely: Item = { pk: S('$mi6#designation_01'), sk: S('$agent_1#id_8'), email: S('M@MI6.gov'), __edb_e__: S('agent'), __edb_v__: S('1') };
     const second = await both(edb.convention, [agent, lonely, edb.lock('agent.email', 'james.bond@mi6.gov'), edb.lock('agent.email', 'q@mi6.gov')]);
     expect(second.fromExport).toBe(second.live);
+  });
+});
+
+describe('data file paths are read literally, never as glob patterns', { timeout: 30_000 }, () => {
+  it('audits the verified files of an export in a folder named users[1], not the sibling users1 the pattern would match', async () => {
+    const convention = preset('uniq', PRESET_KEYS.uniq);
+    const acct = (id: string, email: string): Item => ({ PK: S(`ACCT#${id}`), SK: S('PROFILE'), email: S(email), username: S(id) });
+    const lock = (rule: string, v: string): Item => ({ PK: S(`UNIQ#${rule}#${v}`), SK: S('LOCK') });
+    const clean = [acct('u1', 'a@x.io'), lock('EMAIL', 'a@x.io'), lock('HANDLE', 'u1'), acct('u2', 'b@x.io'), lock('EMAIL', 'b@x.io'), lock('HANDLE', 'u2')];
+    const base = join(work, `glob${n++}`);
+    const writer = new ExportWriter({ out: join(base, 'users[1]'), keys: convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/users', partitions: 1 });
+    await writer.start();
+    await writer.add(clean);
+    const written = await writer.finish();
+    // The sibling the pattern users[1] matches: same layout and count, a duplicate and an orphan in it.
+    await cp(join(base, 'users[1]'), join(base, 'users1'), { recursive: true });
+    const other = [acct('u1', 'a@x.io'), lock('EMAIL', 'a@x.io'), lock('HANDLE', 'u1'), acct('u2', 'a@x.io'), lock('EMAIL', 'zzz@x.io'), lock('HANDLE', 'u2')];
+    await writeFile(join(base, 'users1', written.files[0]!.dataFileS3Key), gzipSync(`${other.map((i) => exportLine(i)).join('\n')}\n`));
+    const opened = await openExport(join(base, 'users[1]'));
+    await verifyExport(opened);
+    const dbPath = join(work, `db${n++}.duckdb`);
+    const result = await duckAudit({ exports: [opened], convention, table: 'users', dbPath, memoryMb: 128, threads: 2 });
+    expect(result.report.problems).toEqual([]);
+    expect(result.report.scanned).toBe(clean.length);
+    await expect(stat(`${dbPath}.files`)).rejects.toThrow(/ENOENT/);
   });
 });

@@ -7,7 +7,9 @@
  * Working tables are temporary while the export fits in memory (see {@link workingStorage}).
  */
 import { availableParallelism } from 'node:os';
-import { stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { link as fsLink, mkdir, rm, stat, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { AuditReport, GroupRow } from '../../../shared/audit/types';
 import { ruleNormalizer } from '../../../shared/conventions/parse';
@@ -65,6 +67,9 @@ export interface DuckAuditResult {
   readonly rows?: GroupRow[];
 }
 
+/** The run's folder of links to data files whose paths DuckDB would expand (see dataFiles). */
+const linkDir = (options: DuckAuditOptions): string => `${options.dbPath}.files`;
+
 /** Default DuckDB memory_limit. */
 export const DEFAULT_MEMORY_MB = 512;
 
@@ -72,18 +77,52 @@ function structType(fields: ReturnType<typeof itemStructFields>): string {
   return `STRUCT(${fields.map((f) => `"${f.name.replace(/"/g, '""')}" STRUCT(${f.types.map((t) => `${t} VARCHAR`).join(', ')})`).join(', ')})`;
 }
 
-async function dataFiles(opened: OpenedExport): Promise<string[]> {
-  const out: string[] = [];
-  // A file of zero bytes (its MD5 already checked against the manifest) holds no items; DuckDB's gzip reader refuses it.
-  for (const f of opened.files) if ((await stat(f.path)).size > 0) out.push(f.path);
+/** A data file as the manifest names it, and the path DuckDB reads it by. */
+interface DataFile {
+  readonly path: string;
+  readonly read: string;
+}
+
+/** Characters DuckDB's file readers expand as a glob pattern, wherever they are in a path. */
+const GLOB_CHARACTERS = /[*?[\]{}]/;
+
+/**
+ * The verified, non-empty data files as paths DuckDB reads literally. DuckDB takes every path as a
+ * glob pattern: `…/exp[prod]/f.json.gz` would read `…/expp/f.json.gz`, a file whose MD5 nobody
+ * checked. A path with a glob character is read through a link in the run's own folder instead.
+ */
+async function dataFiles(opened: OpenedExport, linkDir: string): Promise<DataFile[]> {
+  const out: DataFile[] = [];
+  for (const f of opened.files) {
+    // A file of zero bytes (its MD5 already checked against the manifest) holds no items; DuckDB's gzip reader refuses it.
+    if ((await stat(f.path)).size === 0) continue;
+    out.push({ path: f.path, read: GLOB_CHARACTERS.test(f.path) ? await literalLink(f.path, linkDir) : f.path });
+  }
   return out;
 }
 
-function readJson(files: readonly string[], columns: Record<string, string>): string {
+async function literalLink(path: string, linkDir: string): Promise<string> {
+  const refuse = (why: string): ExportError => new ExportError(`${path}: DuckDB would read this path as a pattern (it contains one of * ? [ ] { }) and ${why}; move or rename the export's folder`, path);
+  if (GLOB_CHARACTERS.test(linkDir)) throw refuse(`the working folder ${linkDir} has such characters too`);
+  await mkdir(linkDir, { recursive: true });
+  const link = join(linkDir, `${randomUUID()}.json.gz`);
+  try {
+    await fsLink(path, link);
+  } catch {
+    try {
+      await symlink(path, link);
+    } catch (error) {
+      throw refuse(`no link to it could be made in ${linkDir} (${(error as Error).message})`);
+    }
+  }
+  return link;
+}
+
+function readJson(files: readonly DataFile[], columns: Record<string, string>): string {
   const cols = Object.entries(columns)
     .map(([k, v]) => `${k}: ${sqlString(v)}`)
     .join(', ');
-  return `read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', compression = 'gzip', columns = {${cols}})`;
+  return `read_json([${files.map((f) => sqlString(f.read)).join(', ')}], format = 'newline_delimited', compression = 'gzip', columns = {${cols}})`;
 }
 
 /**
@@ -94,9 +133,9 @@ function readJson(files: readonly string[], columns: Record<string, string>): st
 const FILE_INDEX = 'CAST(file_index AS INTEGER) + 1';
 
 /** Checks each file's line count against its manifest line: a file that reads short is never audited. */
-async function checkCounts(conn: DuckDBConnection, table: string, opened: OpenedExport, files: readonly string[]): Promise<number> {
+async function checkCounts(conn: DuckDBConnection, table: string, opened: OpenedExport, files: readonly DataFile[]): Promise<number> {
   const rows = (await conn.runAndReadAll(`SELECT src, count(*) AS n FROM ${table} GROUP BY src`)).getRowObjectsJson() as { src: string | number | null; n: string | number }[];
-  const counted = new Map(rows.map((r) => [files[Number(r.src) - 1], Number(r.n)]));
+  const counted = new Map(rows.map((r) => [files[Number(r.src) - 1]?.path, Number(r.n)]));
   let total = 0;
   for (const f of opened.files) {
     const n = counted.get(f.path) ?? 0;
@@ -113,7 +152,7 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp
   const [full, ...incrementals] = exports as [OpenedExport, ...OpenedExport[]];
   const all = structType(itemStructFields(convention));
   const cols = itemColumns(convention, 'Item').join(', ');
-  const files = await dataFiles(full);
+  const files = await dataFiles(full, linkDir(options));
   const empty = `SELECT CAST(NULL AS INTEGER) AS src, ${itemColumnNames(convention).map((c) => `CAST(NULL AS VARCHAR) AS ${c}`).join(', ')} WHERE FALSE`;
   const load = files.length ? `(SELECT ${FILE_INDEX} AS src, ${cols} FROM ${readJson(files, { Item: all })})` : `(${empty})`;
   if (incrementals.length === 0) {
@@ -128,7 +167,7 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp
   const keysType = structType(itemStructFields(convention, true));
   const parts: string[] = [];
   for (const [k, inc] of incrementals.entries()) {
-    const incFiles = await dataFiles(inc);
+    const incFiles = await dataFiles(inc, linkDir(options));
     const incCols = itemColumns(convention, 'NewImage', 'Keys').join(', ');
     const body = incFiles.length
       ? `SELECT ${FILE_INDEX} AS src, ${k} AS seq, TRY_CAST(Metadata.WriteTimestampMicros.N AS BIGINT) AS ts, NewImage IS NOT NULL AS present, ${incCols} FROM ${readJson(incFiles, { Metadata: 'STRUCT(WriteTimestampMicros STRUCT(N VARCHAR))', Keys: keysType, NewImage: all })}`
@@ -197,6 +236,7 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
   } finally {
     conn.closeSync();
     instance.closeSync();
+    await rm(linkDir(options), { recursive: true, force: true });
   }
 }
 
