@@ -51,3 +51,25 @@ describe('openExport on a hostile manifest', () => {
     await expect(opened).rejects.toThrow(/is not below AWSDynamoDB/);
   });
 });
+
+describe('openExport checks a manifest against its checksum file under either name', () => {
+  it('refuses a manifest that differs from manifest-*.checksum (AWS’s current name), and reads a checksum file of another form as no check', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'locksmith-checksum-'));
+    work.push(dir);
+    const layout = layoutFor('uniq');
+    const writer = new ExportWriter({ out: dir, keys: layout.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 1 });
+    await writer.start();
+    await writer.add([layout.account('a1', { email: 'a@x', username: 'a' })]);
+    const written = await writer.finish();
+    const summaryPath = join(written.dir, 'manifest-summary.json');
+    const text = await readFile(summaryPath, 'utf8');
+    await rm(join(written.dir, 'manifest-summary.md5'));
+    await writeFile(join(written.dir, 'manifest-summary.checksum'), md5Base64(text));
+    await expect(openExport(dir)).resolves.toMatchObject({ type: 'FULL_EXPORT' });
+    // The same manifest, altered after the checksum was written.
+    await writeFile(summaryPath, text.replace('"itemCount":1', '"itemCount":1 '));
+    await expect(openExport(dir)).rejects.toThrow(/manifest-summary.json does not match its checksum file manifest-summary.checksum/);
+    await writeFile(join(written.dir, 'manifest-summary.checksum'), 'sha256:0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0');
+    await expect(openExport(dir)).resolves.toMatchObject({ type: 'FULL_EXPORT' });
+  });
+});

@@ -75,13 +75,19 @@ async function readText(path: string, what: string): Promise<string> {
   }
 }
 
-/** Checks `<file>.md5` (base64 MD5 of the manifest) when the export has one. */
+/**
+ * Checks the manifest against its checksum file when the export has one: `<name>.checksum` (AWS's
+ * current name) or `<name>.md5`, holding the manifest's MD5 in base64 or hex. A checksum file in
+ * another form is not read (the data files' MD5s and item counts still guard the export).
+ */
 async function checkManifestMd5(path: string, text: string): Promise<void> {
-  const md5Path = path.replace(/\.json$/, '.md5');
-  if (!(await exists(md5Path))) return;
-  const expected = (await readText(md5Path, 'checksum file')).trim();
-  const actual = md5Base64(text);
-  if (expected !== actual && expected !== createHash('md5').update(text).digest('hex')) throw new ExportError(`${basename(path)} does not match its checksum file ${basename(md5Path)}: the manifest is corrupted`, path);
+  for (const md5Path of [path.replace(/\.json$/, '.checksum'), path.replace(/\.json$/, '.md5')]) {
+    if (!(await exists(md5Path))) continue;
+    const expected = (await readText(md5Path, 'checksum file')).trim();
+    if (!/^(?:[A-Za-z0-9+/]{22}==|[0-9a-fA-F]{32})$/.test(expected)) continue;
+    const actual = md5Base64(text);
+    if (expected !== actual && expected.toLowerCase() !== createHash('md5').update(text).digest('hex')) throw new ExportError(`${basename(path)} does not match its checksum file ${basename(md5Path)}: the manifest is corrupted`, path);
+  }
 }
 
 function parseSummary(text: string, path: string): ManifestSummary {

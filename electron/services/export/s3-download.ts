@@ -110,9 +110,12 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
   // Keys are mirrored below the bucket's folder, so the export's own relative keys resolve as on S3.
   const base = exportKey.slice(0, exportKey.lastIndexOf(`${EXPORT_ROOT}/`));
   const root = join(bucketDir, base);
-  const dir = join(root, localKey(`${exportKey}/x`)!.slice(0, -2));
+  const exportLocal = localKey(`${exportKey}/x`);
+  // A listing can name any key (`AWSDynamoDB/../`): only one that stays below AWSDynamoDB/ is an export.
+  if (exportLocal === undefined) throw new ExportError(`s3://${loc.bucket}/${exportKey} is not an export folder below ${EXPORT_ROOT}/`);
+  const dir = join(root, exportLocal.slice(0, -2));
   await mkdir(dir, { recursive: true });
-  for (const name of ['manifest-summary.json', 'manifest-summary.md5', 'manifest-files.json', 'manifest-files.md5', '_started']) {
+  for (const name of ['manifest-summary.json', 'manifest-summary.md5', 'manifest-summary.checksum', 'manifest-files.json', 'manifest-files.md5', 'manifest-files.checksum', '_started']) {
     const key = `${exportKey}/${name}`;
     let body: Readable;
     try {
