@@ -14,6 +14,17 @@ import { ExportWriter } from './write-export';
 const work: string[] = [];
 afterAll(async () => Promise.all(work.map((dir) => rm(dir, { recursive: true, force: true }))));
 
+/** An export of one account, in a folder removed after the tests. */
+async function oneAccountExport(): Promise<{ dir: string; written: Awaited<ReturnType<ExportWriter['finish']>> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'locksmith-manifest-'));
+  work.push(dir);
+  const layout = layoutFor('uniq');
+  const writer = new ExportWriter({ out: dir, keys: layout.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 1 });
+  await writer.start();
+  await writer.add([layout.account('a1', { email: 'a@x', username: 'a' })]);
+  return { dir, written: await writer.finish() };
+}
+
 describe('localKey', () => {
   it('keeps the key from AWSDynamoDB/ on, dropping any S3 prefix', () => {
     expect(localKey('AWSDynamoDB/0123-ab/data/x.json.gz')).toBe('AWSDynamoDB/0123-ab/data/x.json.gz');
@@ -33,13 +44,7 @@ describe('localKey', () => {
 
 describe('openExport on a hostile manifest', () => {
   it('refuses a data file key that climbs out of the export, naming the manifest, and reads nothing of it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'locksmith-hostile-'));
-    work.push(dir);
-    const layout = layoutFor('uniq');
-    const writer = new ExportWriter({ out: dir, keys: layout.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 1 });
-    await writer.start();
-    await writer.add([layout.account('a1', { email: 'a@x', username: 'a' })]);
-    const written = await writer.finish();
+    const { dir, written } = await oneAccountExport();
     const files = join(written.dir, 'manifest-files.json');
     const line = JSON.parse((await readFile(files, 'utf8')).trim()) as { dataFileS3Key: string };
     // A consistent manifest (its checksum file rewritten too), pointing outside.
@@ -54,13 +59,7 @@ describe('openExport on a hostile manifest', () => {
 
 describe('openExport checks a manifest against its checksum file under either name', () => {
   it('refuses a manifest that differs from manifest-*.checksum (AWS’s current name), and reads a checksum file of another form as no check', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'locksmith-checksum-'));
-    work.push(dir);
-    const layout = layoutFor('uniq');
-    const writer = new ExportWriter({ out: dir, keys: layout.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 1 });
-    await writer.start();
-    await writer.add([layout.account('a1', { email: 'a@x', username: 'a' })]);
-    const written = await writer.finish();
+    const { dir, written } = await oneAccountExport();
     const summaryPath = join(written.dir, 'manifest-summary.json');
     const text = await readFile(summaryPath, 'utf8');
     await rm(join(written.dir, 'manifest-summary.md5'));
