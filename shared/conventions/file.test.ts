@@ -79,6 +79,15 @@ describe('parseConventionFile', () => {
   });
 });
 
+describe('placeholder names every JavaScript object already has', () => {
+  const withRule = (rule: object): unknown => ({ ...valid(), rules: [rule] });
+  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__'])('refuses {%s} in a template (it would be filled with a built-in, not an attribute)', (name) => {
+    const result = parseConventionFile(withRule({ name: 'HANDLE', attribute: 'username', lockKeys: [{ hash: `UNIQ#{${name}}#{value}`, range: 'LOCK' }] }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toMatch(new RegExp(`\\{${name}\\} is a name every JavaScript object already has`));
+  });
+});
+
 describe('parseConventionFile cross-field checks', () => {
   const base = () => valid() as Json;
 

@@ -9,7 +9,7 @@ import type { Convention, KeySchema, LockRule, NormalizationStep } from '../mode
 import { formatFieldPath } from '../field-path';
 import { PRESET_NAMES } from '../model';
 import { err, ok, type Result } from '../result';
-import { scopeNamesOf, splitPlaceholders, templateProblem, VALUE_NAME } from './template';
+import { isReservedPlaceholder, scopeNamesOf, splitPlaceholders, templateProblem, VALUE_NAME } from './template';
 
 /** The current convention file format version: 2 adds scopes, lock item templates, number values and a lock table. */
 export const CONVENTION_FILE_VERSION = 2 as const;
@@ -27,7 +27,10 @@ const keyAttribute = z.strictObject({
   type: z.enum(['S', 'N', 'B']),
 });
 
-const placeholderName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be a placeholder name (letters, digits, _)');
+const placeholderName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be a placeholder name (letters, digits, _)')
+  .refine((n) => !isReservedPlaceholder(n), 'is a name every JavaScript object already has: choose another');
 
 const lockKey = z.strictObject({
   hash: text().superRefine((h, ctx) => {
@@ -180,7 +183,7 @@ function checkScope(r: z.output<typeof lockRuleSchema>, i: number, keys: KeySche
   for (const [j, t] of r.lockKeys.entries()) {
     const names = scopeNamesOf(t.hash);
     for (const n of names) {
-      if (scope[n] === undefined && n !== LEGACY_SCOPE) {
+      if (!Object.hasOwn(scope, n) && n !== LEGACY_SCOPE) {
         const field = `rules[${i}].lockKeys[${j}].hash`;
         return { field, message: `${field}: the placeholder {${n}} has no attribute: add "scope": {"${n}": "<account attribute>"} to rules[${i}]` };
       }

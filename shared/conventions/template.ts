@@ -42,6 +42,15 @@ export function scopeNamesOf(template: string): string[] {
   return splitPlaceholders(template).names.filter((n) => n !== VALUE_NAME);
 }
 
+/**
+ * A placeholder name every JavaScript object already answers to (`constructor`, `toString`,
+ * `__proto__`…): looked up in a plain record it finds the built-in (a function, the prototype)
+ * instead of "no attribute", so a key would be written with `function toString() …` in it.
+ */
+export function isReservedPlaceholder(name: string): boolean {
+  return Object.hasOwn(Object.prototype, name);
+}
+
 /** Why a hash template cannot be read unambiguously, or undefined when it can. */
 export function templateProblem(template: string): string | undefined {
   const { literals, names } = splitPlaceholders(template);
@@ -49,6 +58,7 @@ export function templateProblem(template: string): string | undefined {
   if (values !== 1) return `must contain ${VALUE_PLACEHOLDER} exactly once`;
   const seen = new Set<string>();
   for (const n of names) {
+    if (isReservedPlaceholder(n)) return `the placeholder {${n}} is a name every JavaScript object already has: choose another (e.g. {${n}Id})`;
     if (seen.has(n)) return `the placeholder {${n}} appears twice`;
     seen.add(n);
   }
@@ -116,7 +126,7 @@ export function readKey(t: CompiledHash, text: string): ReadKey | undefined {
 export function fillTemplate(template: string, value: string, parts: Readonly<Record<string, string>> = {}): string {
   return template.replace(PLACEHOLDER, (whole, name: string) => {
     if (name === VALUE_NAME) return value;
-    const part = parts[name];
+    const part = Object.hasOwn(parts, name) ? parts[name] : undefined;
     if (part === undefined) throw new Error(`no value for the placeholder ${whole} of ${template}`);
     return part;
   });

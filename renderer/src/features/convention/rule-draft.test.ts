@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Convention } from '../../../../shared/model';
-import { applyDrafts, draftErrors, toDraft } from './rule-draft';
+import { applyDrafts, draftErrors, draftPlaceholders, toDraft } from './rule-draft';
 
 const uniq: Convention = {
   preset: 'uniq',
@@ -28,6 +28,14 @@ describe('rule drafts', () => {
     const errors = draftErrors(draft, true);
     expect(errors.join(' ')).toMatch(/\{value\} exactly once/);
     expect(errors.join(' ')).toMatch(/sort key/);
+  });
+});
+
+describe('a draft template naming a built-in object property', () => {
+  it('is an error on the template, not a crash, and gets no attribute field', () => {
+    const draft = { ...toDraft(uniq.rules[0]!), template: 'UNIQ#{toString}#{value}' };
+    expect(draftErrors(draft, true).join(' ')).toMatch(/\{toString\} is a name every JavaScript object already has/);
+    expect(draftPlaceholders(draft)).toEqual([]);
   });
 });
 

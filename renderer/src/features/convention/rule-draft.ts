@@ -1,5 +1,5 @@
 /** Editable rule drafts: the form's flat fields ↔ the convention's LockRule (pure, unit-tested). */
-import { scopeNamesOf, templateProblem } from '../../../../shared/conventions/template';
+import { isReservedPlaceholder, scopeNamesOf, templateProblem } from '../../../../shared/conventions/template';
 import type { Convention, LockRule, NormalizationStep } from '../../../../shared/model';
 
 /** One rule as the form edits it. */
@@ -38,11 +38,18 @@ export function toDraft(rule: LockRule): RuleDraft {
 
 /** The scope placeholders the draft's template uses (besides `{value}`). */
 export function draftPlaceholders(draft: RuleDraft): string[] {
-  return scopeNamesOf(draft.template);
+  // A reserved name (`{toString}`) gets no attribute field: the template's own error says to rename it.
+  return scopeNamesOf(draft.template).filter((p) => !isReservedPlaceholder(p));
 }
 
 /** The fields of a rule draft that can be wrong. */
 export type DraftField = 'name' | 'attribute' | 'template' | 'range' | 'scope';
+
+/** The attribute typed for placeholder `p`, trimmed; '' when none (an own field only: `{toString}` is no attribute). */
+function scopeText(draft: RuleDraft, p: string): string {
+  const typed = Object.hasOwn(draft.scope, p) ? draft.scope[p] : undefined;
+  return typeof typed === 'string' ? typed.trim() : '';
+}
 
 /** Problems with a draft, per field, in words (shown on the field); empty when it can be saved. */
 export function fieldErrors(draft: RuleDraft, hasRange: boolean): Partial<Record<DraftField, string>> {
@@ -51,7 +58,7 @@ export function fieldErrors(draft: RuleDraft, hasRange: boolean): Partial<Record
   if (draft.attribute.trim() === '') errors.attribute = 'Name the account attribute it protects.';
   const problem = templateProblem(draft.template);
   if (problem !== undefined) errors.template = `The template ${problem}.`;
-  const unfilled = draftPlaceholders(draft).find((p) => (draft.scope[p] ?? '').trim() === '' && p !== 'scope');
+  const unfilled = draftPlaceholders(draft).find((p) => scopeText(draft, p) === '' && p !== 'scope');
   if (unfilled !== undefined) errors.scope = `Say which account attribute fills {${unfilled}}.`;
   if (hasRange && draft.range === '') errors.range = "This table has a sort key; give the lock's sort key (e.g. LOCK).";
   return errors;
@@ -68,7 +75,7 @@ export function draftErrors(draft: RuleDraft, hasRange: boolean): string[] {
 export function applyDrafts(base: Convention, drafts: readonly RuleDraft[], ownerAttribute: string): Convention {
   const rules: LockRule[] = drafts.map((d) => {
     // Only the placeholders the template still has keep an attribute; an emptied field unscopes it.
-    const scope = Object.fromEntries(draftPlaceholders(d).flatMap((p) => ((d.scope[p] ?? '').trim() === '' ? [] : [[p, (d.scope[p] ?? '').trim()]])));
+    const scope = Object.fromEntries(draftPlaceholders(d).flatMap((p) => (scopeText(d, p) === '' ? [] : [[p, scopeText(d, p)]])));
     return {
       name: d.name.trim(),
       attribute: d.attribute.trim(),
