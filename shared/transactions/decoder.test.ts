@@ -45,6 +45,24 @@ describe('decodeCancellation', () => {
     expect(r.value.reasons[0]!.message).toMatch(/^fine: Put ACCT#a1f9c3 \/ PROFILE/);
   });
 
+  it('says "already held" only of a lock Put guarded by attribute_not_exists; another condition is quoted, and no condition means the error is not from this request', () => {
+    const uniq = layoutFor('uniq', { ownerAttribute: 'owner' }).convention;
+    const request = JSON.stringify({
+      TransactItems: [
+        { Put: { TableName: 't', Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#a1' } }, ConditionExpression: 'attribute_exists(PK) AND #o = :me', ExpressionAttributeNames: { '#o': 'owner' } } },
+        { Put: { TableName: 't', Item: { PK: { S: 'UNIQ#HANDLE#bob' }, SK: { S: 'LOCK' } } } },
+        { Put: { TableName: 't', Item: { PK: { S: 'UNIQ#HANDLE#cy' }, SK: { S: 'LOCK' } }, ConditionExpression: 'attribute_not_exists(#pk) AND attribute_not_exists(SK)', ExpressionAttributeNames: { '#pk': 'PK' } } },
+      ],
+    });
+    const r = decodeCancellation({ error: 'specific reasons [ConditionalCheckFailed, ConditionalCheckFailed, ConditionalCheckFailed]', request, convention: uniq });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.reasons.map((x) => x.message)).toEqual([
+      'the lock UNIQ#HANDLE#ada / LOCK for handle `ada` did not meet the condition (condition: attribute_exists(PK) AND owner = :me)',
+      'Put UNIQ#HANDLE#bob / LOCK has no condition, so DynamoDB cannot have answered ConditionalCheckFailed for it: this error is not from this request (paste the request that was sent with it)',
+      'handle `cy` is already held — the lock UNIQ#HANDLE#cy / LOCK exists',
+    ]);
+  });
+
   it('with the request only, explains the condition as written', () => {
     const r = decodeCancellation({ error: '[{"Code":"ConditionalCheckFailed"},{"Code":"None"},{"Code":"None"}]', request: SEED1_REQUEST });
     expect(r.ok && r.value.failed[0]!.message).toBe('an item with the key PK=ACCT#a1f9c3 already exists (condition: attribute_not_exists(PK))');

@@ -52,6 +52,15 @@ function guessedKeyText(item: ItemJson, names: readonly string[] | undefined): s
   return names.map((n) => `${n}=${textOf(item[n]) ?? '?'}`).join(', ');
 }
 
+/** Whether a condition is only `attribute_not_exists` of the table's key attributes (joined by AND): "no such item yet". */
+function guardsAbsence(expression: string, names: Readonly<Record<string, string>> | undefined, convention: Convention): boolean {
+  const keyNames = [convention.keys.hash.name, ...(convention.keys.range ? [convention.keys.range.name] : [])];
+  return expression.split(/\s+AND\s+/i).every((part) => {
+    const m = /^\(?\s*attribute_not_exists\(\s*([#A-Za-z0-9_]+)\s*\)\s*\)?$/.exec(part.trim());
+    return m !== null && keyNames.includes(names?.[m[1]!] ?? m[1]!);
+  });
+}
+
 /** Infers action metadata from a raw request: which actions touch locks (and of which rule/value), given a convention. */
 export function inferActions(items: readonly TransactItemJson[], convention?: Convention): ActionMeta[] {
   const guessed = convention ? undefined : guessKeyNames(items);
@@ -69,7 +78,11 @@ export function inferActions(items: readonly TransactItemJson[], convention?: Co
     if (rule && parsed?.kind === 'lock') {
       const label = `${rule.name.toLowerCase()} \`${parsed.value}\``;
       const ruleFields = { rule: rule.name, attribute: rule.attribute, value: parsed.value };
-      if (op === 'Put') return { ...base, ...ruleFields, role: 'put-lock', explanation: `Put ${text}${when}`, failure: `${label} is already held — the lock ${text} exists` };
+      if (op === 'Put') {
+        // "Already held" is what a failed attribute_not_exists on the lock's key means, and only that.
+        const failure = condition !== undefined && guardsAbsence(body.ConditionExpression!, body.ExpressionAttributeNames, convention!) ? `${label} is already held — the lock ${text} exists` : `the lock ${text} for ${label} did not meet the condition${when}`;
+        return { ...base, ...ruleFields, role: 'put-lock', explanation: `Put ${text}${when}`, failure };
+      }
       if (op === 'Delete') return { ...base, ...ruleFields, role: 'delete-lock', explanation: `Delete ${text}${when}`, failure: `the lock ${text} for ${label} did not meet the condition${when}` };
       return { ...base, ...ruleFields, role: 'check-lock', explanation: `${op} ${text}${when}`, failure: `the lock ${text} did not meet the condition${when}` };
     }
@@ -89,6 +102,8 @@ function ownerIn(item: ItemJson | undefined, ownerAttribute: string | undefined)
 }
 
 function conditionMessage(view: ActionView, reason: RawReason, ownerAttribute: string | undefined): { message: string; holder?: string } {
+  // ConditionalCheckFailed comes only from an action's condition: none here means the error is another request's.
+  if (view.condition === undefined) return { message: `${view.operation} ${view.keyText} has no condition, so DynamoDB cannot have answered ConditionalCheckFailed for it: this error is not from this request (paste the request that was sent with it)` };
   const meta = view.meta;
   const item = reason.Item;
   if (!meta) return { message: `the condition of action ${view.operation} ${view.keyText} failed${view.condition ? ` (${view.condition})` : ''}` };
