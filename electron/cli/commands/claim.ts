@@ -38,7 +38,7 @@ Example:
       const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([import('../convention-source'), import('../../services/dynamo/client')]);
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
-      return await runWrite({ io, values, ctx, table: table.name, convention: resolved.convention, operation: { kind: 'claim', rule, value, account } });
+      return await runWrite({ io, values, ctx, table: table.name, resolved, operation: { kind: 'claim', rule, value, account } });
     } finally {
       closeSession(session);
     }

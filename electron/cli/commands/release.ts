@@ -42,7 +42,7 @@ Example:
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
       const operation = { kind: 'release' as const, rule, value, ...(holder ? { holder } : {}), ...(lock ? { lock } : {}), ...(scope ? { scope } : {}) };
-      return await runWrite({ io, values, ctx, table: table.name, convention: resolved.convention, operation });
+      return await runWrite({ io, values, ctx, table: table.name, resolved, operation });
     } finally {
       closeSession(session);
     }

@@ -5,7 +5,7 @@ import type { CliCommand } from '../command';
 import { EXIT_ERROR, EXIT_OK } from '../command';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import type { TableSession } from '../session';
-import { askOnTerminal, EXIT_REFUSED, transactionContext } from './transaction-flow';
+import { askOnTerminal, conventionGate, conventionOrigin, EXIT_REFUSED, transactionContext } from './transaction-flow';
 
 function planText(plan: RepairPlanView): string {
   const lines = [`Repair plan for ${plan.table}: ${plan.fixes.length} fix(es) in ${plan.transactions.length} transaction(s), ${plan.actionCount} action(s); ${plan.manual.length} left for a human`];
@@ -41,11 +41,6 @@ export function repairSummary(table: string, status: RepairStatusView, manual: n
   const failed = status.fixes.filter((f) => f.state === 'error').length;
   const refused = status.fixes.length - done - failed;
   return `Repair of ${table}: ${done} of ${status.fixes.length} fixes done${unverified > 0 ? ` (${unverified} NOT verified: re-read them)` : ''}, ${refused} refused, ${failed} failed${manual > 0 ? `; ${manual} left for a human` : ''}${status.phase === 'stopped' ? ' (stopped on request)' : ''}.\n`;
-}
-
-/** Where the plan's convention came from, for the JSON output (what the writes rest on). */
-function conventionOrigin(resolved: { readonly source: string; readonly detection?: { readonly confidence: number; readonly evidence: readonly string[] } }) {
-  return { source: resolved.source, ...(resolved.detection ? { confidence: resolved.detection.confidence, evidence: resolved.detection.evidence } : {}) };
 }
 
 /** The repair command. */
@@ -89,11 +84,8 @@ pending, refused, not verified or left for a human, 2 error or an incomplete aud
       ]);
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments });
       // The writes rest on the convention: say what it is and how sure detection was, before anything else.
-      if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
-      if (values.execute === true && values.yes === true && resolved.detection !== undefined && resolved.detection.confidence < 1) {
-        io.stderr(`locksmith: the convention was detected with confidence ${resolved.detection.confidence}: repairs from a guess are not sent unattended; nothing was sent — to fix: review \`locksmith detect\`'s output and pass it as --convention FILE, or run without --yes to read the evidence and confirm\n`);
-        return EXIT_REFUSED;
-      }
+      const refused = conventionGate(io, values.execute === true ? values : { ...values, yes: false }, resolved, 'repairs');
+      if (refused !== undefined) return refused;
       const origin = conventionOrigin(resolved);
       const progress = progressPrinter(io, table.itemCount);
       const run = await runAudit({ client: connection.client, table: table.name, convention: resolved.convention, segments, signal: io.signal, errorContext: connection.errorContext, onProgress: progress.update });

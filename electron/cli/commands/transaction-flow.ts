@@ -133,13 +133,37 @@ export async function askOnTerminal(io: CliIo, question: string): Promise<string
   }
 }
 
+/** A convention as the write commands got it: given, a preset, or detected (with its confidence and evidence). */
+export interface ConventionInUse {
+  readonly convention: Convention;
+  readonly source: string;
+  readonly detection?: { readonly confidence: number; readonly evidence: readonly string[] };
+}
+
+/** Where the convention came from, for the JSON output (what the writes rest on). */
+export function conventionOrigin(resolved: ConventionInUse): { source: string; confidence?: number; evidence?: readonly string[] } {
+  return { source: resolved.source, ...(resolved.detection ? { confidence: resolved.detection.confidence, evidence: resolved.detection.evidence } : {}) };
+}
+
+/**
+ * Says what the writes rest on — a detected convention with its confidence and evidence, on stderr
+ * before anything else — and refuses to send unattended (`--execute`/`--yes`) from a detection below
+ * confidence 1: a wrong guess writes keys the application never checks. Returns the exit code when refused.
+ */
+export function conventionGate(io: CliIo, values: FlagValues, resolved: ConventionInUse, what: string): number | undefined {
+  if (values.json !== true && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+  if (values.yes !== true || resolved.detection === undefined || resolved.detection.confidence >= 1) return undefined;
+  io.stderr(`locksmith: the convention was detected with confidence ${resolved.detection.confidence}: ${what} from a guess are not sent unattended; nothing was sent — to fix: review \`locksmith detect\`'s output and pass it as --convention FILE, or run without --yes to read the evidence and confirm\n`);
+  return EXIT_REFUSED;
+}
+
 /** What a write command needs to run its transaction. */
 export interface WriteRun {
   readonly io: CliIo;
   readonly values: FlagValues;
   readonly ctx: TransactionContext;
   readonly table: string;
-  readonly convention: Convention;
+  readonly resolved: ConventionInUse;
   readonly operation: TransactionOperation;
 }
 
@@ -159,8 +183,11 @@ export function dryRunText(p: Preview): string {
 export async function runWrite(run: WriteRun): Promise<number> {
   const { io, values, ctx } = run;
   const json = values.json === true;
+  // A dry run sends nothing: it says what it rests on, and is never refused.
+  const refused = conventionGate(io, values['dry-run'] === true ? { ...values, yes: false } : values, run.resolved, 'writes');
+  if (refused !== undefined) return refused;
   const { previewTransaction, executePreview, readOnlyRefusal } = await import('../../services/transactions/service');
-  const previewed: Result<Preview> = await previewTransaction(ctx, { table: run.table, convention: run.convention, operation: run.operation });
+  const previewed: Result<Preview> = await previewTransaction(ctx, { table: run.table, convention: run.resolved.convention, operation: run.operation });
   if (!previewed.ok) return printError(run, previewed.error);
   const preview = previewed.value;
   if (values['dry-run'] === true) {
@@ -184,6 +211,6 @@ export async function runWrite(run: WriteRun): Promise<number> {
   const outcome = executed.value;
   // "Verified" means verified: every written item re-read (consistently) and compared with what was written.
   const verification = outcome.status === 'succeeded' ? await (await import('../../services/transactions/verify-writes')).verifyExecuted(ctx.client, preview) : undefined;
-  io.stdout(json ? `${JSON.stringify({ preview, outcome, ...(verification ? { verification } : {}) })}\n` : `${outcomeText(outcome)}${verification ? verificationText(verification) : ''}`);
+  io.stdout(json ? `${JSON.stringify({ convention: conventionOrigin(run.resolved), preview, outcome, ...(verification ? { verification } : {}) })}\n` : `${outcomeText(outcome)}${verification ? verificationText(verification) : ''}`);
   return outcomeExit(outcome);
 }

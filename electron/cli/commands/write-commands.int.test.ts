@@ -152,6 +152,12 @@ describe('repair through bin/locksmith', () => {
     expect(unattended.code).toBe(1);
     expect(unattended.stderr).toMatch(/detected with confidence 0\.\d+.*nothing was sent.*--convention FILE/);
     expect(await lockExists(name, 'ghost')).toBe(true);
+    // The single writes too: release --yes from the same guess says what it rests on and sends nothing.
+    const release = await runCli(['release', ...detected, '--rule', 'HANDLE', '--value', 'ghost', '--yes'], fx.env);
+    expect(release.code).toBe(1);
+    expect(release.stderr).toMatch(/convention detected \(confidence 0\.\d+\)/);
+    expect(release.stderr).toMatch(/writes from a guess are not sent unattended; nothing was sent/);
+    expect(await lockExists(name, 'ghost')).toBe(true);
     // A convention given by the user is what --yes needs.
     const given = await runCli(['repair', ...base(name), '--execute', '--yes', '--json'], fx.env);
     expect(JSON.parse(given.stdout)).toMatchObject({ convention: { source: 'file' }, unverified: 0 });
