@@ -67,6 +67,19 @@ export function networkCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a failed request may still have been carried out by DynamoDB: no definite answer came
+ * back (a reset, a timeout, a dropped socket after sending) or the answer was a 5xx, which DynamoDB
+ * documents as "may or may not have succeeded". A 4xx, or a connection that was never made, is a
+ * request that did nothing.
+ */
+export function mayHaveBeenApplied(error: unknown): boolean {
+  const status = (shape(error) as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+  if (typeof status === 'number') return status >= 500;
+  const code = networkCode(error);
+  return !(code !== undefined && (UNREACHABLE_CODES.has(code) || code === 'EAI_AGAIN'));
+}
+
 /** True for an AbortSignal cancellation (our own or the SDK's AbortError). */
 export function isAbortError(error: unknown): boolean {
   const name = str(shape(error).name);

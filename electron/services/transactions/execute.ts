@@ -8,7 +8,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AppError } from '../../../shared/result';
 import { explainReasons, type RawReason } from '../../../shared/transactions/reasons';
 import type { ActionMeta, Outcome, TransactWriteInputJson } from '../../../shared/transactions/types';
-import { isRetryable, toAppError, type ErrorContext } from '../dynamo/errors';
+import { isRetryable, mayHaveBeenApplied, toAppError, type ErrorContext } from '../dynamo/errors';
 import { backoffDelay, DEFAULT_RETRY, sleep, type RetryPolicy } from '../dynamo/retry';
 import { fromSdkItem, toSdkInput } from './sdk-json';
 
@@ -54,12 +54,23 @@ export function idempotencyMismatchError(token: string): AppError {
   };
 }
 
+/** The error of a send that may have been applied: never read as "nothing was written". */
+export function unknownOutcome(failure: AppError, token: string): AppError {
+  return {
+    ...failure,
+    message: `the outcome is unknown — the request may have been applied before the connection failed (${failure.message}); ClientRequestToken ${token}`,
+    fix: 'look the values up (lookup) to see what was written before trying again; within 10 minutes, sending the same request with the same ClientRequestToken cannot apply it twice',
+  };
+}
+
 /** Sends the input until it succeeds, is cancelled by a condition, fails for good, or runs out of attempts. */
 export async function sendTransaction(options: SendOptions): Promise<SendResult> {
   const policy = options.retry ?? DEFAULT_RETRY;
   const wait = options.wait ?? ((ms: number) => sleep(ms));
   const token = options.input.ClientRequestToken;
   const command = new TransactWriteItemsCommand(toSdkInput(options.input));
+  // An attempt whose answer was lost may have been applied: if the last attempt fails too, the outcome is unknown.
+  let maybeApplied = false;
   for (let attempt = 1; ; attempt++) {
     try {
       await options.client.send(command);
@@ -71,6 +82,7 @@ export async function sendTransaction(options: SendOptions): Promise<SendResult>
       const codes = raw?.map((r) => r.Code ?? 'None').filter((c) => c !== 'None') ?? [];
       // A conflict or throttle alone is worth another try; a failed condition never is.
       const retry = raw ? codes.length > 0 && codes.every((c) => RETRYABLE_CODES.has(c)) : name === 'TransactionInProgressException' || isRetryable(error);
+      if (!raw) maybeApplied ||= mayHaveBeenApplied(error);
       if (retry && attempt < policy.maxAttempts) {
         await wait(backoffDelay(attempt, policy, options.random));
         continue;
@@ -80,7 +92,8 @@ export async function sendTransaction(options: SendOptions): Promise<SendResult>
         const failed = reasons.filter((r) => r.code !== 'None');
         return { ok: true, value: { status: 'cancelled', token, attempts: attempt, message: failed.map((r) => r.message).join('; ') || 'the transaction was cancelled', reasons } };
       }
-      return { ok: false, error: toAppError(error, options.errorContext), attempts: attempt };
+      const failure = toAppError(error, options.errorContext);
+      return { ok: false, error: maybeApplied ? unknownOutcome(failure, token) : failure, attempts: attempt };
     }
   }
 }

@@ -95,6 +95,32 @@ describe('ambiguous commit: the server applied the transaction, the answer was l
   });
 });
 
+describe('the outcome unknown: the answer was lost and every retry failed too', () => {
+  it('says the claim may have been applied (it was), never that nothing was written', async () => {
+    const account = layout.account('a1', { username: 'hedy' });
+    const name = await table([account]);
+    // Attempt 1 is served and its answer lost; every later attempt finds no connection (never sent).
+    const { ctx } = faultyContext([{ command: 'TransactWriteItemsCommand', on: (n) => n === 1, fault: 'reset', phase: 'after' }, { command: 'TransactWriteItemsCommand', on: (n) => n > 1, fault: 'refused', phase: 'before' }]);
+    const { preview, result } = await run(ctx, name, { kind: 'claim', rule: 'HANDLE', value: 'hedy', account: keyOf(account, conv.keys) });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.message).toMatch(/^the outcome is unknown — the request may have been applied/);
+    expect(result.error.message).toContain(preview.input.ClientRequestToken);
+    expect(result.error.fix).toMatch(/look the values up/);
+    expect(await locksIn(name)).toHaveLength(1);
+  });
+
+  it('a request that never left (every attempt refused a connection) is a plain failure', async () => {
+    const account = layout.account('a1', { username: 'lamarr' });
+    const name = await table([account]);
+    const { ctx } = faultyContext([{ command: 'TransactWriteItemsCommand', on: () => true, fault: 'refused', phase: 'before' }]);
+    const { result } = await run(ctx, name, { kind: 'claim', rule: 'HANDLE', value: 'lamarr', account: keyOf(account, conv.keys) });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
+    if (!result.ok) expect(result.error.message).not.toMatch(/outcome is unknown/);
+    expect(await locksIn(name)).toHaveLength(0);
+  });
+});
+
 describe('faults before the request reaches DynamoDB', () => {
   it('connection resets and timeouts are retried with the same token: written once', async () => {
     const account = layout.account('a1', { username: 'grace' });

@@ -13,7 +13,7 @@ import {
 import type { ClientMiddleware } from '../../services/dynamo/client';
 
 /** The faults the tests know how to fake. */
-export type FaultKind = 'reset' | 'timeout' | 'ProvisionedThroughputExceededException' | 'ThrottlingException' | 'RequestLimitExceeded' | 'TransactionConflict';
+export type FaultKind = 'reset' | 'timeout' | 'refused' | 'ProvisionedThroughputExceededException' | 'ThrottlingException' | 'RequestLimitExceeded' | 'TransactionConflict';
 
 /** The three throttling errors DynamoDB sends. */
 export const THROTTLE_FAULTS = ['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded'] as const satisfies readonly FaultKind[];
@@ -26,6 +26,9 @@ export function faultError(kind: FaultKind): Error {
     case 'reset':
       // What NodeHttpHandler rejects with when the peer drops the connection mid-request.
       return Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    case 'refused':
+      // A connection never made (a VPN or proxy gone): nothing was sent.
+      return Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:443'), { code: 'ECONNREFUSED' });
     case 'timeout':
       return Object.assign(new Error('@smithy/node-http-handler - the request socket timed out after 1000 ms of inactivity'), { name: 'TimeoutError' });
     case 'ProvisionedThroughputExceededException':
