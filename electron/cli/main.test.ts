@@ -36,6 +36,13 @@ describe('main', () => {
     expect(io.err()).toBe('locksmith: audit: --segments must be an integer from 1 to 1000000 (got "many")\n');
   });
 
+  it('with --json, a run that ends in an error prints it as JSON on stdout (a script never reads an empty stdout)', async () => {
+    const io = captureIo();
+    expect(await main(['audit', '--table', 't', '--segments', 'many', '--json'], io)).toBe(2);
+    expect(JSON.parse(io.out())).toEqual({ error: { kind: 'validation', message: 'audit: --segments must be an integer from 1 to 1000000 (got "many")', field: 'segments' } });
+    expect(io.err()).toBe('locksmith: audit: --segments must be an integer from 1 to 1000000 (got "many")\n');
+  });
+
   it('reports a missing required flag', async () => {
     const io = captureIo();
     expect(await main(['lookup', '--table', 't', '--endpoint', 'http://127.0.0.1:9'], io)).toBe(2);

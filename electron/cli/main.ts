@@ -34,7 +34,30 @@ export function errorLine(error: CliError): string {
 export async function main(argv: readonly string[], rawIo: CliIo): Promise<number> {
   // Every secret in the environment is known before anything runs; all output passes the scrubber.
   rememberEnvSecrets(rawIo.env);
-  const io: CliIo = { ...rawIo, revealOnStdout: rawIo.revealOnStdout ?? rawIo.stdout, stdout: (text) => rawIo.stdout(removeKnownSecrets(text)), stderr: (text) => rawIo.stderr(removeKnownSecrets(text)) };
+  // With --json, stdout is always one JSON document: a run that ends without printing one prints its error as one.
+  let printed = false;
+  let lastError: string | undefined;
+  const reveal = rawIo.revealOnStdout ?? rawIo.stdout;
+  const io: CliIo = {
+    ...rawIo,
+    revealOnStdout: (text) => {
+      printed = true;
+      reveal(text);
+    },
+    stdout: (text) => {
+      printed = true;
+      rawIo.stdout(removeKnownSecrets(text));
+    },
+    stderr: (text) => {
+      const line = /^locksmith: (.+)$/m.exec(text);
+      if (line) lastError = line[1];
+      rawIo.stderr(removeKnownSecrets(text));
+    },
+  };
+  const json = argv.includes('--json');
+  const jsonError = (error: object): void => {
+    if (json && !printed) io.stdout(`${JSON.stringify({ error })}\n`);
+  };
   const [name, ...rest] = argv;
   const debug = argv.includes('--debug');
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -55,15 +78,19 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
       io.stdout(commandHelp(command));
       return EXIT_OK;
     }
-    return await command.run({ values, io, debug });
+    const code = await command.run({ values, io, debug });
+    if (code !== EXIT_OK) jsonError({ kind: code === EXIT_ERROR ? 'error' : 'refused', message: lastError ?? `exit ${code}` });
+    return code;
   } catch (error) {
     if (error instanceof CliError) {
       io.stderr(errorLine(error));
+      jsonError(error.appError);
       if (debug && error.stack) io.stderr(`${error.stack}\n`);
       return EXIT_ERROR;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`locksmith: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}\n`);
+    jsonError({ kind: 'internal', message });
     if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
     return EXIT_ERROR;
   }

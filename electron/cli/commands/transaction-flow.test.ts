@@ -2,7 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../command';
 import type { Connection } from '../connection';
-import { errorExit, keyFlag, outcomeExit, outcomeText, transactionContext } from './transaction-flow';
+import { errorExit, keyFlag, outcomeExit, outcomeText, transactionContext, writeExit } from './transaction-flow';
 
 const connection = (local: boolean, profile?: string): Connection => ({
   target: { label: profile ? `profile ${profile}` : 'http://localhost:8000', region: 'eu-west-1', ...(profile ? { profile } : { endpoint: 'http://localhost:8000' }) },
@@ -45,6 +45,9 @@ describe('write command flow', () => {
   it('maps outcomes and errors to exit codes 0/1/2', () => {
     expect(outcomeExit({ status: 'succeeded', token: 't', attempts: 1, message: 'done' })).toBe(0);
     expect(outcomeExit({ status: 'refused', holders: [], message: 'held' })).toBe(1);
+    const done = { status: 'succeeded', token: 't', attempts: 1, message: 'done' } as const;
+    expect(writeExit(done, { verified: true, differences: [], unchecked: [] })).toBe(0);
+    expect(writeExit(done, { verified: false, differences: ['UNIQ#HANDLE#ada / LOCK: not found'], unchecked: [] })).toBe(1);
     expect(errorExit('read-only')).toBe(1);
     expect(errorExit('conflict')).toBe(1);
     expect(errorExit('aws')).toBe(2);

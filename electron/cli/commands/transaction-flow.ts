@@ -27,7 +27,7 @@ export const WRITE_FLAGS: FlagSpecs = {
 };
 
 /** Exit codes of the write commands, for their help text. */
-export const WRITE_EXIT_CODES = 'Exit codes: 0 executed (or --dry-run), 1 refused by a condition or a guard (taken, stale, still held, read-only), 2 error.';
+export const WRITE_EXIT_CODES = 'Exit codes: 0 executed and verified (or --dry-run), 1 refused by a condition or a guard (taken, stale, still held, read-only) or applied but NOT verified on re-read, 2 error (an unknown outcome says so).';
 
 /** Parses a key flag given as JSON, e.g. `--account '{"PK":"ACCT#a1","SK":"PROFILE"}'`. */
 export function keyFlag(values: FlagValues, name: string): PlainKey | undefined {
@@ -113,6 +113,11 @@ export function outcomeExit(o: Outcome): number {
   return o.status === 'succeeded' ? EXIT_OK : EXIT_REFUSED;
 }
 
+/** The exit code of an executed write: as for repair, applied but not seen as written on re-read is not a clean exit. */
+export function writeExit(o: Outcome, verification: Verification | undefined): number {
+  return verification && !verification.verified ? EXIT_REFUSED : outcomeExit(o);
+}
+
 /**
  * The exit code of a service error: guards (read-only, still held) are refusals, and so is a value
  * whose lock is not there to release (the table already says what the command wanted); the rest errors.
@@ -195,6 +200,8 @@ export async function runWrite(run: WriteRun): Promise<number> {
     return EXIT_OK;
   }
   if (!json) io.stdout(previewText(preview));
+  // --json asking on a terminal: what is typed back confirms what is shown, so the plan goes to stderr.
+  else if (values.yes !== true) io.stderr(previewText(preview));
   // Refused before asking for the confirmation, by the same check execute makes.
   const readOnly = readOnlyRefusal(ctx);
   if (readOnly) return printError(run, readOnly, preview);
@@ -212,5 +219,5 @@ export async function runWrite(run: WriteRun): Promise<number> {
   // "Verified" means verified: every written item re-read (consistently) and compared with what was written.
   const verification = outcome.status === 'succeeded' ? await (await import('../../services/transactions/verify-writes')).verifyExecuted(ctx.client, preview) : undefined;
   io.stdout(json ? `${JSON.stringify({ convention: conventionOrigin(run.resolved), preview, outcome, ...(verification ? { verification } : {}) })}\n` : `${outcomeText(outcome)}${verification ? verificationText(verification) : ''}`);
-  return outcomeExit(outcome);
+  return writeExit(outcome, verification);
 }

@@ -157,6 +157,8 @@ describe('repair through bin/locksmith', () => {
     expect(release.code).toBe(1);
     expect(release.stderr).toMatch(/convention detected \(confidence 0\.\d+\)/);
     expect(release.stderr).toMatch(/writes from a guess are not sent unattended; nothing was sent/);
+    const releaseJson = await runCli(['release', ...detected, '--rule', 'HANDLE', '--value', 'ghost', '--yes', '--json'], fx.env);
+    expect(JSON.parse(releaseJson.stdout)).toMatchObject({ error: { kind: 'refused', message: expect.stringMatching(/not sent unattended/) } });
     expect(await lockExists(name, 'ghost')).toBe(true);
     // A convention given by the user is what --yes needs.
     const given = await runCli(['repair', ...base(name), '--execute', '--yes', '--json'], fx.env);
