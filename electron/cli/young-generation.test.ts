@@ -12,7 +12,6 @@ import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const SOURCE = fileURLToPath(new URL('./young-generation.ts', import.meta.url));
-const MIB = 2 ** 20;
 let dir = '';
 let MODULE = '';
 
@@ -23,10 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The new space's size after a scan-like allocation pattern, in a fresh node; `fix` first when given. */
-async function newSpaceAfterPages(fix: number | undefined): Promise<{ fixed: number | undefined; after: number }> {
+/** The semi-space's size (MiB) after a scan-like allocation pattern, in a fresh node; `fix` first when given. */
+async function newSpaceAfterPages(fix: number | undefined, nodeFlags: readonly string[] = []): Promise<{ fixed: number | undefined; after: number }> {
   const script = `
-    import { fixYoungGeneration, newSpaceBytes } from ${JSON.stringify(MODULE)};
+    import { fixYoungGeneration, semiSpaceMib } from ${JSON.stringify(MODULE)};
     const fixed = ${fix === undefined ? 'undefined' : `fixYoungGeneration(${fix})`};
     const page = JSON.stringify(Array.from({ length: 8000 }, (_, i) => ({ PK: { S: 'ACCT#' + i }, email: { S: 'someone.' + i + '@example.com' } })));
     const kept = [];
@@ -35,17 +34,23 @@ async function newSpaceAfterPages(fix: number | undefined): Promise<{ fixed: num
       const items = JSON.parse(page);
       for (let j = 0; j < items.length; j += 2) kept.push(items[j].email.S + i);
     }
-    process.stdout.write(JSON.stringify({ fixed, after: newSpaceBytes(), kept: kept.length }));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
+    process.stdout.write(JSON.stringify({ fixed, after: semiSpaceMib(), kept: kept.length }));`;
+  const { stdout } = await promisify(execFile)(process.execPath, [...nodeFlags, '--input-type=module', '-e', script]);
   return JSON.parse(stdout) as { fixed: number | undefined; after: number };
 }
 
 describe('fixYoungGeneration', () => {
   it('grows the new space once to the size asked for and keeps it there while pages are parsed', async () => {
     const [control, fixed] = await Promise.all([newSpaceAfterPages(undefined), newSpaceAfterPages(4)]);
-    // Without the fix the same pages grow it past 2 × 4 MiB: the case below would pass for nothing otherwise.
-    expect(control.after).toBeGreaterThan(8 * MIB);
-    expect(fixed.fixed).toBe(8 * MIB);
-    expect(fixed.after).toBe(8 * MIB);
+    // Without the fix the same pages grow it past 4 MiB: the case below would pass for nothing otherwise.
+    expect(control.after).toBeGreaterThan(4);
+    expect(fixed.fixed).toBe(4);
+    expect(fixed.after).toBe(4);
+  }, 30_000);
+
+  it('stops at a lower maximum node was started with, after one growth', async () => {
+    const capped = await newSpaceAfterPages(4, ['--max-semi-space-size=2']);
+    expect(capped.fixed).toBe(2);
+    expect(capped.after).toBe(2);
   }, 30_000);
 });
