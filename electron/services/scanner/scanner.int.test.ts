@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -241,5 +243,35 @@ describe('scanTable', () => {
     } finally {
       await deleteTable(admin, typed);
     }
+  });
+
+  it('references no page once it is handled: while a segment waits for its next page, the last one can be collected', async () => {
+    // A full GC on demand (what `node --expose-gc` gives, for a context created after the flag).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let last: WeakRef<readonly Item[]> | undefined;
+    const alive: boolean[] = [];
+    const client = createDynamoClient(target, {
+      middleware: [
+        (stack) =>
+          stack.add(
+            (next) => async (args) => {
+              if (last !== undefined) {
+                // A new task first: a WeakRef keeps its target alive until the task that made it ends.
+                await new Promise((resolve) => setImmediate(resolve));
+                gc();
+                alive.push(last.deref() !== undefined);
+              }
+              return next(args);
+            },
+            { step: 'initialize', name: 'collectPreviousPage' },
+          ),
+      ],
+    });
+    const outcome = await scanTable({ client, table, segments: 1, pageSize: 200, onPage: (items) => void (last = new WeakRef(items)) });
+    client.destroy();
+    expect(outcome.complete).toBe(true);
+    expect(alive).toHaveLength(Math.ceil(ITEMS / 200));
+    expect(alive.filter(Boolean)).toEqual([]);
   });
 });
