@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import v8 from 'node:v8';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildRenderer, rendererEntry, rendererStale } from '../../../bin/renderer-build.mjs';
@@ -114,6 +115,11 @@ session; requests without it get 401, requests from other sites or host names ge
 Without connection flags, the first run starts the sandbox and opens table accounts.
 Builds the renderer first when its sources are newer than dist/renderer (as npm start does).`,
   async run({ values, io }) {
+    // bin/locksmith caps the old generation's growth per full GC at 30% for the CLI's memory (one
+    // audit, then exit). A server streams each audit's rows to a page: there those extra full GCs
+    // cost ~35% more CPU per audit (docs/benchmarks.md, session 7), taken from the scan and the
+    // database on the same cores. 0 is V8's own default (its dynamic growth).
+    v8.setFlagsFromString('--heap-growing-percent=0');
     const port = optionalInt(values, 'port', 'serve', 1, 65_535);
     const endpoint = optionalString(values, 'endpoint');
     const profile = optionalString(values, 'profile');

@@ -7,7 +7,7 @@
  * Enter or the chevron expands a row to its lock items. Keyboard: the grid keeps focus and moves an
  * active row (aria-activedescendant).
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type RefObject } from 'react';
 import { useTable, type SortingState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { GroupRow } from '../../../../shared/audit/types';
@@ -82,8 +82,11 @@ function useWindow(length: number, first: number, last: number, onWindow: (start
   }, [first, last, length, onWindow]);
 }
 
-/** The virtualized, sortable, filterable grid of audit rows. */
-export function InspectorTable({ rows, onView, onWindow, keys, rules, showProblems, filter, lockTable }: InspectorTableProps) {
+/**
+ * The virtualized, sortable, filterable grid of audit rows. Memoized: a running audit's progress
+ * re-renders the view around it several times a second, and the grid only changes with its props.
+ */
+export const InspectorTable = memo(function InspectorTable({ rows, onView, onWindow, keys, rules, showProblems, filter, lockTable }: InspectorTableProps) {
   // Columns change only when the rule set, key schema or shown columns do; streaming rows never rebuild them.
   const columns = useMemo(() => buildColumns(keys, rules, showProblems), [keys, rules, showProblems]);
   // Problems first by default: that is what people open the inspector for.
@@ -292,4 +295,4 @@ export function InspectorTable({ rows, onView, onWindow, keys, rules, showProble
       </p>
     </div>
   );
-}
+});

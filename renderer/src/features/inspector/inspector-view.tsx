@@ -63,6 +63,8 @@ export function InspectorView({ table }: { table: string }) {
     else downloadText(reportToCsv(document, provenanceText(document)), `${base}.csv`, 'text/csv');
   };
 
+  // One object per filter change, not per render: the grid is memoized, and every progress tick of a running audit re-renders this view.
+  const inspectorFilter = useMemo(() => ({ filter, search }), [filter, search]);
   const running = audit.phase === 'running' || audit.phase === 'starting';
   return (
     <div className="inspector" data-testid="inspector" data-audit-phase={audit.phase} data-audit-complete={audit.complete === undefined ? '' : String(audit.complete)} data-run-id={audit.runId ?? ''} data-stale={String(audit.stale)}>
@@ -83,7 +85,7 @@ export function InspectorView({ table }: { table: string }) {
         <button type="button" className="btn btn-small" onClick={() => void exportAs('csv')} disabled={audit.phase !== 'done'} data-testid="export-csv">
           Export CSV
         </button>
-        <RepairButton table={table} filter={{ filter, search }} />
+        <RepairButton table={table} filter={inspectorFilter} />
       </div>
       {exportForm ? (
         <ExportAuditForm
@@ -147,7 +149,7 @@ export function InspectorView({ table }: { table: string }) {
         </details>
       </div>
       {convention ? (
-        <InspectorTable rows={audit.rows} onView={audit.setView} onWindow={audit.setWindow} keys={convention.keys} rules={shownRules} showProblems={!hidden.has('problems')} filter={{ filter, search }} lockTable={convention.lockTable} />
+        <InspectorTable rows={audit.rows} onView={audit.setView} onWindow={audit.setWindow} keys={convention.keys} rules={shownRules} showProblems={!hidden.has('problems')} filter={inspectorFilter} lockTable={convention.lockTable} />
       ) : audit.phase === 'idle' ? (
         <p className="empty">Choose a table to audit.</p>
       ) : null}

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { hostRowStore, type RowStoreRequest, type RowStoreUpdate } from './row-store';
+import { encodeDelta, type AuditEvent } from '../../../../shared/contract';
+import { hostRowStore, PROGRESS_EVERY_MS, type OpenStream, type RowStoreRequest, type RowStoreUpdate } from './row-store';
 import { openRowStore } from './row-store-client';
 
 /** A Worker that runs nothing: the test answers and fails in its name. */
@@ -38,6 +39,7 @@ function openWithFakeWorker(): { updates: RowStoreUpdate[]; client: ReturnType<t
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.useRealTimers();
 });
 
 describe('openRowStore', () => {
@@ -80,5 +82,31 @@ describe('hostRowStore', () => {
     handle({ type: 'window', start: 0, end: 10 });
     handle({ type: 'reset', run: 2 });
     expect(updates.map((u) => u.type)).toEqual(['view', 'failed']);
+  });
+
+  it('sends the progress waiting for its turn with the next batch of rows, before them', () => {
+    vi.useFakeTimers();
+    const updates: RowStoreUpdate[] = [];
+    let emit: (event: AuditEvent) => void = () => undefined;
+    const openStream: OpenStream = (_target, _runId, listener) => {
+      emit = listener;
+      return () => undefined;
+    };
+    const handle = hostRowStore((update) => updates.push(update), openStream);
+    handle({ type: 'reset', run: 1 });
+    handle({ type: 'stream', run: 1, runId: 'r', baseUrl: 'http://127.0.0.1:1', token: 't' });
+    const counts = { scanned: 1, accounts: 1, locks: 0, summary: { 'orphan-lock': 1, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 } };
+    const rows = (value: string): AuditEvent => ({ type: 'delta', runId: 'r', delta: encodeDelta({ upserted: [{ kind: 'orphan-lock', id: value, key: { PK: `UNIQ#EMAIL#${value}` }, rule: 'EMAIL', value }], removed: [], counts }) });
+    const progress = (items: number): AuditEvent => ({ type: 'progress', runId: 'r', progress: { items, pages: 1, segments: 4, segmentsDone: 0, capacityUnits: 0, elapsedMs: 1, retries: 0 } });
+    emit(rows('a'));
+    vi.advanceTimersByTime(0); // the first rows go at once
+    updates.length = 0;
+    emit(progress(10));
+    emit(rows('b'));
+    vi.advanceTimersByTime(30); // the store's pause at one row, well before the progress's own turn
+    expect(updates.map((u) => u.type)).toEqual(['progress', 'view']);
+    expect(updates[0]).toMatchObject({ run: 1, progress: { items: 10 } });
+    vi.advanceTimersByTime(PROGRESS_EVERY_MS); // and it is not sent twice
+    expect(updates.map((u) => u.type)).toEqual(['progress', 'view']);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AccountGroup, AuditCounts, GroupRow, StrayLockRow } from '../../../../shared/audit/types';
 import { encodeDelta, type AuditEvent, type LookupView } from '../../../../shared/contract';
 import type { KeySchema } from '../../../../shared/model';
-import { RowStore, type RowsView, type RowStoreUpdate, type ViewSpec } from './row-store';
+import { batchDelayMs, RowStore, type RowsView, type RowStoreUpdate, type ViewSpec } from './row-store';
 
 const keys: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
 const summary = { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 };
@@ -139,5 +139,12 @@ describe('RowStore', () => {
     expect(all?.type === 'export' && all.problems.map((p) => p.kind)).toEqual(['orphan-lock', 'missing-lock']);
     const orphans = store.handle({ type: 'export', id: 8, filter: { filter: 'orphan-lock', search: '' }, keys });
     expect(orphans).toMatchObject({ rowsShown: 1, problems: [{ kind: 'orphan-lock', value: 'z' }] });
+  });
+
+  it('waits longer between batches as the store grows, up to half a second', () => {
+    expect(batchDelayMs(0)).toBe(30);
+    expect(batchDelayMs(10_000)).toBeGreaterThan(batchDelayMs(1_000));
+    expect(batchDelayMs(70_000)).toBeGreaterThan(batchDelayMs(10_000));
+    expect(batchDelayMs(1_000_000)).toBe(500);
   });
 });
