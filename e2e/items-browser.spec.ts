@@ -13,6 +13,8 @@ test('browses items by key, prefix and filter, and opens a lookup key as its ite
   await browser.getByTestId('browse-prefix').fill('UNIQ#HANDLE#');
   await browser.getByTestId('browse-filter-attribute').fill('PK');
   await browser.getByTestId('browse-filter-value').fill(STUCK_HANDLE);
+  // The filter compares text only, and says so next to the value.
+  await expect(browser.getByTestId('browse-filter-value')).toHaveAccessibleDescription(/text \(S\) values only/);
   await browser.getByTestId('browse-run').click();
   await expect(browser.getByTestId('browse-item')).toHaveCount(1);
   await expect(browser.getByTestId('browse-item')).toContainText(`UNIQ#HANDLE#${STUCK_HANDLE} / LOCK`);

@@ -78,9 +78,15 @@ export function ItemsBrowser({ connectionId, table, keys }: { connectionId: stri
                 <option value="exists">exists</option>
               </select>
               {op === 'exists' ? null : (
-                <input aria-label="Filter: value" className="mono spacer" value={value} onChange={(e) => setValue(e.target.value)} data-testid="browse-filter-value" />
+                <input aria-label="Filter: value" aria-describedby="browse-filter-text-only" className="mono spacer" value={value} onChange={(e) => setValue(e.target.value)} data-testid="browse-filter-value" />
               )}
             </div>
+            {op === 'exists' ? null : (
+              // The value is sent as a string (S): a number attribute never equals it, and "no items" would look like an answer.
+              <small id="browse-filter-text-only" className="muted" data-testid="browse-filter-text-only">
+                Compares text (S) values only: a number (N) attribute never matches.
+              </small>
+            )}
           </div>
         </div>
         <div className="row">
