@@ -3,7 +3,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { createDynamoClient } from '../dynamo/client';
 import { join } from 'node:path';
 import { credentialError, SignInTimeoutError, withDeadline } from './credentials';
 import { createConnectionRegistry, type ConnectionRegistry } from './registry';
@@ -73,6 +76,21 @@ describe('signing in through a silent STS', () => {
   }, 15_000);
 });
 
+/** A DynamoDB stand-in that answers ListTables and records the key id each request was signed with. */
+async function captureServer(): Promise<{ url: string; keyIds: string[]; close: () => Promise<void> }> {
+  const keyIds: string[] = [];
+  const server = createHttpServer((req, res) => {
+    keyIds.push(/Credential=([^/]+)\//.exec(req.headers.authorization ?? '')?.[1] ?? '(unsigned)');
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'Content-Type': 'application/x-amz-json-1.0' });
+      res.end('{"TableNames":[]}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keyIds, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 describe('rotated keys', () => {
   it('are read again once the credentials file changed', async () => {
     const config = join(dir, 'config');
@@ -80,10 +98,21 @@ describe('rotated keys', () => {
     await writeFile(config, '[profile work]\nregion = eu-west-1\n');
     await writeFile(credentials, '[work]\naws_access_key_id = AKIAOLDOLDOLDOLD0001\naws_secret_access_key = oldsecretoldsecret\n');
     const reg = registry({ config, credentials });
-    expect((await (await credentialsOf(reg, 'profile:work'))()).accessKeyId).toBe('AKIAOLDOLDOLDOLD0001');
-    // saml2aws, gimme-aws-creds or a manual rotation rewrites the file while the app runs (a longer file: the size changes too).
-    await writeFile(credentials, '[work]\naws_access_key_id = AKIANEWNEWNEWNEW0002\naws_secret_access_key = newsecretnewsecretnewsecret\n');
-    expect((await (await credentialsOf(reg, 'profile:work'))()).accessKeyId).toBe('AKIANEWNEWNEWNEW0002');
+    const capture = await captureServer();
+    const resolved = await reg.resolve('profile:work');
+    if (!resolved.ok) throw new Error(resolved.error.message);
+    // One client for both calls, as the client pool keeps it.
+    const client = createDynamoClient(resolved.value.target, { env: { AWS_ENDPOINT_URL_DYNAMODB: capture.url } });
+    try {
+      await client.send(new ListTablesCommand({}));
+      // saml2aws, gimme-aws-creds or a manual rotation rewrites the file while the app runs (a longer file: the size changes too).
+      await writeFile(credentials, '[work]\naws_access_key_id = AKIANEWNEWNEWNEW0002\naws_secret_access_key = newsecretnewsecretnewsecret\n');
+      await client.send(new ListTablesCommand({}));
+    } finally {
+      client.destroy();
+      await capture.close();
+    }
+    expect(capture.keyIds).toEqual(['AKIAOLDOLDOLDOLD0001', 'AKIANEWNEWNEWNEW0002']);
   });
 
   it('are dropped when the service rejects them, though the files did not change', async () => {

@@ -152,7 +152,7 @@ export interface MemoOptions {
 }
 
 /** A memoized provider; `forget` drops the cached identity (the service rejected it). */
-export type MemoizedCredentials = (() => Promise<Identity>) & { forget(): void };
+export type MemoizedCredentials = (() => Promise<Identity>) & { forget(): void; readonly memoized: true };
 
 /**
  * Memoizes a provider until five minutes before expiry, so that an MFA or SSO profile asks once per
@@ -188,6 +188,9 @@ export function memoizeCredentials(provider: () => Promise<Identity>, now: () =>
     return attempt;
   };
   return Object.assign(get, {
+    // Tells the SDK not to wrap it in its own memo, which keeps an identity without expiration for the
+    // client's lifetime (a pooled client would sign with rotated-out keys): it asks this one on every request.
+    memoized: true as const,
     forget: () => {
       current = undefined;
     },
