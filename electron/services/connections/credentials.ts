@@ -17,7 +17,7 @@ export interface SignInLimits {
 }
 
 /** A silent STS or SSO endpoint (a hung proxy) ends the sign-in within these bounds instead of never. */
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { connectMs: 10_000, idleMs: 30_000, deadlineMs: 90_000 };
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { connectMs: 5_000, idleMs: 10_000, deadlineMs: 30_000 };
 
 /** The `clientConfig` the SDK's providers hand to the STS / SSO / SSO-OIDC clients they make (they have no timeouts otherwise). */
 export function signInClientConfig(limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS): { requestHandler: { connectionTimeout: number; socketTimeout: number } } {
