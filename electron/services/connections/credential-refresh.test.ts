@@ -7,6 +7,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../dynamo/client';
+import { toAppError } from '../dynamo/errors';
 import { join } from 'node:path';
 import { credentialError, SignInTimeoutError, withDeadline } from './credentials';
 import { createConnectionRegistry, type ConnectionRegistry } from './registry';
@@ -141,8 +142,16 @@ describe('a failing credential_process', () => {
     const failure = await (await credentialsOf(reg, 'profile:vault'))().then(() => undefined, (error: unknown) => error);
     expect(String((failure as Error).message)).toContain(marker);
     const mapped = credentialError(failure, 'vault');
-    reg.markState('profile:vault', 'error', mapped);
-    const everything = JSON.stringify([mapped, await reg.list(), await reg.resolve('profile:vault')]);
+    // The path a bridge call takes: the DynamoDB client asks the provider, the request context maps what it throws.
+    const resolved = await reg.resolve('profile:vault');
+    if (!resolved.ok) throw new Error(resolved.error.message);
+    const client = createDynamoClient(resolved.value.target, { env: { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9' } });
+    const thrown = await client.send(new ListTablesCommand({})).then(() => undefined, (error: unknown) => error);
+    client.destroy();
+    const viaClient = toAppError(thrown, { endpoint: 'http://127.0.0.1:9', profile: 'vault' });
+    expect(viaClient.kind).toBe('credentials');
+    reg.markState('profile:vault', 'error', viaClient);
+    const everything = JSON.stringify([mapped, viaClient, await reg.list(), await reg.resolve('profile:vault')]);
     expect(everything).not.toContain(marker);
     expect(everything).not.toContain('vault: login failed');
     expect(mapped).toMatchObject({ kind: 'credentials', message: expect.stringMatching(/credential_process of profile vault failed/) });

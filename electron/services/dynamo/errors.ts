@@ -201,7 +201,7 @@ export function toAppError(error: unknown, context: ErrorContext = {}): AppError
 
   if (isAbortError(error)) return { kind: 'cancelled', message: 'cancelled' };
   // Node's exec error is "Command failed: <command line>\n<stderr>": either may hold a token, so neither is repeated.
-  if (/^Command failed: /.test(rawMessage)) {
+  if (name === 'CredentialsProviderError' && /^Command failed: /.test(rawMessage)) {
     const of = context.profile ? ` of profile ${context.profile}` : '';
     return { kind: 'credentials', message: `the credential_process${of} failed`, fix: `run the profile's credential_process in a terminal to see why${context.profile ? ` (aws configure get credential_process --profile ${context.profile} shows it)` : ''}` };
   }
