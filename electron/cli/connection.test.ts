@@ -1,7 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toAppError } from '../services/dynamo/errors';
 import { CliError } from './command';
 import { connectionRequest, openConnection } from './connection';
 
@@ -55,4 +58,45 @@ describe('openConnection', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('signing in with --profile through a silent STS', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('fails as unreachable within the bound instead of hanging the command', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'locksmith-cli-sts-'));
+    const sockets: Socket[] = [];
+    // Accepts connections and never answers: a hung proxy.
+    const server = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const config = join(dir, 'config');
+      const credentials = join(dir, 'credentials');
+      await writeFile(config, '[profile role]\nregion = eu-west-1\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = src\n[profile src]\nregion = eu-west-1\n');
+      await writeFile(credentials, '[src]\naws_access_key_id = AKIASOURCESOURCE0001\naws_secret_access_key = sourcesecretsourcesecret\n');
+      // The SDK's providers read these from the process environment.
+      vi.stubEnv('AWS_CONFIG_FILE', config);
+      vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', credentials);
+      vi.stubEnv('AWS_ENDPOINT_URL_STS', `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      const io = { stdout: () => undefined, stderr: () => undefined, env: { AWS_CONFIG_FILE: config, AWS_SHARED_CREDENTIALS_FILE: credentials }, interactive: false, signal: new AbortController().signal };
+      const connection = await openConnection({ profile: 'role', region: 'eu-west-1' }, io, { connectMs: 200, idleMs: 200, deadlineMs: 1_000 });
+      try {
+        const provider = connection.target.credentials;
+        if (typeof provider !== 'function') throw new Error('a profile signs through a provider');
+        const failure = await provider().then(() => undefined, (error: unknown) => error);
+        expect(sockets.length).toBeGreaterThan(0);
+        const mapped = toAppError(failure, connection.errorContext);
+        expect(mapped.kind).toBe('unreachable');
+        expect(mapped.message).toMatch(/profile role/);
+      } finally {
+        connection.client.destroy();
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 15_000);
 });

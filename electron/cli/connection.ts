@@ -1,5 +1,7 @@
 /** Turning the connection flags (--endpoint | --profile, --region, AWS_* env) into a DynamoTarget and a client. */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { fromIni as FromIni } from '@aws-sdk/credential-providers';
+import type { SignInLimits } from '../services/connections/credentials';
 import type { DynamoTarget } from '../services/dynamo/client';
 import type { ErrorContext } from '../services/dynamo/errors';
 import type { CliIo, FlagValues } from './command';
@@ -78,7 +80,7 @@ async function profileRegion(profile: string | undefined): Promise<string | unde
 }
 
 /** Builds the target and client for the flags; SDK modules load only here, keeping --help fast. */
-export async function openConnection(values: FlagValues, io: CliIo): Promise<Connection> {
+export async function openConnection(values: FlagValues, io: CliIo, signInLimits?: SignInLimits): Promise<Connection> {
   const request = connectionRequest(values, io.env);
   const { createDynamoClient, effectiveEndpoint, isLocalTarget } = await import('../services/dynamo/client');
   let target: DynamoTarget;
@@ -93,14 +95,25 @@ export async function openConnection(values: FlagValues, io: CliIo): Promise<Con
     if (!region) usageError(`no region: pass --region or set AWS_REGION (profile ${request.profile} has none)`, 'region');
     const { fromIni, fromNodeProviderChain } = await import('@aws-sdk/credential-providers');
     const { rememberCredentials } = await import('../services/dynamo/errors');
-    const { rememberSsoTokens } = await import('../services/connections/credentials');
-    const provider = request.profile
-      ? fromIni({ profile: request.profile, mfaCodeProvider: (serial) => promptMfa(io, serial) })
-      : fromNodeProviderChain({ mfaCodeProvider: (serial) => promptMfa(io, serial) });
-    // The scrubber learns every credential before a request is signed with it (and the SSO tokens the SDK reads itself).
-    const credentials: typeof provider = async (options) => {
+    const { DEFAULT_SIGN_IN_LIMITS, SignInTimeoutError, rememberSsoTokens, signInClientConfig, withDeadline } = await import('../services/connections/credentials');
+    const limits = signInLimits ?? DEFAULT_SIGN_IN_LIMITS;
+    // The STS / SSO clients the SDK makes get timeouts (they have none otherwise: a hung proxy would hang the command).
+    const clientConfig = signInClientConfig(limits);
+    const who = request.profile ? `profile ${request.profile}` : 'the default credentials';
+    // The time spent typing an MFA code does not count against the deadline.
+    const credentials: ReturnType<typeof FromIni> = async (options) => {
       await rememberSsoTokens();
-      const identity = await provider(options);
+      const message = `signing in with ${who} took over ${Math.round(limits.deadlineMs / 1000)} s: STS or SSO did not answer`;
+      const identity = await withDeadline(limits.deadlineMs, message, (pause) => {
+        const mfaCodeProvider = (serial: string) => pause(promptMfa(io, serial));
+        const provider = request.profile ? fromIni({ profile: request.profile, mfaCodeProvider, clientConfig }) : fromNodeProviderChain({ mfaCodeProvider, clientConfig });
+        return provider(options).catch((error: unknown) => {
+          // The inner STS / SSO clients' own timeout: said the same way as the deadline (not "no answer from DynamoDB").
+          if (error instanceof Error && error.name === 'TimeoutError') throw new SignInTimeoutError(`signing in with ${who}: STS or SSO did not answer in time`);
+          throw error;
+        });
+      });
+      // The scrubber learns every credential before a request is signed with it (and the SSO tokens the SDK reads itself).
       rememberCredentials(identity);
       return identity;
     };

@@ -10,7 +10,8 @@ import { assertNever, err, ok } from '../../../shared/result';
 import type { DynamoTarget, EndpointOrigin } from '../dynamo/client';
 import { DUMMY_CREDENTIALS, effectiveEndpoint } from '../dynamo/client';
 import type { DynamoCredentials } from '../dynamo/client';
-import { memoizeCredentials, profileCredentialsWithSso } from './credentials';
+import type { MemoizedCredentials, SignInLimits } from './credentials';
+import { memoizeCredentials, profileCredentialsWithSso, sharedFilesStamp } from './credentials';
 import type { MfaBroker } from './mfa-broker';
 import type { ProfileInfo } from './profiles';
 import { loadProfiles, presentCredentialEnv, sharedFilePaths } from './profiles';
@@ -65,6 +66,8 @@ export interface RegistryOptions {
   readonly broker: MfaBroker;
   readonly env?: NodeJS.ProcessEnv;
   readonly home?: string;
+  /** Timeouts and deadline of a profile's sign-in (tests shorten them). */
+  readonly signInLimits?: SignInLimits;
 }
 
 /** The view's label for where a profile's endpoint comes from (a target endpoint never occurs for profiles). */
@@ -92,13 +95,19 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
   // Endpoints typed on this run's command line beside the keys they sign with: never saved, so a later
   // launch (from a shell holding other, real keys) does not inherit the trust.
   const typedThisRun = new Set<string>();
-  // One provider per profile for the app's lifetime: MFA and SSO prompts happen once, not per call.
-  const providers = new Map<string, ReturnType<typeof memoizeCredentials>>();
+  // One provider per profile for the app's lifetime: MFA and SSO prompts happen once, not per call;
+  // it reads the profile again when the shared files change, and after the service rejects its keys.
+  const providers = new Map<string, MemoizedCredentials>();
   const credentialsFor = (profile: string) => {
     let provider = providers.get(profile);
-    if (!provider) providers.set(profile, (provider = memoizeCredentials(profileCredentialsWithSso(profile, options.broker, env, options.home))));
+    if (!provider) {
+      const stamp = () => sharedFilesStamp(env, options.home);
+      providers.set(profile, (provider = memoizeCredentials(profileCredentialsWithSso(profile, options.broker, env, options.home, options.signInLimits), Date.now, { stamp })));
+    }
     return provider;
   };
+  // The profile each saved endpoint signs with, as of the last listing: its keys are dropped when the endpoint rejects them.
+  const endpointProfiles = new Map<string, string>();
   const envRegion = (): { region: string; from?: string } =>
     env.AWS_REGION ? { region: env.AWS_REGION, from: 'AWS_REGION' } : env.AWS_DEFAULT_REGION ? { region: env.AWS_DEFAULT_REGION, from: 'AWS_DEFAULT_REGION' } : { region: 'us-east-1' };
 
@@ -133,6 +142,8 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       const region = settings.regions[entry.id] ?? entry.region;
       const trust = endpointTrust(entry.endpoint);
       const source = entry.credentials;
+      if (source.source === 'profile') endpointProfiles.set(entry.id, source.profile);
+      else endpointProfiles.delete(entry.id);
       // DynamoDB Local keeps one database per access key + region: the env variables matter only when the connection signs with them.
       const overrides = source.source === 'env' ? presentCredentialEnv(env).filter((name) => name.startsWith('AWS_ACCESS_KEY_ID') || name === 'AWS_SECRET_ACCESS_KEY' || name === 'AWS_SESSION_TOKEN') : [];
       const refused = endpointRefusal(entry.endpoint, source, typedThisRun.has(entry.id));
@@ -313,6 +324,11 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
     },
     markState(id, state, error) {
       states.set(id, error ? { state, error } : { state });
+      // Expired or unknown keys (ExpiredToken, InvalidClientTokenId, …): the next call reads the profile again.
+      if (error && (error.kind === 'credentials' || error.kind === 'sso-expired')) {
+        const profile = id.startsWith('profile:') ? id.slice('profile:'.length) : endpointProfiles.get(id);
+        if (profile !== undefined) providers.get(profile)?.forget();
+      }
     },
   };
   return registry;

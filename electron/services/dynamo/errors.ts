@@ -42,6 +42,7 @@ const CREDENTIAL_NAMES = new Set([
   'UnrecognizedClientException',
   'InvalidSignatureException',
   'ExpiredTokenException',
+  'ExpiredToken',
   'MissingAuthenticationTokenException',
   'InvalidClientTokenId',
   'IncompleteSignatureException',
@@ -199,6 +200,12 @@ export function toAppError(error: unknown, context: ErrorContext = {}): AppError
   const profileFlag = context.profile ? ` --profile ${context.profile}` : '';
 
   if (isAbortError(error)) return { kind: 'cancelled', message: 'cancelled' };
+  // Node's exec error is "Command failed: <command line>\n<stderr>": either may hold a token, so neither is repeated.
+  if (name === 'CredentialsProviderError' && /^Command failed: /.test(rawMessage)) {
+    const of = context.profile ? ` of profile ${context.profile}` : '';
+    return { kind: 'credentials', message: `the credential_process${of} failed`, fix: `run the profile's credential_process in a terminal to see why${context.profile ? ` (aws configure get credential_process --profile ${context.profile} shows it)` : ''}` };
+  }
+  if (name === 'SignInTimeoutError') return { kind: 'unreachable', message, fix: 'check your network or proxy, then connect again' };
   if (ssoExpired(rawMessage)) {
     return {
       kind: 'sso-expired',
