@@ -68,17 +68,22 @@ export function networkCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Connection failures that can happen after the request was written to the socket. */
+const AFTER_SEND_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED']);
+
 /**
- * Whether a failed request may still have been carried out by DynamoDB: no definite answer came
- * back (a reset, a timeout, a dropped socket after sending) or the answer was a 5xx, which DynamoDB
- * documents as "may or may not have succeeded". A 4xx, or a connection that was never made, is a
- * request that did nothing.
+ * Whether a failed request may still have been carried out by DynamoDB: the connection dropped or
+ * timed out after the request could have been sent (reset, broken pipe, "socket hang up", the
+ * SDK's TimeoutError), or the answer was a 5xx, which DynamoDB documents as "may or may not have
+ * succeeded". Anything else — a 4xx, a connection never made, credentials that failed before the
+ * request was signed — is a request that did nothing.
  */
 export function mayHaveBeenApplied(error: unknown): boolean {
-  const status = (shape(error) as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
+  const s = shape(error);
+  const status = (s as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
   if (typeof status === 'number') return status >= 500;
   const code = networkCode(error);
-  return !(code !== undefined && (UNREACHABLE_CODES.has(code) || code === 'EAI_AGAIN'));
+  return (code !== undefined && AFTER_SEND_CODES.has(code)) || str(s.name) === 'TimeoutError' || /socket hang up/i.test(str(s.message));
 }
 
 /** True for an AbortSignal cancellation (our own or the SDK's AbortError). */
