@@ -233,13 +233,14 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
       const watcher: Watcher = { reader };
       reader.watchers.add(watchId);
       watchers.set(watchId, watcher);
-      arm(watchId, watcher);
       // Answer once every shard is read: a write made after this answer is seen.
       await reader.ready;
       if (reader.status === 'stopped') {
         await leave(watchId, reader.reason ?? 'the watch stopped');
         return err('aws', reader.reason ?? 'the watch stopped');
       }
+      // From the answer on (a reader of many shards may take a while to be ready): nobody subscribing ends it.
+      arm(watchId, watcher);
       return ok({ watchId, streamArn: reader.streamArn, ...(reader.lockStreamArn === undefined ? {} : { lockStreamArn: reader.lockStreamArn }), settleMs });
     },
     async stop(watchId) {
