@@ -52,4 +52,20 @@ describe('stream hub', () => {
       { state: 'error', error: { kind: 'aws', message: 'cannot read s3://bucket/data.json.gz: AccessDenied (request signed with token ***)' } },
     ]);
   });
+
+  it('tells the presence hook how many subscriptions share a filter, as each begins and ends (a dropped window included)', () => {
+    const hub = createStreamHub();
+    const seen: string[] = [];
+    hub.setPresence('watch.events', (filter, listening) => seen.push(`${String(filter.watchId)}:${listening}`));
+    const a1 = hub.subscribe('watch.events', { watchId: 'a' }, () => undefined);
+    const a2 = hub.subscribe('watch.events', { watchId: 'a' }, () => {
+      throw new Error('window gone');
+    });
+    const b = hub.subscribe('watch.events', { watchId: 'b' }, () => undefined);
+    hub.publish('watch.events', { event: 'status', watchId: 'a', status: 'live' });
+    if (a1.ok) a1.value();
+    if (b.ok) b.value();
+    expect(a2.ok).toBe(true);
+    expect(seen).toEqual(['a:1', 'a:2', 'b:1', 'a:1', 'a:0', 'b:0']);
+  });
 });

@@ -26,6 +26,11 @@ export interface StreamHub {
    * rows an audit has produced so far), so subscribing after the fact loses nothing.
    */
   setReplay<S extends StreamName>(stream: S, replay: (filter: Readonly<Record<string, unknown>>) => readonly StreamEvent<S>[]): void;
+  /**
+   * Tells a service, after each subscription of `stream` begins or ends (a page closed without a word
+   * ends its subscriptions too), how many subscriptions now have that filter: what it runs for a page can end with the page.
+   */
+  setPresence(stream: StreamName, presence: (filter: Readonly<Record<string, unknown>>, listening: number) => void): void;
 }
 
 interface Subscription {
@@ -48,6 +53,18 @@ function scrubbed<E>(event: E): E {
 export function createStreamHub(onDeliveryError: (cause: unknown) => void = () => undefined): StreamHub {
   const subscriptions = new Set<Subscription>();
   const replays = new Map<StreamName, (filter: Readonly<Record<string, unknown>>) => readonly unknown[]>();
+  const presences = new Map<StreamName, (filter: Readonly<Record<string, unknown>>, listening: number) => void>();
+  const sameFilter = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean => matchesFilter(a, b) && matchesFilter(b, a);
+  const announce = (subscription: Subscription): void => {
+    const presence = presences.get(subscription.stream);
+    if (!presence) return;
+    let listening = 0;
+    for (const other of subscriptions) if (other.stream === subscription.stream && sameFilter(other.filter, subscription.filter)) listening += 1;
+    presence(subscription.filter, listening);
+  };
+  const drop = (subscription: Subscription): void => {
+    if (subscriptions.delete(subscription)) announce(subscription);
+  };
   return {
     publish(stream, raw) {
       const event = scrubbed(raw);
@@ -57,7 +74,7 @@ export function createStreamHub(onDeliveryError: (cause: unknown) => void = () =
           subscription.deliver(event);
         } catch (cause) {
           // A dead window or closed socket must not stop delivery to the others.
-          subscriptions.delete(subscription);
+          drop(subscription);
           onDeliveryError(cause);
         }
       }
@@ -78,13 +95,15 @@ export function createStreamHub(onDeliveryError: (cause: unknown) => void = () =
           onDeliveryError(cause);
         }
       }
-      return ok(() => {
-        subscriptions.delete(subscription);
-      });
+      announce(subscription);
+      return ok(() => drop(subscription));
     },
     size: () => subscriptions.size,
     setReplay(stream, replay) {
       replays.set(stream, replay);
+    },
+    setPresence(stream, presence) {
+      presences.set(stream, presence);
     },
   };
 }

@@ -37,6 +37,14 @@ export interface SettleOptions {
 /** Default settle window: DynamoDB writes a transaction's records within milliseconds of each other. */
 export const DEFAULT_SETTLE_MS = 2_000;
 
+/**
+ * True when `a` was written before `b` by their stream times. DynamoDB rounds those (to the second on
+ * AWS, the minute on DynamoDB Local): records of one instant are not ordered by it, and arrival decides.
+ */
+function writtenBefore(a: WatchCause, b: WatchCause): boolean {
+  return Date.parse(a.at) < Date.parse(b.at);
+}
+
 /** Scopes waiting for their records to settle. */
 export class SettleQueue {
   private readonly pending = new Map<string, Pending>();
@@ -61,7 +69,9 @@ export class SettleQueue {
       if (known) {
         known.scope = mergeScopes(known.scope, scope, this.convention);
         // A second look keeps the newest record: the one a write that landed meanwhile produced.
-        if (!confirm) known.cause = cause;
+        // Newest by the stream's time, then by arrival: shards and a lock table's stream are polled
+        // apart, so a record written earlier can arrive later and must not be named over a later write.
+        if (!confirm && !writtenBefore(cause, known.cause)) known.cause = cause;
         known.confirm ||= confirm;
         known.last = now;
       } else this.pending.set(scope.id, { scope, cause, confirm, first: now, last: now });

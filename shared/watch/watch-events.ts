@@ -47,6 +47,21 @@ export interface WatchNotice {
 }
 
 /**
+ * A gap as one `watch --json` line of its own: changes the watch missed (an expired or trimmed
+ * position), so a script reading stdout cannot take the silence that follows for "no drift".
+ */
+export interface WatchGapLine {
+  readonly event: 'gap';
+  /** What was missed and what to do (run an audit). */
+  readonly reason: string;
+  /** ISO time the watch noticed it. */
+  readonly at: string;
+}
+
+/** One line of `watch --json`: an event, or a gap. */
+export type WatchLine = WatchEvent | WatchGapLine;
+
+/**
  * How a live watch in the app is doing: reading (`live`), behind its stream (`lagging`), reading
  * again after changes were missed (`gap`, kept until the watch ends: its reason says what to do), or ended (with why).
  */

@@ -124,6 +124,29 @@ describe('SettleQueue: the settle window', () => {
   });
 });
 
+describe('SettleQueue: which record is named', () => {
+  const [scope] = scopesOf(convention, change('REMOVE', acct('a', 'a@x.io')));
+  const lockTableRecord: WatchCause = { eventName: 'REMOVE', keys: { PK: 'UNIQ#EMAIL#a@x.io', SK: 'LOCK' }, at: '2026-12-01T10:00:01.000Z', sequenceNumber: '500' };
+  const accountRecord: WatchCause = { eventName: 'MODIFY', keys: { PK: 'ACCT#a', SK: 'PROFILE' }, at: '2026-12-01T10:00:02.000Z', sequenceNumber: '90' };
+
+  it('a record written earlier that arrives later (another stream, polled apart) is not named over the later write', () => {
+    const queue = new SettleQueue(convention, { settleMs: 10 });
+    queue.add([scope!], accountRecord, 0);
+    queue.add([scope!], lockTableRecord, 1);
+    expect(queue.takeDue(100)).toMatchObject([{ cause: { sequenceNumber: '90' } }]);
+  });
+
+  it('in arrival order a later write is named; records of one (rounded) instant are named by arrival', () => {
+    const queue = new SettleQueue(convention, { settleMs: 10 });
+    queue.add([scope!], lockTableRecord, 0);
+    queue.add([scope!], accountRecord, 1);
+    expect(queue.takeDue(100)).toMatchObject([{ cause: { sequenceNumber: '90' } }]);
+    queue.add([scope!], accountRecord, 200);
+    queue.add([scope!], { ...lockTableRecord, at: accountRecord.at }, 201);
+    expect(queue.takeDue(300)).toMatchObject([{ cause: { sequenceNumber: '500' } }]);
+  });
+});
+
 describe('SettleQueue: the second look', () => {
   it('keeps the record that arrived meanwhile as the cause, and marks the check as a confirmation', () => {
     const [scope] = scopesOf(convention, change('REMOVE', acct('a', 'a@x.io')));

@@ -29,7 +29,8 @@ describe('locksmith watch, through bin/locksmith', () => {
     tables.push(table);
     const run = await runCli(['watch', '--endpoint', endpoint, '--table', table, '--preset', 'uniq', '--json']);
     expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
+    // --json: the error is the one line on stdout (a script reads it there), and said on stderr.
+    expect(JSON.parse(run.stdout)).toMatchObject({ error: { kind: 'validation', fix: `aws dynamodb update-table --table-name ${table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES` } });
     expect(run.stderr).toContain(`aws dynamodb update-table --table-name ${table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`);
   });
 
@@ -41,7 +42,7 @@ describe('locksmith watch, through bin/locksmith', () => {
     await writeFile(file, JSON.stringify({ ...presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq), lockTable: locks }));
     const run = await runCli(['watch', '--endpoint', endpoint, '--table', table, '--convention', file, '--json']);
     expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stdout)).toMatchObject({ error: { kind: 'validation', message: expect.stringContaining(`keeps its locks in table ${locks}`) } });
     expect(run.stderr).toContain(`keeps its locks in table ${locks}`);
     expect(run.stderr).toContain(`aws dynamodb update-table --table-name ${locks} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`);
   });

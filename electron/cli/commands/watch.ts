@@ -4,6 +4,7 @@ import type { CliCommand } from '../command';
 import { CliError, EXIT_OK } from '../command';
 import { closeSession, openTable } from '../session';
 import type { TableSession } from '../session';
+import type { WatchGapLine } from '../../../shared/watch/watch-events';
 
 /** The watch command. */
 export const watchCommand: CliCommand = {
@@ -26,6 +27,8 @@ Events (with --json, one object per line):
   {"event":"watching","table":…,"streamArn":…}
   {"event":"problem","problem":{kind,rule,value,lock?,accounts?},"cause":{eventName,keys,at,sequenceNumber}}
   {"event":"resolved","problem":{…},"cause":{…}}
+  {"event":"gap","reason":…,"at":…}   changes were missed (an expired or trimmed position): run an audit
+Gaps and retries are also said on stderr, in words.
 A table without a stream (or with another view type) exits 2 with the update-table command to run;
 Locksmith never enables a stream itself. Ctrl+C (SIGINT) or SIGTERM stops cleanly with exit 0.
 Example:
@@ -62,7 +65,11 @@ Example:
         ...(settleMs === undefined ? {} : { settleMs }),
         ...(pollMs === undefined ? {} : { pollMs }),
         onEvent: (event) => io.stdout(values.json === true ? `${JSON.stringify(event)}\n` : `${eventText(event)}\n`),
-        onNotice: (notice) => io.stderr(`locksmith: ${notice.message}\n`),
+        onNotice: (notice) => {
+          io.stderr(`locksmith: ${notice.message}\n`);
+          // stderr alone would leave a script reading stdout with silence that reads as "no drift".
+          if (notice.kind === 'gap' && values.json === true) io.stdout(`${JSON.stringify({ event: 'gap', reason: notice.message, at: new Date().toISOString() } satisfies WatchGapLine)}\n`);
+        },
       });
       return EXIT_OK;
     } catch (error) {

@@ -197,6 +197,18 @@ describe('guards', () => {
     expect(await get(name, conv, { PK: 'UNIQ#HANDLE#ada', SK: 'LOCK' })).toBeDefined();
   });
 
+  it('release of an orphan an account took after the preview (an audit minutes old): refused at Execute, nothing sent', async () => {
+    const name = await table(conv.keys, [layout.lock('HANDLE', 'lovelace')]);
+    const ctx = context();
+    const p = await preview(ctx, name, conv, { kind: 'release', rule: 'HANDLE', value: 'lovelace' });
+    // Between the preview (the orphan verdict) and Execute, an account comes to hold the value (written raw).
+    const taker = layout.account('late1', { username: 'Lovelace' });
+    await putItems(admin, name, [taker]);
+    const o = await execute(ctx, p);
+    expect(o).toMatchObject({ status: 'refused', holders: [keyOf(taker, conv.keys)], message: expect.stringContaining('Nothing was sent') });
+    expect(await get(name, conv, { PK: 'UNIQ#HANDLE#lovelace', SK: 'LOCK' })).toBeDefined();
+  });
+
   it('a read-only connection refuses before sending anything; a wrong confirmation too', async () => {
     const name = await table(conv.keys, [layout.lock('HANDLE', 'orphan')]);
     const sent: string[] = [];

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('live watches for the app', () => {
-  it('publishes problems with their cause, replays open ones to a late subscriber, joins a second start, stops cleanly', async () => {
+  it('publishes problems with their cause, replays open ones to a late subscriber, stops cleanly', async () => {
     const table = await createStreamTable(client, 'live-watch');
     tables.push(table);
     await signup(client, table, 'l1', 'ada@lovelace.io', 'ada');
@@ -44,8 +44,6 @@ describe('live watches for the app', () => {
       const started = await watches.start(await contextFor(table));
       if (!started.ok) throw new Error(started.error.message);
       const { watchId } = started.value;
-      const again = await watches.start(await contextFor(table));
-      expect(again.ok && again.value.watchId).toBe(watchId);
 
       const seen: LiveWatchEvent[] = [];
       let wake: () => void = () => undefined;
@@ -67,7 +65,56 @@ describe('live watches for the app', () => {
 
       expect(await watches.stop(watchId)).toEqual({ ok: true, value: { stopped: true } });
       expect(late.at(-1)).toMatchObject({ event: 'status', status: 'stopped' });
+      expect(watches.running()).toBe(0);
       lateSub.value();
+    } finally {
+      await watches.close();
+    }
+  });
+
+  it('two windows watching one table share one reader: one stopping leaves the other watching, and it still sees problems', async () => {
+    const table = await createStreamTable(client, 'live-two');
+    tables.push(table);
+    await signup(client, table, 't1', 'grace@hopper.io', 'grace');
+    const hub = createStreamHub();
+    const watches = createLiveWatches({ hub, settleMs: 200, pollMs: 50 });
+    try {
+      // Window A starts; window B, opened later, joins.
+      const a = await watches.start(await contextFor(table));
+      const b = await watches.start(await contextFor(table));
+      if (!a.ok || !b.ok) throw new Error('start failed');
+      expect(watches.running()).toBe(1);
+      const seenA: LiveWatchEvent[] = [];
+      const seenB: LiveWatchEvent[] = [];
+      let wake: () => void = () => undefined;
+      const subA = hub.subscribe('watch.events', { watchId: a.value.watchId }, (e) => seenA.push(e as LiveWatchEvent));
+      const subB = hub.subscribe('watch.events', { watchId: b.value.watchId }, (e) => {
+        seenB.push(e as LiveWatchEvent);
+        wake();
+      });
+      if (!subA.ok || !subB.ok) throw new Error('subscribe failed');
+
+      // Window A switches Live off: its own watch stops.
+      expect(await watches.stop(a.value.watchId)).toEqual({ ok: true, value: { stopped: true } });
+      expect(seenA.at(-1)).toMatchObject({ event: 'status', status: 'stopped' });
+      subA.value();
+      const statusB = (): LiveWatchEvent | undefined => seenB.filter((e) => e.event === 'status').at(-1);
+      expect(statusB()).toMatchObject({ status: 'live' });
+      expect(watches.running()).toBe(1);
+
+      // Window B still reads the stream: a write made now reaches it.
+      await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#t1' }, SK: { S: 'PROFILE' } } }));
+      const problems = (): number => seenB.filter((e) => e.event === 'problem').length;
+      if (problems() < 2) await new Promise<void>((resolve) => (wake = () => problems() >= 2 && resolve()));
+      expect(seenB.filter((e) => e.event === 'problem').map((e) => e.event === 'problem' && e.problem.value).sort()).toEqual(['grace', 'grace@hopper.io']);
+      expect(statusB()).toMatchObject({ status: 'live' });
+      expect(seenB.every((e) => e.watchId === b.value.watchId)).toBe(true);
+
+      // The last window leaving stops the reader.
+      expect(await watches.stop(b.value.watchId)).toEqual({ ok: true, value: { stopped: true } });
+      expect(statusB()).toMatchObject({ status: 'stopped' });
+      expect(watches.running()).toBe(0);
+      subB.value();
     } finally {
       await watches.close();
     }

@@ -1,12 +1,14 @@
 /**
- * Live watches for the app: `watch.start` starts one per (connection, table) — a stream shard should
- * have at most two readers, so a second start of the same table joins the running watch — and its
- * events go to the `watch.events` stream. A late subscriber first gets the status and every open
- * problem with its cause (nothing is lost by subscribing after the fact).
+ * Live watches for the app: one stream reader per (connection, table) — a stream shard should have
+ * at most two readers, so a second `watch.start` of the same table (another window, another tab)
+ * joins the running reader — and every start gets its own `watchId`, its events on `watch.events`.
+ * `watch.stop` ends that one: the reader stops when its last watcher leaves, and a page that closes
+ * without a word leaves too (no subscriber for IDLE_MS). A late subscriber first gets the status and
+ * every open problem with its cause (nothing is lost by subscribing after the fact).
  */
 import { randomUUID } from 'node:crypto';
 import { err, ok, type Result } from '../../../shared/result';
-import type { LiveWatchEvent, LiveWatchStatus, WatchStarted } from '../../../shared/watch/watch-events';
+import type { LiveWatchEvent, LiveWatchStatus, WatchEvent, WatchStarted } from '../../../shared/watch/watch-events';
 import { ProblemTracker } from '../../../shared/watch/tracker';
 import { DEFAULT_SETTLE_MS } from '../../../shared/watch/settle';
 import type { ConventionContext } from '../context/request-context';
@@ -15,34 +17,52 @@ import { toAppError } from '../dynamo/errors';
 import { createStreamsClient } from './streams-client';
 import { findLockStream, findWatchableStream, watchTable } from './watch';
 
-/** Watches running at once (each holds a reader on every shard of its table). */
+/** Stream readers running at once (each holds a reader on every shard of its table). */
 export const MAX_LIVE_WATCHES = 8;
+
+/** How long a watcher may have no subscriber (a page closed before or after subscribing) before it is ended. */
+export const IDLE_MS = 30_000;
 
 /** Where live events go (the bridge's stream hub, narrowed to what this needs). */
 export interface LiveWatchPublisher {
   publish(stream: 'watch.events', event: LiveWatchEvent): void;
   setReplay(stream: 'watch.events', replay: (filter: Readonly<Record<string, unknown>>) => readonly LiveWatchEvent[]): void;
+  setPresence(stream: 'watch.events', presence: (filter: Readonly<Record<string, unknown>>, listening: number) => void): void;
 }
 
 /** The live-watch service behind `watch.start` / `watch.stop`. */
 export interface LiveWatchService {
-  /** Starts (or joins) the watch of the context's table, read with its convention. */
+  /** Starts the watch of the context's table (joining its running reader), read with its convention. */
   start(ctx: ConventionContext): Promise<Result<WatchStarted>>;
+  /** Ends one watcher; the table's reader stops with its last watcher. */
   stop(watchId: string): Promise<Result<{ stopped: boolean }>>;
+  /** Stream readers running (tests, leak checks). */
+  running(): number;
   /** Stops every watch (app shutdown). */
   close(): Promise<void>;
 }
 
-interface LiveWatch {
+/** One table's stream reader, shared by every watcher of that table. */
+interface Reader {
   readonly key: string;
-  readonly started: WatchStarted;
+  readonly streamArn: string;
+  readonly lockStreamArn?: string;
   readonly controller: AbortController;
   readonly tracker: ProblemTracker;
-  readonly done: Promise<void>;
+  readonly watchers: Set<string>;
+  /** Settles once every shard is read (or the reader ended first). */
+  ready: Promise<void>;
+  done: Promise<void>;
   status: LiveWatchStatus;
   reason?: string;
   /** Why changes were missed, once they were: the status stays `gap` until the watch ends. */
   gap?: string;
+}
+
+/** One `watch.start`: its id, its reader, and the timer that ends it while nobody listens. */
+interface Watcher {
+  readonly reader: Reader;
+  idle?: ReturnType<typeof setTimeout>;
 }
 
 /** Options of the service. */
@@ -52,118 +72,185 @@ export interface LiveWatchOptions {
   /** Shorter windows for tests. */
   readonly settleMs?: number;
   readonly pollMs?: number;
+  readonly idleMs?: number;
 }
+
+/** What a subscriber to an id that is not (or no longer) a watch sees: not an empty, "no drift" list. */
+const ENDED = 'This watch has ended (stopped, or its page was gone); switch Live on again.';
 
 /** Creates the service. */
 export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
-  const watches = new Map<string, LiveWatch>();
+  const readers = new Map<string, Reader>();
+  const opening = new Map<string, Promise<Result<Reader>>>();
+  const watchers = new Map<string, Watcher>();
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
+  const idleMs = options.idleMs ?? IDLE_MS;
+  const { hub } = options;
 
-  options.hub.setReplay('watch.events', (filter) => {
-    const watch = typeof filter.watchId === 'string' ? watches.get(filter.watchId) : undefined;
-    if (!watch) return [];
-    const watchId = watch.started.watchId;
-    const status: LiveWatchEvent = { event: 'status', watchId, status: watch.status, ...(watch.reason ? { reason: watch.reason } : {}) };
-    return [status, ...watch.tracker.problems().map(({ problem, cause }): LiveWatchEvent => ({ event: 'problem', watchId, problem, cause }))];
+  const statusEvent = (watchId: string, status: LiveWatchStatus, reason: string | undefined): LiveWatchEvent => ({ event: 'status', watchId, status, ...(reason ? { reason } : {}) });
+  const broadcast = (reader: Reader, event: WatchEvent): void => {
+    for (const watchId of reader.watchers) hub.publish('watch.events', { ...event, watchId });
+  };
+
+  hub.setReplay('watch.events', (filter) => {
+    const watchId = typeof filter.watchId === 'string' ? filter.watchId : undefined;
+    if (watchId === undefined) return [];
+    const watcher = watchers.get(watchId);
+    if (!watcher) return [statusEvent(watchId, 'stopped', ENDED)];
+    const { reader } = watcher;
+    return [statusEvent(watchId, reader.status, reader.reason), ...reader.tracker.problems().map(({ problem, cause }): LiveWatchEvent => ({ event: 'problem', watchId, problem, cause }))];
   });
 
-  const setStatus = (watch: LiveWatch, next: LiveWatchStatus, why?: string): void => {
-    // After a gap, "live" would read as "nothing drifted": the gap stands (with what to do) until the watch ends.
-    const status = next !== 'stopped' && watch.gap !== undefined ? 'gap' : next;
-    const reason = status === 'gap' ? watch.gap : why;
-    watch.status = status;
-    if (reason !== undefined) watch.reason = reason;
-    options.hub.publish('watch.events', { event: 'status', watchId: watch.started.watchId, status, ...(reason ? { reason } : {}) });
+  hub.setPresence('watch.events', (filter, listening) => {
+    const watcher = typeof filter.watchId === 'string' ? watchers.get(filter.watchId) : undefined;
+    if (!watcher || typeof filter.watchId !== 'string') return;
+    if (listening > 0) clearTimeout(watcher.idle);
+    else arm(filter.watchId, watcher);
+  });
+
+  const arm = (watchId: string, watcher: Watcher): void => {
+    clearTimeout(watcher.idle);
+    watcher.idle = setTimeout(() => void leave(watchId, `nobody listened for ${Math.round(idleMs / 1000)} s (its page was closed)`), idleMs);
+    watcher.idle.unref?.();
   };
+
+  /** Ends one watcher (telling its own subscribers why); the reader stops with its last watcher. */
+  const leave = async (watchId: string, why: string): Promise<boolean> => {
+    const watcher = watchers.get(watchId);
+    if (!watcher) return false;
+    clearTimeout(watcher.idle);
+    watchers.delete(watchId);
+    const { reader } = watcher;
+    reader.watchers.delete(watchId);
+    hub.publish('watch.events', statusEvent(watchId, 'stopped', why));
+    if (reader.watchers.size === 0) {
+      reader.controller.abort();
+      await reader.done;
+    }
+    return true;
+  };
+
+  const setStatus = (reader: Reader, next: LiveWatchStatus, why?: string): void => {
+    // After a gap, "live" would read as "nothing drifted": the gap stands (with what to do) until the watch ends.
+    const status = next !== 'stopped' && reader.gap !== undefined ? 'gap' : next;
+    const reason = status === 'gap' ? reader.gap : why;
+    reader.status = status;
+    if (reason !== undefined) reader.reason = reason;
+    for (const watchId of reader.watchers) hub.publish('watch.events', statusEvent(watchId, status, reason));
+  };
+
+  /** Starts a reader on the table's stream (or refuses, starting nothing). */
+  async function open(ctx: ConventionContext, key: string): Promise<Result<Reader>> {
+    const { convention } = ctx;
+    const table = ctx.table.name;
+    // Its own clients: a watch outlives requests, and its long polls should not share the request pool's sockets.
+    const client = createDynamoClient(ctx.target, options.env ? { env: options.env } : {});
+    try {
+      const arn = await findWatchableStream(client, table);
+      if (!arn.ok) {
+        client.destroy();
+        return arn;
+      }
+      // Locks kept in a table of their own change on that table's stream: read it too, or refuse.
+      const lockArn = await findLockStream(client, convention);
+      if (!lockArn.ok) {
+        client.destroy();
+        return lockArn;
+      }
+      const streams = createStreamsClient(ctx.target, options.env);
+      let resolveReady: () => void = () => undefined;
+      const reader: Reader = {
+        key,
+        streamArn: arn.value,
+        ...(lockArn.value === undefined ? {} : { lockStreamArn: lockArn.value }),
+        controller: new AbortController(),
+        tracker: new ProblemTracker(),
+        watchers: new Set(),
+        ready: new Promise<void>((resolve) => (resolveReady = resolve)),
+        done: Promise.resolve(),
+        status: 'lagging',
+      };
+      reader.done = watchTable({
+        client,
+        streams,
+        table: ctx.table,
+        convention,
+        streamArn: arn.value,
+        ...(lockArn.value === undefined ? {} : { lockStreamArn: lockArn.value }),
+        signal: reader.controller.signal,
+        settleMs,
+        ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+        tracker: reader.tracker,
+        onEvent: (event) => {
+          if (event.event === 'watching') resolveReady();
+          else broadcast(reader, event);
+        },
+        onStatus: (status) => setStatus(reader, status),
+        onNotice: (notice) => {
+          if (notice.kind !== 'gap') return;
+          reader.gap = notice.message;
+          setStatus(reader, 'gap');
+        },
+      })
+        .then(
+          () => setStatus(reader, 'stopped', 'stopped on request'),
+          (error: unknown) => setStatus(reader, 'stopped', toAppError(error, { table }).message),
+        )
+        .finally(() => {
+          resolveReady();
+          streams.destroy();
+          client.destroy();
+          if (readers.get(key) === reader) readers.delete(key);
+          for (const watchId of reader.watchers) {
+            clearTimeout(watchers.get(watchId)?.idle);
+            watchers.delete(watchId);
+          }
+        });
+      readers.set(key, reader);
+      return ok(reader);
+    } catch (error) {
+      client.destroy();
+      return { ok: false, error: toAppError(error, { table }) };
+    }
+  }
 
   return {
     async start(ctx) {
-      const { convention } = ctx;
-      const table = ctx.table.name;
-      const key = `${ctx.connectionId}|${table}`;
-      const running = [...watches.values()].find((w) => w.key === key && w.status !== 'stopped');
-      if (running) return ok(running.started);
-      if (watches.size >= MAX_LIVE_WATCHES) return err('conflict', `${MAX_LIVE_WATCHES} live watches are running already; stop one first.`);
-      // Its own clients: a watch outlives requests, and its long polls should not share the request pool's sockets.
-      const client = createDynamoClient(ctx.target, options.env ? { env: options.env } : {});
-      try {
-        const arn = await findWatchableStream(client, table);
-        if (!arn.ok) {
-          client.destroy();
-          return arn;
+      const key = `${ctx.connectionId}|${ctx.table.name}`;
+      let reader = readers.get(key);
+      if (!reader || reader.status === 'stopped') {
+        let pending = opening.get(key);
+        if (!pending) {
+          if (readers.size + opening.size >= MAX_LIVE_WATCHES) return err('conflict', `${MAX_LIVE_WATCHES} live watches are running already; stop one first.`);
+          pending = open(ctx, key).finally(() => opening.delete(key));
+          opening.set(key, pending);
         }
-        // Locks kept in a table of their own change on that table's stream: read it too, or refuse.
-        const lockArn = await findLockStream(client, convention);
-        if (!lockArn.ok) {
-          client.destroy();
-          return lockArn;
-        }
-        const streams = createStreamsClient(ctx.target, options.env);
-        const controller = new AbortController();
-        const started: WatchStarted = { watchId: randomUUID(), streamArn: arn.value, ...(lockArn.value === undefined ? {} : { lockStreamArn: lockArn.value }), settleMs };
-        const tracker = new ProblemTracker();
-        const watchId = started.watchId;
-        let resolveReady: () => void = () => undefined;
-        const ready = new Promise<void>((resolve) => (resolveReady = resolve));
-        const watch: LiveWatch = {
-          key,
-          started,
-          controller,
-          tracker,
-          status: 'lagging',
-          done: watchTable({
-            client,
-            streams,
-            table: ctx.table,
-            convention,
-            streamArn: arn.value,
-            ...(lockArn.value === undefined ? {} : { lockStreamArn: lockArn.value }),
-            signal: controller.signal,
-            settleMs,
-            ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
-            tracker,
-            onEvent: (event) => {
-              if (event.event === 'watching') resolveReady();
-              else options.hub.publish('watch.events', { ...event, watchId });
-            },
-            onStatus: (status) => setStatus(watch, status),
-            onNotice: (notice) => {
-              if (notice.kind !== 'gap') return;
-              watch.gap = notice.message;
-              setStatus(watch, 'gap');
-            },
-          })
-            .then(
-              () => setStatus(watch, 'stopped', 'stopped on request'),
-              (error: unknown) => setStatus(watch, 'stopped', toAppError(error, { table }).message),
-            )
-            .finally(() => {
-              resolveReady();
-              streams.destroy();
-              client.destroy();
-              watches.delete(watchId);
-            }),
-        };
-        watches.set(watchId, watch);
-        // Answer once every shard is read: a write made after this answer is seen.
-        await ready;
-        return watch.status === 'stopped' ? err('aws', watch.reason ?? 'the watch stopped') : ok(started);
-      } catch (error) {
-        client.destroy();
-        return { ok: false, error: toAppError(error, { table }) };
+        const opened = await pending;
+        if (!opened.ok) return opened;
+        reader = opened.value;
       }
+      const watchId = randomUUID();
+      const watcher: Watcher = { reader };
+      reader.watchers.add(watchId);
+      watchers.set(watchId, watcher);
+      // Answer once every shard is read: a write made after this answer is seen.
+      await reader.ready;
+      if (reader.status === 'stopped') {
+        await leave(watchId, reader.reason ?? 'the watch stopped');
+        return err('aws', reader.reason ?? 'the watch stopped');
+      }
+      // From the answer on (a reader of many shards may take a while to be ready): nobody subscribing ends it.
+      arm(watchId, watcher);
+      return ok({ watchId, streamArn: reader.streamArn, ...(reader.lockStreamArn === undefined ? {} : { lockStreamArn: reader.lockStreamArn }), settleMs });
     },
     async stop(watchId) {
-      const watch = watches.get(watchId);
-      if (!watch) return ok({ stopped: false });
-      watch.controller.abort();
-      await watch.done;
-      return ok({ stopped: true });
+      return ok({ stopped: await leave(watchId, 'stopped on request') });
     },
+    running: () => readers.size,
     async close() {
-      const all = [...watches.values()];
-      for (const w of all) w.controller.abort();
-      await Promise.allSettled(all.map((w) => w.done));
+      const all = [...readers.values()];
+      for (const r of all) r.controller.abort();
+      await Promise.allSettled(all.map((r) => r.done));
     },
   };
 }

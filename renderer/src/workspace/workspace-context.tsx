@@ -26,6 +26,8 @@ export interface LockFormSeed {
   readonly lock?: PlainKey;
   /** A scoped rule's scope (account attribute → value). */
   readonly scope?: Readonly<Record<string, string>>;
+  /** Release: the lock was judged an orphan by an audit of the live table or of an export (it may be old), not by a fresh look. */
+  readonly orphanPer?: 'audit' | 'export';
 }
 
 /** The shared state and the actions that change it. */

@@ -1,6 +1,7 @@
 /** The Inspector tab: counts per kind, progress with Cancel, filters and search, the grid, exports. */
 import { useMemo, useRef, useState } from 'react';
 import { PROBLEM_KINDS } from '../../../../shared/model';
+import type { AppError } from '../../../../shared/result';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
 import { useWorkspace } from '../../workspace/workspace-context';
@@ -12,6 +13,7 @@ import { InspectorTable } from './inspector-table';
 import { ProblemCounts } from './problem-counts';
 import { downloadText, reportToCsv, reportToJson } from './report-export';
 import type { RowFilter } from './row-filter';
+import type { ShownProblems } from './audit-state';
 import { PROBLEM_LABEL } from './status-chips';
 import { LiveWatchPanel } from '../live-watch/live-watch-panel';
 import { RepairButton } from '../repair/repair-dialog';
@@ -26,6 +28,8 @@ export function InspectorView({ table }: { table: string }) {
   const [filter, setFilter] = useState<RowFilter>('all');
   const [search, setSearch] = useState('');
   const [exportForm, setExportForm] = useState(false);
+  // An export the row store could not answer (it failed): said, never a button that waits for ever.
+  const [exportError, setExportError] = useState<AppError>();
   const exportOpenRef = useRef<HTMLButtonElement>(null);
   const convention = audit.convention;
   const rules = useMemo(() => convention?.rules.map((r) => r.name) ?? [], [convention]);
@@ -44,7 +48,14 @@ export function InspectorView({ table }: { table: string }) {
   const exportAs = async (format: 'json' | 'csv') => {
     const counts = audit.rows.counts;
     if (!convention || !counts || audit.phase !== 'done') return;
-    const shown = await audit.shownProblems({ filter, search }, convention.keys);
+    setExportError(undefined);
+    let shown: ShownProblems;
+    try {
+      shown = await audit.shownProblems({ filter, search }, convention.keys);
+    } catch (error) {
+      setExportError({ kind: 'internal', message: error instanceof Error ? error.message : String(error) });
+      return;
+    }
     const document = exportDocument({
       table,
       connection,
@@ -101,6 +112,7 @@ export function InspectorView({ table }: { table: string }) {
       ) : null}
       {audit.source ? <ExportSourceBanner source={audit.source} done={audit.phase === 'done'} complete={audit.complete === true} confirmation={audit.confirmation} confirming={audit.confirming} onConfirm={audit.confirm} /> : null}
       <ErrorBox error={audit.error} title="The audit could not run" />
+      <ErrorBox error={exportError} title="The export was not made" />
       {audit.phase === 'starting' ? <Busy label="Starting the audit (reading the convention; for an export, its manifests and a sample)…" /> : null}
       {audit.phase === 'running' ? <AuditProgress progress={audit.progress} cancelling={audit.cancelling} onCancel={audit.cancel} /> : null}
       {audit.phase === 'done' && audit.complete === false ? <IncompleteBanner reason={audit.reason} /> : null}

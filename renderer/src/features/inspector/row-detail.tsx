@@ -4,6 +4,7 @@ import type { GroupRow } from '../../../../shared/audit/types';
 import type { KeySchema, PlainKey } from '../../../../shared/model';
 import { formatKey } from '../../../../shared/plain-key';
 import { useWorkspace } from '../../workspace/workspace-context';
+import { useAuditRun } from './audit-context';
 import { ItemViewer } from './item-viewer';
 import { LockStatusChip } from './status-chips';
 import { VisibleText } from '../../components/visible-text-view';
@@ -17,6 +18,8 @@ const scopeText = (scope: Readonly<Record<string, string>>): string =>
 /** Details of one row; `lockTable` names where the locks live when the convention keeps them apart. */
 export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySchema; lockTable?: string | undefined }) {
   const { openLockForm, openLookup } = useWorkspace();
+  // The orphan verdict is the run's (an export may be hours old): the release form says so.
+  const fromExport = useAuditRun().source !== undefined;
   // Which item is open, and whether it is a lock (read from the lock table when the convention has one).
   const [viewing, setViewing] = useState<{ key: PlainKey; lock: boolean }>();
   const viewer = viewing ? <ItemViewer itemKey={viewing.key} keys={keys} {...(viewing.lock && lockTable ? { table: lockTable } : {})} onClose={() => setViewing(undefined)} /> : null;
@@ -67,7 +70,7 @@ export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySc
             View lock item
           </button>
           {row.kind === 'orphan-lock' && row.rule ? (
-            <button type="button" className="btn btn-small btn-primary" onClick={() => openLockForm({ kind: 'release', rule: row.rule, value: row.value, lock: row.key, ...(row.scope ? { scope: row.scope } : {}) })}>
+            <button type="button" className="btn btn-small btn-primary" onClick={() => openLockForm({ kind: 'release', rule: row.rule, value: row.value, lock: row.key, ...(row.scope ? { scope: row.scope } : {}), orphanPer: fromExport ? 'export' : 'audit' })}>
               Release this lock…
             </button>
           ) : null}

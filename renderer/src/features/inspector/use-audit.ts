@@ -13,6 +13,7 @@ import { useBridge } from '../../bridge/bridge-context';
 import type { InspectorFilter } from './row-filter';
 import { EMPTY_VIEW, PROGRESS_EVERY_MS, type RowsView, type RowStoreUpdate, type ViewSpec } from './row-store';
 import { openRowStore, type RowStoreClient } from './row-store-client';
+import { createPendingExports } from './pending-exports';
 import type { AuditPhase, AuditSource, AuditState, ExportRequest, ShownProblems } from './audit-state';
 
 interface RunState {
@@ -48,8 +49,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
   // The latest progress not shown yet, and the timer that shows it.
   const progressRef = useRef<ScanProgress | undefined>(undefined);
   const progressTimerRef = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const exportsRef = useRef(new Map<number, (shown: ShownProblems) => void>());
-  const nextExportRef = useRef(0);
+  const exportsRef = useRef(createPendingExports());
 
   // Set below (it needs `stop`); the store's updates only arrive after the first render's effects.
   const failRef = useRef<(reason: string) => void>(() => undefined);
@@ -58,8 +58,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
   // whatever reads the rows after `phase: 'done'` reads all of them.
   const onUpdate = useCallback((update: RowStoreUpdate) => {
     if (update.type === 'export') {
-      exportsRef.current.get(update.id)?.({ rowsShown: update.rowsShown, problems: update.problems });
-      exportsRef.current.delete(update.id);
+      exportsRef.current.answer(update.id, { rowsShown: update.rowsShown, problems: update.problems });
       return;
     }
     if (update.type === 'progress') {
@@ -68,6 +67,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
       return;
     }
     if (update.type === 'failed') {
+      exportsRef.current.fail(update.reason);
       failRef.current(update.reason);
       return;
     }
@@ -248,12 +248,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
   const setView = useCallback((spec: ViewSpec) => post({ type: 'view', spec }), [post]);
   const setWindow = useCallback((start: number, end: number) => post({ type: 'window', start, end }), [post]);
   const shownProblems = useCallback(
-    (filter: InspectorFilter, keys: KeySchema) =>
-      new Promise<ShownProblems>((resolve) => {
-        const id = (nextExportRef.current += 1);
-        exportsRef.current.set(id, resolve);
-        post({ type: 'export', id, filter, keys });
-      }),
+    (filter: InspectorFilter, keys: KeySchema): Promise<ShownProblems> => exportsRef.current.ask((id) => post({ type: 'export', id, filter, keys })),
     [post],
   );
 

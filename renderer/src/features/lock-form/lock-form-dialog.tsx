@@ -140,6 +140,13 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
         ) : kind === 'release' && seed.account ? (
           <p className="muted">Last known holder: <VisibleText text={show(seed.account)} /> (checked to no longer hold the value).</p>
         ) : null}
+        {kind === 'release' && seed.orphanPer && rule === seed.rule && value === seed.value ? (
+          <p className="alert alert-info" data-testid="tx-orphan-as-of">
+            <VisibleText className="mono" text={value} /> was an orphan {seed.orphanPer === 'export' ? 'in the export the audit read' : 'when the audit read it'}: an account may hold it since. That is
+            not checked yet: right before sending, Locksmith looks for holders again (a consistent read) and refuses the release if one
+            is found.
+          </p>
+        ) : null}
         {fieldError ? (
           <p className="alert alert-danger" role="alert">
             {fieldError}

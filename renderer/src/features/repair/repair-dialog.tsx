@@ -22,13 +22,20 @@ function RepairDialog({ connectionId, table, filter, onClose }: { connectionId: 
   const { shownProblems, rows } = audit;
   const keys = convention?.keys;
   const [problems, setProblems] = useState<RepairProblems>();
+  const [problemsError, setProblemsError] = useState<string>();
   const { filter: kind, search } = filter;
   useEffect(() => {
     if (!keys) return undefined;
     let live = true;
-    void Promise.all([shownProblems({ filter: 'all', search: '' }, keys), shownProblems({ filter: kind, search }, keys)]).then(([all, shown]) => {
-      if (live) setProblems({ all: all.problems, filtered: shown.problems });
-    });
+    void Promise.all([shownProblems({ filter: 'all', search: '' }, keys), shownProblems({ filter: kind, search }, keys)]).then(
+      ([all, shown]) => {
+        if (live) setProblems({ all: all.problems, filtered: shown.problems });
+      },
+      (error: unknown) => {
+        // The row store failed: nothing can be selected from rows it lost.
+        if (live) setProblemsError(error instanceof Error ? error.message : String(error));
+      },
+    );
     return () => {
       live = false;
     };
@@ -36,6 +43,7 @@ function RepairDialog({ connectionId, table, filter, onClose }: { connectionId: 
   return (
     <Dialog title={`Repair ${table}`} onClose={running ? () => undefined : onClose} testId="repair-dialog">
       <ErrorBox error={flow.error} title="The repair could not go on" />
+      <ErrorBox error={problemsError === undefined ? undefined : { kind: 'internal', message: problemsError }} title="The problems could not be read" />
       {(flow.step === 'select' || flow.step === 'planning') && problems ? (
         <RepairSelection problems={problems} filter={filter} planning={flow.step === 'planning'} onPlan={(request) => void flow.makePlan(request)} />
       ) : null}
