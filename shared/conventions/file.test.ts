@@ -79,6 +79,15 @@ describe('parseConventionFile', () => {
   });
 });
 
+describe('the file format version', () => {
+  it('names a newer format as such, and anything else as not a version', () => {
+    const newer = parseConventionFile({ ...valid(), version: 3 });
+    expect(!newer.ok && newer.error.message).toBe('version: 3 is a newer format than this Locksmith reads (versions 1 and 2): update Locksmith, or save the convention again from this version');
+    const odd = parseConventionFile({ ...valid(), version: 'two' });
+    expect(!odd.ok && odd.error.message).toBe('version: must be 1 or 2');
+  });
+});
+
 describe('placeholder names every JavaScript object already has', () => {
   const withRule = (rule: object): unknown => ({ ...valid(), rules: [rule] });
   it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__'])('refuses {%s} in a template (it would be filled with a built-in, not an attribute)', (name) => {

@@ -77,7 +77,14 @@ export const presetOrCustomSchema = z.enum(['custom', ...PRESET_NAMES] as [Conve
 
 /** The JSON schema of a convention file (zod). */
 export const conventionFileSchema = z.strictObject({
-  version: z.union([z.literal(1), z.literal(CONVENTION_FILE_VERSION)]).default(CONVENTION_FILE_VERSION),
+  version: z
+    .union([z.literal(1), z.literal(CONVENTION_FILE_VERSION)], {
+      error: (issue) =>
+        typeof issue.input === 'number' && issue.input > CONVENTION_FILE_VERSION
+          ? `${issue.input} is a newer format than this Locksmith reads (versions 1 and ${CONVENTION_FILE_VERSION}): update Locksmith, or save the convention again from this version`
+          : `must be 1 or ${CONVENTION_FILE_VERSION}`,
+    })
+    .default(CONVENTION_FILE_VERSION),
   preset: presetOrCustomSchema.default('custom'),
   keys: keySchemaSchema.optional(),
   account: accountMatcherSchema,
