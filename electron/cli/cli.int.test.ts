@@ -90,7 +90,8 @@ describe('audit exit codes and errors', () => {
   it('names an unknown table in one line, exit 2', async () => {
     const run = await runCli(['audit', '--endpoint', endpoint, '--table', 'no-such-table', '--json']);
     expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
+    // --json: the error as one JSON document on stdout too, never an empty stdout.
+    expect(JSON.parse(run.stdout)).toMatchObject({ error: { kind: 'not-found', message: expect.stringMatching(/^table no-such-table not found/) } });
     expect(run.stderr).toMatch(/^locksmith: table no-such-table not found at http:\/\/127\.0\.0\.1:\d+ \(tables: .*\)\n$/);
   });
 
