@@ -2,8 +2,7 @@
  * The watch soak, in its own process with --expose-gc (watch-soak.reliability.int.test.ts starts
  * it): one watch runs for the whole budget over a stream-enabled table while cycles of healthy
  * transactions (signup, change email, delete account) and a break-and-fix (a raw account delete,
- * then its locks released) go by. After every cycle: heap used after a full GC, active handles
- * (TCP sockets apart),
+ * then its locks released) go by. After every cycle: heap used after a full GC, active handles,
  * and the watch's open problems. Prints one JSON summary line.
  * Usage: node --expose-gc --import tsx watch-soak-child.ts <endpoint> <durationMs> <maxCycles>
  */
@@ -35,7 +34,7 @@ const controller = new AbortController();
 const running = watchTable({ client, streams, table: described.value, convention, streamArn: arn.value, signal: controller.signal, settleMs: 60, pollMs: 20, tracker, onEvent: (e) => (events++, log.push(e)) });
 await log.waitFor((e) => e.event === 'watching', 30_000, 'watching');
 
-const samples: { heap: number; handles: number; sockets: number; kinds: string; open: number }[] = [];
+const samples: { heap: number; handles: number; open: number }[] = [];
 const started = Date.now();
 const deadline = started + Number(durationText);
 let cycles = 0;
@@ -60,10 +59,7 @@ while (cycles < Number(cyclesText) && Date.now() < deadline) {
   cycles += 1;
   gc();
   gc();
-  // Pooled keep-alive sockets are counted apart: a pool grows to the highest concurrency seen and keeps its idle sockets.
-  const resources = process.getActiveResourcesInfo();
-  const sockets = resources.filter((r) => r === 'TCPSocketWrap').length;
-  samples.push({ heap: process.memoryUsage().heapUsed, handles: resources.length - sockets, sockets, kinds: [...new Set(resources)].sort().join(','), open: tracker.size });
+  samples.push({ heap: process.memoryUsage().heapUsed, handles: process.getActiveResourcesInfo().length, open: tracker.size });
 }
 const elapsedMs = Date.now() - started;
 controller.abort();

@@ -14,15 +14,13 @@ const DURATION_MS = Number(process.env.LOCKSMITH_WATCH_SOAK_MS ?? 420_000);
 const CYCLES = 36;
 const WARM_UP = 8;
 const MAX_GROWTH = 2 * 1024 * 1024;
-/** Sockets a keep-alive pool may add after the first third (its high-water mark), far below one per cycle over the last third. */
-const SOCKET_POOL_SLACK = 6;
 
 interface WatchSoakSummary {
   cycles: number;
   writes: number;
   events: number;
   elapsedMs: number;
-  samples: { heap: number; handles: number; sockets: number; kinds: string; open: number }[];
+  samples: { heap: number; handles: number; open: number }[];
 }
 
 const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
@@ -45,14 +43,12 @@ describe('watch soak', () => {
     const first = settled.slice(0, third);
     const last = settled.slice(-third);
     const heapGrowth = mean(last.map((s) => s.heap)) - mean(first.map((s) => s.heap));
-    const handleGrowth = Math.max(...last.map((s) => s.handles)) - Math.max(...first.map((s) => s.handles));
-    const socketGrowth = Math.max(...last.map((s) => s.sockets)) - Math.max(...first.map((s) => s.sockets));
-    const kinds = `first third: ${first.map((s) => `${s.handles}+${s.sockets}`).join(' ')}; last: ${last.map((s) => `${s.handles}+${s.sockets}`).join(' ')}; kinds ${last.at(-1)?.kinds}`;
+    // The floor, not the peak: a sample taken while the stream's poll (every 20 ms) is in flight counts its
+    // socket and timers (4 resources idle, 8 in flight on this machine), so peaks differ by chance between
+    // thirds (a fresh clone's CI saw +4); a leaked handle is in every sample after it leaks and raises the floor.
+    const handleGrowth = Math.min(...last.map((s) => s.handles)) - Math.min(...first.map((s) => s.handles));
     expect(heapGrowth, `heap grew ${Math.round(heapGrowth / 1024)} KiB over ${summary.cycles} cycles`).toBeLessThan(MAX_GROWTH);
-    expect(handleGrowth, kinds).toBeLessThanOrEqual(0);
-    // Keep-alive pools grow to the highest concurrency a run reaches (a holder scan's segments, the
-    // stream's polls) and keep their idle sockets: a few more late is a pool, a leak grows every cycle.
-    expect(socketGrowth, kinds).toBeLessThanOrEqual(SOCKET_POOL_SLACK);
+    expect(handleGrowth, `active resources per sample: ${summary.samples.map((s) => s.handles).join(' ')}`).toBeLessThanOrEqual(0);
     await recordFigures('watch-soak', {
       cycles: summary.cycles,
       writes: summary.writes,
@@ -61,7 +57,6 @@ describe('watch soak', () => {
       heapGrowthKiB: Math.round(heapGrowth / 1024),
       detectsLeakKiBPerCycle: Math.ceil(MAX_GROWTH / 1024 / Math.max(1, settled.length - third)),
       handleGrowth,
-      socketGrowth,
     });
   }, DURATION_MS + 90_000);
 });
