@@ -95,7 +95,7 @@ export async function openConnection(values: FlagValues, io: CliIo, signInLimits
     if (!region) usageError(`no region: pass --region or set AWS_REGION (profile ${request.profile} has none)`, 'region');
     const { fromIni, fromNodeProviderChain } = await import('@aws-sdk/credential-providers');
     const { rememberCredentials } = await import('../services/dynamo/errors');
-    const { DEFAULT_SIGN_IN_LIMITS, SignInTimeoutError, rememberSsoTokens, signInClientConfig, withDeadline } = await import('../services/connections/credentials');
+    const { DEFAULT_SIGN_IN_LIMITS, rememberSsoTokens, signInClientConfig, signInNetworkError, withDeadline } = await import('../services/connections/credentials');
     const limits = signInLimits ?? DEFAULT_SIGN_IN_LIMITS;
     // The STS / SSO clients the SDK makes get timeouts (they have none otherwise: a hung proxy would hang the command).
     const clientConfig = signInClientConfig(limits);
@@ -108,9 +108,7 @@ export async function openConnection(values: FlagValues, io: CliIo, signInLimits
         const mfaCodeProvider = (serial: string) => pause(promptMfa(io, serial));
         const provider = request.profile ? fromIni({ profile: request.profile, mfaCodeProvider, clientConfig }) : fromNodeProviderChain({ mfaCodeProvider, clientConfig });
         return provider(options).catch((error: unknown) => {
-          // The inner STS / SSO clients' own timeout: said the same way as the deadline (not "no answer from DynamoDB").
-          if (error instanceof Error && error.name === 'TimeoutError') throw new SignInTimeoutError(`signing in with ${who}: STS or SSO did not answer in time`);
-          throw error;
+          throw signInNetworkError(error, who);
         });
       });
       // The scrubber learns every credential before a request is signed with it (and the SSO tokens the SDK reads itself).

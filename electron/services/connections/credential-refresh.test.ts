@@ -77,6 +77,27 @@ describe('signing in through a silent STS', () => {
   }, 15_000);
 });
 
+describe('signing in through an STS nothing listens on', () => {
+  it('says the sign-in could not reach STS or SSO, not DynamoDB', async () => {
+    // A port that was just free: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    vi.stubEnv('AWS_ENDPOINT_URL_STS', `http://127.0.0.1:${port}`);
+    const config = join(dir, 'config');
+    const credentials = join(dir, 'credentials');
+    await writeFile(config, '[profile role]\nregion = eu-west-1\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = src\n[profile src]\nregion = eu-west-1\n');
+    await writeFile(credentials, '[src]\naws_access_key_id = AKIASOURCESOURCE0001\naws_secret_access_key = sourcesecretsourcesecret\n');
+    const provider = await credentialsOf(registry({ config, credentials }), 'profile:role');
+    const failure = await provider().then(() => undefined, (error: unknown) => error);
+    const mapped = credentialError(failure, 'role');
+    expect(mapped.kind).toBe('unreachable');
+    expect(mapped.message).toBe('signing in with profile role: cannot reach STS or SSO (ECONNREFUSED)');
+    expect(mapped.fix).toMatch(/network or proxy/);
+  });
+});
+
 /** A DynamoDB stand-in that answers ListTables and records the key id each request was signed with. */
 async function captureServer(): Promise<{ url: string; keyIds: string[]; close: () => Promise<void> }> {
   const keyIds: string[] = [];

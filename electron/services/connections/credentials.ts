@@ -4,7 +4,7 @@ import type { AppError } from '../../../shared/result';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { rememberCredentials, rememberSecrets, toAppError } from '../dynamo/errors';
+import { isConnectionFailure, networkCode, rememberCredentials, rememberSecrets, toAppError } from '../dynamo/errors';
 import type { MfaBroker } from './mfa-broker';
 import { isMfaCancelled } from './mfa-broker';
 import { sharedFilePaths } from './profiles';
@@ -27,6 +27,22 @@ export function signInClientConfig(limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS
 /** A sign-in that took longer than its deadline (STS or SSO never answered). */
 export class SignInTimeoutError extends Error {
   override readonly name = 'SignInTimeoutError';
+}
+
+/** A sign-in whose STS / SSO endpoint could not be reached or dropped the connection. */
+export class SignInUnreachableError extends Error {
+  override readonly name = 'SignInUnreachableError';
+}
+
+/**
+ * A network failure of the STS / SSO clients a provider makes, said as a sign-in failure of `who`
+ * ("profile X"): mapped as it is, it would read "cannot reach DynamoDB" — the wrong service. Other errors pass unchanged.
+ */
+export function signInNetworkError(error: unknown, who: string): unknown {
+  if (error instanceof Error && error.name === 'TimeoutError') return new SignInTimeoutError(`signing in with ${who}: STS or SSO did not answer in time`);
+  const code = networkCode(error);
+  if (code !== undefined && isConnectionFailure(code)) return new SignInUnreachableError(`signing in with ${who}: cannot reach STS or SSO (${code})`);
+  return error;
 }
 
 /**
@@ -92,10 +108,8 @@ export function profileCredentialsWithSso(profile: string, broker: MfaBroker, en
     await rememberSsoTokens(home);
     const message = `signing in with profile ${profile} took over ${Math.round(limits.deadlineMs / 1000)} s: STS or SSO did not answer`;
     const attempt = withDeadline(limits.deadlineMs, message, (pause) => profileCredentials(profile, (serial) => pause(broker.ask(profile, serial)), env, home, limits)(options));
-    // The inner clients' own timeouts say which service was silent no better than the deadline does.
     return attempt.catch((error: unknown) => {
-      if (error instanceof Error && error.name === 'TimeoutError') throw new SignInTimeoutError(`signing in with profile ${profile}: STS or SSO did not answer in time`);
-      throw error;
+      throw signInNetworkError(error, `profile ${profile}`);
     });
   };
 }

@@ -37,6 +37,11 @@ const TRANSIENT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN'
 /** Network codes meaning the endpoint cannot be reached at all. */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
+/** True for a network code of a connection that could not be made or was lost. */
+export function isConnectionFailure(code: string): boolean {
+  return UNREACHABLE_CODES.has(code) || TRANSIENT_CODES.has(code);
+}
+
 const CREDENTIAL_NAMES = new Set([
   'CredentialsProviderError',
   'UnrecognizedClientException',
@@ -210,7 +215,7 @@ export function toAppError(error: unknown, context: ErrorContext = {}): AppError
     const of = context.profile ? ` of profile ${context.profile}` : '';
     return { kind: 'credentials', message: `the credential_process${of} failed`, fix: `run the profile's credential_process in a terminal to see why${context.profile ? ` (aws configure get credential_process --profile ${context.profile} shows it)` : ''}` };
   }
-  if (name === 'SignInTimeoutError') return { kind: 'unreachable', message, fix: 'check your network or proxy, then connect again' };
+  if (name === 'SignInTimeoutError' || name === 'SignInUnreachableError') return { kind: 'unreachable', message, fix: 'check your network or proxy, then connect again' };
   if (ssoExpired(rawMessage)) {
     return {
       kind: 'sso-expired',
