@@ -75,6 +75,19 @@ describe('decodeCancellation', () => {
     expect(r.ok && r.value.failed[0]).toMatchObject({ holder: 'ACCT#zz', message: 'email `ada@lovelace.io` is already held by ACCT#zz — the lock UNIQ#EMAIL#ada@lovelace.io / LOCK exists' });
   });
 
+  it('a lock returned by a Put guarded by another condition names its owner, but is not said to be "already held"', () => {
+    const owned = layoutFor('uniq', { ownerAttribute: 'owner' }).convention;
+    const request = JSON.stringify({
+      TransactItems: [{ Put: { TableName: 't', Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#a1' } }, ConditionExpression: 'attribute_exists(PK) AND #o = :me', ExpressionAttributeNames: { '#o': 'owner' } } }],
+    });
+    const error = JSON.stringify([{ Code: 'ConditionalCheckFailed', Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#zz' } } }]);
+    const r = decodeCancellation({ error, request, convention: owned });
+    expect(r.ok && r.value.failed[0]).toMatchObject({
+      holder: 'ACCT#zz',
+      message: 'the lock UNIQ#HANDLE#ada / LOCK for handle `ada` did not meet the condition (condition: attribute_exists(PK) AND owner = :me): the lock names ACCT#zz',
+    });
+  });
+
   it.each([
     ['text without reasons', { error: 'something went wrong' }, /no cancellation reasons found/],
     ['a request of another length', { error: '[None, ConditionalCheckFailed]', request: SEED1_REQUEST }, /the request has 3 actions but the error lists 2 reasons/],

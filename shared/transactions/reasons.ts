@@ -80,8 +80,9 @@ export function inferActions(items: readonly TransactItemJson[], convention?: Co
       const ruleFields = { rule: rule.name, attribute: rule.attribute, value: parsed.value };
       if (op === 'Put') {
         // "Already held" is what a failed attribute_not_exists on the lock's key means, and only that.
-        const failure = condition !== undefined && guardsAbsence(body.ConditionExpression!, body.ExpressionAttributeNames, convention!) ? `${label} is already held — the lock ${text} exists` : `the lock ${text} for ${label} did not meet the condition${when}`;
-        return { ...base, ...ruleFields, role: 'put-lock', explanation: `Put ${text}${when}`, failure };
+        const absence = condition !== undefined && guardsAbsence(body.ConditionExpression!, body.ExpressionAttributeNames, convention!);
+        const failure = absence ? `${label} is already held — the lock ${text} exists` : `the lock ${text} for ${label} did not meet the condition${when}`;
+        return { ...base, ...ruleFields, role: 'put-lock', explanation: `Put ${text}${when}`, failure, ...(absence ? {} : { guardsAbsence: false as const }) };
       }
       if (op === 'Delete') return { ...base, ...ruleFields, role: 'delete-lock', explanation: `Delete ${text}${when}`, failure: `the lock ${text} for ${label} did not meet the condition${when}` };
       return { ...base, ...ruleFields, role: 'check-lock', explanation: `${op} ${text}${when}`, failure: `the lock ${text} did not meet the condition${when}` };
@@ -111,7 +112,10 @@ function conditionMessage(view: ActionView, reason: RawReason, ownerAttribute: s
   switch (meta.role) {
     case 'put-lock': {
       const holder = ownerIn(item, ownerAttribute);
-      return holder ? { message: `${label} is already held by ${holder} — the lock ${meta.keyText} exists`, holder } : { message: meta.failure };
+      if (!holder) return { message: meta.failure };
+      // Another condition than the key's absence failed: the lock exists and names its owner, but "held" is not what failed.
+      if (meta.guardsAbsence === false) return { message: `${meta.failure}: the lock names ${holder}`, holder };
+      return { message: `${label} is already held by ${holder} — the lock ${meta.keyText} exists`, holder };
     }
     case 'check-account':
     case 'check-holder':

@@ -218,6 +218,11 @@ export interface ActionMeta {
   readonly explanation: string;
   /** Said when the condition fails (before reading the returned item). */
   readonly failure: string;
+  /**
+   * False for a pasted lock Put whose condition is not the absence of the lock's key: its failure
+   * does not mean the value is held (the builders' lock Puts always guard absence).
+   */
+  readonly guardsAbsence?: false;
 }
 
 /** What the transaction guards against and, honestly, what it cannot. */
