@@ -92,7 +92,7 @@ describe('audit exit codes and errors', () => {
     expect(run.code).toBe(2);
     // --json: the error as one JSON document on stdout too, never an empty stdout.
     expect(JSON.parse(run.stdout)).toMatchObject({ error: { kind: 'not-found', message: expect.stringMatching(/^table no-such-table not found/) } });
-    expect(run.stderr).toMatch(/^locksmith: table no-such-table not found at http:\/\/127\.0\.0\.1:\d+ \(tables: .*\)\n$/);
+    expect(run.stderr).toMatch(/^locksmith: table no-such-table not found at http:\/\/127\.0\.0\.1:\d+, region [a-z0-9-]+ \(tables: .*\)\n$/);
   });
 
   it('says the endpoint is unreachable in one line, exit 2', async () => {

@@ -35,7 +35,8 @@ export async function openTable(values: FlagValues, io: CliIo, command: string, 
   }
   if (described.error.kind !== 'not-found') throw new CliError(described.error);
   const listed = await listTables(connection.client, undefined, { local: connection.local, limit: 20, signal: io.signal });
-  const where = connection.target.label;
+  // The region too: AWS_REGION overrides a profile's own region (as in the AWS CLI), and DynamoDB Local keeps tables per region.
+  const where = `${connection.target.label}, region ${connection.target.region}`;
   if (listed.ok && listed.value.hint) throw new CliError({ kind: 'not-found', message: `table ${name} not found at ${where}: ${listed.value.hint}` });
   const known = listed.ok && listed.value.names.length > 0 ? ` (tables: ${listed.value.names.join(', ')}${listed.value.cursor ? ', …' : ''})` : '';
   throw new CliError({ kind: 'not-found', message: `table ${name} not found at ${where}${known}` });
