@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRetryable, isThrottle, knownSecrets, rememberCredentials, rememberEnvSecrets, removeKnownSecrets, scrubKnownSecrets, scrubSecrets, toAppError } from './errors';
+import { isRetryable, mayHaveBeenApplied, isThrottle, knownSecrets, rememberCredentials, rememberEnvSecrets, removeKnownSecrets, scrubKnownSecrets, scrubSecrets, toAppError } from './errors';
 
 /** An error shaped like the SDK's service exceptions. */
 function sdkError(name: string, message: string, extra: Record<string, unknown> = {}): Error {
@@ -110,5 +110,24 @@ describe('the secrets the process knows (#16 finding 2)', () => {
     const clean = { ok: true, value: { names: ['a'] } };
     expect(scrubKnownSecrets(clean)).toBe(clean);
     expect(removeKnownSecrets('{"token":"ProfileSession0123456789abcdef"}')).toBe('{"token":"***"}');
+  });
+});
+
+describe('mayHaveBeenApplied (review 9)', () => {
+  const error = (fields: Record<string, unknown>, message = 'x'): Error => Object.assign(new Error(message), fields);
+  it('a 200 whose body was lost may have been applied; a 4xx was not', () => {
+    expect(mayHaveBeenApplied(error({ code: 'ECONNRESET', $metadata: { httpStatusCode: 200 } }))).toBe(true);
+    expect(mayHaveBeenApplied(error({ code: 'ECONNRESET', $metadata: { httpStatusCode: 503 } }))).toBe(true);
+    expect(mayHaveBeenApplied(error({ name: 'ValidationException', $metadata: { httpStatusCode: 400 } }))).toBe(false);
+  });
+  it('a connection never made sent nothing, however it timed out', () => {
+    expect(mayHaveBeenApplied(error({ name: 'TimeoutError' }, 'the request socket did not establish a connection with the server within the configured timeout of 500 ms.'))).toBe(false);
+    expect(mayHaveBeenApplied(error({ code: 'ETIMEDOUT', syscall: 'connect' }, 'connect ETIMEDOUT 10.0.0.1:443'))).toBe(false);
+    expect(mayHaveBeenApplied(error({ cause: error({ code: 'ECONNRESET', syscall: 'connect' }) }))).toBe(false);
+  });
+  it('a connection lost or silent after the request was written may have been applied', () => {
+    expect(mayHaveBeenApplied(error({ code: 'ETIMEDOUT', syscall: 'read' }))).toBe(true);
+    expect(mayHaveBeenApplied(error({ name: 'TimeoutError' }, '@smithy/node-http-handler - the request socket timed out after 10000 ms of inactivity (configured by client requestHandler).'))).toBe(true);
+    expect(mayHaveBeenApplied(error({}, 'socket hang up'))).toBe(true);
   });
 });

@@ -86,9 +86,25 @@ const AFTER_SEND_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABOR
 export function mayHaveBeenApplied(error: unknown): boolean {
   const s = shape(error);
   const status = (s as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
-  if (typeof status === 'number') return status >= 500;
+  // A 2xx whose body was then lost (the SDK keeps the status on the network error): DynamoDB carried the request out.
+  if (typeof status === 'number') return status >= 500 || (status >= 200 && status < 300);
+  if (neverConnected(error)) return false;
   const code = networkCode(error);
   return (code !== undefined && AFTER_SEND_CODES.has(code)) || str(s.name) === 'TimeoutError' || /socket hang up/i.test(str(s.message));
+}
+
+/**
+ * A connection that was never made sent nothing: the OS's connect timeout or refusal (`syscall:
+ * 'connect'`), or the SDK's connection timeout (a TimeoutError too, but "did not establish a connection").
+ */
+function neverConnected(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const s = shape(current) as ErrorShape & { syscall?: unknown };
+    if (s.syscall === 'connect' || /did not establish a connection/i.test(str(s.message))) return true;
+    current = s.cause;
+  }
+  return false;
 }
 
 /** True for an AbortSignal cancellation (our own or the SDK's AbortError). */
