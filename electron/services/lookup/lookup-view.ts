@@ -12,7 +12,7 @@ export interface LookupArgs {
   readonly value: string;
   readonly rule?: string | undefined;
   readonly scope?: Readonly<Record<string, string>> | undefined;
-  /** Scan for holders even where an audit's index could lend them (an audit cannot see later writes). */
+  /** Scan for holders where an audit's index could lend them, and where an index finds none (neither sees every recent write). */
   readonly confirm?: boolean | undefined;
 }
 
@@ -43,6 +43,8 @@ export async function lookupView(ctx: ConventionContext, args: LookupArgs, index
     ...(args.rule ? { rule: args.rule } : {}),
     ...(args.scope ? { scope: args.scope } : {}),
     ...(auditIndex ? { auditIndex } : {}),
+    // `confirm`: an index's "no holder" is checked by a consistent scan too (it may not show a write made a moment ago).
+    ...(args.confirm === true ? { confirmAbsenceWithScan: true } : {}),
     errorContext: ctx.errorContext,
   });
   if (!answer.ok) return answer;

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, UpdateTableCommand, type UpdateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { formatLockKey } from '../../../shared/conventions/format';
 import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
+import { scopeFromRecord } from '../../../shared/conventions/scope';
+import { suggestIndexes } from '../../../shared/conventions/suggest-index';
 import type { Item } from '../../../shared/model';
 import { createTempTable, deleteTable, putItems, testClient, uniqueTableName } from '../../testing/dynamo-fixtures';
 import { createDynamoClient } from '../dynamo/client';
@@ -190,5 +193,84 @@ describe('OneTable locks, legacy forms included', () => {
     const answer = await lookupValue({ client, table, convention: ot, value: 'undefined' });
     if (!answer.ok) throw new Error(answer.error.message);
     expect(answer.value.rules[0]?.notes.join(' ')).toMatch(/exists but is malformed: .*literal `undefined`/);
+  });
+});
+
+describe('a scoped rule through the index suggest-index prints (review 9)', () => {
+  const scoped = presetConvention('uniq', PRESET_KEYS.uniq, { ...PRESET_DEFAULTS.uniq, rules: [{ attribute: 'email', scope: 'orgId' }] });
+  let table: TableInfo;
+
+  beforeAll(async () => {
+    const name = uniqueTableName('lookup-scoped-gsi');
+    await admin.send(
+      new CreateTableCommand({
+        TableName: name,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'PK', AttributeType: 'S' },
+          { AttributeName: 'SK', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'PK', KeyType: 'HASH' },
+          { AttributeName: 'SK', KeyType: 'RANGE' },
+        ],
+      }),
+    );
+    const described = await describeTable(client, name);
+    if (!described.ok) throw new Error(described.error.message);
+    const [suggestion] = suggestIndexes({ name, keys, gsis: described.value.gsis, billingMode: 'PAY_PER_REQUEST' }, scoped);
+    if (!suggestion) throw new Error('suggest-index suggested nothing');
+    // What suggest-index prints: an index on the rule's attribute that projects only keys.
+    await admin.send(new UpdateTableCommand(suggestion.updateTable as UpdateTableCommandInput));
+    const scope = scopeFromRecord(scoped.rules[0]!, { orgId: 'acme' });
+    if (typeof scope === 'string') throw new Error(scope);
+    const lock = formatLockKey(scoped.rules[0]!, 'ada@x.io', scoped.rules[0]!.lockKeys[0]!, scope);
+    await putItems(admin, name, [
+      { PK: s('ACCT#1'), SK: s('PROFILE'), email: s('ada@x.io'), orgId: s('acme') },
+      { PK: s(lock.hash), SK: s(lock.range ?? 'LOCK') },
+      { PK: s('ACCT#2'), SK: s('PROFILE'), email: s('bob@x.io'), orgId: s('acme') },
+      { PK: s('ACCT#3'), SK: s('PROFILE'), email: s('cy@x.io'), orgId: s('globex') },
+    ]);
+    table = await info(name);
+  });
+
+  afterAll(async () => {
+    await deleteTable(admin, table.name);
+  });
+
+  it.each([
+    ['ada@x.io', 'held', ['ACCT#1']],
+    ['bob@x.io', 'unprotected', ['ACCT#2']],
+    // Held in another scope only: free in this one.
+    ['cy@x.io', 'free', []],
+  ])('%s in acme → %s, as a scan says', async (value, verdict, holders) => {
+    expect(table.gsis.map((g) => g.projection)).toEqual(['KEYS_ONLY']);
+    const answer = await lookupValue({ client, table, convention: scoped, value, rule: scoped.rules[0]!.name, scope: { orgId: 'acme' } });
+    if (!answer.ok) throw new Error(answer.error.message);
+    expect(answer.value.method).toBe('gsi');
+    expect(answer.value.rules[0]).toMatchObject({ verdict });
+    expect(answer.value.rules[0]?.holders.map((h) => h.PK)).toEqual(holders);
+  });
+});
+
+describe('the holder scan reads consistently (review 9)', () => {
+  it('asks every Scan request for ConsistentRead: a holder written a moment ago must be seen by the re-check after a write', async () => {
+    const seen: unknown[] = [];
+    const capturing = createDynamoClient({ label: 'test', endpoint, region: 'us-east-1' });
+    capturing.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'ScanCommand') seen.push((args.input as { ConsistentRead?: boolean }).ConsistentRead);
+        return next(args);
+      },
+      { step: 'initialize', name: 'capture-consistent-read' },
+    );
+    try {
+      const answer = await lookupValue({ client: capturing, table: withoutIndex, convention, value: 'dup@x.io', rule: 'EMAIL', segments: 2 });
+      expect(answer.ok && answer.value.rules[0]?.verdict).toBe('duplicate');
+      expect(seen.length).toBeGreaterThan(0);
+      expect(new Set(seen)).toEqual(new Set([true]));
+    } finally {
+      capturing.destroy();
+    }
   });
 });

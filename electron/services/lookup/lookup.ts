@@ -47,8 +47,9 @@ export interface LookupOptions {
   readonly onProgress?: (progress: ScanProgress) => void;
   readonly errorContext?: ErrorContext;
   /**
-   * A GSI finds only the stored spellings queried; when a normalizing rule's index query finds no
-   * holder, confirm with the scan (release pre-checks need this certainty; interactive lookups may skip it).
+   * A GSI finds only the stored spellings queried and is eventually consistent; an audit cannot see
+   * later writes: when either finds no holder, confirm with a consistent scan (re-checks after a write
+   * and live-watch re-checks need this certainty; interactive lookups may skip it).
    */
   readonly confirmAbsenceWithScan?: boolean;
   /**
@@ -133,29 +134,26 @@ async function queryHolders(options: LookupOptions, index: GsiInfo, rule: LockRu
       startKey = page.LastEvaluatedKey;
     } while (startKey);
   }
-  // An index that projects only keys may lack what recognises an account (OneTable's `_type`): read the item itself.
-  const matcher = convention.account;
-  const full = await Promise.all(
-    items.map(async (item) => {
-      if (matcher.kind !== 'attribute-equals' || item[matcher.attribute] !== undefined) return item;
-      const out = await withRetry(() => client.send(new GetItemCommand({ TableName: options.table.name, Key: toTypedKey(keyOf(item, convention.keys), convention.keys), ConsistentRead: true }), { abortSignal: signal }), { signal });
-      return out.Item;
-    }),
-  );
-  return holdersIn(convention, full.filter((i): i is Item => i !== undefined), ruleIndex, normalized, scope);
+  // Every hit is read again by key, consistently: an index may project only keys (no scope, no `_type`:
+  // a scoped rule's holders were all dropped), and it is eventually consistent (a holder that just let the value go).
+  return holdersByKey(options, items.map((item) => keyOf(item, convention.keys)), ruleIndex, normalized, scope);
 }
 
-/** The holders an audit read, each re-read by key (consistent): only those that still hold the value count. */
-async function auditHolders(options: LookupOptions, index: AuditIndex, p: Plan): Promise<PlainKey[]> {
+/** Of `keys`, the accounts that hold `normalized` under rule `ruleIndex` (in `scope`) now: each re-read by key, consistently. */
+async function holdersByKey(options: LookupOptions, keys: readonly PlainKey[], ruleIndex: number, normalized: string, scope?: ScopeValues): Promise<PlainKey[]> {
   const { client, convention, signal } = options;
-  const candidates = index.holders(p.index, p.normalized, p.scope);
   const items = await Promise.all(
-    candidates.map(async (key) => {
+    dedupe(keys, convention).map(async (key) => {
       const out = await withRetry(() => client.send(new GetItemCommand({ TableName: options.table.name, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), { abortSignal: signal }), { signal });
       return out.Item;
     }),
   );
-  return holdersIn(convention, items.filter((i): i is Item => i !== undefined), p.index, p.normalized, p.scope);
+  return holdersIn(convention, items.filter((i): i is Item => i !== undefined), ruleIndex, normalized, scope);
+}
+
+/** The holders an audit read, each re-read by key (consistent): only those that still hold the value count. */
+function auditHolders(options: LookupOptions, index: AuditIndex, p: Plan): Promise<PlainKey[]> {
+  return holdersByKey(options, index.holders(p.index, p.normalized, p.scope), p.index, p.normalized, p.scope);
 }
 
 /** The audit index when it is of this table under this very convention. */
@@ -217,8 +215,9 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
     );
 
     plans.forEach((p, i) => {
-      if (p.gsi && options.confirmAbsenceWithScan && p.rule.normalize.length > 0 && (indexed[i]?.length ?? 0) === 0) {
-        p.notes.push(`index ${p.gsi.name} found no holder of the stored forms; a scan confirmed the answer`);
+      // An index finds stored spellings only, and is eventually consistent (an account written a moment ago may be missing).
+      if (p.gsi && options.confirmAbsenceWithScan && (indexed[i]?.length ?? 0) === 0) {
+        p.notes.push(`index ${p.gsi.name} found no holder; a consistent scan confirmed the answer`);
         indexed[i] = undefined;
       }
       // An audit cannot know of accounts written after it: absence is certain only from a scan.
@@ -240,6 +239,8 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
           client: options.client,
           table,
           segments: options.segments,
+          // A holder written a moment ago (the re-check right after a claim) must be seen: the scan reads consistently.
+          consistentRead: true,
           projection: holderScanProjection(convention, subset),
           filter: holderScanFilter(subset, convention),
           signal: options.signal,
