@@ -23,6 +23,8 @@ export interface AppError {
   readonly fix?: string;
   /** For validation errors: the path of the bad field, e.g. `rules[0].attribute`. */
   readonly field?: string;
+  /** `unknown`: a write that failed after it may have reached DynamoDB — it may have been applied. */
+  readonly outcome?: 'unknown';
 }
 
 /** Success or failure, never thrown across the bridge. */

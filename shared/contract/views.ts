@@ -315,10 +315,11 @@ export interface DecodeView {
 
 /**
  * How an executed transaction ended, as the activity log recorded it: sent and applied, cancelled
- * by DynamoDB, refused before sending (holders changed), or failed; `unknown` for a line this
+ * by DynamoDB, refused before sending (holders changed), failed (`error`: nothing was applied), or
+ * `outcome-unknown` (the send failed after it may have reached DynamoDB); `unknown` for a line this
  * version did not write.
  */
-export type ActivityStatus = OutcomeStatus | 'error' | 'unknown';
+export type ActivityStatus = OutcomeStatus | 'error' | 'outcome-unknown' | 'unknown';
 
 /** One line of the local activity log of executed transactions. */
 export interface ActivityEntry {

@@ -221,7 +221,7 @@ describe('a scoped rule through the index suggest-index prints (review 9)', () =
     const [suggestion] = suggestIndexes({ name, keys, gsis: described.value.gsis, billingMode: 'PAY_PER_REQUEST' }, scoped);
     if (!suggestion) throw new Error('suggest-index suggested nothing');
     // What suggest-index prints: an index on the rule's attribute that projects only keys.
-    await admin.send(new UpdateTableCommand(suggestion.updateTable as UpdateTableCommandInput));
+    await admin.send(new UpdateTableCommand(suggestion.updateTable as unknown as UpdateTableCommandInput));
     const scope = scopeFromRecord(scoped.rules[0]!, { orgId: 'acme' });
     if (typeof scope === 'string') throw new Error(scope);
     const lock = formatLockKey(scoped.rules[0]!, 'ada@x.io', scoped.rules[0]!.lockKeys[0]!, scope);

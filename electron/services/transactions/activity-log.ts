@@ -28,11 +28,12 @@ export interface ActivityEntry {
   readonly kind: string;
   readonly summary: string;
   readonly request: TransactWriteInputJson;
-  readonly outcome: Outcome | { readonly status: 'error'; readonly error: AppError };
+  /** `outcome-unknown`: the send failed after it may have reached DynamoDB (the error says so); `error`: it did nothing. */
+  readonly outcome: Outcome | { readonly status: 'error' | 'outcome-unknown'; readonly error: AppError };
 }
 
 /** Every status this version writes (`error`: the request could not be sent or its answer read). */
-const RECORDED = ['succeeded', 'cancelled', 'refused', 'error'] as const satisfies readonly ActivityStatus[];
+const RECORDED = ['succeeded', 'cancelled', 'refused', 'error', 'outcome-unknown'] as const satisfies readonly ActivityStatus[];
 // Compile-time: a new outcome status must be added to RECORDED (and so to ActivityStatus) before it can be logged.
 const _everyOutcomeRecorded: Exclude<ActivityEntry['outcome']['status'], (typeof RECORDED)[number]> extends never ? true : never = true;
 void _everyOutcomeRecorded;

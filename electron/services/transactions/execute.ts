@@ -58,6 +58,7 @@ export function idempotencyMismatchError(token: string): AppError {
 export function unknownOutcome(failure: AppError, token: string): AppError {
   return {
     ...failure,
+    outcome: 'unknown',
     message: `the outcome is unknown — the request may have been applied before the connection failed (${failure.message}); ClientRequestToken ${token}`,
     fix: 'look the values up (lookup) to see what was written before trying again; within 10 minutes, sending the same request with the same ClientRequestToken cannot apply it twice',
   };

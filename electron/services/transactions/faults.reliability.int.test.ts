@@ -107,7 +107,11 @@ describe('the outcome unknown: the answer was lost and every retry failed too', 
     expect(result.error.message).toMatch(/^the outcome is unknown — the request may have been applied/);
     expect(result.error.message).toContain(preview.input.ClientRequestToken);
     expect(result.error.fix).toMatch(/look the values up/);
+    expect(result.error.outcome).toBe('unknown');
     expect(await locksIn(name)).toHaveLength(1);
+    // The activity log says it as it is: not a failure that did nothing.
+    const logged = (await readActivity({ dataDir, limit: 10_000 })).find((e) => e.table === name);
+    expect(logged?.outcome.status).toBe('outcome-unknown');
   });
 
   it('a request that never left (every attempt refused a connection) is a plain failure', async () => {
@@ -117,7 +121,9 @@ describe('the outcome unknown: the answer was lost and every retry failed too', 
     const { result } = await run(ctx, name, { kind: 'claim', rule: 'HANDLE', value: 'lamarr', account: keyOf(account, conv.keys) });
     expect(result).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
     if (!result.ok) expect(result.error.message).not.toMatch(/outcome is unknown/);
+    if (!result.ok) expect(result.error.outcome).toBeUndefined();
     expect(await locksIn(name)).toHaveLength(0);
+    expect((await readActivity({ dataDir, limit: 10_000 })).find((e) => e.table === name)?.outcome.status).toBe('error');
   });
 });
 
@@ -155,11 +161,12 @@ describe('faults before the request reaches DynamoDB', () => {
     tally.conflicts += 2;
   });
 
-  it.each<[FaultKind, string]>([
-    ['ThrottlingException', 'throttled'],
-    ['reset', 'unreachable'],
-    ['timeout', 'unreachable'],
-  ])('%s that never ends: a clear %s error after the last attempt, nothing written, the failure logged', async (fault, kind) => {
+  // A reset or a timeout looks the same to the client whether or not the request had left: logged as outcome-unknown.
+  it.each<[FaultKind, string, string]>([
+    ['ThrottlingException', 'throttled', 'error'],
+    ['reset', 'unreachable', 'outcome-unknown'],
+    ['timeout', 'unreachable', 'outcome-unknown'],
+  ])('%s that never ends: a clear %s error after the last attempt, nothing written, the failure logged as %s', async (fault, kind, status) => {
     const account = layout.account('a1', { username: 'noether' });
     const name = await table([account]);
     const { ctx, log } = faultyContext([{ command: 'TransactWriteItemsCommand', on: () => true, fault }]);
@@ -168,7 +175,7 @@ describe('faults before the request reaches DynamoDB', () => {
     expect(log.calls.get('TransactWriteItemsCommand')).toBe(FAST.maxAttempts);
     expect(await locksIn(name)).toHaveLength(0);
     const logged = (await readActivity({ dataDir, limit: 10_000 })).find((e) => e.table === name);
-    expect(logged?.outcome).toMatchObject({ status: 'error', error: { kind } });
+    expect(logged?.outcome).toMatchObject({ status, error: { kind } });
     tally.persistent += FAST.maxAttempts;
   });
 
@@ -188,7 +195,7 @@ describe('the activity log after faults', () => {
     const text = await readFile(join(dataDir, 'audit-log.jsonl'), 'utf8');
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { outcome: { status: string } });
     expect(lines.length).toBeGreaterThanOrEqual(10);
-    for (const line of lines) expect(['succeeded', 'cancelled', 'error']).toContain(line.outcome.status);
+    for (const line of lines) expect(['succeeded', 'cancelled', 'error', 'outcome-unknown']).toContain(line.outcome.status);
     await recordFigures('tx-faults', { ...tally, requests: lines.length });
   });
 });

@@ -205,7 +205,7 @@ async function sendClaimed(ctx: TransactionContext, d: TransactionDeps, entry: S
     kind: preview.kind,
     summary: preview.summary,
     request: preview.input,
-    outcome: outcome ?? { status: 'error', error: sent.ok ? { kind: 'internal', message: 'no outcome' } : sent.error },
+    outcome: outcome ?? (sent.ok ? { status: 'error', error: { kind: 'internal', message: 'no outcome' } } : { status: sent.error.outcome === 'unknown' ? 'outcome-unknown' : 'error', error: sent.error }),
   };
   try {
     await appendActivity(logged, { ...(d.dataDir ? { dataDir: d.dataDir } : {}), ...(ctx.secrets ? { secrets: ctx.secrets } : {}) });

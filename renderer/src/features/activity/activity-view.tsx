@@ -13,6 +13,7 @@ const STATUS_BADGE: Record<ActivityStatus, string> = {
   cancelled: 'badge-danger',
   refused: 'badge-danger',
   error: 'badge-danger',
+  'outcome-unknown': 'badge-warn',
   unknown: 'badge-danger',
 };
 

@@ -11,7 +11,7 @@ import { useAuditRun } from '../inspector/audit-context';
 import { OutcomePanel } from './outcome-panel';
 import { PreviewPanel } from './preview-panel';
 import { parseKeyInput } from './parse-key-input';
-import { useLockForm } from './use-lock-form';
+import { errorTitle, useLockForm } from './use-lock-form';
 import { visibleString } from '../../components/visible-text';
 import { VisibleText } from '../../components/visible-text-view';
 
@@ -159,7 +159,7 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
         ) : null}
       </form>
       {flow.step === 'previewing' ? <Busy label="Building the exact request…" /> : null}
-      <ErrorBox error={flow.error} title={flow.step === 'outcome' ? 'The re-check failed' : 'The request was not accepted'} />
+      <ErrorBox error={flow.error} title={errorTitle(flow)} />
       {flow.preview && (flow.step === 'preview' || flow.step === 'executing') ? (
         <PreviewPanel
           preview={flow.preview}

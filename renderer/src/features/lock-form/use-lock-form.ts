@@ -6,7 +6,7 @@ import { useCallback, useState } from 'react';
 import type { LookupView, TxOutcomeView, TxPreviewView } from '../../../../shared/contract';
 import type { TxRequest } from '../../../../shared/contract';
 import type { Convention } from '../../../../shared/model';
-import type { AppError } from '../../../../shared/result';
+import type { AppError, Result } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
 
 /** Where the flow is. */
@@ -78,7 +78,20 @@ export function useLockForm(
       setStep('executing');
       setError(undefined);
       try {
-        const result = await bridge.call('tx.execute', { previewId: preview.previewId, confirmation });
+        let result: Result<TxOutcomeView>;
+        try {
+          result = await bridge.call('tx.execute', { previewId: preview.previewId, confirmation });
+        } catch (cause) {
+          // The execute may have been sent before contact was lost: never "not accepted".
+          setError({
+            kind: 'unreachable',
+            outcome: 'unknown',
+            message: `lost contact with Locksmith during the execute (${String(cause)}): the request may have been sent and applied`,
+            fix: 'look the value up to see what was written; Execute again re-sends the same request with the same ClientRequestToken, which DynamoDB applies at most once (within 10 minutes)',
+          });
+          setStep('preview');
+          return;
+        }
         if (!result.ok) {
           setError(result.error);
           setStep('preview');
@@ -118,4 +131,11 @@ export function useLockForm(
   }, []);
 
   return { step, preview, outcome, recheck, error, makePreview, execute, edit };
+}
+
+/** What an error box above the preview says: a send that may have been applied is never "not accepted". */
+export function errorTitle(flow: Pick<LockFormFlow, 'step' | 'error'>): string {
+  if (flow.step === 'outcome') return 'The re-check failed';
+  if (flow.error?.outcome === 'unknown') return 'Outcome unknown — the request may have been applied';
+  return 'The request was not accepted';
 }
