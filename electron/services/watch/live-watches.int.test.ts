@@ -120,6 +120,73 @@ describe('live watches for the app', () => {
     }
   });
 
+  it('a window watching with another convention gets a reader of its own: it sees what its rules see (review 9)', async () => {
+    const table = await createStreamTable(client, 'live-conv');
+    tables.push(table);
+    await signup(client, table, 'c1', 'grace@hopper.io', 'grace');
+    const hub = createStreamHub();
+    const watches = createLiveWatches({ hub, settleMs: 200, pollMs: 50 });
+    const emailOnly = { ...convention, rules: convention.rules.filter((r) => r.name === 'EMAIL') };
+    try {
+      const a = await watches.start({ ...(await contextFor(table)), convention: emailOnly });
+      const b = await watches.start(await contextFor(table));
+      if (!a.ok || !b.ok) throw new Error('start failed');
+      expect(watches.running()).toBe(2);
+      const seenB: LiveWatchEvent[] = [];
+      let wake: () => void = () => undefined;
+      const subB = hub.subscribe('watch.events', { watchId: b.value.watchId }, (e) => {
+        seenB.push(e as LiveWatchEvent);
+        wake();
+      });
+      if (!subB.ok) throw new Error('subscribe failed');
+      await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#c1' }, SK: { S: 'PROFILE' } } }));
+      const problems = (): number => seenB.filter((e) => e.event === 'problem').length;
+      if (problems() < 2) await new Promise<void>((resolve) => (wake = () => problems() >= 2 && resolve()));
+      // Both of B's rules: the HANDLE orphan too, which A's convention does not watch.
+      expect(seenB.filter((e) => e.event === 'problem').map((e) => e.event === 'problem' && e.problem.value).sort()).toEqual(['grace', 'grace@hopper.io']);
+      // A third convention would be a third reader of each shard: refused, naming why.
+      const third = await watches.start({ ...(await contextFor(table)), convention: { ...convention, rules: convention.rules.filter((r) => r.name === 'HANDLE') } });
+      expect(third).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringContaining('a stream takes at most 2 readers') } });
+      expect(watches.running()).toBe(2);
+      subB.value();
+    } finally {
+      await watches.close();
+    }
+  });
+
+  it('Live off and at once on again (the stop not awaited) gives a watch that reads, not one that ends (review 9)', async () => {
+    const table = await createStreamTable(client, 'live-offon');
+    tables.push(table);
+    await signup(client, table, 'o1', 'ada@lovelace.io', 'ada');
+    const hub = createStreamHub();
+    const watches = createLiveWatches({ hub, settleMs: 200, pollMs: 50 });
+    try {
+      const ctx = await contextFor(table);
+      const a = await watches.start(ctx);
+      if (!a.ok) throw new Error(a.error.message);
+      const stopping = watches.stop(a.value.watchId);
+      const b = await watches.start(ctx);
+      await stopping;
+      if (!b.ok) throw new Error(b.error.message);
+      const seen: LiveWatchEvent[] = [];
+      let wake: () => void = () => undefined;
+      const sub = hub.subscribe('watch.events', { watchId: b.value.watchId }, (e) => {
+        seen.push(e as LiveWatchEvent);
+        wake();
+      });
+      if (!sub.ok) throw new Error(sub.error.message);
+      expect(seen.filter((e) => e.event === 'status').at(-1)).toMatchObject({ status: 'live' });
+      expect(watches.running()).toBe(1);
+      await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#o1' }, SK: { S: 'PROFILE' } } }));
+      const problems = (): number => seen.filter((e) => e.event === 'problem').length;
+      if (problems() < 2) await new Promise<void>((resolve) => (wake = () => problems() >= 2 && resolve()));
+      expect(seen.some((e) => e.event === 'status' && e.status === 'stopped')).toBe(false);
+      sub.value();
+    } finally {
+      await watches.close();
+    }
+  });
+
   it('refuses a convention whose lock table has no stream, naming that table and the command to run, starting nothing', async () => {
     const table = await createStreamTable(client, 'live-locktable');
     const locks = await createStreamTable(client, 'live-locktable-unique', { stream: 'none' });

@@ -14,11 +14,15 @@ import { DEFAULT_SETTLE_MS } from '../../../shared/watch/settle';
 import type { ConventionContext } from '../context/request-context';
 import { createDynamoClient } from '../dynamo/client';
 import { toAppError } from '../dynamo/errors';
+import { canonicalJson } from '../audit/audit-index';
 import { createStreamsClient } from './streams-client';
 import { findLockStream, findWatchableStream, watchTable } from './watch';
 
 /** Stream readers running at once (each holds a reader on every shard of its table). */
 export const MAX_LIVE_WATCHES = 8;
+
+/** Readers of one table's stream at once: DynamoDB Streams throttles a shard read by more than two. */
+export const MAX_READERS_PER_TABLE = 2;
 
 /** How long a watcher may have no subscriber (a page closed before or after subscribing) before it is ended. */
 export const IDLE_MS = 30_000;
@@ -214,14 +218,27 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
     }
   }
 
+  /** Readers (running or opening) of the stream of the table `tableKey` names. */
+  const readersOf = (tableKey: string): number => [...readers.keys(), ...opening.keys()].filter((k) => k.startsWith(`${tableKey}|`)).length;
+
   return {
     async start(ctx) {
-      const key = `${ctx.connectionId}|${ctx.table.name}`;
+      // A reader judges records by its convention: a watch joins only one that reads with the very same one.
+      const tableKey = JSON.stringify([ctx.connectionId, ctx.table.name]);
+      const key = `${tableKey}|${canonicalJson(ctx.convention)}`;
       let reader = readers.get(key);
-      if (!reader || reader.status === 'stopped') {
+      // A reader its last watcher just left is stopping (watch.stop is not awaited before a new start): wait, then open anew.
+      if (reader?.controller.signal.aborted) {
+        await reader.done;
+        reader = readers.get(key);
+      }
+      if (!reader || reader.status === 'stopped' || reader.controller.signal.aborted) {
         let pending = opening.get(key);
         if (!pending) {
           if (readers.size + opening.size >= MAX_LIVE_WATCHES) return err('conflict', `${MAX_LIVE_WATCHES} live watches are running already; stop one first.`);
+          if (readersOf(tableKey) >= MAX_READERS_PER_TABLE) {
+            return err('conflict', `${ctx.table.name} is watched live with ${MAX_READERS_PER_TABLE} other conventions already (another window or tab), and a stream takes at most ${MAX_READERS_PER_TABLE} readers: switch Live off there, or audit with the same convention.`);
+          }
           pending = open(ctx, key).finally(() => opening.delete(key));
           opening.set(key, pending);
         }

@@ -1,7 +1,8 @@
 /**
  * The "Live" toggle's state: on → `watch.start` (the table's stream must exist; the error says how
  * to enable it) and a subscription to `watch.events`; off, a table change or leaving the inspector →
- * unsubscribe and `watch.stop`. The events go through the pure reducer in live-problems.ts.
+ * unsubscribe and `watch.stop`; a new convention → started again with it. The events go through the
+ * pure reducer in live-problems.ts.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Convention } from '../../../../shared/model';
@@ -29,6 +30,9 @@ export function useLiveWatch(connectionId: string | undefined, table: string, co
   const [error, setError] = useState<AppError>();
   const [live, setLive] = useState<LiveProblems>(NO_LIVE_PROBLEMS);
   const session = useRef<{ watchId?: string; unsubscribe?: () => void; cancelled: boolean } | undefined>(undefined);
+  // The convention the running watch reads with: main judges every record by it.
+  const conventionKey = convention === undefined ? '' : JSON.stringify(convention);
+  const startedWith = useRef<string | undefined>(undefined);
 
   const end = useCallback(() => {
     const current = session.current;
@@ -42,6 +46,7 @@ export function useLiveWatch(connectionId: string | undefined, table: string, co
   const toggle = useCallback(
     (next: boolean) => {
       end();
+      startedWith.current = next ? conventionKey : undefined;
       setOnFor(next ? key : undefined);
       setError(undefined);
       setStarting(false);
@@ -66,8 +71,14 @@ export function useLiveWatch(connectionId: string | undefined, table: string, co
         mine.unsubscribe = bridge.subscribe('watch.events', { watchId: result.value.watchId }, (event: LiveWatchEvent) => setLive((state) => applyLiveEvent(state, event)));
       });
     },
-    [bridge, connectionId, table, convention, end, key],
+    [bridge, connectionId, table, convention, conventionKey, end, key],
   );
+
+  // Audited again under another convention while live: the watch is started again with it (the old one would keep
+  // judging records by rules the page no longer shows).
+  useEffect(() => {
+    if (onFor === key && startedWith.current !== undefined && startedWith.current !== conventionKey) toggle(true);
+  }, [onFor, key, conventionKey, toggle]);
 
   // Needed: a watch holds a stream reader in main; it must end with the table or the inspector.
   useEffect(() => end, [end, connectionId, table]);
