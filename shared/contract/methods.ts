@@ -116,7 +116,7 @@ export const methods = {
 
   'watch.start': method<WatchStarted>()(z.strictObject({ ...onTable, convention: conventionSchema.optional() }), {
     writes: false,
-    summary: "Start a live watch of the table's stream (never enables one; joins the table's running reader): subscribe to `watch.events` with its own id within 30 s.",
+    summary: "Start a live watch of the table's stream (never enables one; joins the table's running reader of the same convention; at most 2 readers per table): subscribe to `watch.events` with its own id within 30 s.",
   }),
   'watch.stop': method<{ stopped: boolean }>()(z.strictObject({ watchId: opaqueIdSchema }), { writes: false, summary: "Stop this live watch (others of the same table keep theirs; the reader stops with the last)." }),
 
