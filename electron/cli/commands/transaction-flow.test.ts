@@ -2,7 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../command';
 import type { Connection } from '../connection';
-import { errorExit, keyFlag, outcomeExit, outcomeText, transactionContext, writeExit } from './transaction-flow';
+import { conventionGate, errorExit, keyFlag, outcomeExit, outcomeText, transactionContext, writeExit, type ConventionInUse } from './transaction-flow';
 
 const connection = (local: boolean, profile?: string): Connection => ({
   target: { label: profile ? `profile ${profile}` : 'http://localhost:8000', region: 'eu-west-1', ...(profile ? { profile } : { endpoint: 'http://localhost:8000' }) },
@@ -66,5 +66,21 @@ describe('write command flow', () => {
       ],
     });
     expect(text).toBe('cancelled, nothing was written:\n  action 2 (Put UNIQ#HANDLE#ada / LOCK): handle `ada` is already held by ACCT#b\n');
+  });
+});
+
+describe('conventionGate (review 9)', () => {
+  const detected = { source: 'detected', detection: { confidence: 0.8, evidence: ['12 of 20 sampled items match UNIQ#EMAIL#'] } } as unknown as ConventionInUse;
+  const gate = (interactive: boolean, json: boolean): string => {
+    let err = '';
+    conventionGate({ stdout: () => undefined, stderr: (t) => (err += t), env: {}, interactive, signal: new AbortController().signal }, { json }, detected, 'writes');
+    return err;
+  };
+  it("shows a detection's evidence to a person at a terminal, --json or not (they are asked to confirm)", () => {
+    expect(gate(true, true)).toContain('12 of 20 sampled items');
+    expect(gate(true, false)).toContain('12 of 20 sampled items');
+  });
+  it("keeps a script's stderr quiet under --json", () => {
+    expect(gate(false, true)).toBe('');
   });
 });

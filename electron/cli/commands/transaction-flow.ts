@@ -156,7 +156,7 @@ export function conventionOrigin(resolved: ConventionInUse): { source: string; c
  * confidence 1: a wrong guess writes keys the application never checks. Returns the exit code when refused.
  */
 export function conventionGate(io: CliIo, values: FlagValues, resolved: ConventionInUse, what: string): number | undefined {
-  if (values.json !== true && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+  if ((values.json !== true || io.interactive) && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
   if (values.yes !== true || resolved.detection === undefined || resolved.detection.confidence >= 1) return undefined;
   io.stderr(`locksmith: the convention was detected with confidence ${resolved.detection.confidence}: ${what} from a guess are not sent unattended; nothing was sent — to fix: review \`locksmith detect\`'s output and pass it as --convention FILE, or run without --yes to read the evidence and confirm\n`);
   return EXIT_REFUSED;
