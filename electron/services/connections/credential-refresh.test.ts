@@ -7,9 +7,9 @@ import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../dynamo/client';
-import { toAppError } from '../dynamo/errors';
+import { isRetryable, mayHaveBeenApplied, toAppError } from '../dynamo/errors';
 import { join } from 'node:path';
-import { credentialError, SignInTimeoutError, withDeadline } from './credentials';
+import { credentialError, signInNetworkError, SignInTimeoutError, withDeadline } from './credentials';
 import { createConnectionRegistry, type ConnectionRegistry } from './registry';
 import { createSettingsStore } from './settings-store';
 import { createMfaBroker } from './mfa-broker';
@@ -95,6 +95,13 @@ describe('signing in through an STS nothing listens on', () => {
     expect(mapped.kind).toBe('unreachable');
     expect(mapped.message).toBe('signing in with profile role: cannot reach STS or SSO (ECONNREFUSED)');
     expect(mapped.fix).toMatch(/network or proxy/);
+  });
+
+  it('a reset while signing in is retried (a blip mid-scan), and never read as a write that may have been applied (review 10)', () => {
+    const reset = signInNetworkError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), 'profile dev');
+    expect(isRetryable(reset)).toBe(true);
+    expect(mayHaveBeenApplied(reset)).toBe(false);
+    expect(toAppError(reset).message).toBe('signing in with profile dev: cannot reach STS or SSO (ECONNRESET)');
   });
 });
 

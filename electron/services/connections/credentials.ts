@@ -39,9 +39,10 @@ export class SignInUnreachableError extends Error {
  * ("profile X"): mapped as it is, it would read "cannot reach DynamoDB" — the wrong service. Other errors pass unchanged.
  */
 export function signInNetworkError(error: unknown, who: string): unknown {
-  if (error instanceof Error && error.name === 'TimeoutError') return new SignInTimeoutError(`signing in with ${who}: STS or SSO did not answer in time`);
+  // The cause stays: its network code is what makes a reset retryable (a blip while credentials refresh mid-scan).
+  if (error instanceof Error && error.name === 'TimeoutError') return new SignInTimeoutError(`signing in with ${who}: STS or SSO did not answer in time`, { cause: error });
   const code = networkCode(error);
-  if (code !== undefined && isConnectionFailure(code)) return new SignInUnreachableError(`signing in with ${who}: cannot reach STS or SSO (${code})`);
+  if (code !== undefined && isConnectionFailure(code)) return new SignInUnreachableError(`signing in with ${who}: cannot reach STS or SSO (${code})`, { cause: error });
   return error;
 }
 

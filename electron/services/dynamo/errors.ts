@@ -73,6 +73,9 @@ export function networkCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The credentials helper's sign-in failures (connections/credentials.ts), by name. */
+const SIGN_IN_FAILURES = new Set(['SignInTimeoutError', 'SignInUnreachableError']);
+
 /** Connection failures that can happen after the request was written to the socket. */
 const AFTER_SEND_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED']);
 
@@ -88,7 +91,8 @@ export function mayHaveBeenApplied(error: unknown): boolean {
   const status = (s as { $metadata?: { httpStatusCode?: unknown } }).$metadata?.httpStatusCode;
   // A 2xx whose body was then lost (the SDK keeps the status on the network error): DynamoDB carried the request out.
   if (typeof status === 'number') return status >= 500 || (status >= 200 && status < 300);
-  if (neverConnected(error)) return false;
+  // Signing in comes before the request is signed: whatever its network failure, nothing was sent.
+  if (neverConnected(error) || SIGN_IN_FAILURES.has(str(s.name))) return false;
   const code = networkCode(error);
   return (code !== undefined && AFTER_SEND_CODES.has(code)) || str(s.name) === 'TimeoutError' || /socket hang up/i.test(str(s.message));
 }
@@ -231,7 +235,7 @@ export function toAppError(error: unknown, context: ErrorContext = {}): AppError
     const of = context.profile ? ` of profile ${context.profile}` : '';
     return { kind: 'credentials', message: `the credential_process${of} failed`, fix: `run the profile's credential_process in a terminal to see why${context.profile ? ` (aws configure get credential_process --profile ${context.profile} shows it)` : ''}` };
   }
-  if (name === 'SignInTimeoutError' || name === 'SignInUnreachableError') return { kind: 'unreachable', message, fix: 'check your network or proxy, then connect again' };
+  if (SIGN_IN_FAILURES.has(name)) return { kind: 'unreachable', message, fix: 'check your network or proxy, then connect again' };
   if (ssoExpired(rawMessage)) {
     return {
       kind: 'sso-expired',

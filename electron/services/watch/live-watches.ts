@@ -218,8 +218,11 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
     }
   }
 
-  /** Readers (running or opening) of the stream of the table `tableKey` names. */
-  const readersOf = (tableKey: string): number => [...readers.keys(), ...opening.keys()].filter((k) => k.startsWith(`${tableKey}|`)).length;
+  /** Readers (running or opening; not one already stopping) of the stream of the table `tableKey` names. */
+  const readersOf = (tableKey: string): number => {
+    const running = [...readers.values()].filter((r) => !r.controller.signal.aborted).map((r) => r.key);
+    return [...running, ...opening.keys()].filter((k) => k.startsWith(`${tableKey}|`)).length;
+  };
 
   return {
     async start(ctx) {
