@@ -127,6 +127,24 @@ describe('the outcome unknown: the answer was lost and every retry failed too', 
   });
 });
 
+describe('naming the holder of a value a claim found taken (review 10)', () => {
+  it('a search for holders that fails says so, never "no other account holds it"', async () => {
+    // Locks that name no owner: only a scan can say who holds the value.
+    const { ownerAttribute: _owner, ...anonymous } = conv;
+    const a = layout.account('a1', { username: 'ada' });
+    const b = layout.account('b1', { username: 'ada' });
+    const name = await table([a, b, layout.lock('HANDLE', 'ada')]);
+    const { ctx } = faultyContext([{ command: 'ScanCommand', on: () => true, fault: 'ThrottlingException' }]);
+    const preview = await previewTransaction(ctx, { table: name, convention: anonymous, operation: { kind: 'claim', rule: 'HANDLE', value: 'ada', account: keyOf(a, conv.keys) } });
+    if (!preview.ok) throw new Error(preview.error.message);
+    const result = await executePreview(ctx, { previewId: preview.value.id, confirmation: preview.value.confirm });
+    expect(result.ok && result.value.status).toBe('cancelled');
+    const message = result.ok ? result.value.message : '';
+    expect(message).not.toMatch(/no other account holds it/);
+    expect(message).toMatch(/who holds it could not be looked up \(throttled/);
+  });
+});
+
 describe('faults before the request reaches DynamoDB', () => {
   it('connection resets and timeouts are retried with the same token: written once', async () => {
     const account = layout.account('a1', { username: 'grace' });

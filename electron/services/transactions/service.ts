@@ -117,7 +117,14 @@ async function nameHolders(ctx: TransactionContext, entry: StoredPreview, reason
       // The account claiming the value holds it too; naming it as "the holder" would mislead.
       const claimants = new Set(entry.built.actions.filter((a) => a.role === 'check-account' || a.role === 'put-account').map((a) => keyId(a.key, keys)));
       const scope = entry.spec.kind === 'claim' || entry.spec.kind === 'change-value' ? entry.spec.scope : undefined;
-      const found = await findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule, value: meta.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments }).catch(() => []);
+      let found: PlainKey[];
+      try {
+        found = await findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule, value: meta.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments });
+      } catch (error) {
+        // A search that failed found nobody it can vouch for: never "no other account holds it".
+        const why = toAppError(error, { table: entry.preview.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets }).message;
+        return { ...reason, message: `${reason.message}; who holds it could not be looked up (${why})` };
+      }
       const holders = found.filter((h) => !claimants.has(keyId(h, keys)));
       if (holders.length === 0) return { ...reason, message: `${reason.message}, and no other account holds it (an orphan lock, or this account's own: release it first if it is an orphan)` };
       const names = holders.map((h) => formatKey(h, keys)).sort().join(', ');
