@@ -39,8 +39,9 @@ export function unverifiedFixes(plan: RepairPlanView, status: RepairStatusView):
 export function repairSummary(table: string, status: RepairStatusView, manual: number, unverified = 0): string {
   const done = status.fixes.filter((f) => f.state === 'succeeded').length;
   const failed = status.fixes.filter((f) => f.state === 'error').length;
-  const refused = status.fixes.length - done - failed;
-  return `Repair of ${table}: ${done} of ${status.fixes.length} fixes done${unverified > 0 ? ` (${unverified} NOT verified: re-read them)` : ''}, ${refused} refused, ${failed} failed${manual > 0 ? `; ${manual} left for a human` : ''}${status.phase === 'stopped' ? ' (stopped on request)' : ''}.\n`;
+  const unknown = status.fixes.filter((f) => f.state === 'outcome-unknown').length;
+  const refused = status.fixes.length - done - failed - unknown;
+  return `Repair of ${table}: ${done} of ${status.fixes.length} fixes done${unverified > 0 ? ` (${unverified} NOT verified: re-read them)` : ''}, ${refused} refused, ${failed} failed${unknown > 0 ? `, ${unknown} with an unknown outcome (may have been applied: look them up)` : ''}${manual > 0 ? `; ${manual} left for a human` : ''}${status.phase === 'stopped' ? ' (stopped on request)' : ''}.\n`;
 }
 
 /** The repair command. */

@@ -76,7 +76,12 @@ async function runOne(ctx: TransactionContext, input: ExecuteInput, execution: E
   }
   const sent = await sendTransaction({ client: ctx.client, input: t.view.input, actions: t.actions, ownerAttribute: input.convention.ownerAttribute, retry: ctx.deps?.retry, wait: ctx.deps?.wait, errorContext });
   if (!sent.ok) {
-    settle(execution, t, { index: t.view.index, state: 'error', message: `${sent.error.message} — the request may or may not have been applied; the plan stopped here` }, () => 'unknown: its transaction failed to send');
+    // The plan stops either way; only a send that may have reached DynamoDB is said to be possibly applied.
+    if (sent.error.outcome === 'unknown') {
+      settle(execution, t, { index: t.view.index, state: 'outcome-unknown', message: `${sent.error.message}; the plan stopped here` }, () => 'unknown: its transaction may have been applied (look the value up)');
+      return { logged: { status: 'outcome-unknown', error: sent.error }, unknown: true };
+    }
+    settle(execution, t, { index: t.view.index, state: 'error', message: `${sent.error.message} — nothing in this transaction was written; the plan stopped here` }, () => 'not applied: its transaction failed to send');
     return { logged: { status: 'error', error: sent.error }, unknown: true };
   }
   const outcome: Outcome = sent.value;

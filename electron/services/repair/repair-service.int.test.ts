@@ -8,6 +8,8 @@ import type { RepairStatusView } from '../../../shared/contract/repair-views';
 import { layoutFor, S } from '../../../shared/conventions/test-layouts';
 import type { Item, Problem } from '../../../shared/model';
 import { createTempTable, deleteTable, putItems, testClient } from '../../testing/dynamo-fixtures';
+import { faultInjector, type FaultRule } from '../../testing/reliability/faults';
+import { createDynamoClient } from '../dynamo/client';
 import { runAudit } from '../audit/run-audit';
 import { readActivity } from '../transactions/activity-log';
 import type { TransactionContext } from '../transactions/service';
@@ -239,5 +241,44 @@ describe('repair plans', () => {
     const key = (org: string, value: string) => ({ pk: S(`_unique#${org}#User#email#${value}`), sk: S('_unique#') });
     expect((await admin.send(new GetItemCommand({ TableName: name, Key: key('acme', 'x@y.io'), ConsistentRead: true }))).Item).toBeDefined();
     expect((await admin.send(new GetItemCommand({ TableName: name, Key: key('beta', 'z@y.io'), ConsistentRead: true }))).Item).toBeDefined();
+  });
+});
+
+describe('repair transactions that fail to send (review 10)', () => {
+  /** The repair of one orphan lock through a client whose TransactWriteItems fail as `rule` says; its status and activity line. */
+  async function repairThrough(rule: FaultRule) {
+    const name = await brokenTable(1, 0);
+    const { middleware } = faultInjector([rule]);
+    const client = createDynamoClient({ label: 'faults', endpoint, region: 'us-east-1' }, { middleware: [middleware], env: {} });
+    const ctx: TransactionContext = { ...context(), client, deps: { retry: { maxAttempts: 3, baseMs: 1, capMs: 2 }, wait: () => Promise.resolve(), holderSegments: 1 } };
+    try {
+      const service = new RepairService({ dataDir });
+      const plan = await service.plan(ctx, { owner: 'c1', table: name, convention: conv, problems: await problemsOf(name) });
+      if (!plan.ok) throw new Error(plan.error.message);
+      const started = service.start(ctx, { owner: 'c1', planId: plan.value.planId, confirmation: plan.value.confirmText });
+      if (!started.ok) throw new Error(started.error.message);
+      const status = await started.value.done;
+      const logged = (await readActivity({ dataDir, limit: 10_000 })).find((e) => e.table === name);
+      return { status, logged, orphanLeft: await exists(name, layout.lock('HANDLE', 'gone0')) };
+    } finally {
+      client.destroy();
+    }
+  }
+
+  it('an answer lost after DynamoDB applied it: outcome unknown, in the status, the fix and the activity log', async () => {
+    const { status, logged, orphanLeft } = await repairThrough({ command: 'TransactWriteItemsCommand', on: () => true, fault: 'reset', phase: 'after' });
+    expect(orphanLeft).toBe(false);
+    expect(status.phase).toBe('failed');
+    expect(status.transactions[0]).toMatchObject({ state: 'outcome-unknown', message: expect.stringMatching(/^the outcome is unknown — the request may have been applied/) });
+    expect(status.fixes[0]?.state).toBe('outcome-unknown');
+    expect(logged?.outcome.status).toBe('outcome-unknown');
+  });
+
+  it('a connection never made: an error that says nothing was written, never "may have been applied"', async () => {
+    const { status, logged, orphanLeft } = await repairThrough({ command: 'TransactWriteItemsCommand', on: () => true, fault: 'refused' });
+    expect(orphanLeft).toBe(true);
+    expect(status.transactions[0]).toMatchObject({ state: 'error', message: expect.stringContaining('nothing in this transaction was written') });
+    expect(status.transactions[0]?.message).not.toMatch(/may (or may not )?have been applied/);
+    expect(logged?.outcome.status).toBe('error');
   });
 });

@@ -214,14 +214,15 @@ async function sendClaimed(ctx: TransactionContext, d: TransactionDeps, entry: S
     request: preview.input,
     outcome: outcome ?? (sent.ok ? { status: 'error', error: { kind: 'internal', message: 'no outcome' } } : { status: sent.error.outcome === 'unknown' ? 'outcome-unknown' : 'error', error: sent.error }),
   };
+  let unlogged: string | undefined;
   try {
     await appendActivity(logged, { ...(d.dataDir ? { dataDir: d.dataDir } : {}), ...(ctx.secrets ? { secrets: ctx.secrets } : {}) });
   } catch (error) {
-    // The write already happened; failing to log it must be said, not hidden.
-    const message = `the request was sent, but the activity log could not be written: ${(error as Error).message}`;
-    if (outcome) outcome = { ...outcome, message: `${outcome.message} (${message})` };
+    // The request was sent (or may have been); failing to log it must be said, not hidden — on a failure too.
+    unlogged = `the activity log could not be written: ${(error as Error).message}`;
+    if (outcome) outcome = { ...outcome, message: `${outcome.message} (the request was sent, but ${unlogged})` };
   }
-  if (!sent.ok) return { ok: false, error: sent.error };
+  if (!sent.ok) return { ok: false, error: unlogged ? { ...sent.error, message: `${sent.error.message} (${unlogged})` } : sent.error };
   return ok(outcome ?? sent.value);
 }
 

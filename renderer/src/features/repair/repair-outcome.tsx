@@ -8,7 +8,8 @@ const STATE_WORDS: Readonly<Record<RepairStatusView['transactions'][number]['sta
   succeeded: 'applied',
   cancelled: 'cancelled by DynamoDB (nothing in it written)',
   refused: 'refused before sending',
-  error: 'error',
+  error: 'error (nothing in it written)',
+  'outcome-unknown': 'outcome unknown — it may have been applied',
   'not-sent': 'not sent',
 };
 
