@@ -63,3 +63,10 @@ describe('patchRowsWithLookup', () => {
     expect(patchRowsWithLookup(rows, lookup('HANDLE', 'ada', 'orphan'))).toBe(rows);
   });
 });
+
+describe('an incomplete re-check (review 10)', () => {
+  it('never overwrites a complete audit’s rows: a holder scan that did not finish may have missed holders', () => {
+    const partial: LookupView = { ...lookup('HANDLE', 'ada', 'free'), complete: false, reason: 'cannot reach DynamoDB (ECONNREFUSED)' };
+    expect(patchRowsWithLookup(rows, partial)).toBe(rows);
+  });
+});

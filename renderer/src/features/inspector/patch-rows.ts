@@ -23,6 +23,8 @@ function patchAccount(row: AccountGroup, rule: LookupRuleView): AccountGroup {
 
 /** Applies a lookup's verdicts to the rows: orphans that are gone disappear, holders' lock statuses are refreshed. */
 export function patchRowsWithLookup(rows: AuditRows, lookup: LookupView): AuditRows {
+  // A lookup whose holder scan did not finish may have missed holders: its verdicts never overwrite a complete audit's rows.
+  if (lookup.complete === false) return rows;
   const byId = new Map(rows.byId);
   const summary: Record<ProblemKind, number> = { ...(rows.counts?.summary ?? emptySummary()) };
   let locks = rows.counts?.locks ?? 0;

@@ -15,3 +15,14 @@ describe('OutcomePanel', () => {
     expect(refused).toContain('ACCT#b holds `ada` right now');
   });
 });
+
+describe('OutcomePanel after an incomplete re-check (review 10)', () => {
+  it('says the re-check did not finish instead of showing its verdict', () => {
+    const html = renderToStaticMarkup(
+      <OutcomePanel outcome={{ status: 'succeeded', previewId: 'p1', verified: true }} recheck={{ value: 'ada', method: 'scan', complete: false, reason: 'throttled', rules: [{ rule: 'HANDLE', normalized: 'ada', verdict: 'held', holders: [] }] }} />,
+    );
+    expect(html).toContain('data-testid="tx-recheck-incomplete"');
+    expect(html).toContain('The re-check did not finish (throttled)');
+    expect(html).not.toContain('data-testid="tx-recheck"');
+  });
+});

@@ -19,7 +19,12 @@ export function OutcomePanel({ outcome, recheck, auditsAgain = false }: { outcom
             ))}
           </ul>
         ) : null}
-        {recheck ? (
+        {recheck && recheck.complete === false ? (
+          <p className="alert alert-warn" data-testid="tx-recheck-incomplete">
+            The re-check did not finish ({recheck.reason ?? 'incomplete'}): its verdict could be wrong, so the inspector rows were not updated. Look the value up
+            again, or audit the table again.
+          </p>
+        ) : recheck ? (
           <div className="stack" data-testid="tx-recheck">
             {recheck.rules.map((rule) => (
               <p key={rule.rule}>

@@ -77,47 +77,47 @@ export function useLockForm(
       if (!preview) return;
       setStep('executing');
       setError(undefined);
+      let result: Result<TxOutcomeView>;
       try {
-        let result: Result<TxOutcomeView>;
-        try {
-          result = await bridge.call('tx.execute', { previewId: preview.previewId, confirmation });
-        } catch (cause) {
-          // The execute may have been sent before contact was lost: never "not accepted".
-          setError({
-            kind: 'unreachable',
-            outcome: 'unknown',
-            message: `lost contact with Locksmith during the execute (${String(cause)}): the request may have been sent and applied`,
-            fix: 'look the value up to see what was written; Execute again re-sends the same request with the same ClientRequestToken, which DynamoDB applies at most once (within 10 minutes)',
-          });
-          setStep('preview');
+        result = await bridge.call('tx.execute', { previewId: preview.previewId, confirmation });
+      } catch (cause) {
+        // The execute may have been sent before contact was lost: never "not accepted".
+        setError({
+          kind: 'unreachable',
+          outcome: 'unknown',
+          message: `lost contact with Locksmith during the execute (${String(cause)}): the request may have been sent and applied`,
+          fix: 'look the value up to see what was written; Execute again re-sends the same request with the same ClientRequestToken, which DynamoDB applies at most once (within 10 minutes)',
+        });
+        setStep('preview');
+        return;
+      }
+      if (!result.ok) {
+        setError(result.error);
+        setStep('preview');
+        return;
+      }
+      setOutcome(result.value);
+      setStep('outcome');
+      if (result.value.status === 'succeeded' && (request?.kind === 'change-value' || request?.kind === 'delete-account')) {
+        onAccountChanged();
+        return;
+      }
+      if (result.value.status !== 'succeeded' || !request || !('value' in request) || typeof request.value !== 'string') return;
+      // Re-check the group: a fresh lookup of the value updates the inspector rows in place. Whatever happens
+      // to it, the outcome stands (step 'outcome': a failure here is "the re-check failed", never "not accepted").
+      try {
+        const rule = 'rule' in request ? { rule: request.rule } : {};
+        const scope = request.kind === 'release' && request.scope ? { scope: request.scope } : {};
+        const fresh = await bridge.call('lookup.run', { connectionId, table, value: request.value, ...rule, ...scope, ...(convention ? { convention } : {}) });
+        if (!fresh.ok) {
+          setError(fresh.error);
           return;
         }
-        if (!result.ok) {
-          setError(result.error);
-          setStep('preview');
-          return;
-        }
-        setOutcome(result.value);
-        setStep('outcome');
-        if (result.value.status === 'succeeded' && (request?.kind === 'change-value' || request?.kind === 'delete-account')) {
-          onAccountChanged();
-          return;
-        }
-        if (result.value.status === 'succeeded' && request && 'value' in request && typeof request.value === 'string') {
-          // Re-check the group: a fresh lookup of the value updates the inspector rows in place.
-          const rule = 'rule' in request ? { rule: request.rule } : {};
-          const scope = request.kind === 'release' && request.scope ? { scope: request.scope } : {};
-          const fresh = await bridge.call('lookup.run', { connectionId, table, value: request.value, ...rule, ...scope, ...(convention ? { convention } : {}) });
-          if (fresh.ok) {
-            setRecheck(fresh.value);
-            onRechecked(fresh.value);
-          } else {
-            setError(fresh.error);
-          }
-        }
+        setRecheck(fresh.value);
+        // A lookup whose holder scan did not finish cannot be written over a complete audit's rows.
+        if (fresh.value.complete !== false) onRechecked(fresh.value);
       } catch (cause) {
         setError(fail(cause));
-        setStep('preview');
       }
     },
     [bridge, preview, request, connectionId, table, convention, onRechecked, onAccountChanged],

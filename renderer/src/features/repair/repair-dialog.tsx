@@ -42,7 +42,7 @@ function RepairDialog({ connectionId, table, filter, onClose }: { connectionId: 
   }, [shownProblems, keys, kind, search, rows.version]);
   return (
     <Dialog title={`Repair ${table}`} onClose={running ? () => undefined : onClose} testId="repair-dialog">
-      <ErrorBox error={flow.error} title="The repair could not go on" />
+      <ErrorBox error={flow.error} title={flow.error?.outcome === 'unknown' ? 'Lost track of the repair — it may still be running' : 'The repair could not go on'} />
       <ErrorBox error={problemsError === undefined ? undefined : { kind: 'internal', message: problemsError }} title="The problems could not be read" />
       {(flow.step === 'select' || flow.step === 'planning') && problems ? (
         <RepairSelection problems={problems} filter={filter} planning={flow.step === 'planning'} onPlan={(request) => void flow.makePlan(request)} />

@@ -109,6 +109,7 @@ export function useRepair(connectionId: string, table: string, runId: string | u
       if (!plan) return;
       setStep('executing');
       setError(undefined);
+      let finished = false;
       try {
         let current = await bridge.call('repair.execute', { connectionId, planId: plan.planId, confirmation });
         const started = current.ok;
@@ -127,9 +128,15 @@ export function useRepair(connectionId: string, table: string, runId: string | u
         }
         setStatus(current.value);
         setStep('finished');
+        finished = true;
         await recheckApplied(current.value, plan);
       } catch (cause) {
-        setError(lost(cause));
+        // Contact lost while the repair ran: it goes on in Locksmith (or stopped there) — what was sent is not known here.
+        setError(
+          finished
+            ? lost(cause)
+            : { kind: 'unreachable', outcome: 'unknown', message: `lost contact with Locksmith during the repair (${String(cause)}): it may still be running, and its transactions may have been applied`, fix: 'the Activity tab lists every transaction sent and how it ended; audit the table again before another repair' },
+        );
       }
     },
     [bridge, connectionId, plan, recheckApplied],
