@@ -67,6 +67,8 @@ function longTaskBreakdown(events: readonly TraceEvent[]): string[] {
   // The page's main thread only (a worker's or the browser's own long tasks do not block the page).
   const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && (e.args as { name?: string } | undefined)?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
   const tasks = complete.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000 && main.has(`${e.pid}:${e.tid}`));
+  // When each task ran, from the trace's first main-thread task (the click's, for the audit's trace).
+  const t0 = Math.min(...complete.filter((e) => e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`)).map((e) => e.ts));
   return tasks
     .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
     .slice(0, 12)
@@ -78,7 +80,7 @@ function longTaskBreakdown(events: readonly TraceEvent[]): string[] {
         byName.set(label, Math.max(byName.get(label) ?? 0, (e.dur ?? 0) / 1000));
       }
       const top = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, ms]) => `${n} ${ms.toFixed(0)}`);
-      return `${((task.dur ?? 0) / 1000).toFixed(0)} ms: ${top.join(' | ')}`;
+      return `${((task.dur ?? 0) / 1000).toFixed(0)} ms at +${((task.ts - t0) / 1e6).toFixed(1)} s: ${top.join(' | ')}`;
     });
 }
 /**

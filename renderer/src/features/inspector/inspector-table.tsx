@@ -16,6 +16,7 @@ import { buildColumns, inspectorFeatures } from './inspector-columns';
 import type { InspectorFilter } from './row-filter';
 import type { RowsView, ViewSpec } from './row-store';
 import { RowDetail } from './row-detail';
+import { bodyHeight, virtualCount } from './virtual-count';
 
 /** Props of {@link InspectorTable}. */
 export interface InspectorTableProps {
@@ -112,15 +113,18 @@ export const InspectorTable = memo(function InspectorTable({ rows, onView, onWin
   // write's re-check moves it), so while one is open the rows in the window are keyed by id.
   const byPlace = useCallback((index: number) => index, []);
   const byRow = useCallback((index: number) => (index >= windowStart ? windowOf[index - windowStart]?.id : undefined) ?? index, [windowStart, windowOf]);
+  // Rounded up: a new count rebuilds every row's measurement, and the length changes with every batch.
+  const count = virtualCount(length);
   const virtualizer = useVirtualizer({
-    count: length,
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     getItemKey: expanded.size > 0 ? byRow : byPlace,
     overscan: 4,
   });
   const allItems = virtualizer.getVirtualItems();
-  useWindow(length, allItems[0]?.index ?? 0, allItems[allItems.length - 1]?.index ?? 0, onWindow);
+  // The virtualizer's places past the view's length (see virtualCount) are not rows: never asked for.
+  useWindow(length, Math.min(allItems[0]?.index ?? 0, Math.max(0, length - 1)), Math.min(allItems[allItems.length - 1]?.index ?? 0, Math.max(0, length - 1)), onWindow);
   // Rows the store has not sent yet (a jump far beyond the window) show a moment later, with its answer.
   const virtualItems = useMemo(() => allItems.filter((item) => item.index >= windowStart && item.index < windowStart + windowOf.length), [allItems, windowStart, windowOf]);
   const windowRows = useMemo(() => virtualItems.flatMap((item) => windowOf[item.index - windowStart] ?? []), [virtualItems, windowStart, windowOf]);
@@ -237,7 +241,7 @@ export const InspectorTable = memo(function InspectorTable({ rows, onView, onWin
             </tr>
           ))}
         </thead>
-        <tbody className="grid-body" style={{ height: virtualizer.getTotalSize() }}>
+        <tbody className="grid-body" style={{ height: bodyHeight(virtualizer.getTotalSize(), count, length, ROW_HEIGHT) }}>
           {virtualItems.map((item, position) => {
             // The table holds exactly the window, in the virtualizer's order.
             const row = tableRows[position];
