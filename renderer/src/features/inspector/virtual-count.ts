@@ -4,7 +4,7 @@
  * a row). While an audit streams, the view's length changes with every batch, so at 1M items
  * (340k rows) each batch cost the page a 10–50 ms render plus ~8 MB of garbage, and the GC that
  * followed made the main thread's longest tasks (docs/benchmarks.md, "Session 8 — the UI at 1M").
- * Rounded up to a power of two, the count changes ~20 times in a whole run. The places past the
+ * Rounded up to a power of two, the count changes ~10 times in a whole 1M run. The places past the
  * view's length are never rendered (the store sends no row for them) and the grid's body is sized
  * to the view's length (see {@link bodyHeight}), so the extra places cost only their measurements.
  */
