@@ -40,8 +40,8 @@ function keySchema(value: unknown): KeySchema | undefined {
   return range ? { hash, range } : { hash };
 }
 
-/** The remembered entries, oldest first; an unreadable or malformed file is an empty cache. */
-async function readEntries(path: string): Promise<[string, KeySchema][]> {
+/** The entries of a cache file of the data folder (`{version: 1, entries: [...]}`), oldest first; an unreadable or malformed file has none. */
+export async function readCacheEntries(path: string): Promise<unknown[]> {
   try {
     // Like every file of the data folder, never read through a symbolic link.
     const file = await openNoFollow(path, constants.O_RDONLY);
@@ -52,27 +52,27 @@ async function readEntries(path: string): Promise<[string, KeySchema][]> {
       await file.close();
     }
     const json = JSON.parse(text) as { version?: unknown; entries?: unknown };
-    if (json.version !== 1 || !Array.isArray(json.entries)) return [];
-    return json.entries.flatMap((e): [string, KeySchema][] => {
-      const schema = Array.isArray(e) && typeof e[0] === 'string' ? keySchema(e[1]) : undefined;
-      return schema ? [[e[0] as string, schema]] : [];
-    });
+    return json.version === 1 && Array.isArray(json.entries) ? (json.entries as unknown[]) : [];
   } catch {
     return [];
   }
 }
 
-/** The key schema remembered for a table, if any (unverified: see verifyKeySchema in services/dynamo/key-probe.ts). */
-export async function cachedKeySchema(env: NodeJS.ProcessEnv, place: string): Promise<KeySchema | undefined> {
-  return new Map(await readEntries(keySchemaCachePath(env))).get(place);
+/** The remembered key schemas, oldest first. */
+async function readEntries(path: string): Promise<[string, KeySchema][]> {
+  return (await readCacheEntries(path)).flatMap((e): [string, KeySchema][] => {
+    if (!Array.isArray(e) || typeof e[0] !== 'string') return [];
+    const schema = keySchema(e[1]);
+    return schema ? [[e[0], schema]] : [];
+  });
 }
 
-/** Remembers a table's key schema (from DescribeTable). Best effort: a cache that cannot be written is no error. */
-export async function rememberKeySchema(env: NodeJS.ProcessEnv, place: string, keys: KeySchema): Promise<void> {
-  const path = keySchemaCachePath(env);
+/**
+ * Writes a cache file of the data folder (the newest MAX_ENTRIES entries). Best effort: a cache that
+ * cannot be written is no error (the next run does the slower thing, never the wrong one).
+ */
+export async function writeCacheEntries(env: NodeJS.ProcessEnv, path: string, entries: readonly unknown[]): Promise<void> {
   try {
-    const entries = (await readEntries(path)).filter(([p]) => p !== place);
-    entries.push([place, keys]);
     await ensureDataDir(resolveDataDir(env));
     await ensureDataDir(join(resolveDataDir(env), 'cache'));
     // Written aside and renamed: two CLI runs at once never leave half a file.
@@ -87,4 +87,17 @@ export async function rememberKeySchema(env: NodeJS.ProcessEnv, place: string, k
   } catch {
     // The next run describes the table again: slower, never wrong.
   }
+}
+
+/** The key schema remembered for a table, if any (unverified: see verifyKeySchema in services/dynamo/key-probe.ts). */
+export async function cachedKeySchema(env: NodeJS.ProcessEnv, place: string): Promise<KeySchema | undefined> {
+  return new Map(await readEntries(keySchemaCachePath(env))).get(place);
+}
+
+/** Remembers a table's key schema (from DescribeTable). Best effort: a cache that cannot be written is no error. */
+export async function rememberKeySchema(env: NodeJS.ProcessEnv, place: string, keys: KeySchema): Promise<void> {
+  const path = keySchemaCachePath(env);
+  const entries = (await readEntries(path)).filter(([p]) => p !== place);
+  entries.push([place, keys]);
+  await writeCacheEntries(env, path, entries);
 }

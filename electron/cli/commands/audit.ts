@@ -1,7 +1,11 @@
 /** `locksmith audit`: scan a table, report every problem; exit 0 clean, 1 problems, 2 error or incomplete. */
 import v8 from 'node:v8';
-import { CONVENTION_FLAGS, optionalInt, optionalPositive } from '../args';
-import type { Item } from '../../../shared/model';
+import { CONVENTION_FLAGS, optionalInt, optionalPositive, optionalString } from '../args';
+import type { Convention, Item } from '../../../shared/model';
+import type { RunAuditOptions } from '../../services/audit/run-audit';
+import type { Connection } from '../connection';
+import { tablePlace } from '../key-schema-cache';
+import { detectionRequest, rememberConvention, startSpeculativeAudit, type SpeculativeAudit } from '../speculative-audit';
 import type { CliCommand } from '../command';
 import { EXIT_OK, EXIT_PROBLEMS, unwrap } from '../command';
 import { closeSession, incomplete, openTableForScan, progressPrinter } from '../session';
@@ -21,6 +25,11 @@ const AUDIT_SEMI_SPACE_MIB = 4;
  * ~10% more CPU in full GCs, at 50% none (and ~6 MiB of the saving back).
  */
 const AUDIT_HEAP_GROWING_PERCENT = 50;
+
+/** What a scan audit loads once the table is open (a --convention file's audit loads it after the key check). */
+function loadAuditModules() {
+  return Promise.all([import('../convention-source'), import('../../services/audit/run-audit'), import('../../services/dynamo/client'), import('../report-text')]);
+}
 
 /** The audit command. */
 export const auditCommand: CliCommand = {
@@ -50,7 +59,7 @@ Examples:
   locksmith audit --export ./exports/AWSDynamoDB/01700000000000-abcd1234 --preset uniq --json
   locksmith audit --export ./full --export ./incr1 --profile prod --table users
   locksmith audit --export s3://exports/users --profile prod --table users --engine athena --athena-output s3://athena-results/locksmith/`,
-  async run({ values, io }) {
+  async run({ values, io, debug }) {
     if (values.export !== undefined) return (await import('./audit-export')).auditFromExport(values, io);
     fixYoungGeneration(AUDIT_SEMI_SPACE_MIB);
     v8.setFlagsFromString(`--heap-growing-percent=${AUDIT_HEAP_GROWING_PERCENT}`);
@@ -60,40 +69,62 @@ Examples:
     const rcuPerSecond = optionalPositive(values, 'rcu-per-second', 'audit');
     let session: ScanSession | undefined;
     let sample: Promise<Item[]> | undefined;
+    let modules: ReturnType<typeof loadAuditModules> | undefined;
+    let speculation: SpeculativeAudit | undefined;
+    let progress: ReturnType<typeof progressPrinter> | undefined;
+    const runOptions = (connection: Connection, table: string, convention: Convention, segments: number, signal: AbortSignal): RunAuditOptions => ({
+      client: connection.client,
+      table,
+      convention,
+      segments,
+      signal,
+      rateLimit: { pagesPerSecond, capacityUnitsPerSecond: rcuPerSecond },
+      errorContext: connection.errorContext,
+      // A run started before the convention was confirmed shows progress only once it is.
+      onProgress: (p) => progress?.update?.(p),
+    });
     try {
       // Detection's sample is read while the table's keys are checked (a cached schema, one GetItem) or
       // described (DynamoDB Local counts the table to answer DescribeTable: ~0.4–0.7 s at 200k items).
-      session = await openTableForScan(values, io, 'audit', (connection, name) => {
-        if (values.convention !== undefined) return;
-        sample = Promise.all([import('../../services/audit/sample'), import('../../services/dynamo/client')]).then(async ([{ sampleItems }, { defaultSegments }]) => {
-          const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
-          return unwrap(await sampleItems(connection.client, name, undefined, { segments, signal: io.signal, errorContext: connection.errorContext }));
-        });
-        // Awaited below only when the table exists; a failure then surfaces there, never as an unhandled rejection.
-        sample.catch(() => undefined);
+      session = await openTableForScan(values, io, 'audit', (connection, name, cachedKeys) => {
+        if (values.convention === undefined) {
+          sample = Promise.all([import('../../services/audit/sample'), import('../../services/dynamo/client')]).then(async ([{ sampleItems }, { defaultSegments }]) => {
+            const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
+            return unwrap(await sampleItems(connection.client, name, undefined, { segments, signal: io.signal, errorContext: connection.errorContext }));
+          });
+          // Awaited below only when the table exists; a failure then surfaces there, never as an unhandled rejection.
+          sample.catch(() => undefined);
+        }
+        // Loaded while the keys are checked or the table described (after the sample's, which is on the critical path).
+        const loaded = loadAuditModules();
+        loaded.catch(() => undefined);
+        modules = loaded;
+        // The convention detected last time, on the cached keys: the audit starts now and counts only if both are confirmed.
+        if (values.convention === undefined && cachedKeys !== undefined) {
+          const segments = loaded.then(([, , { defaultSegments }]) => segmentsFlag ?? defaultSegments(connection.target, io.env));
+          const request = segments.then((n) => detectionRequest(optionalString(values, 'preset'), n));
+          speculation = startSpeculativeAudit(io.env, tablePlace(connection.target, name), request, cachedKeys, async (convention, signal) => {
+            const [[, { runAudit }], n] = await Promise.all([loaded, segments]);
+            return runAudit(runOptions(connection, name, convention, n, AbortSignal.any([io.signal, signal])));
+          });
+        }
       });
       const { connection, table } = session;
-      const [{ resolveConvention }, { runAudit }, { defaultSegments }, { auditText }] = await Promise.all([
-        import('../convention-source'),
-        import('../../services/audit/run-audit'),
-        import('../../services/dynamo/client'),
-        import('../report-text'),
-      ]);
+      const [{ resolveConvention }, { runAudit }, { defaultSegments }, { auditText }] = await (modules ?? loadAuditModules());
       const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
       const sampled = sample;
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments, ...(sampled ? { sample: () => sampled } : {}) });
       if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
-      const progress = progressPrinter(io, table.itemCount);
-      const run = await runAudit({
-        client: connection.client,
-        table: table.name,
-        convention: resolved.convention,
-        segments,
-        signal: io.signal,
-        rateLimit: { pagesPerSecond, capacityUnitsPerSecond: rcuPerSecond },
-        errorContext: connection.errorContext,
-        onProgress: progress.update,
-      });
+      progress = progressPrinter(io, table.itemCount);
+      let run = await speculation?.confirm(resolved.convention, table.keys);
+      if (debug && speculation) io.stderr(`locksmith: ${run ? 'the audit started with the convention remembered for this table, confirmed by the sample' : 'no remembered convention confirmed by the sample: the audit starts now'}\n`);
+      let remembering: Promise<void> | undefined;
+      if (!run) {
+        const place = tablePlace(connection.target, table.name);
+        if (values.convention === undefined) remembering = rememberConvention(io.env, place, detectionRequest(optionalString(values, 'preset'), segments), resolved.convention);
+        run = await runAudit(runOptions(connection, table.name, resolved.convention, segments, io.signal));
+      }
+      await remembering;
       progress.done();
       const { report } = run;
       io.stdout(json ? `${JSON.stringify(report)}\n` : auditText(report, run.progress, resolved.source, styleFor(io)));
@@ -101,6 +132,7 @@ Examples:
       const problems = Object.values(report.summary).reduce((a, b) => a + b, 0);
       return problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
     } finally {
+      speculation?.abort();
       closeSession(session);
     }
   },
