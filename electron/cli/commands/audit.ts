@@ -101,10 +101,11 @@ Examples:
         modules = loaded;
         // The convention detected last time, on the cached keys: the audit starts now and counts only if both are confirmed.
         if (values.convention === undefined && cachedKeys !== undefined) {
-          const segments = loaded.then(([, , { defaultSegments }]) => segmentsFlag ?? defaultSegments(connection.target, io.env));
+          // Only what the run needs is awaited (an import of a module being loaded is the same load).
+          const segments = import('../../services/dynamo/client').then(({ defaultSegments }) => segmentsFlag ?? defaultSegments(connection.target, io.env));
           const request = segments.then((n) => detectionRequest(optionalString(values, 'preset'), n));
           speculation = startSpeculativeAudit(io.env, tablePlace(connection.target, name), request, cachedKeys, async (convention, signal) => {
-            const [[, { runAudit }], n] = await Promise.all([loaded, segments]);
+            const [{ runAudit }, n] = await Promise.all([import('../../services/audit/run-audit'), segments]);
             return runAudit(runOptions(connection, name, convention, n, AbortSignal.any([io.signal, signal])));
           });
         }
