@@ -26,11 +26,6 @@ const AUDIT_SEMI_SPACE_MIB = 4;
  */
 const AUDIT_HEAP_GROWING_PERCENT = 50;
 
-/** What a scan audit loads once the table is open (a --convention file's audit loads it after the key check). */
-function loadAuditModules() {
-  return Promise.all([import('../convention-source'), import('../../services/audit/run-audit'), import('../../services/dynamo/client'), import('../report-text')]);
-}
-
 /** The audit command. */
 export const auditCommand: CliCommand = {
   name: 'audit',
@@ -69,7 +64,6 @@ Examples:
     const rcuPerSecond = optionalPositive(values, 'rcu-per-second', 'audit');
     let session: ScanSession | undefined;
     let sample: Promise<Item[]> | undefined;
-    let modules: ReturnType<typeof loadAuditModules> | undefined;
     let speculation: SpeculativeAudit | undefined;
     let progress: ReturnType<typeof progressPrinter> | undefined;
     const runOptions = (connection: Connection, table: string, convention: Convention, segments: number, signal: AbortSignal): RunAuditOptions => ({
@@ -95,12 +89,9 @@ Examples:
           // Awaited below only when the table exists; a failure then surfaces there, never as an unhandled rejection.
           sample.catch(() => undefined);
         }
-        // Loaded while the keys are checked or the table described (after the sample's, which is on the critical path).
-        const loaded = loadAuditModules();
-        loaded.catch(() => undefined);
-        modules = loaded;
         // The convention detected last time, on the cached keys: the audit starts now and counts only if both are confirmed.
-        if (values.convention === undefined && cachedKeys !== undefined) {
+        // Not for a paced scan: it is long anyway, and a discarded start would spend capacity the user rationed.
+        if (values.convention === undefined && cachedKeys !== undefined && pagesPerSecond === undefined && rcuPerSecond === undefined) {
           // Only what the run needs is awaited (an import of a module being loaded is the same load).
           const segments = import('../../services/dynamo/client').then(({ defaultSegments }) => segmentsFlag ?? defaultSegments(connection.target, io.env));
           const request = segments.then((n) => detectionRequest(optionalString(values, 'preset'), n));
@@ -111,7 +102,12 @@ Examples:
         }
       });
       const { connection, table } = session;
-      const [{ resolveConvention }, { runAudit }, { defaultSegments }, { auditText }] = await (modules ?? loadAuditModules());
+      const [{ resolveConvention }, { runAudit }, { defaultSegments }, { auditText }] = await Promise.all([
+        import('../convention-source'),
+        import('../../services/audit/run-audit'),
+        import('../../services/dynamo/client'),
+        import('../report-text'),
+      ]);
       const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
       const sampled = sample;
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments, ...(sampled ? { sample: () => sampled } : {}) });
