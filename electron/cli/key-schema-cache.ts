@@ -85,7 +85,7 @@ export async function writeCacheEntries(env: NodeJS.ProcessEnv, path: string, en
     }
     await rename(temp, path);
   } catch {
-    // The next run describes the table again: slower, never wrong.
+    // Nothing remembered: the next run describes (or detects) again, slower and never wrong.
   }
 }
 
