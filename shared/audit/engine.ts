@@ -318,12 +318,14 @@ export class AuditEngine {
     if (!this.stale) return;
     this.stale = false;
     this.index.forEach((byValue, ruleIndex) => {
-      for (const [key, slot] of byValue) {
+      const bit = 1 << ruleIndex;
+      // forEach, not for…of: no [key, slot] pair allocated per slot (a flush at 200k items: ~70 → ~25 ms, engine-probe).
+      byValue.forEach((slot, key) => {
         if (!('kind' in slot)) this.recompute(slot);
         // Compact mode: an account whose canonical lock was read is healthy; a lone account (missing
         // lock) or a lone lock (orphan) has a problem to report, so it gets an entry.
-        else if (slot.kind === 'canonical' || (slot.locked & (1 << ruleIndex)) === 0) this.recompute(this.expand(byValue, ruleIndex, key, slot));
-      }
+        else if (slot.kind === 'canonical' || (slot.locked & bit) === 0) this.recompute(this.expand(byValue, ruleIndex, key, slot));
+      });
     });
   }
 
