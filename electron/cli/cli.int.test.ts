@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AuditReport } from '../../shared/audit/types';
 import { createTempTable, deleteTable, putItems, testClient } from '../testing/dynamo-fixtures';
@@ -114,6 +117,8 @@ describe('audit exit codes and errors', () => {
 
 describe('Ctrl+C during an audit', () => {
   it('cancels the scan, prints the partial report as incomplete and exits 2', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'locksmith-ctrl-c-'));
+    onTestFinished(() => rmSync(data, { recursive: true, force: true }));
     const controller = new AbortController();
     let out = '';
     let err = '';
@@ -124,7 +129,8 @@ describe('Ctrl+C during an audit', () => {
         // The first progress line: a page has arrived. Abort as SIGINT would.
         if (text.startsWith('\r')) controller.abort();
       },
-      env: {},
+      // A fresh data folder: nothing remembered, so the scan starts after detection (and cannot end before the first progress line).
+      env: { LOCKSMITH_DATA_DIR: data },
       interactive: true,
       signal: controller.signal,
     };

@@ -2,6 +2,7 @@
 import v8 from 'node:v8';
 import { CONVENTION_FLAGS, optionalInt, optionalPositive, optionalString } from '../args';
 import type { Convention, Item } from '../../../shared/model';
+import type { ScanProgress } from '../../../shared/scan-types';
 import type { RunAuditOptions } from '../../services/audit/run-audit';
 import type { Connection } from '../connection';
 import { tablePlace } from '../key-schema-cache';
@@ -66,6 +67,7 @@ Examples:
     let sample: Promise<Item[]> | undefined;
     let speculation: SpeculativeAudit | undefined;
     let progress: ReturnType<typeof progressPrinter> | undefined;
+    let lastProgress: ScanProgress | undefined;
     const runOptions = (connection: Connection, table: string, convention: Convention, segments: number, signal: AbortSignal): RunAuditOptions => ({
       client: connection.client,
       table,
@@ -74,8 +76,11 @@ Examples:
       signal,
       rateLimit: { pagesPerSecond, capacityUnitsPerSecond: rcuPerSecond },
       errorContext: connection.errorContext,
-      // A run started before the convention was confirmed shows progress only once it is.
-      onProgress: (p) => progress?.update?.(p),
+      // A run started before the convention was confirmed shows progress once it is (from where it got to).
+      onProgress: (p) => {
+        lastProgress = p;
+        progress?.update?.(p);
+      },
     });
     try {
       // Detection's sample is read while the table's keys are checked (a cached schema, one GetItem) or
@@ -114,6 +119,7 @@ Examples:
       if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
       progress = progressPrinter(io, table.itemCount);
       let run = await speculation?.confirm(resolved.convention, table.keys);
+      if (run && lastProgress) progress.update?.(lastProgress);
       if (debug && speculation) io.stderr(`locksmith: ${run ? 'the audit started with the convention remembered for this table, confirmed by the sample' : 'no remembered convention confirmed by the sample: the audit starts now'}\n`);
       let remembering: Promise<void> | undefined;
       if (!run) {
