@@ -215,6 +215,11 @@ export interface LookupRuleView {
    * is not confirmed by a scan (`lookup.run` with `confirm` scans).
    */
   readonly asOfAudit?: string;
+  /**
+   * Set (the index's name) when the holders came from a GSI query: an index is eventually consistent and
+   * matches the stored spelling only, so its "no holder" is not certain (`lookup.run` with `confirm` scans).
+   */
+  readonly byIndex?: string;
   /** When finding the holders took a scan or an audit: the GSI that makes it one Query (what `locksmith suggest-index` prints). */
   readonly suggestedIndex?: SuggestedIndexView;
 }

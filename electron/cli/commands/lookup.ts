@@ -10,7 +10,7 @@ import { styleFor } from '../style';
 export const lookupCommand: CliCommand = {
   name: 'lookup',
   summary: 'Look one value up: which lock exists, which accounts hold it, and the verdict per rule.',
-  usage: 'lookup --table T --value V [--rule R] [--scope ATTR=V] [--preset P | --convention FILE] [--json]',
+  usage: 'lookup --table T --value V [--rule R] [--scope ATTR=V] [--confirm] [--preset P | --convention FILE] [--json]',
   flags: {
     table: { type: 'string', valueName: 'T', description: 'the table' },
     value: { type: 'string', valueName: 'V', description: 'the value, e.g. ada@lovelace.io' },
@@ -18,11 +18,13 @@ export const lookupCommand: CliCommand = {
     ...SCOPE_FLAG,
     ...CONVENTION_FLAGS,
     segments: { type: 'string', valueName: 'N', description: 'segments of the holder scan, when no index fits' },
+    confirm: { type: 'boolean', description: "when an index finds no holder, confirm it with a consistent scan (an index is eventually consistent and finds the stored spelling only)" },
     json: { type: 'boolean', description: 'print only the JSON answer on stdout' },
   },
   details: `
 Locks are read with consistent GetItem (every template, legacy forms included). Holders are found
-through a GSI whose partition key is the rule's attribute when the table has one, else by a scan.
+through a GSI whose partition key is the rule's attribute when the table has one, else by a scan;
+every index hit is re-read by key, and --confirm checks an index's "no holder" with a consistent scan.
 A scoped rule (unique within an org, a tenant…) is looked up in the --scope given; without one,
 one scan finds its locks and holders in every scope and answers once per scope found.
 Exit codes: 0 free or held, 1 orphan, unprotected or duplicate, 2 error or incomplete.
@@ -47,7 +49,7 @@ Example:
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments });
       const progress = progressPrinter(io);
       const answer = unwrap(
-        await lookupValue({ client: connection.client, table, convention: resolved.convention, value, rule, ...(scope ? { scope } : {}), segments, signal: io.signal, onProgress: progress.update, errorContext: connection.errorContext }),
+        await lookupValue({ client: connection.client, table, convention: resolved.convention, value, rule, ...(scope ? { scope } : {}), ...(values.confirm === true ? { confirmAbsenceWithScan: true } : {}), segments, signal: io.signal, onProgress: progress.update, errorContext: connection.errorContext }),
       );
       progress.done();
       io.stdout(values.json === true ? `${JSON.stringify(answer)}\n` : lookupText(answer, table.keys, styleFor(io)));

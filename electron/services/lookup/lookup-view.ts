@@ -73,6 +73,7 @@ export async function lookupView(ctx: ConventionContext, args: LookupArgs, index
         holders: r.holders,
         notes: r.notes,
         ...(r.search.kind === 'audit' ? { asOfAudit: r.search.auditedAt } : {}),
+        ...(r.search.kind === 'gsi' ? { byIndex: r.search.index } : {}),
         ...(suggestedIndex ? { suggestedIndex } : {}),
       };
     }),

@@ -11,6 +11,8 @@ import { createDynamoClient } from '../dynamo/client';
 import { describeTable } from '../dynamo/tables';
 import type { TableInfo } from '../dynamo/tables';
 import { lookupValue } from './lookup';
+import { lookupView } from './lookup-view';
+import { connectionContext, tableContext } from '../context/request-context';
 import type { LookupOptions } from './lookup';
 import { convention, ITEMS, keys } from './testing/lookup-dataset';
 
@@ -115,6 +117,27 @@ describe('normalization and the index', () => {
   it('confirmAbsenceWithScan turns the index miss into a scan and the right verdict', async () => {
     const answer = await lookup(withIndex, 'ada@lovelace.io', { confirmAbsenceWithScan: true });
     expect(answer.rules[0]).toMatchObject({ verdict: 'held', search: { kind: 'scan', complete: true } });
+  });
+});
+
+describe("an index's 'no holder' (review 10)", () => {
+  it('is confirmed by a consistent scan when asked, for a rule that normalizes nothing too (an index is eventually consistent)', async () => {
+    const exact = { ...convention, rules: convention.rules.map((r) => (r.name === 'EMAIL' ? { ...r, normalize: [] } : r)) };
+    const plain = await lookupValue({ client, table: withIndex, convention: exact, value: 'free@x.io', rule: 'EMAIL' });
+    expect(plain.ok && plain.value.rules[0]?.search).toEqual({ kind: 'gsi', index: 'email-index' });
+    const confirmed = await lookupValue({ client, table: withIndex, convention: exact, value: 'free@x.io', rule: 'EMAIL', confirmAbsenceWithScan: true });
+    if (!confirmed.ok) throw new Error(confirmed.error.message);
+    expect(confirmed.value.rules[0]).toMatchObject({ verdict: 'free', search: { kind: 'scan', complete: true } });
+    expect(confirmed.value.rules[0]?.notes.join(' ')).toMatch(/index email-index found no holder; a consistent scan confirmed the answer/);
+  });
+
+  it("the app's view names the index an answer came from (the page offers the scan for its 'no holder'), and confirm takes the scan", async () => {
+    const ctx = { ...tableContext(connectionContext({ connectionId: 'endpoint:test', target: { label: 'test', endpoint, region: 'us-east-1' }, client, writable: false, allowWrites: 'allow writes', endpoint, local: true }), withIndex), convention, conventionSource: 'given' as const };
+    const byIndex = await lookupView(ctx, { value: 'free@x.io', rule: 'EMAIL' });
+    expect(byIndex.ok && byIndex.value.rules[0]).toMatchObject({ verdict: 'free', byIndex: 'email-index', holders: [] });
+    const confirmed = await lookupView(ctx, { value: 'free@x.io', rule: 'EMAIL', confirm: true });
+    expect(confirmed.ok && confirmed.value.rules[0]?.verdict).toBe('free');
+    expect(confirmed.ok && confirmed.value.rules[0]?.byIndex).toBeUndefined();
   });
 });
 

@@ -197,6 +197,14 @@ function RuleVerdict({ rule, complete, keys, onConfirm }: { rule: LookupRuleView
           </button>
         </p>
       ) : null}
+      {rule.byIndex !== undefined && rule.holders.length === 0 ? (
+        <p className="alert alert-info" data-testid="lookup-index-no-holder">
+          Index <VisibleText className="mono" text={rule.byIndex} /> found no holder; an index is eventually consistent and finds the stored spelling only.{' '}
+          <button type="button" className="btn btn-small" onClick={onConfirm} data-testid="lookup-confirm-index">
+            Confirm with a scan
+          </button>
+        </p>
+      ) : null}
       <dl className="facts">
         <dt>Lock</dt>
         <dd className="mono">
