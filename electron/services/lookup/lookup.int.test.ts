@@ -224,21 +224,7 @@ describe('a scoped rule through the index suggest-index prints (review 9)', () =
   let table: TableInfo;
 
   beforeAll(async () => {
-    const name = uniqueTableName('lookup-scoped-gsi');
-    await admin.send(
-      new CreateTableCommand({
-        TableName: name,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'PK', AttributeType: 'S' },
-          { AttributeName: 'SK', AttributeType: 'S' },
-        ],
-        KeySchema: [
-          { AttributeName: 'PK', KeyType: 'HASH' },
-          { AttributeName: 'SK', KeyType: 'RANGE' },
-        ],
-      }),
-    );
+    const name = await createTempTable(admin, keys, 'lookup-scoped-gsi');
     const described = await describeTable(client, name);
     if (!described.ok) throw new Error(described.error.message);
     const [suggestion] = suggestIndexes({ name, keys, gsis: described.value.gsis, billingMode: 'PAY_PER_REQUEST' }, scoped);

@@ -11,7 +11,7 @@ import type { Convention, PlainKey } from '../../../shared/model';
 import { formatKey } from '../../../shared/plain-key';
 import type { Outcome } from '../../../shared/transactions/types';
 import { toAppError } from '../dynamo/errors';
-import { appendActivity, type ActivityEntry } from '../transactions/activity-log';
+import { appendActivity, failedOutcome, type ActivityEntry } from '../transactions/activity-log';
 import { sendTransaction } from '../transactions/execute';
 import type { TransactionContext } from '../transactions/service';
 import { verifyExecuted } from '../transactions/verify-writes';
@@ -79,10 +79,10 @@ async function runOne(ctx: TransactionContext, input: ExecuteInput, execution: E
     // The plan stops either way; only a send that may have reached DynamoDB is said to be possibly applied.
     if (sent.error.outcome === 'unknown') {
       settle(execution, t, { index: t.view.index, state: 'outcome-unknown', message: `${sent.error.message}; the plan stopped here` }, () => 'unknown: its transaction may have been applied (look the value up)');
-      return { logged: { status: 'outcome-unknown', error: sent.error }, unknown: true };
+      return { logged: failedOutcome(sent.error), unknown: true };
     }
     settle(execution, t, { index: t.view.index, state: 'error', message: `${sent.error.message} — nothing in this transaction was written; the plan stopped here` }, () => 'not applied: its transaction failed to send');
-    return { logged: { status: 'error', error: sent.error }, unknown: true };
+    return { logged: failedOutcome(sent.error), unknown: true };
   }
   const outcome: Outcome = sent.value;
   if (outcome.status === 'succeeded') {

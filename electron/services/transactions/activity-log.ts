@@ -32,6 +32,11 @@ export interface ActivityEntry {
   readonly outcome: Outcome | { readonly status: 'error' | 'outcome-unknown'; readonly error: AppError };
 }
 
+/** How a send that failed is logged: `outcome-unknown` when it may have reached DynamoDB (the error says so), else `error`. */
+export function failedOutcome(error: AppError): { readonly status: 'error' | 'outcome-unknown'; readonly error: AppError } {
+  return { status: error.outcome === 'unknown' ? 'outcome-unknown' : 'error', error };
+}
+
 /** Every status this version writes (`error`: the request could not be sent or its answer read). */
 const RECORDED = ['succeeded', 'cancelled', 'refused', 'error', 'outcome-unknown'] as const satisfies readonly ActivityStatus[];
 // Compile-time: a new outcome status must be added to RECORDED (and so to ActivityStatus) before it can be logged.

@@ -15,7 +15,7 @@ import { assemblePreview } from '../../../shared/transactions/preview';
 import type { DecodeRequest, Decoded, ExecuteRequest, Outcome, Preview, PreviewConnection, ReasonExplained, TransactionRequest } from '../../../shared/transactions/types';
 import { toAppError } from '../dynamo/errors';
 import type { RetryPolicy } from '../dynamo/retry';
-import { appendActivity, readActivity as readLog, type ActivityEntry } from './activity-log';
+import { appendActivity, failedOutcome, readActivity as readLog, type ActivityEntry } from './activity-log';
 import { PreviewStore, type StoredPreview } from './preview-store';
 import { findHolders } from './reads';
 import { resolveSpec } from './resolve';
@@ -212,7 +212,7 @@ async function sendClaimed(ctx: TransactionContext, d: TransactionDeps, entry: S
     kind: preview.kind,
     summary: preview.summary,
     request: preview.input,
-    outcome: outcome ?? (sent.ok ? { status: 'error', error: { kind: 'internal', message: 'no outcome' } } : { status: sent.error.outcome === 'unknown' ? 'outcome-unknown' : 'error', error: sent.error }),
+    outcome: outcome ?? failedOutcome(sent.ok ? { kind: 'internal', message: 'no outcome' } : sent.error),
   };
   let unlogged: string | undefined;
   try {
