@@ -227,11 +227,12 @@ describe('detectConvention with thin accounts and sort keys', () => {
     expect(parseConventionFile(conventionToFile(c), withRange)).toEqual({ ok: true, value: c });
   });
 
-  it('refuses tag-shaped locks whose sort keys vary (no literal template can describe them)', () => {
+  it('reads tag-shaped locks whose sort key repeats the hash key as the value standing in both key attributes', () => {
     const items: Item[] = [];
     for (let i = 0; i < 10; i++) items.push({ pk: S(`u${i}`), sk: S('profile'), email: S(`u${i}@x.io`) }, { pk: S(`email#u${i}@x.io`), sk: S(`email#u${i}@x.io`) });
     const result = detectConvention(withRange, items);
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error.message).toMatch(/sort keys vary/);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.convention.preset).toBe('custom');
+    expect(result.value.convention.rules.map((r) => r.lockKeys)).toEqual([[{ hash: 'email#{value}', range: 'email#{value}' }]]);
   });
 });

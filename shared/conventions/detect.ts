@@ -12,6 +12,8 @@ import { chooseNormalization, defaultRuleTag } from './detect-normalize';
 import { attributeValues, fmt, overlap, pairTag } from './detect-overlap';
 import { ONETABLE_LEGACY_PREFIX, ONETABLE_PREFIX, PRESET_DEFAULTS, presetConvention, UNIQ_PREFIX, type PresetOptions, type PresetRuleSpec } from './presets';
 import { findLocks, findLocksForced, type LockObservation, type LockScan } from './detect-shapes';
+import { detectOwner } from './detect-owner';
+import { learnLayout } from './detect-layout';
 
 /** A proposed convention with the reasons for it. */
 export interface Detection {
@@ -64,11 +66,27 @@ export function detectConvention(keys: KeySchema, sample: readonly Item[], optio
     else candidates.push(candidate);
   }
   candidates.sort((a, b) => b.covered - a.covered || b.detection.confidence - a.detection.confidence);
-  const best = candidates[0];
+  let best = candidates[0];
+  if (!options.preset) {
+    // The layout learned from the data competes with the presets; a preset keeps a tie (its name says more).
+    const learned = learnLayout(keys, sample);
+    if (typeof learned === 'string') misses.push(`learned from the data: ${learned}`);
+    else if (!best || (!sameLayout(learned.convention, best.detection.convention) && (learned.covered > best.covered || (learned.covered === best.covered && learned.confidence > best.detection.confidence)))) {
+      best = { detection: { convention: learned.convention, evidence: learned.evidence, confidence: learned.confidence }, covered: learned.covered };
+    }
+  }
   if (!best) {
     return err('validation', `no lock convention fits ${fmt(sample.length)} sampled items of this table: ${misses.join('; ')}. Pass --preset ${PRESET_NAMES.join('|')} or a convention file.`);
   }
   return ok(best.detection);
+}
+
+/** Whether every rule learned from the data is one of the preset's (same attribute, its first lock key among the preset's). */
+function sameLayout(learned: Convention, preset: Convention): boolean {
+  return learned.rules.every((l) => {
+    const key = l.lockKeys[0];
+    return preset.rules.some((p) => p.attribute === l.attribute && p.lockKeys.some((k) => k.hash === key?.hash && k.range === key.range));
+  });
 }
 
 function applicablePresets(keys: KeySchema): PresetName[] {
@@ -200,7 +218,7 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
     evidence.push(`lock sort key \`${found.range}\` on ${fmt(found.count)} of ${fmt(pairedLocks.length)} sampled locks`);
   }
   const options: PresetOptions = { rules, ...scan.presetOptions(accountCandidates, rules.map((r) => r.attribute), evidence), ...lockRange, extraLockPrefixes: scan.extraPrefixes(unpaired) };
-  const owner = detectOwner(keys, scan.locks, accountCandidates, skip);
+  const owner = detectOwner(keys, scan.locks.map((l) => l.item), accountCandidates, skip);
   if (owner) evidence.push(owner.evidence);
   const convention = presetConvention(preset, keys, owner ? { ...options, ownerAttribute: owner.attribute } : options);
   const confidence = Math.round((covered / scan.locks.length) * (pairedByValue / rules.length) * 100) / 100;
@@ -264,33 +282,4 @@ function numberTyped(accounts: readonly Item[], attribute: string): boolean {
     numbers++;
   }
   return numbers > 0;
-}
-
-/** An attribute on lock items whose values are the hash keys of sampled accounts. */
-function detectOwner(keys: KeySchema, locks: readonly LockObservation[], accounts: readonly Item[], skip: ReadonlySet<string>): { attribute: string; evidence: string } | undefined {
-  const accountHashes = new Set<string>();
-  for (const a of accounts) {
-    const h = scalarText(a[keys.hash.name]);
-    if (h !== undefined) accountHashes.add(h);
-  }
-  const tally = new Map<string, { present: number; named: number }>();
-  for (const lock of locks) {
-    for (const name in lock.item) {
-      if (skip.has(name)) continue;
-      const text = scalarText(lock.item[name]);
-      if (text === undefined) continue;
-      const t = tally.get(name) ?? { present: 0, named: 0 };
-      t.present++;
-      if (accountHashes.has(text)) t.named++;
-      tally.set(name, t);
-    }
-  }
-  let best: { attribute: string; present: number; named: number } | undefined;
-  for (const [attribute, t] of tally) {
-    // Half the locks carrying it must name a sampled account (the sample may miss the rest).
-    if (t.named === 0 || t.named * 2 < t.present) continue;
-    if (!best || t.named > best.named) best = { attribute, ...t };
-  }
-  if (!best) return undefined;
-  return { attribute: best.attribute, evidence: `owner attribute \`${best.attribute}\`: ${fmt(best.named)} of ${fmt(best.present)} sampled locks carrying it name a sampled account's ${keys.hash.name}` };
 }
