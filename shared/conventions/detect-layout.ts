@@ -65,6 +65,21 @@ function isOwnId(keys: KeySchema, sample: readonly Item[], attribute: string): b
   return holders > 0 && own * 2 > holders;
 }
 
+/** Whether most of a group's values are held by several items: a shared label (a tenant, a plan), not a protected value. */
+function isLabel(sample: readonly Item[], group: LayoutGroup, counts: Map<string, Map<string, number>>): boolean {
+  let byValue = counts.get(group.attribute);
+  if (!byValue) {
+    counts.set(group.attribute, (byValue = new Map()));
+    for (const item of sample) {
+      const v = heldText(item, group.attribute);
+      if (v !== undefined) byValue.set(fold(v), (byValue.get(fold(v)) ?? 0) + 1);
+    }
+  }
+  let shared = 0;
+  for (const m of group.members.values()) if ((byValue.get(fold(m.written)) ?? 0) > 1) shared++;
+  return shared * 2 > group.members.size;
+}
+
 /** Picks the groups that are lock rules: largest first, each lock item read once, ids and parents refused. */
 function chooseGroups(keys: KeySchema, sample: readonly Item[], groups: readonly LayoutGroup[], evidence: string[]): LayoutGroup[] {
   const ranked = groups
@@ -73,6 +88,7 @@ function chooseGroups(keys: KeySchema, sample: readonly Item[], groups: readonly
   const taken = new Set<Item>();
   const chosen: LayoutGroup[] = [];
   const ids = new Map<string, boolean>();
+  const counts = new Map<string, Map<string, number>>();
   for (const group of ranked) {
     const free = [...group.members.keys()].filter((item) => !taken.has(item));
     if (free.length < MIN_SUPPORT || free.length * 2 < group.members.size) continue;
@@ -81,6 +97,10 @@ function chooseGroups(keys: KeySchema, sample: readonly Item[], groups: readonly
     const where = `\`${group.hash}\`${group.range === undefined ? '' : ` / \`${group.range}\``}`;
     if (id) {
       evidence.push(`\`${group.attribute}\` stands in ${fmt(group.members.size)} other items' keys (${where}), but most holders carry it in their own key: an id, not a protected value`);
+      continue;
+    }
+    if (isLabel(sample, group, counts)) {
+      evidence.push(`\`${group.attribute}\` stands in ${fmt(group.members.size)} items' keys (${where}), but each value is held by several items: a shared label, not a protected value`);
       continue;
     }
     if (payload(keys, free) > MAX_PAYLOAD) {
