@@ -88,12 +88,15 @@ interface Cut {
 function cutsOf(text: string, self: Item, index: ReadonlyMap<string, readonly Held[]>): Cut[] {
   const out: Cut[] = [];
   const at = boundaries(text);
+  // Fold the key once when folding keeps every position (almost always): each cut is then a slice.
+  const folded = text.normalize('NFC').toLowerCase();
+  const aligned = folded.length === text.length;
   for (let a = 0; a < at.length; a++) {
     for (let b = a + 1; b < at.length; b++) {
       const start = at[a]!;
       const end = at[b]!;
       if (end - start > MAX_VALUE) break;
-      const held = index.get(fold(text.slice(start, end)));
+      const held = index.get(aligned ? folded.slice(start, end) : fold(text.slice(start, end)));
       if (!held || held.length > MAX_HOLDERS) continue;
       for (const h of held) if (h.item !== self) out.push({ start, end, held: h });
     }

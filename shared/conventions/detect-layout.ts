@@ -206,7 +206,14 @@ export function learnLayout(keys: KeySchema, sample: readonly Item[]): LearnedLa
 
 /** Reads the sample back with the learned convention: every chosen lock must read as written, every holder as an account. */
 function finish(convention: Convention, sample: readonly Item[], chosen: readonly LayoutGroup[], evidence: string[], ruleWeight: number): LearnedLayout {
-  const compiled = compileConvention(convention);
+  let compiled: ReturnType<typeof compileConvention>;
+  try {
+    compiled = compileConvention(convention);
+  } catch (e) {
+    // A template the engine cannot read is said, never used.
+    evidence.push(`the learned templates cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+    return { convention, evidence, confidence: 0, covered: 0 };
+  }
   let members = 0;
   let exact = 0;
   const holders = new Set<Item>();

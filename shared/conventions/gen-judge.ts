@@ -26,8 +26,11 @@ export interface Judgement {
 
 const line = (p: PlantedProblem): string => `${p.kind}|${p.attribute ?? ''}|${p.value}`;
 
-/** The audit's problems in the planted problems' terms (rule → attribute; a malformed lock by its key text). */
-function asPlanted(convention: Convention, problems: readonly Problem[]): string[] {
+/** The planted problems as sorted lines, comparable with asPlanted's. */
+export const plantedLines = (problems: readonly PlantedProblem[]): string[] => problems.map(line).sort();
+
+/** The audit's problems in the planted problems' terms, sorted (rule → attribute; a malformed lock by its key text). */
+export function asPlanted(convention: Convention, problems: readonly Problem[]): string[] {
   return problems.map((p) => (p.kind === 'malformed-lock' ? `${p.kind}||${p.value}` : `${p.kind}|${convention.rules.find((r) => r.name === p.rule)?.attribute ?? `?${p.rule ?? ''}`}|${p.value}`)).sort();
 }
 
@@ -61,7 +64,7 @@ export function judgeLayout(layout: GenLayout): Judgement {
   const engine = new AuditEngine(convention);
   engine.addItems(table.items);
   const got = asPlanted(convention, engine.problems());
-  const want = table.problems.map(line).sort();
+  const want = plantedLines(table.problems);
   const exact = JSON.stringify(got) === JSON.stringify(want);
   const found = wrong.length === 0;
   const detail = [

@@ -16,6 +16,8 @@ export interface PlantedProblem {
   readonly kind: ProblemKind;
   readonly attribute?: string;
   readonly value: string;
+  /** The scope value, for a scoped rule. */
+  readonly scope?: string;
 }
 
 /** A lock the layout wrote and what it holds. */
@@ -31,6 +33,8 @@ export interface WrittenLock {
 export interface GenTable {
   readonly items: readonly Item[];
   readonly accounts: readonly Item[];
+  /** Accounts written with every lock of theirs in one transaction (the reference writer's signup). */
+  readonly healthy: readonly Item[];
   readonly locks: readonly WrittenLock[];
   readonly malformed: readonly Item[];
   readonly problems: readonly PlantedProblem[];
@@ -98,6 +102,9 @@ export function genNormalized(rule: GenRule, raw: string): string {
   return rule.kind === 'number' ? canonicalNumber(raw) : normalizeValue(raw, genSteps(rule));
 }
 
+/** The scope of a scoped rule's value on `account`, as a planted problem names it. */
+const scopeOf = (rule: GenRule, account: Item): { scope?: string } => (rule.scope === undefined ? {} : { scope: textOf(account[rule.scope]) });
+
 /** Builds the table of `layout` with its planted drift. */
 export function buildTable(layout: GenLayout): GenTable {
   const items: Item[] = [];
@@ -137,7 +144,7 @@ export function buildTable(layout: GenLayout): GenTable {
     writeLocks(account, skip);
     for (const attribute of skip) {
       const rule = layout.rules.find((x) => x.attribute === attribute)!;
-      problems.push({ kind: 'missing-lock', attribute, value: genNormalized(rule, textOf(account[attribute])) });
+      problems.push({ kind: 'missing-lock', attribute, value: genNormalized(rule, textOf(account[attribute])), ...scopeOf(rule, account) });
     }
   }
   const base = [...accounts];
@@ -148,7 +155,7 @@ export function buildTable(layout: GenLayout): GenTable {
       const lock = referenceLock(layout, rule, writtenValue(rule, raw), tenant);
       items.push(lock);
       locks.push({ item: lock, attribute: rule.attribute, written: writtenValue(rule, raw), ...(tenant === undefined ? {} : { scope: tenant }) });
-      problems.push({ kind: 'orphan-lock', attribute: rule.attribute, value: genNormalized(rule, raw) });
+      problems.push({ kind: 'orphan-lock', attribute: rule.attribute, value: genNormalized(rule, raw), ...(tenant === undefined ? {} : { scope: tenant }) });
     }
     for (let k = 0; k < layout.drift.duplicates; k++) {
       const j = 2 + 3 * (k + r * 3);
@@ -158,7 +165,7 @@ export function buildTable(layout: GenLayout): GenTable {
       if (rule.scope !== undefined) twin[rule.scope] = source[rule.scope]!;
       items.push(twin);
       accounts.push(twin);
-      problems.push({ kind: 'duplicate-value', attribute: rule.attribute, value: genNormalized(rule, textOf(source[rule.attribute])) });
+      problems.push({ kind: 'duplicate-value', attribute: rule.attribute, value: genNormalized(rule, textOf(source[rule.attribute])), ...scopeOf(rule, source) });
     }
     for (let k = 0; k < layout.drift.malformed; k++) {
       // A bug wrote a missing value into the key; on a second one, in another tenant (or the same key twice is one item).
@@ -170,5 +177,6 @@ export function buildTable(layout: GenLayout): GenTable {
       problems.push({ kind: 'malformed-lock', value: textOf(lock[layout.keys.hash.name]) });
     }
   });
-  return { items, accounts, locks, malformed, problems };
+  const healthy = [...missing.keys()].reduce((list, i) => list.filter((a) => a !== base[i]), base);
+  return { items, accounts, healthy, locks, malformed, problems };
 }
