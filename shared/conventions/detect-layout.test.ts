@@ -83,3 +83,14 @@ describe('learnLayout', () => {
     expect(learnLayout(composite, [{ PK: S('ACCT#1'), SK: S('PROFILE'), email: S('a@b.c') }])).toMatch(/no sampled key holds a value/);
   });
 });
+
+describe('learnLayout when the sample cannot tell', () => {
+  it('lowers the confidence when two attributes hold the same values', () => {
+    const items: Item[] = [];
+    for (let i = 0; i < 10; i++) items.push({ PK: S(`ACCT#${i}`), SK: S('PROFILE'), login: S(`p${i}@x.io`), contact: S(`p${i}@x.io`) }, { PK: S(`U#p${i}@x.io`), SK: S('LOCK') });
+    const learned = learnLayout(composite, items);
+    if (typeof learned === 'string') throw new Error(learned);
+    expect(learned.confidence).toBe(0.5);
+    expect(learned.evidence.join('\n')).toMatch(/`login` holds the same values .*\(confidence lowered\)/);
+  });
+});

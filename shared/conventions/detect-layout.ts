@@ -127,6 +127,21 @@ function chooseGroups(keys: KeySchema, sample: readonly Item[], groups: readonly
   return chosen.filter((g) => !parents.has(g.attribute));
 }
 
+/**
+ * Attributes whose chosen reading another attribute explains just as well (the same locks, both
+ * named or neither by the key's literal text): the sample cannot tell which one the library protects.
+ */
+function ambiguous(chosen: readonly LayoutGroup[], groups: readonly LayoutGroup[], evidence: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const g of chosen) {
+    const rival = groups.find((o) => o.attribute !== g.attribute && o.members.size === g.members.size && named(o) === named(g) && [...g.members.keys()].every((item) => o.members.has(item)));
+    if (!rival) continue;
+    out.add(g.attribute);
+    evidence.push(`rule ${g.attribute}: \`${rival.attribute}\` holds the same values in the sampled accounts; the sample cannot tell which attribute the locks protect (confidence lowered)`);
+  }
+  return out;
+}
+
 /** The constant attributes (or `{value}` / `{raw}` copies) every lock of a group carries: what the library writes on them. */
 function lockItemOf(keys: KeySchema, group: LayoutGroup, skip: ReadonlySet<string>): Record<string, string> | undefined {
   const members = [...group.members];
@@ -177,7 +192,9 @@ function ruleOf(keys: KeySchema, sample: readonly Item[], attribute: string, lis
 /** Learns a convention from where account values stand in other items' keys; a reason when nothing reads as a lock. */
 export function learnLayout(keys: KeySchema, sample: readonly Item[]): LearnedLayout | string {
   const evidence: string[] = [];
-  const chosen = chooseGroups(keys, sample, findLayoutGroups(keys, sample), evidence);
+  const groups = findLayoutGroups(keys, sample);
+  const chosen = chooseGroups(keys, sample, groups, evidence);
+  const unsure = ambiguous(chosen, groups, evidence);
   if (chosen.length === 0) return `no sampled key holds a value that ${MIN_SUPPORT} or more other items hold in the same place`;
   const lockItems = new Set(chosen.flatMap((g) => [...g.members.keys()]));
   const attributes = [...new Set(chosen.map((g) => g.attribute))].sort();
@@ -192,7 +209,7 @@ export function learnLayout(keys: KeySchema, sample: readonly Item[]): LearnedLa
   for (const attribute of attributes) {
     const { rule, doubtful } = ruleOf(keys, sample, attribute, chosen.filter((g) => g.attribute === attribute), ruleSkip, evidence);
     rules.push(rule);
-    weight += doubtful ? 0.5 : 1;
+    weight += doubtful || unsure.has(attribute) ? 0.5 : 1;
   }
   evidence.push(matcher.evidence);
   if (owner) evidence.push(owner.evidence);
