@@ -8,6 +8,7 @@
  */
 import type { Convention, Item, KeySchema, LockKeyTemplate, LockRule } from '../model';
 import { classifyItem } from './classify';
+import { joinKey } from './scope';
 import { fmt } from './detect-overlap';
 import { findLayoutGroups, fold, heldText, type LayoutGroup } from './detect-layout-hits';
 import { learnAccounts } from './detect-layout-accounts';
@@ -253,4 +254,21 @@ function finish(convention: Convention, sample: readonly Item[], chosen: readonl
   evidence.push(`read back: the learned convention reads ${fmt(exact)} of ${fmt(members)} sampled locks as written and ${fmt(accounts)} of ${fmt(holders.size)} holders as accounts`);
   const share = members === 0 ? 0 : (exact / members) * (holders.size === 0 ? 1 : accounts / holders.size);
   return { convention, evidence, confidence: Math.round(share * ruleWeight * 100) / 100, covered };
+}
+
+/**
+ * How many sampled locks a convention reads with a value exactly one sampled account holds: a lock
+ * protects one holder's value, so a reading that pairs locks with a shared label (a tenant held by
+ * every account of it) or with nothing scores low. Compares a learned layout with a preset's.
+ */
+export function uniquelyHeldLocks(convention: Convention, sample: readonly Item[]): number {
+  const compiled = compileConvention(convention);
+  const holders = new Map<string, number>();
+  const locks: string[] = [];
+  for (const item of sample) {
+    const c = classifyItem(compiled, item);
+    if (c.kind === 'lock') locks.push(`${c.ruleIndex}\u0001${joinKey(c.scope, c.normalized)}`);
+    else if (c.kind === 'account') for (const v of c.values) holders.set(`${v.ruleIndex}\u0001${joinKey(v.scope, v.normalized)}`, (holders.get(`${v.ruleIndex}\u0001${joinKey(v.scope, v.normalized)}`) ?? 0) + 1);
+  }
+  return locks.filter((k) => holders.get(k) === 1).length;
 }
