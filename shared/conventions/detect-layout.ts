@@ -100,6 +100,15 @@ function chooseGroups(keys: KeySchema, sample: readonly Item[], groups: readonly
       evidence.push(`\`${group.attribute}\` stands in ${fmt(group.members.size)} other items' keys (${where}), but most holders carry it in their own key: an id, not a protected value`);
       continue;
     }
+    const ownScope = Object.values(group.scope).find((a) => {
+      let own = ids.get(a);
+      if (own === undefined) ids.set(a, (own = isOwnId(keys, sample, a)));
+      return own;
+    });
+    if (ownScope !== undefined) {
+      evidence.push(`${fmt(group.members.size)} items keyed ${where} sit under their holder's own \`${ownScope}\`: records of one account, not locks`);
+      continue;
+    }
     if (isLabel(sample, group, counts)) {
       evidence.push(`\`${group.attribute}\` stands in ${fmt(group.members.size)} items' keys (${where}), but each value is held by several items: a shared label, not a protected value`);
       continue;

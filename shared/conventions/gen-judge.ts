@@ -60,7 +60,9 @@ export function judgeLayout(layout: GenLayout): Judgement {
       break;
     }
   }
-  const sameTemplates = layout.rules.every((g) => convention.rules.some((r) => r.attribute === g.attribute && r.lockKeys[0]?.hash === g.hash && r.lockKeys[0].range === g.range));
+  // Scope placeholders compare by the attribute they stand for (`{scope}` of a preset is `{orgId}` here).
+  const named = (t: string | undefined, scope: Readonly<Record<string, string>> | undefined): string | undefined => t?.replace(/\{(\w+)\}/g, (whole, p: string) => (scope?.[p] === undefined ? whole : `{${scope[p]}}`));
+  const sameTemplates = layout.rules.every((g) => convention.rules.some((r) => r.attribute === g.attribute && named(r.lockKeys[0]?.hash, r.scope) === g.hash && named(r.lockKeys[0]?.range, r.scope) === g.range));
   const engine = new AuditEngine(convention);
   engine.addItems(table.items);
   const got = asPlanted(convention, engine.problems());

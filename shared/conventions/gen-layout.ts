@@ -39,6 +39,8 @@ export interface GenLayout {
   readonly rules: readonly GenRule[];
   /** A constant attribute the library writes on every lock (`__typename = Unique`). */
   readonly lockTag?: { readonly attribute: string; readonly value: string };
+  /** Accounts carry their own `id` (in their key too) and own child items keyed under it (orders): parents, not locks. */
+  readonly children: boolean;
   /** Accounts in the table and planted drift per rule. */
   readonly size: number;
   readonly drift: { readonly orphans: number; readonly missing: number; readonly duplicates: number; readonly malformed: number };
@@ -115,6 +117,7 @@ export const layoutArb: fc.Arbitrary<GenLayout> = fc
     entityValue: pick(ENTITY_VALUES),
     prefix: pick(['ACCT#', 'USER|', 'acct:', 'P~']),
     lockTag: fc.boolean(),
+    children: fc.boolean(),
     size: fc.integer({ min: 12, max: 40 }),
     drift: fc.record({ orphans: fc.nat(2), missing: fc.nat(2), duplicates: fc.nat(2), malformed: fc.nat(2) }),
   })
@@ -130,6 +133,6 @@ export const layoutArb: fc.Arbitrary<GenLayout> = fc
             ? { kind: 'prefix', prefix: c.prefix, ...(c.composite ? { range: 'PROFILE' } : {}) }
             : { kind: 'bare' };
       const lockTag = c.lockTag ? { attribute: c.accountKind === 'entity' ? c.entityAttribute : '__typename', value: 'Unique' } : undefined;
-      return { keys, accounts, rules: list, size: c.size, drift: c.drift, ...(lockTag ? { lockTag } : {}) };
+      return { keys, accounts, rules: list, children: c.children, size: c.size, drift: c.drift, ...(lockTag ? { lockTag } : {}) };
     });
   });

@@ -59,7 +59,8 @@ function valueOf(rule: GenRule, r: number, i: number): Item[string] {
       return { S: upper ? `${capital(local)}@${capital(domain)}` : `${local}@${domain}` };
     }
     case 'handle':
-      return { S: `${upper ? capital(WORDS[i % WORDS.length]!) : WORDS[i % WORDS.length]!}_${r}k${i}` };
+      // Some handles hold separators a key also uses (`.`, `-`, `#`): the value is what stands between the literals.
+      return { S: `${upper ? capital(WORDS[i % WORDS.length]!) : WORDS[i % WORDS.length]!}${['_', '_', '.', '-', '#'][i % 5]!}${r}k${i}` };
     case 'number':
       return { N: canonicalNumber(String(10000 * (r + 1) + i * 7 + (i % 4 === 0 ? 0.5 : 0))) };
     case 'unicode': {
@@ -102,6 +103,21 @@ export function genNormalized(rule: GenRule, raw: string): string {
   return rule.kind === 'number' ? canonicalNumber(raw) : normalizeValue(raw, genSteps(rule));
 }
 
+/** Two orders of account `id`: under its partition on a composite table, else keyed by its id with a pointer back. */
+function childrenOf(layout: GenLayout, account: Item, id: string, i: number): Item[] {
+  if (!layout.children) return [];
+  const range = layout.keys.range?.name;
+  return [0, 1].map((k) => {
+    const payload: Item = { total: { N: String(10 + i + k) }, status: { S: k ? 'paid' : 'open' }, placedAt: { S: `2025-02-1${k}T0${i % 10}:00` } };
+    if (range === undefined) return { [layout.keys.hash.name]: { S: `ORDERS~${id}~${k}` }, accountId: { S: id }, ...payload };
+    // The second child is a record of the account's first protected value in its own partition (an adjacency list), no lock.
+    const first = layout.rules[0];
+    const value = first === undefined ? undefined : textOf(account[first.attribute]);
+    const sort = k === 1 && value !== undefined ? `CONTACT#${value}` : `ORDER#${k}`;
+    return { [layout.keys.hash.name]: account[layout.keys.hash.name]!, [range]: { S: sort }, ...payload };
+  });
+}
+
 /** The scope of a scoped rule's value on `account`, as a planted problem names it. */
 const scopeOf = (rule: GenRule, account: Item): { scope?: string } => (rule.scope === undefined ? {} : { scope: textOf(account[rule.scope]) });
 
@@ -138,7 +154,8 @@ export function buildTable(layout: GenLayout): GenTable {
     const account: Item = { ...accountBase(layout, `p${i}q`), plan: { S: i % 2 ? 'pro' : 'free' }, joined: { S: `2025-0${1 + (i % 9)}-1${i % 10}` } };
     if (scoped) for (const rule of layout.rules) if (rule.scope !== undefined) account[rule.scope] = { S: TENANTS[i % TENANTS.length]! };
     layout.rules.forEach((rule, r) => (account[rule.attribute] = valueOf(rule, r, i)));
-    items.push(account);
+    if (layout.children) account.id = { S: `p${i}q` };
+    items.push(account, ...childrenOf(layout, account, `p${i}q`, i));
     accounts.push(account);
     const skip = missing.get(i) ?? new Set<string>();
     writeLocks(account, skip);
