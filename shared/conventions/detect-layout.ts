@@ -66,6 +66,19 @@ function isOwnId(keys: KeySchema, sample: readonly Item[], attribute: string): b
   return holders > 0 && own * 2 > holders;
 }
 
+/** Distinct values of `attribute` per sampled item holding it (1: every holder its own). */
+function distinctShare(sample: readonly Item[], attribute: string): number {
+  const values = new Set<string>();
+  let holders = 0;
+  for (const item of sample) {
+    const v = heldText(item, attribute);
+    if (v === undefined) continue;
+    holders++;
+    values.add(v);
+  }
+  return holders === 0 ? 0 : values.size / holders;
+}
+
 /** Whether most of a group's values are held by several items: a shared label (a tenant, a plan), not a protected value. */
 function isLabel(sample: readonly Item[], group: LayoutGroup, counts: Map<string, Map<string, number>>): boolean {
   let byValue = counts.get(group.attribute);
@@ -103,7 +116,8 @@ function chooseGroups(keys: KeySchema, sample: readonly Item[], groups: readonly
     const ownScope = Object.values(group.scope).find((a) => {
       let own = ids.get(a);
       if (own === undefined) ids.set(a, (own = isOwnId(keys, sample, a)));
-      return own;
+      // A tenant stands in its accounts' keys too, but many accounts share it: only a value of one holder is its id.
+      return own && distinctShare(sample, a) > 0.9;
     });
     if (ownScope !== undefined) {
       evidence.push(`${fmt(group.members.size)} items keyed ${where} sit under their holder's own \`${ownScope}\`: records of one account, not locks`);
