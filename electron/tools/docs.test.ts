@@ -1,0 +1,127 @@
+/**
+ * The docs hold to the code: every `locksmith <command> …` they show parses with that command's own
+ * flags (as `--help` lists them), and every repository path they name or link exists.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseFlags } from '../cli/args';
+import { CliError } from '../cli/command';
+import { findCommand } from '../cli/registry';
+import { REPO_ROOT, docPages, readRepoFile } from './doc-files';
+
+/** Paths the docs name on purpose although they are not in this tree. */
+const ABSENT_ON_PURPOSE: Readonly<Record<string, string>> = {
+  'docs/security.md': 'the threat model, written beside this branch',
+  'e2e/testing/': 'where e2e/support/ moves, as architecture.md says',
+};
+
+/** The text of fenced code blocks (continuation lines joined) and of inline code spans. */
+function codeOf(markdown: string): { blocks: string[]; spans: string[] } {
+  const blocks: string[] = [];
+  const spans: string[] = [];
+  let inFence = false;
+  let current: string[] = [];
+  for (const line of markdown.split('\n')) {
+    if (/^\s*```/.test(line)) {
+      if (inFence) blocks.push(current.join('\n').replace(/\\\n\s*/g, ' '));
+      inFence = !inFence;
+      current = [];
+    } else if (inFence) current.push(line);
+    else for (const match of line.matchAll(/`([^`]+)`/g)) spans.push(match[1] ?? '');
+  }
+  return { blocks, spans };
+}
+
+/** Shell words of one command line, up to a redirection, a pipe or a comment. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const match of line.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)) {
+    const bare = match[3];
+    if (bare !== undefined && (bare.startsWith('>') || bare === '|' || bare.startsWith('#') || bare === '&&')) break;
+    words.push(match[1] ?? match[2] ?? bare ?? '');
+  }
+  return words;
+}
+
+/** Every `locksmith <command> …` in a page: from code blocks (one per line) and inline code. */
+function commandLines(markdown: string): string[] {
+  const { blocks, spans } = codeOf(markdown);
+  const fromBlocks = blocks.flatMap((block) => block.split('\n')).map((line) => line.trim().replace(/^\$ /, ''));
+  return [...fromBlocks, ...spans]
+    .map((text) => /^(?:\.\/bin\/)?locksmith ([a-z][\w-]*)(.*)$/.exec(text.trim()))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => `${match[1]}${match[2]}`);
+}
+
+/** A synopsis (`[--json]`, `<key json>`, `…`) names flags but is no command line to parse. */
+const isSynopsis = (args: string): boolean => /[[<…|]/.test(args);
+
+/** Why a command line does not parse, or undefined when it does. */
+function parseProblem(line: string): Promise<string | undefined> {
+  const [name = '', ...args] = shellWords(line);
+  const entry = findCommand(name);
+  if (!entry) return Promise.resolve(`no command ${JSON.stringify(name)}`);
+  if (isSynopsis(line)) return Promise.resolve(undefined);
+  return entry.load().then((command) => {
+    try {
+      parseFlags(command, args);
+      return undefined;
+    } catch (error) {
+      return error instanceof CliError ? error.message : String(error);
+    }
+  });
+}
+
+const PATH_START = /^(?:electron|shared|renderer|bench|bin|e2e|docs|\.ci)\/[\w./-]*$|^(?:package\.json|electron-builder\.yml|\.nvmrc|vite\.config\.ts|playwright\.config\.ts|eslint\.config\.js)$/;
+
+/** Repository paths a page names: inline code that looks like one, and relative links. */
+function namedPaths(page: string, markdown: string): string[] {
+  const { spans } = codeOf(markdown);
+  const fromSpans = spans.map((s) => s.trim()).filter((s) => PATH_START.test(s));
+  const fromLinks = [...markdown.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)]
+    .map((m) => m[1] ?? '')
+    .filter((target) => !/^[a-z]+:/.test(target))
+    .map((target) => normalize(join(dirname(page), target)));
+  return [...fromSpans, ...fromLinks];
+}
+
+describe('the docs', () => {
+  const pages = docPages();
+
+  it('are found (README.md and docs/)', () => {
+    expect(pages).toContain('README.md');
+    expect(pages).toContain('docs/cli.md');
+    expect(pages).toContain('docs/conventions.md');
+  });
+
+  it('show only `locksmith` commands that parse', async () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const page of pages) {
+      for (const line of commandLines(readRepoFile(page))) {
+        checked++;
+        const problem = await parseProblem(line);
+        if (problem) problems.push(`${page}: locksmith ${line} — ${problem}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(20);
+  }, 60_000);
+
+  it('name only paths that exist', () => {
+    const missing: string[] = [];
+    for (const page of pages) {
+      for (const path of namedPaths(page, readRepoFile(page))) {
+        if (ABSENT_ON_PURPOSE[path] !== undefined) continue;
+        if (!existsSync(join(REPO_ROOT, path)) && !existsSync(join(REPO_ROOT, dirname(page), path))) missing.push(`${page}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('README.md stays a five-minute read (≤ 200 lines) and docs/benchmarks.md a reference (≤ 500)', () => {
+    expect(readRepoFile('README.md').split('\n').length).toBeLessThanOrEqual(200);
+    expect(readRepoFile('docs/benchmarks.md').split('\n').length).toBeLessThanOrEqual(500);
+  });
+});
