@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseFlags } from '../cli/args';
+import { allFlags, parseFlags } from '../cli/args';
 import { CliError } from '../cli/command';
 import { findCommand } from '../cli/registry';
 import { REPO_ROOT, docPages, readRepoFile } from './doc-files';
@@ -14,6 +14,8 @@ import { REPO_ROOT, docPages, readRepoFile } from './doc-files';
 const ABSENT_ON_PURPOSE: Readonly<Record<string, string>> = {
   'docs/security.md': 'the threat model, written beside this branch',
   'e2e/testing/': 'where e2e/support/ moves, as architecture.md says',
+  'bench/results.json': 'written by npm run bench (gitignored)',
+  'bench/export-results.json': 'written by npm run bench (gitignored)',
 };
 
 /** The text of fenced code blocks (continuation lines joined) and of inline code spans. */
@@ -44,33 +46,47 @@ function shellWords(line: string): string[] {
   return words;
 }
 
+/** A `locksmith <command> …` shown in a page: a whole line of a code block, or an inline mention. */
+interface Shown {
+  readonly text: string;
+  readonly inline: boolean;
+}
+
+const LOCKSMITH = /^(?:\.\/bin\/)?locksmith ([a-z][\w|…-]*)(.*)$/;
+
 /** Every `locksmith <command> …` in a page: from code blocks (one per line) and inline code. */
-function commandLines(markdown: string): string[] {
+function commandsShown(markdown: string): Shown[] {
   const { blocks, spans } = codeOf(markdown);
-  const fromBlocks = blocks.flatMap((block) => block.split('\n')).map((line) => line.trim().replace(/^\$ /, ''));
-  return [...fromBlocks, ...spans]
-    .map((text) => /^(?:\.\/bin\/)?locksmith ([a-z][\w-]*)(.*)$/.exec(text.trim()))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => `${match[1]}${match[2]}`);
+  const lines = blocks.flatMap((block) => block.split('\n')).map((line) => ({ text: line.trim().replace(/^\$ /, ''), inline: false }));
+  return [...lines, ...spans.map((text) => ({ text: text.trim(), inline: true }))]
+    .map(({ text, inline }) => ({ match: LOCKSMITH.exec(text), inline }))
+    .filter((shown): shown is { match: RegExpExecArray; inline: boolean } => shown.match !== null)
+    .map(({ match, inline }) => ({ text: `${match[1]}${match[2]}`, inline }));
 }
 
 /** A synopsis (`[--json]`, `<key json>`, `…`) names flags but is no command line to parse. */
 const isSynopsis = (args: string): boolean => /[[<…|]/.test(args);
 
-/** Why a command line does not parse, or undefined when it does. */
-function parseProblem(line: string): Promise<string | undefined> {
-  const [name = '', ...args] = shellWords(line);
-  const entry = findCommand(name);
-  if (!entry) return Promise.resolve(`no command ${JSON.stringify(name)}`);
-  if (isSynopsis(line)) return Promise.resolve(undefined);
-  return entry.load().then((command) => {
-    try {
-      parseFlags(command, args);
-      return undefined;
-    } catch (error) {
-      return error instanceof CliError ? error.message : String(error);
-    }
-  });
+/** Why a command shown does not hold, or undefined when it does. */
+async function shownProblem({ text, inline }: Shown): Promise<string | undefined> {
+  const [first = '', ...args] = shellWords(text);
+  const names = first.split('|').filter((name) => name !== '…' && name !== '');
+  for (const name of names) if (!findCommand(name)) return `no command ${JSON.stringify(name)}`;
+  if (names.length !== 1) return undefined;
+  const command = await findCommand(names[0] ?? '')?.load();
+  if (!command) return undefined;
+  if (inline || isSynopsis(text)) {
+    // A mention names flags without values: each must be one of the command's own.
+    const known = allFlags(command);
+    const unknown = args.filter((word) => word.startsWith('--')).map((word) => word.slice(2).split('=')[0] ?? '').filter((flag) => known[flag] === undefined);
+    return unknown.length > 0 ? `unknown flags ${unknown.map((f) => `--${f}`).join(', ')}` : undefined;
+  }
+  try {
+    parseFlags(command, args);
+    return undefined;
+  } catch (error) {
+    return error instanceof CliError ? error.message : String(error);
+  }
 }
 
 const PATH_START = /^(?:electron|shared|renderer|bench|bin|e2e|docs|\.ci)\/[\w./-]*$|^(?:package\.json|electron-builder\.yml|\.nvmrc|vite\.config\.ts|playwright\.config\.ts|eslint\.config\.js)$/;
@@ -99,10 +115,10 @@ describe('the docs', () => {
     const problems: string[] = [];
     let checked = 0;
     for (const page of pages) {
-      for (const line of commandLines(readRepoFile(page))) {
+      for (const shown of commandsShown(readRepoFile(page))) {
         checked++;
-        const problem = await parseProblem(line);
-        if (problem) problems.push(`${page}: locksmith ${line} — ${problem}`);
+        const problem = await shownProblem(shown);
+        if (problem) problems.push(`${page}: locksmith ${shown.text} — ${problem}`);
       }
     }
     expect(problems).toEqual([]);
