@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { allFlags, parseFlags } from '../cli/args';
 import { CliError } from '../cli/command';
 import { findCommand } from '../cli/registry';
-import { REPO_ROOT, docPages, readRepoFile } from './doc-files';
+import { REPO_ROOT, docPages, readRepoFile, trackedFiles } from './doc-files';
 
 /** Paths the docs name on purpose although they are not in this tree. */
 const ABSENT_ON_PURPOSE: Readonly<Record<string, string>> = {
@@ -102,6 +102,14 @@ function namedPaths(page: string, markdown: string): string[] {
   return [...fromSpans, ...fromLinks];
 }
 
+/** An identifier in inline code: `applyAuditDeltas`, `AuditEngine.takeDelta`, `runAudit()`. */
+const SYMBOL = /^(?:[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[A-Z][a-z]+[A-Z][a-zA-Z0-9]*)(?:\.[a-zA-Z][a-zA-Z0-9]*)?$/;
+
+/** The code symbols a page names in inline code. */
+function namedSymbols(markdown: string): string[] {
+  return codeOf(markdown).spans.map((span) => span.trim().replace(/\(\)$/, '')).filter((span) => SYMBOL.test(span));
+}
+
 describe('the docs', () => {
   const pages = docPages();
 
@@ -131,6 +139,22 @@ describe('the docs', () => {
       for (const path of namedPaths(page, readRepoFile(page))) {
         if (ABSENT_ON_PURPOSE[path] !== undefined) continue;
         if (!existsSync(join(REPO_ROOT, path)) && !existsSync(join(REPO_ROOT, dirname(page), path))) missing.push(`${page}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('name only code symbols the sources hold', () => {
+    const sources = trackedFiles()
+      .filter((path) => /\.(ts|tsx|mjs)$/.test(path))
+      .map(readRepoFile)
+      .join('\n');
+    const words = new Set(sources.match(/[A-Za-z_$][\w$]*/g) ?? []);
+    const missing: string[] = [];
+    for (const page of pages) {
+      for (const symbol of namedSymbols(readRepoFile(page))) {
+        const absent = symbol.split('.').filter((part) => !words.has(part));
+        if (absent.length > 0) missing.push(`${page}: ${symbol}`);
       }
     }
     expect(missing).toEqual([]);
