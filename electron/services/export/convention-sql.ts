@@ -182,7 +182,7 @@ function scopeText(texts: readonly string[]): string {
 function normalizeSql(expr: string, steps: readonly NormalizationStep[]): string {
   let out = expr;
   // Only ever applied where dialect.sqlNormalizes holds: there trim removes spaces, lower maps A–Z, NFC changes nothing — as in JS.
-  // trim only where an end is a space: DuckDB's trim costs ~6× the two LIKE tests, and most values have none.
+  // trim only where an end is a space: DuckDB's trim costs several times the two LIKE tests, and most values have none.
   for (const step of steps) if (step === 'trim') out = `CASE WHEN ${out} LIKE ' %' OR ${out} LIKE '% ' THEN trim(${out}) ELSE ${out} END`;
   else if (step === 'lowercase') out = `lower(${out})`;
   return out;
