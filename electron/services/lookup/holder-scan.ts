@@ -77,7 +77,8 @@ export function holderScanFilter(rules: readonly HolderScanRule[], convention?: 
       values[`:l${i}p${k}`] = { S: prefix };
       return `(begins_with(#lh, :l${i}p${k}) AND ${inside})`;
     });
-    clauses.push(`(${alternatives.join(' OR ')})`);
+    // One alternative is already parenthesised: DynamoDB refuses `((…))` as redundant parentheses.
+    clauses.push(alternatives.length === 1 ? alternatives[0]! : `(${alternatives.join(' OR ')})`);
   });
   return Object.keys(values).length > 0 ? { expression: clauses.join(' OR '), names, values } : { expression: clauses.join(' OR '), names };
 }
