@@ -8,6 +8,7 @@ import { AuditEngine } from '../audit/engine';
 import type { Convention, Problem } from '../model';
 import { classifyItem } from './classify';
 import { detectConvention } from './detect';
+import { conventionToFile, parseConventionFile } from './file';
 import type { GenLayout } from './gen-layout';
 import { buildTable, type PlantedProblem } from './gen-table';
 
@@ -51,6 +52,13 @@ export function judgeLayout(layout: GenLayout): Judgement {
       break;
     }
   }
+  // What the library writes on its locks is learned too (an owner pointer; the value as held, written back by a repair).
+  if (layout.lockCarries === 'owner' && convention.ownerAttribute !== 'owner') wrong.push(`owner attribute not found (${convention.ownerAttribute ?? 'none'})`);
+  if (layout.lockCarries === 'raw' && !convention.rules.every((r) => r.lockItem?.value === '{raw}' || r.lockItem?.value === '{value}')) wrong.push('the `value` each lock carries was not learned');
+  // What detection proposes must load back as it is: a file the loader refuses or reads otherwise is no proposal.
+  const reloaded = parseConventionFile(JSON.parse(JSON.stringify(conventionToFile(convention))), layout.keys);
+  if (!reloaded.ok) wrong.push(`the detected convention does not load back: ${reloaded.error.message}`);
+  else if (JSON.stringify(reloaded.value) !== JSON.stringify(convention)) wrong.push(`the detected convention loads back as ${JSON.stringify(reloaded.value)}`);
   for (const item of table.malformed) {
     if (classifyItem(convention, item).kind !== 'malformed') wrong.push(`malformed ${JSON.stringify(item)} not read as malformed`);
   }

@@ -37,6 +37,8 @@ export interface GenLayout {
   readonly keys: KeySchema;
   readonly accounts: GenAccounts;
   readonly rules: readonly GenRule[];
+  /** What else a lock carries: its holder's key (an owner pointer) or the value as the holder stores it. */
+  readonly lockCarries: 'key-only' | 'owner' | 'raw';
   /** A constant attribute the library writes on every lock (`__typename = Unique`). */
   readonly lockTag?: { readonly attribute: string; readonly value: string };
   /** Accounts carry their own `id` (in their key too) and own child items keyed under it (orders): parents, not locks. */
@@ -118,6 +120,7 @@ export const layoutArb: fc.Arbitrary<GenLayout> = fc
     prefix: pick(['ACCT#', 'USER|', 'acct:', 'P~']),
     lockTag: fc.boolean(),
     children: fc.boolean(),
+    lockCarries: pick(['key-only', 'owner', 'raw'] as const),
     size: fc.integer({ min: 12, max: 40 }),
     drift: fc.record({ orphans: fc.nat(2), missing: fc.nat(2), duplicates: fc.nat(2), malformed: fc.nat(2) }),
   })
@@ -133,6 +136,6 @@ export const layoutArb: fc.Arbitrary<GenLayout> = fc
             ? { kind: 'prefix', prefix: c.prefix, ...(c.composite ? { range: 'PROFILE' } : {}) }
             : { kind: 'bare' };
       const lockTag = c.lockTag ? { attribute: c.accountKind === 'entity' ? c.entityAttribute : '__typename', value: 'Unique' } : undefined;
-      return { keys, accounts, rules: list, children: c.children, size: c.size, drift: c.drift, ...(lockTag ? { lockTag } : {}) };
+      return { keys, accounts, rules: list, children: c.children, lockCarries: c.lockCarries, size: c.size, drift: c.drift, ...(lockTag ? { lockTag } : {}) };
     });
   });

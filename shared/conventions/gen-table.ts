@@ -85,11 +85,11 @@ function orphanValue(rule: GenRule, r: number, k: number): Item[string] {
   }
 }
 
-/** The key (and the entity attribute) of account `id`. */
-function accountBase(layout: GenLayout, id: string): Item {
+/** The key (and the entity attribute) of account `id`; a multi-tenant table keys prefixed accounts under their tenant. */
+function accountBase(layout: GenLayout, id: string, tenant?: string): Item {
   const range = layout.keys.range?.name;
   const a: GenAccounts = layout.accounts;
-  const hash = a.kind === 'entity' ? `${a.keyWord}#${id}` : a.kind === 'prefix' ? `${a.prefix}${id}` : id;
+  const hash = a.kind === 'entity' ? `${a.keyWord}#${id}` : a.kind === 'prefix' ? `${a.prefix}${tenant === undefined ? '' : `${tenant}#`}${id}` : id;
   const out: Item = { [layout.keys.hash.name]: { S: hash } };
   if (range !== undefined) out[range] = { S: a.kind === 'prefix' ? (a.range ?? 'PROFILE') : a.kind === 'entity' ? '#META' : 'A' };
   if (a.kind === 'entity') out[a.attribute] = { S: a.value };
@@ -151,7 +151,7 @@ export function buildTable(layout: GenLayout): GenTable {
     }
   });
   for (let i = 0; i < layout.size; i++) {
-    const account: Item = { ...accountBase(layout, `p${i}q`), plan: { S: i % 2 ? 'pro' : 'free' }, joined: { S: `2025-0${1 + (i % 9)}-1${i % 10}` } };
+    const account: Item = { ...accountBase(layout, `p${i}q`, scoped ? TENANTS[i % TENANTS.length] : undefined), plan: { S: i % 2 ? 'pro' : 'free' }, joined: { S: `2025-0${1 + (i % 9)}-1${i % 10}` } };
     if (scoped) for (const rule of layout.rules) if (rule.scope !== undefined) account[rule.scope] = { S: TENANTS[i % TENANTS.length]! };
     layout.rules.forEach((rule, r) => (account[rule.attribute] = valueOf(rule, r, i)));
     if (layout.children) account.id = { S: `p${i}q` };
@@ -169,7 +169,8 @@ export function buildTable(layout: GenLayout): GenTable {
     const tenant = rule.scope === undefined ? undefined : TENANTS[0]!;
     for (let k = 0; k < layout.drift.orphans; k++) {
       const raw = textOf(orphanValue(rule, r, k));
-      const lock = referenceLock(layout, rule, writtenValue(rule, raw), tenant);
+      // An orphan: its holder deleted, the lock left behind (still naming it, when locks name their holder).
+      const lock = referenceLock(layout, rule, writtenValue(rule, raw), tenant, { key: textOf(accountBase(layout, `gone${r}z${k}`)[layout.keys.hash.name]), raw });
       items.push(lock);
       locks.push({ item: lock, attribute: rule.attribute, written: writtenValue(rule, raw), ...(tenant === undefined ? {} : { scope: tenant }) });
       problems.push({ kind: 'orphan-lock', attribute: rule.attribute, value: genNormalized(rule, raw), ...(tenant === undefined ? {} : { scope: tenant }) });
@@ -178,7 +179,7 @@ export function buildTable(layout: GenLayout): GenTable {
       const j = 2 + 3 * (k + r * 3);
       const source = base[j];
       if (!source || missing.get(j)?.has(rule.attribute)) continue;
-      const twin: Item = { ...accountBase(layout, `d${r}z${k}`), [rule.attribute]: source[rule.attribute]! };
+      const twin: Item = { ...accountBase(layout, `d${r}z${k}`, rule.scope === undefined ? undefined : textOf(source[rule.scope])), [rule.attribute]: source[rule.attribute]! };
       if (rule.scope !== undefined) twin[rule.scope] = source[rule.scope]!;
       items.push(twin);
       accounts.push(twin);

@@ -23,11 +23,13 @@ function fill(template: string, rule: GenRule, value: string, scope: string | un
   return out;
 }
 
-/** The lock item of `value` (as the key holds it) under `rule`, with the layout's lock tag. */
-export function referenceLock(layout: GenLayout, rule: GenRule, value: string, scope: string | undefined): Item {
+/** The lock item of `value` (as the key holds it) under `rule`, with the layout's lock tag and what else its locks carry. */
+export function referenceLock(layout: GenLayout, rule: GenRule, value: string, scope: string | undefined, holder?: { readonly key: string; readonly raw: string }): Item {
   const item: Item = { [layout.keys.hash.name]: { S: fill(rule.hash, rule, value, scope) } };
   if (layout.keys.range && rule.range !== undefined) item[layout.keys.range.name] = { S: fill(rule.range, rule, value, scope) };
   if (layout.lockTag) item[layout.lockTag.attribute] = { S: layout.lockTag.value };
+  if (holder && layout.lockCarries === 'owner') item.owner = { S: holder.key };
+  if (holder && layout.lockCarries === 'raw') item.value = { S: holder.raw };
   return item;
 }
 
@@ -45,7 +47,7 @@ export function referenceLocks(layout: GenLayout, account: Item): Item[] {
     if (raw === undefined || raw === '') continue;
     const scope = rule.scope === undefined ? undefined : text(account, rule.scope);
     if (rule.scope !== undefined && scope === undefined) continue;
-    out.push(referenceLock(layout, rule, writtenValue(rule, raw), scope));
+    out.push(referenceLock(layout, rule, writtenValue(rule, raw), scope, { key: text(account, layout.keys.hash.name) ?? '', raw }));
   }
   return out;
 }
