@@ -84,8 +84,7 @@ export interface AuditReport extends AuditCounts {
   readonly problems: readonly Problem[];
   /**
    * Rules the table contradicts (see fit.ts): while one stands the audit is not clean and repairs
-   * leave that rule to a person. Always present in a report the engine writes; absent only in
-   * reports written before the measure existed.
+   * leave that rule to a person.
    */
-  readonly warnings?: readonly ConventionWarning[];
+  readonly warnings: readonly ConventionWarning[];
 }

@@ -99,7 +99,7 @@ pending, refused, not verified or left for a human, 2 error or an incomplete aud
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
       const service = new RepairService();
       const owner = ctx.connection.label;
-      const planned = await service.plan(ctx, { owner, table: table.name, convention: resolved.convention, problems: run.report.problems, signal: io.signal });
+      const planned = await service.plan(ctx, { owner, table: table.name, convention: resolved.convention, problems: run.report.problems, warnings: run.report.warnings, signal: io.signal });
       if (!planned.ok) {
         io.stderr(`locksmith: ${planned.error.message}\n`);
         return EXIT_ERROR;

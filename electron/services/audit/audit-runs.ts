@@ -52,7 +52,7 @@ export interface AuditRuns {
 /** The `done` event of a finished run. */
 function doneEvent(runId: string, report: AuditReport): AuditEvent {
   const { scanned, accounts, locks, summary } = report;
-  return { type: 'done', runId, complete: report.complete, ...(report.reason ? { reason: report.reason } : {}), counts: { scanned, accounts, locks, summary } };
+  return { type: 'done', runId, complete: report.complete, ...(report.reason ? { reason: report.reason } : {}), counts: { scanned, accounts, locks, summary }, ...(report.warnings.length > 0 ? { warnings: report.warnings } : {}) };
 }
 
 /** Creates the registry and registers its replay with the publisher. */

@@ -64,6 +64,7 @@ export function InspectorView({ table }: { table: string }) {
       counts,
       complete: audit.complete === true,
       reason: audit.reason,
+      warnings: audit.warnings,
       filter: { filter, search },
       writes: audit.rechecks.length,
       now: new Date(),
