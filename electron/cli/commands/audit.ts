@@ -135,6 +135,7 @@ Examples:
       const { report } = run;
       io.stdout(json ? `${JSON.stringify(report)}\n` : auditText(report, run.progress, resolved.source, styleFor(io)));
       if (!report.complete) return incomplete(io, report.reason ?? 'the scan did not finish');
+      await (await import('../warning-memory')).rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, report);
       return auditExitCode(report);
     } finally {
       speculation?.abort();

@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import type { ConventionWarning } from '../../../shared/audit/fit';
 import type { AuditReport } from '../../../shared/audit/types';
@@ -37,11 +37,11 @@ function users(emailLock: (email: string) => Item): Item[] {
 
 async function keysOf(table: string): Promise<string[]> {
   const out: string[] = [];
-  let start: Record<string, { S?: string }> | undefined;
+  let start: Record<string, AttributeValue> | undefined;
   do {
     const page = await admin.send(new ScanCommand({ TableName: table, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
     for (const item of page.Items ?? []) out.push(`${item.PK?.S ?? ''} / ${item.SK?.S ?? ''}`);
-    start = page.LastEvaluatedKey as typeof start;
+    start = page.LastEvaluatedKey;
   } while (start);
   return out.sort();
 }
@@ -105,5 +105,29 @@ describe('a convention the table contradicts cannot write at scale', () => {
     const repair = await runCli(['repair', ...base(table), '--execute', '--yes'], fx.env);
     expect(repair.code).toBe(0);
     expect((await auditJson(table)).code).toBe(0);
+  });
+
+  it('claim and release under a warned rule take a reviewed --convention FILE: a detected convention is refused, nothing sent', async () => {
+    const table = await fx.table(users((email) => layout.raw(`UNIQ#EMAIL#${email}`, `UNIQ#EMAIL#${email}`)));
+    const detected = ['--endpoint', endpoint, '--table', table];
+    // Detection reads the literal sort key of the handle locks, so the EMAIL rule it gives is the one the table contradicts.
+    const audit = await runCli(['audit', ...detected, '--json'], fx.env);
+    expect(audit.code).toBe(1);
+    expect((JSON.parse(audit.stdout) as AuditReport).warnings.map((w) => w.rule)).toEqual(['EMAIL']);
+    const account = JSON.stringify({ PK: 'ACCT#a5', SK: 'PROFILE' });
+    const before = await keysOf(table);
+    const claim = await runCli(['claim', ...detected, '--rule', 'EMAIL', '--value', 'user5@example.com', '--account', account, '--yes'], fx.env);
+    expect(claim.code).toBe(1);
+    expect(claim.stderr).toMatch(/refused: the convention does not explain this table for rule EMAIL: .*pass it as --convention FILE/);
+    const release = await runCli(['release', ...detected, '--rule', 'EMAIL', '--value', 'user5@example.com', '--yes'], fx.env);
+    expect(release.code).toBe(1);
+    expect(release.stderr).toContain('refused: the convention does not explain this table for rule EMAIL');
+    expect(await keysOf(table)).toEqual(before);
+    // Another rule of the same convention is not held back.
+    const handle = await runCli(['claim', ...detected, '--rule', 'HANDLE', '--value', 'u0', '--account', JSON.stringify({ PK: 'ACCT#a0', SK: 'PROFILE' }), '--yes'], fx.env);
+    expect(handle.code).toBe(0);
+    // A person who reviewed the convention passes it explicitly: that claim is theirs to make.
+    const reviewed = await runCli(['claim', ...base(table), '--rule', 'EMAIL', '--value', 'user5@example.com', '--account', account, '--yes'], fx.env);
+    expect(reviewed.code).toBe(0);
   });
 });
