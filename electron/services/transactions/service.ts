@@ -4,48 +4,21 @@
  * from happening by accident lives here, before `sendTransaction` is ever called.
  */
 import { randomUUID } from 'node:crypto';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { PlainKey } from '../../../shared/model';
 import { formatKey, keyId } from '../../../shared/plain-key';
 import { err, ok, type AppError, type Result } from '../../../shared/result';
-export { transactionContext } from './transaction-context';
+export { transactionContext, type TransactionContext, type TransactionDeps } from './transaction-context';
+import type { TransactionContext, TransactionDeps } from './transaction-context';
 import { buildTransaction } from '../../../shared/transactions/build';
 import { decodeCancellation as decodePure } from '../../../shared/transactions/decoder';
 import { assemblePreview } from '../../../shared/transactions/preview';
 import type { DecodeRequest, Decoded, ExecuteRequest, Outcome, Preview, PreviewConnection, ReasonExplained, TransactionRequest } from '../../../shared/transactions/types';
 import { toAppError } from '../dynamo/errors';
-import type { RetryPolicy } from '../dynamo/retry';
 import { appendActivity, failedOutcome, readActivity as readLog, type ActivityEntry } from './activity-log';
 import { PreviewStore, type StoredPreview } from './preview-store';
 import { findHolders } from './reads';
 import { resolveSpec } from './resolve';
 import { sendTransaction } from './execute';
-
-/** Replaceable parts (tests inject a clock, a data folder, a fast retry policy). */
-export interface TransactionDeps {
-  readonly store: PreviewStore;
-  /** Data folder of the activity log; default LOCKSMITH_DATA_DIR or the OS app-data folder. */
-  readonly dataDir?: string;
-  readonly retry?: RetryPolicy;
-  readonly wait?: (ms: number) => Promise<void>;
-  /** Segments of the consistent holder scan before a release. */
-  readonly holderSegments?: number;
-}
-
-/** One connection as the service sees it: a client, what to show and log, and whether it may write. */
-export interface TransactionContext {
-  /** The connection's id: a preview remembers it, and only an execute on the same connection may send it. */
-  readonly connectionId: string;
-  readonly client: DynamoDBClient;
-  /** Label, region, effective endpoint and profile (never credentials). */
-  readonly connection: PreviewConnection;
-  readonly writable: boolean;
-  /** What to do to allow writes (the shell's words), said when a read-only connection refuses. */
-  readonly allowWrites?: string;
-  /** Strings to scrub from messages and the log (the connection's static keys, if any). */
-  readonly secrets?: readonly string[];
-  readonly deps?: Partial<TransactionDeps>;
-}
 
 const defaultStore = new PreviewStore();
 

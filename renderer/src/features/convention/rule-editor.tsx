@@ -57,16 +57,21 @@ export function RuleEditor({
           {check && !errors.attribute ? sampleNote(check.attribute, check.attributeOk, 'attribute') : null}
         </div>
         <div className="field">
-          <label htmlFor={id('template')}>Lock key template</label>
+          <label htmlFor={id('template')}>{hasRange ? 'Lock partition key template' : 'Lock key template'}</label>
           <input id={id('template')} className="mono" value={draft.template} onChange={(e) => onChange({ ...draft, template: e.target.value })} {...invalid('template')} />
-          {error('template') ?? <span className="field-hint">Contains {'{value}'} once, e.g. UNIQ#EMAIL#{'{value}'}; a scope placeholder such as {'{tenantId}'} makes the value unique per tenant</span>}
+          {error('template') ?? (
+            <span className="field-hint">
+              Contains {'{value}'} once, e.g. UNIQ#EMAIL#{'{value}'}
+              {hasRange ? ' (or the sort key holds it, or both)' : ''}; a scope placeholder such as {'{tenantId}'} makes the value unique per tenant
+            </span>
+          )}
           {check && !errors.template ? sampleNote(check.template, check.templateOk, 'template') : null}
         </div>
         {hasRange ? (
           <div className="field">
             <label htmlFor={id('range')}>Lock sort key</label>
             <input id={id('range')} className="mono" value={draft.range} onChange={(e) => onChange({ ...draft, range: e.target.value })} {...invalid('range')} />
-            {error('range')}
+            {error('range') ?? <span className="field-hint">A literal such as LOCK, or a template such as User.email#{'{value}'} when the library repeats the value</span>}
           </div>
         ) : null}
       </div>
