@@ -80,6 +80,8 @@ export function auditText(report: AuditReport, progress: ScanProgress, source: s
     `Convention: ${report.convention.preset} (${source}); rules ${describeRules(report.convention)}${report.convention.ownerAttribute ? `; owner attribute ${report.convention.ownerAttribute}` : ''}`,
     `Accounts: ${n(report.accounts)}   Locks: ${n(report.locks)}`,
     '',
+    // The convention's own verdict comes before the problems: they are read through it.
+    ...(report.warnings ?? []).map((w) => style.bad(`WARNING ${w.rule}: ${w.message}`)),
     total === 0 ? (report.complete ? style.good('No problems found.') : style.warn('No problems found in the part that was scanned.')) : style.bold(`Problems: ${n(total)}`),
   ];
   if (total > 0) {

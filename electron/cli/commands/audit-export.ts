@@ -7,7 +7,7 @@ import { join, relative, sep } from 'node:path';
 import type { KeySchema } from '../../../shared/model';
 import { optionalInt, optionalString } from '../args';
 import type { CliIo, FlagValues } from '../command';
-import { CliError, EXIT_OK, EXIT_PROBLEMS, usageError } from '../command';
+import { auditExitCode, CliError, EXIT_OK, usageError } from '../command';
 import { closeSession, incomplete, openTable, type TableSession } from '../session';
 
 /** The export-audit flags audit adds. */
@@ -82,7 +82,7 @@ function athenaTarget(values: FlagValues, io: CliIo): { region: string; profile?
   };
 }
 
-/** Runs the audit of an export; returns the exit code (0 clean, 1 problems, 2 error or incomplete). */
+/** Runs the audit of an export; returns the exit code (0 clean, 1 problems or a convention warning, 2 error or incomplete). */
 export async function auditFromExport(values: FlagValues, io: CliIo): Promise<number> {
   const json = values.json === true;
   const given = exportPaths(values);
@@ -183,8 +183,7 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
       const stale = (report as { stale?: readonly unknown[] }).stale;
       if (stale) io.stdout(`Confirmed against the live table: ${stale.length} finding(s) no longer true (stale).\n`);
     }
-    const problems = Object.values(report.summary).reduce((a, b) => a + b, 0);
-    return problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
+    return auditExitCode(report);
   } finally {
     closeSession(session);
   }

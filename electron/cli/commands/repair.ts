@@ -3,6 +3,7 @@ import type { RepairPlanView, RepairStatusView } from '../../../shared/contract/
 import { CONVENTION_FLAGS, optionalInt } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_ERROR, EXIT_OK } from '../command';
+import { tablePlace } from '../key-schema-cache';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import type { TableSession } from '../session';
 import { askOnTerminal, conventionGate, conventionOrigin, EXIT_REFUSED, transactionContext } from './transaction-flow';
@@ -67,7 +68,9 @@ transaction's exact request). With --execute, type the number of actions to conf
 are sent in order (Ctrl+C stops between two), releases re-checked just before each, every written
 item re-read. The convention and, when detected, its confidence and evidence are printed first
 (--json: "convention"); with --yes a convention detected with confidence below 1 is refused — pass
-a reviewed --convention FILE. Exit codes: 0 nothing to fix or every fix done and verified, 1 fixes
+a reviewed --convention FILE. A rule the audit warns about (the table contradicts the convention:
+its values stand in keys of another layout, or its locks cannot be read) gets no automatic fix: each
+of its problems is left for a human with the warning, so a misread convention never writes at scale. Exit codes: 0 nothing to fix or every fix done and verified, 1 fixes
 pending, refused, not verified or left for a human, 2 error or an incomplete audit (--json:
 {"complete": false, "reason"}).`,
   async run({ values, io }) {
@@ -96,10 +99,11 @@ pending, refused, not verified or left for a human, 2 error or an incomplete aud
         if (json) io.stdout(`${JSON.stringify({ complete: false, reason, convention: origin })}\n`);
         return incomplete(io, reason);
       }
+      await (await import('../warning-memory')).rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, run.report);
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
       const service = new RepairService();
       const owner = ctx.connection.label;
-      const planned = await service.plan(ctx, { owner, table: table.name, convention: resolved.convention, problems: run.report.problems, signal: io.signal });
+      const planned = await service.plan(ctx, { owner, table: table.name, convention: resolved.convention, problems: run.report.problems, warnings: run.report.warnings, signal: io.signal });
       if (!planned.ok) {
         io.stderr(`locksmith: ${planned.error.message}\n`);
         return EXIT_ERROR;

@@ -102,7 +102,7 @@ async function chooseConvention(given: Convention | undefined, saved: () => Prom
 
 /** The report of a run that did not finish: nothing from it is shown as complete (it still says it was of an export). */
 function incompleteReport(table: string, convention: Convention, reason: string, source: ExportSource): ExportAuditReport {
-  return { table, complete: false, reason, convention, scanned: 0, accounts: 0, locks: 0, summary: emptySummary(), problems: [], source };
+  return { table, complete: false, reason, convention, scanned: 0, accounts: 0, locks: 0, summary: emptySummary(), problems: [], warnings: [], source };
 }
 
 /**

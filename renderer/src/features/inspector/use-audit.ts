@@ -5,6 +5,7 @@
  * transaction), hence provided through a context.
  */
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
+import type { ConventionWarning } from '../../../../shared/audit/fit';
 import type { AuditEvent, ExportConfirmView, ExportSourceView, LookupView } from '../../../../shared/contract';
 import type { Convention, KeySchema } from '../../../../shared/model';
 import type { ScanProgress } from '../../../../shared/scan-types';
@@ -23,6 +24,7 @@ interface RunState {
   readonly progress?: ScanProgress;
   readonly complete?: boolean;
   readonly reason?: string;
+  readonly warnings?: readonly ConventionWarning[];
   readonly cancelling: boolean;
   readonly error?: AppError;
   readonly rechecks?: readonly LookupView[];
@@ -32,6 +34,7 @@ interface RunState {
 }
 
 const NO_RECHECKS: readonly LookupView[] = [];
+const NO_WARNINGS: readonly ConventionWarning[] = [];
 
 const IDLE: RunState = { phase: 'idle', cancelling: false };
 
@@ -80,7 +83,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     startTransition(() => {
       setRows((previous) => (view.sameRows && previous.run === view.run ? { ...view, rows: previous.rows } : view));
       const end = view.end;
-      if (end) setState((s) => (s.phase === 'running' ? { ...s, phase: 'done', cancelling: false, complete: end.complete, reason: end.reason } : s));
+      if (end) setState((s) => (s.phase === 'running' ? { ...s, phase: 'done', cancelling: false, complete: end.complete, reason: end.reason, warnings: end.warnings } : s));
     });
   }, []);
   const storeRef = useRef<RowStoreClient | undefined>(undefined);
@@ -260,6 +263,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     progress: state.progress,
     complete: state.complete,
     reason: state.reason,
+    warnings: state.warnings ?? NO_WARNINGS,
     cancelling: state.cancelling,
     error: state.error,
     rechecks: state.rechecks ?? NO_RECHECKS,
