@@ -1,6 +1,6 @@
 /**
- * A corpus of damaged DynamoDB exports: a clean export of a `uniq` table (one data file of a few
- * hundred items, plus an empty one) with one kind of damage each. `listed`: the manifest keeps the
+ * A corpus of damaged DynamoDB exports: a clean export of a `uniq` table (4,500 items in two data
+ * files; the larger one is damaged) with one kind of damage each. `listed`: the manifest keeps the
  * MD5 of the good file (a copy damaged on the way: verification finds it, while the detection sample
  * may read the file first); `written`: the manifest lists the damaged file's own MD5 (an export
  * written damaged: only reading it finds it).
