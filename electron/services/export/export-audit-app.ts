@@ -183,7 +183,7 @@ interface Background {
 
 /** The child's step names in words (the checks keep their SQL step names). */
 function stepText(step: string): string {
-  if (step.startsWith('verify')) return `${step}: every file's MD5 and item count`;
+  if (step.startsWith('verify')) return `${step}: every file's MD5, gzip and item count`;
   if (step === 'load') return 'load: reading the items into DuckDB';
   if (step === 'report') return 'report: the problem rows into the audit engine';
   return `check ${step}`;
