@@ -6,6 +6,7 @@
 import { UNDECLARED_SCOPE_REASON } from '../conventions/parse';
 import { scopeWords } from '../conventions/scope';
 import type { Problem } from '../model';
+import { q } from './build-common';
 import type { TransactionOperation } from './types';
 
 /** One automatic fix: the problem and the operation that repairs it. */
@@ -35,7 +36,8 @@ export function planRepairs(problems: readonly Problem[]): RepairPlan {
   // scope, and writing the unscoped key would protect nothing the library checks. Leave those to a person.
   const undeclared = new Set(problems.filter((p) => p.kind === 'malformed-lock' && p.rule !== undefined && p.reason?.startsWith(UNDECLARED_SCOPE_REASON)).map((p) => p.rule));
   for (const problem of problems) {
-    const label = `${problem.rule ? `${problem.rule.toLowerCase()} \`${problem.value}\`` : `\`${problem.value}\``}${scopeWords(problem.scope)}`;
+    // The value comes from an item: its controls and bidi characters are marked (summaries reach terminals and pages).
+    const label = `${problem.rule ? `${problem.rule.toLowerCase()} ${q(problem.value)}` : q(problem.value)}${scopeWords(problem.scope)}`;
     switch (problem.kind) {
       case 'orphan-lock':
         if (problem.rule) {
