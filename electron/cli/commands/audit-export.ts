@@ -102,7 +102,7 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
   }
   const connected = typeof values.endpoint === 'string' || typeof values.profile === 'string';
   if (connected && optionalString(values, 'table') === undefined) usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
-  const [{ ExportError }, { inferKeys }, { prepareExport, exportConventionRefusal, exportTableRefusal }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir }, { auditText }] = await Promise.all([
+  const [{ ExportError }, { inferKeys }, { prepareExport, exportConventionRefusal, exportTableRefusal }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir, ensureDataDir, DataDirError }, { auditText }] = await Promise.all([
     import('../../services/export/read-export'),
     import('../../services/export/export-sample'),
     import('../../services/export/export-prepare'),
@@ -116,11 +116,20 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
     if (json) io.stdout(`${JSON.stringify({ complete: false, reason: message })}\n`);
     return incomplete(io, message);
   };
+  // The cache holds the whole exported table (PII included): the data folder's guard applies to it
+  // (created 0700, tightened when others can read it, refused when others can write to it).
+  const dataDir = resolveDataDir(io.env);
+  try {
+    for (const dir of [dataDir, join(dataDir, 'cache'), join(dataDir, 'cache', 's3')]) await ensureDataDir(dir);
+  } catch (error) {
+    if (error instanceof DataDirError) throw new CliError({ kind: 'validation', message: error.message });
+    throw error;
+  }
   let session: TableSession | undefined;
   try {
     let paths: string[];
     try {
-      paths = await localExports(given, values, io, join(resolveDataDir(io.env), 'cache', 's3'), athena);
+      paths = await localExports(given, values, io, join(dataDir, 'cache', 's3'), athena);
     } catch (error) {
       if (error instanceof ExportError) return fail(error.message);
       throw error;

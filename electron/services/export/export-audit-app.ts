@@ -19,6 +19,7 @@ import { endpointTrust } from '../../../shared/endpoint-trust';
 import { err, ok, type Result } from '../../../shared/result';
 import type { ScanProgress } from '../../../shared/scan-types';
 import type { AuditRuns, AuditRunState } from '../audit/audit-runs';
+import { DataDirError, ensureDataDir } from '../connections/data-dir';
 import type { SettingsStore } from '../connections/settings-store';
 import { targetKey } from '../context/client-pool';
 import { savedConvention } from '../conventions/convention-methods';
@@ -118,6 +119,13 @@ export async function startExportAudit(ctx: ConnectionContext, stores: ExportAud
   const s3 = s3Source(ctx, args, stores.env);
   if (!s3.ok) return s3;
   const cache = join(stores.dataDir, 'cache');
+  // The cache holds the whole exported table: the data folder's guard applies (0700, refused when others can write).
+  try {
+    for (const dir of [stores.dataDir, cache, join(cache, 's3')]) await ensureDataDir(dir);
+  } catch (error) {
+    if (error instanceof DataDirError) return err('validation', error.message, { field: 'path' });
+    throw error;
+  }
   // One client for the whole run (the sample's files now, the rest in the background): destroyed
   // here when no run starts, by the run when it ends.
   const client = s3.value ? await s3.value() : undefined;

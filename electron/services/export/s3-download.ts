@@ -136,7 +136,7 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
   // A listing can name any key (`AWSDynamoDB/../`): only one that stays below AWSDynamoDB/ is an export.
   if (exportLocal === undefined) throw new ExportError(`s3://${loc.bucket}/${exportKey} is not an export folder below ${EXPORT_ROOT}/`);
   const dir = insideCache(options.cacheDir, join(root, exportLocal.slice(0, -2)), s3url(loc.bucket, exportKey));
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   for (const name of ['manifest-summary.json', 'manifest-summary.md5', 'manifest-summary.checksum', 'manifest-files.json', 'manifest-files.md5', 'manifest-files.checksum', '_started']) {
     const key = `${exportKey}/${name}`;
     let body: Readable;
@@ -147,15 +147,15 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
       if (name.endsWith('.json')) throw error;
       continue;
     }
-    await pipeline(body, createWriteStream(join(dir, name)));
+    await pipeline(body, createWriteStream(join(dir, name), { mode: 0o600 }));
   }
   const summary = JSON.parse(await readFile(join(dir, 'manifest-summary.json'), 'utf8')) as { manifestFilesS3Key?: string };
   // manifest-files.json may live elsewhere (manifestFilesS3Key): fetch it from there, relative to where the export was found.
   const filesLocal = summary.manifestFilesS3Key === undefined ? undefined : localKey(summary.manifestFilesS3Key);
   if (filesLocal && `${base}${filesLocal}` !== `${exportKey}/manifest-files.json`) {
     const target = insideCache(options.cacheDir, join(root, filesLocal), s3url(loc.bucket, `${base}${filesLocal}`));
-    await mkdir(dirname(target), { recursive: true });
-    await pipeline(await getObject(options, loc.bucket, `${base}${filesLocal}`), createWriteStream(target));
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    await pipeline(await getObject(options, loc.bucket, `${base}${filesLocal}`), createWriteStream(target, { mode: 0o600 }));
   }
   const opened = await openExport(dir);
   let listed = opened.files;
@@ -177,11 +177,11 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
         progress.filesKept++;
       } else {
         await rm(file.path, { force: true });
-        await mkdir(dirname(file.path), { recursive: true });
+        await mkdir(dirname(file.path), { recursive: true, mode: 0o700 });
         const part = `${file.path}.part`;
         const have = (await sizeOf(part)) ?? 0;
         const body = await getObject(options, loc.bucket, file.key, have > 0 ? `bytes=${have}-` : undefined);
-        await pipeline(body, createWriteStream(part, { flags: have > 0 ? 'a' : 'w' }));
+        await pipeline(body, createWriteStream(part, { flags: have > 0 ? 'a' : 'w', mode: 0o600 }));
         progress.bytes += ((await sizeOf(part)) ?? 0) - have;
         const md5 = await fileMd5(part);
         if (md5 !== file.md5Checksum) {
