@@ -5,6 +5,7 @@ import type { CliIo } from './command';
 import { COMMANDS, findCommand } from './registry';
 import { rememberEnvSecrets, removeKnownSecrets } from '../services/dynamo/errors';
 import { colorEnabled } from './style';
+import { terminalSafe, terminalSafeJson } from '../../shared/terminal-text';
 
 /** The top-level help, built from the registry without loading any command. */
 export function mainHelp(): string {
@@ -38,6 +39,10 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
   let printed = false;
   let lastError: string | undefined;
   const reveal = rawIo.revealOnStdout ?? rawIo.stdout;
+  const json = argv.includes('--json');
+  // Item data reaches the terminal through every writer: whatever a formatter missed is marked here,
+  // and --json stays the same JSON value with C1/bidi characters written as \u escapes.
+  const safeOut = json ? terminalSafeJson : terminalSafe;
   const io: CliIo = {
     ...rawIo,
     revealOnStdout: (text) => {
@@ -46,15 +51,14 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
     },
     stdout: (text) => {
       printed = true;
-      rawIo.stdout(removeKnownSecrets(text));
+      rawIo.stdout(safeOut(removeKnownSecrets(text)));
     },
     stderr: (text) => {
       const line = /^locksmith: (.+)$/m.exec(text);
       if (line) lastError = line[1];
-      rawIo.stderr(removeKnownSecrets(text));
+      rawIo.stderr(terminalSafe(removeKnownSecrets(text)));
     },
   };
-  const json = argv.includes('--json');
   const jsonError = (error: object): void => {
     if (json && !printed) io.stdout(`${JSON.stringify({ error })}\n`);
   };

@@ -1,5 +1,6 @@
 /** `locksmith audit`: scan a table, report every problem; exit 0 clean, 1 problems or a convention warning, 2 error or incomplete. */
 import v8 from 'node:v8';
+import { shownText } from '../../../shared/terminal-text';
 import { CONVENTION_FLAGS, optionalInt, optionalPositive, optionalString } from '../args';
 import type { Convention, Item } from '../../../shared/model';
 import type { ScanProgress } from '../../../shared/scan-types';
@@ -119,7 +120,7 @@ Examples:
       const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
       const sampled = sample;
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments, ...(sampled ? { sample: () => sampled } : {}) });
-      if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+      if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${shownText(e)}`).join('\n')}\n`);
       progress = progressPrinter(io, table.itemCount);
       let run = await speculation?.confirm(resolved.convention, table.keys);
       if (run && lastProgress) progress.update?.(lastProgress);
