@@ -10,6 +10,7 @@ import { createConnectionRegistry, SANDBOX_ID } from '../services/connections/re
 import { createSettingsStore } from '../services/connections/settings-store';
 import { SANDBOX_CREDENTIALS, SANDBOX_REGION, startSandbox } from '../services/sandbox';
 import { createAuditRuns } from '../services/audit/audit-runs';
+import { recordAudit } from '../services/history/audit-history';
 import { createClientPool } from '../services/context/client-pool';
 import { PreviewStore } from '../services/transactions/preview-store';
 import { RepairService } from '../services/repair/repair-service';
@@ -88,7 +89,10 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     credentials: SANDBOX_CREDENTIALS,
   });
   const connections = createConnectionRegistry({ settings, sandbox: sandbox.probe, broker: mfa, env });
-  const runs = createAuditRuns(hub);
+  // Each audit that ends is remembered for the overview; a history that cannot be written is logged, never the audit's failure.
+  const runs = createAuditRuns(hub, (report, history) => {
+    recordAudit(dataDir, report, history).catch((cause: unknown) => log.failed({ method: 'audit.history', transport: 'app', cause }));
+  });
   // A client replaced for a new target (restarted sandbox, other region): its audits no longer describe that database.
   const clients = createClientPool(env, (old) => runs.indexes.noteWrite(old));
   const watches = createLiveWatches({ hub, env });

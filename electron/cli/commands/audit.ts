@@ -14,6 +14,7 @@ import { EXPORT_FLAGS } from './audit-export';
 import type { ScanSession } from '../session';
 import { styleFor } from '../style';
 import { fixYoungGeneration } from '../young-generation';
+import { recordCliAudit } from '../history-record';
 
 /**
  * MiB per semi-space of V8's young generation during a scan audit (V8's maximum, the default: 16).
@@ -130,6 +131,7 @@ Examples:
       await remembering;
       progress.done();
       const { report } = run;
+      await recordCliAudit(io, report, connection.target, 'live');
       io.stdout(json ? `${JSON.stringify(report)}\n` : auditText(report, run.progress, resolved.source, styleFor(io)));
       if (!report.complete) return incomplete(io, report.reason ?? 'the scan did not finish');
       const problems = Object.values(report.summary).reduce((a, b) => a + b, 0);
