@@ -1,4 +1,9 @@
-/** Screenshots of the main screens in light and dark, attached to the report as artifacts. */
+/**
+ * Screenshots of the main screens in light and dark, attached to the report as artifacts. With
+ * LOCKSMITH_DOCS_IMAGES set (`npm run screenshots`), the light inspector is also written there as
+ * inspector.png: the README's picture is taken from the sandbox by this test, never by hand.
+ */
+import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { STUCK_HANDLE } from '../electron/services/sandbox';
 import { test } from './fixtures';
@@ -21,6 +26,8 @@ for (const theme of ['light', 'dark'] as const) {
     await inspector.filter('problems');
     await inspector.expand(inspector.rows.first());
     await shoot(page, testInfo, `${theme}-inspector-problems`);
+    const docsImages = process.env.LOCKSMITH_DOCS_IMAGES;
+    if (docsImages && theme === 'light') await page.screenshot({ path: join(docsImages, 'inspector.png'), fullPage: false });
     await lookup.lookUp(STUCK_HANDLE);
     await shoot(page, testInfo, `${theme}-lookup`);
     await lookup.confirmByScan('HANDLE');

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import type { CliCommand, FlagSpecs, FlagValues } from './command';
 import { usageError } from './command';
+import { PRESET_NAMES } from '../../shared/model';
 
 /** Flags every connecting command takes. */
 export const CONNECTION_FLAGS: FlagSpecs = {
@@ -18,7 +19,7 @@ export const COMMON_FLAGS: FlagSpecs = {
 
 /** Flags that choose a convention: shared by audit, lookup and the transaction commands. */
 export const CONVENTION_FLAGS: FlagSpecs = {
-  preset: { type: 'string', valueName: 'P', description: 'convention preset: uniq, marker, onetable or aws-blog' },
+  preset: { type: 'string', valueName: 'P', description: `convention preset: ${PRESET_NAMES.join(', ')}` },
   convention: { type: 'string', valueName: 'FILE', description: 'convention file (JSON); default: detected from a sample' },
 };
 

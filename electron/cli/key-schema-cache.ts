@@ -1,6 +1,6 @@
 /**
  * The key schemas of tables the CLI has described before, so `locksmith audit` can start without
- * waiting for DescribeTable (DynamoDB Local answers it by counting the table: ~0.2–0.7 s at 200k items).
+ * waiting for DescribeTable (DynamoDB Local answers it by counting the table, slow on a large table).
  * A cached schema is never trusted as it is: one GetItem with a key of that exact shape is the check —
  * DynamoDB refuses a key whose attribute names, types or count differ from the table's — and any other
  * answer falls back to DescribeTable. The file holds table names and key names only (no credentials).

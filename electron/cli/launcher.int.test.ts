@@ -89,7 +89,7 @@ describe('bin/locksmith launcher', () => {
       expect(existsSync(join(chunkDir, use[2]!)), use[2]).toBe(true);
     }
 
-    // The SDK is inside the chunks (Node loading its files one by one cost every audit ~80 ms of CPU).
+    // The SDK is inside the chunks (Node loading its files one by one cost every audit CPU at start).
     const sdkImports = readdirSync(chunkDir)
       .filter((name) => name.endsWith('.js'))
       .flatMap((name) => [...readFileSync(join(chunkDir, name), 'utf8').matchAll(/(?:from\s*|import\s*\(\s*)"(@aws-sdk\/[^"]+|@smithy\/[^"]+)"/g)].map((m) => `${name}: ${m[1]}`));

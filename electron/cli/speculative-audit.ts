@@ -1,7 +1,7 @@
 /**
  * A scan audit started before its convention is known, with the convention detection gave for the same
  * table and flags last time. Detection needs a sample, and the sample, the key check and detection take
- * ~0.1–0.3 s before the first page of the audit can be asked for (docs/benchmarks.md, session 8); most
+ * a noticeable part of a second before the first page of the audit can be asked for; most
  * audits of a table detect what they detected before. So the audit starts at once with the remembered
  * convention while the sample is read and detection runs as always, and it is kept only when the keys
  * were confirmed by the table and detection gave exactly (JSON for JSON) the convention it ran with.

@@ -2,7 +2,7 @@
  * Fixes the size of V8's young generation for the rest of the process, from inside it. A scan streams
  * ~1 MB pages and the audit's join survives every scavenge, so V8 grows the new space to its maximum
  * (16 MiB per semi-space, 32 MiB in all) within the first pages; at 4 MiB per semi-space the audit's
- * peak RSS is ~19 MiB lower (docs/benchmarks.md, "Session 7 — CLI").
+ * peak RSS is lower (figures: docs/benchmarks.md).
  *
  * `--max-semi-space-size` is read once, when the heap is set up, so `v8.setFlagsFromString` cannot
  * lower it and a launcher would have to re-exec node. What V8 reads at every growth is

@@ -1,9 +1,9 @@
 /**
  * The audit stream's rows as they cross the bridge: tuples over a per-delta string table instead of
- * objects. At 200k items a run streams ~68k rows; as objects that was 31 MB of JSON, mostly field
+ * objects. A large run streams tens of thousands of rows; as objects that was mostly field
  * names, the row id (the key again) and each lock's key (its rule's prefix + the value again), all
  * stringified on the server's thread (the one that runs the scan) and parsed in the page's row
- * store. Tuples carry each fact once: ~3× fewer bytes (docs/benchmarks.md, session 6).
+ * store. Tuples carry each fact once, in a fraction of the bytes (figures: docs/benchmarks.md).
  * Every delta is self-contained (its own tables), so a replay or a late subscriber needs no state.
  * `decodeDelta(encodeDelta(d))` equals `d` for every delta; audit-wire.test.ts holds it to that.
  */

@@ -136,6 +136,8 @@ export interface SampleDigest {
   readonly attributes: Readonly<Record<string, number>>;
   /** Hash key texts of sampled items that are not accounts (lock candidates), at most a few hundred. */
   readonly otherHashes: readonly string[];
+  /** On tables with a sort key: the sort key text of each of otherHashes, in order (null where it is not a string). */
+  readonly otherRanges?: readonly (string | null)[];
 }
 
 /** The convention saved for a table, if any. */

@@ -33,9 +33,11 @@ describe('parseConventionFile', () => {
   });
 
   it.each<[string, (f: Json) => unknown, string, string]>([
-    ['no {value}', (f) => ((f.rules[1]!.lockKeys[0]!.hash = 'UNIQ#HANDLE#'), f), 'rules[1].lockKeys[0].hash', 'rules[1].lockKeys[0].hash: must contain {value} exactly once'],
-    ['two {value}', (f) => ((f.rules[0]!.lockKeys[0]!.hash = '{value}#{value}'), f), 'rules[0].lockKeys[0].hash', 'must contain {value} exactly once'],
-    ['no literal prefix', (f) => ((f.rules[0]!.lockKeys[0]!.hash = '{value}'), f), 'rules[0].lockKeys[0].hash', 'must start with literal text'],
+    ['no {value}', (f) => ((f.rules[1]!.lockKeys[0]!.hash = 'UNIQ#HANDLE#'), f), 'rules[1].lockKeys[0].hash', 'rules[1].lockKeys[0].hash: must contain {value} (in the partition key, the sort key, or both)'],
+    ['two {value}', (f) => ((f.rules[0]!.lockKeys[0]!.hash = '{value}#{value}'), f), 'rules[0].lockKeys[0].hash', 'the placeholder {value} appears twice'],
+    ['no literal prefix in either key', (f) => ((f.rules[0]!.lockKeys[0]!.hash = '{value}'), (f.rules[0]!.lockKeys[0]!.range = '{value}'), f), 'rules[0].lockKeys[0].hash', 'must start with literal text'],
+    ['two {value} in the sort key', (f) => ((f.rules[0]!.lockKeys[0]!.range = 'E#{value}#{value}'), f), 'rules[0].lockKeys[0].range', 'rules[0].lockKeys[0].range: the placeholder {value} appears twice'],
+    ['a sort-key placeholder with no attribute', (f) => ((f.rules[0]!.lockKeys[0]!.range = 'T#{tenantId}'), f), 'rules[0].lockKeys[0].range', 'the placeholder {tenantId} has no attribute'],
     ['placeholders without a literal between them', (f) => ((f.rules[0]!.lockKeys[0]!.hash = 'U#{scope}{value}'), f), 'rules[0].lockKeys[0].hash', 'need literal text between them'],
     ['a scope placeholder with no attribute', (f) => ((f.rules[0]!.lockKeys[0]!.hash = 'U#{tenantId}#{value}'), f), 'rules[0].lockKeys[0].hash', 'the placeholder {tenantId} has no attribute'],
     ['a scope missing from a template', (f) => (Object.assign(f.rules[0]!, { scope: { tenantId: 'tenantId' } }), f), 'rules[0].scope.tenantId', 'is missing from lockKeys[0]'],
@@ -128,7 +130,7 @@ describe('checkConvention', () => {
   it('accepts every preset and names the bad field of an edited one', () => {
     for (const preset of PRESET_NAMES) expect(checkConvention(layoutFor(preset).convention).ok).toBe(true);
     const uniq = layoutFor('uniq').convention;
-    const edited = { ...uniq, rules: [{ ...uniq.rules[0]!, lockKeys: [{ hash: '{value}', range: 'LOCK' }] }] };
+    const edited = { ...uniq, rules: [{ ...uniq.rules[0]!, lockKeys: [{ hash: '{value}', range: '{value}' }] }] };
     const result = checkConvention(edited, PRESET_KEYS.uniq);
     expect(result.ok || result.error.field).toBe('rules[0].lockKeys[0].hash');
   });

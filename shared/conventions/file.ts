@@ -9,7 +9,7 @@ import type { Convention, KeySchema, LockRule, NormalizationStep } from '../mode
 import { formatFieldPath } from '../field-path';
 import { PRESET_NAMES } from '../model';
 import { err, ok, type Result } from '../result';
-import { isReservedPlaceholder, scopeNamesOf, splitPlaceholders, templateProblem, VALUE_NAME } from './template';
+import { isReservedPlaceholder, lockKeyProblem, scopeNamesOf, splitPlaceholders, VALUE_NAME } from './template';
 
 /** The current convention file format version: 2 adds scopes, lock item templates, number values and a lock table. */
 export const CONVENTION_FILE_VERSION = 2 as const;
@@ -32,13 +32,16 @@ const placeholderName = z
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be a placeholder name (letters, digits, _)')
   .refine((n) => !isReservedPlaceholder(n), 'is a name every JavaScript object already has: choose another');
 
-const lockKey = z.strictObject({
-  hash: text().superRefine((h, ctx) => {
-    const problem = templateProblem(h);
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-  }),
-  range: text().min(1, 'must not be empty').optional(),
-});
+// Each key attribute's template is read on its own, and {value} must stand in one of them (template.ts lockKeyProblem).
+const lockKey = z
+  .strictObject({
+    hash: text(),
+    range: text().min(1, 'must not be empty').optional(),
+  })
+  .superRefine((t, ctx) => {
+    const problem = lockKeyProblem(t);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem.message, path: [problem.field] });
+  });
 
 /** One lock rule, shared by the convention file and the bridge's convention schema. */
 export const lockRuleSchema = z.strictObject({
@@ -188,17 +191,20 @@ type FieldError = { field: string; message: string };
 function checkScope(r: z.output<typeof lockRuleSchema>, i: number, keys: KeySchema): FieldError | undefined {
   const scope = r.scope ?? {};
   for (const [j, t] of r.lockKeys.entries()) {
-    const names = scopeNamesOf(t.hash);
-    for (const n of names) {
-      if (!Object.hasOwn(scope, n) && n !== LEGACY_SCOPE) {
-        const field = `rules[${i}].lockKeys[${j}].hash`;
-        return { field, message: `${field}: the placeholder {${n}} has no attribute: add "scope": {"${n}": "<account attribute>"} to rules[${i}]` };
+    const fields = [['hash', t.hash] as const, ...(t.range === undefined ? [] : [['range', t.range] as const])];
+    for (const [attribute, template] of fields) {
+      for (const n of scopeNamesOf(template)) {
+        if (!Object.hasOwn(scope, n) && n !== LEGACY_SCOPE) {
+          const field = `rules[${i}].lockKeys[${j}].${attribute}`;
+          return { field, message: `${field}: the placeholder {${n}} has no attribute: add "scope": {"${n}": "<account attribute>"} to rules[${i}]` };
+        }
       }
     }
+    const names = fields.flatMap(([, template]) => scopeNamesOf(template));
     for (const n of Object.keys(scope)) {
       if (!names.includes(n)) {
         const field = `rules[${i}].scope.${n}`;
-        return { field, message: `${field}: the placeholder {${n}} is missing from lockKeys[${j}] (${t.hash}); every lock key of a scoped rule must carry its scope` };
+        return { field, message: `${field}: the placeholder {${n}} is missing from lockKeys[${j}] (${[t.hash, t.range].filter((x) => x !== undefined).join(' / ')}); every lock key of a scoped rule must carry its scope` };
       }
     }
   }

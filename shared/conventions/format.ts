@@ -5,7 +5,7 @@ import { fillTemplate, VALUE_PLACEHOLDER } from './template';
 
 export { VALUE_PLACEHOLDER };
 
-/** The text of a lock key: hash value and (for hash+range tables) the range value. */
+/** The text of a lock key: hash value and (for hash+range tables) the range value, each with its placeholders filled. */
 export interface LockKeyText {
   readonly hash: string;
   readonly range?: string;
@@ -17,8 +17,9 @@ export interface LockKeyText {
  */
 export function formatLockKey(rule: LockRule, value: string, template: LockKeyTemplate | undefined = rule.lockKeys[0], scope?: ScopeValues): LockKeyText {
   if (!template) throw new Error(`rule ${rule.name} has no lock key template`);
-  const hash = fillTemplate(template.hash, value, scopeParts(rule, scope));
-  return template.range === undefined ? { hash } : { hash, range: template.range };
+  const parts = scopeParts(rule, scope);
+  const hash = fillTemplate(template.hash, value, parts);
+  return template.range === undefined ? { hash } : { hash, range: fillTemplate(template.range, value, parts) };
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Shared pieces of the pure builders: rule lookup, lock and account keys, owner values, action assembly. */
+import { compileHash } from '../conventions/template';
 import { formatLockItem, formatLockKey } from '../conventions/format';
 import { parseLockKey, ruleNormalizer } from '../conventions/parse';
 import { canonicalNumber, isScoped, lockScope, scopeRecord, scopeWords, type ScopeValues } from '../conventions/scope';
@@ -168,8 +169,11 @@ export function accountTarget(ctx: BuildContext, key: PlainKey, field = 'account
     }
   }
   if (typeof hash === 'string') {
-    const lockPrefix = [...lockPrefixes, ...rules.flatMap((r) => r.lockKeys.map((t) => t.hash.split('{value}')[0] ?? ''))].find((p) => p !== '' && hash.startsWith(p));
+    const lockPrefix = [...lockPrefixes, ...rules.flatMap((r) => r.lockKeys.map((t) => compileHash(t.hash).prefix))].find((p) => p !== '' && hash.startsWith(p));
     if (lockPrefix !== undefined) return err('validation', `${text} looks like a lock key (prefix \`${lockPrefix}\`), not an account`, { field });
+    // A lock whose partition key has no literal prefix (the value bare in it) is told by its sort key.
+    const range = keys.range ? key[keys.range.name] : undefined;
+    if (parseLockKey(ctx.convention, hash, typeof range === 'string' ? range : undefined).kind === 'lock') return err('validation', `${text} is a lock key under this convention, not an account`, { field });
   }
   const owner = hash === undefined ? undefined : keyValueJson(keys.hash, hash, field);
   if (!owner?.ok) return err('validation', `${field} lacks ${keys.hash.name}`, { field });

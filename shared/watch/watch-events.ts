@@ -1,5 +1,5 @@
 /**
- * What `watch` reports, exactly as issue 13 defines it: a problem that appears, a problem that
+ * What `watch` reports: a problem that appears, a problem that
  * disappears (each naming the stream record that caused it), and once every shard is being read.
  */
 import type { Item, PlainKey, Problem } from '../model';

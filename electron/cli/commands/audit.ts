@@ -18,13 +18,13 @@ import { recordCliAudit } from '../history-record';
 
 /**
  * MiB per semi-space of V8's young generation during a scan audit (V8's maximum, the default: 16).
- * On 200k items 1, 2 and 4 all take ~26 MiB off the peak RSS, 8 ~15 (docs/benchmarks.md, session 7).
+ * 1, 2 and 4 all lower the audit's peak RSS about equally, 8 by less (figures: docs/benchmarks.md).
  */
 const AUDIT_SEMI_SPACE_MIB = 4;
 /**
  * Old-generation growth per full GC during a scan audit (bin/locksmith sets 30 for every command). With
  * the smaller young generation more of each parsed page is promoted before it dies; at 30% that meant
- * ~10% more CPU in full GCs, at 50% none (and ~6 MiB of the saving back).
+ * measurably more CPU in full GCs, at 50% none (for a little of the saving back).
  */
 const AUDIT_HEAP_GROWING_PERCENT = 50;
 
@@ -100,7 +100,7 @@ Examples:
     });
     try {
       // Detection's sample is read while the table's keys are checked (a cached schema, one GetItem) or
-      // described (DynamoDB Local counts the table to answer DescribeTable: ~0.4–0.7 s at 200k items).
+      // described (DynamoDB Local counts the table to answer DescribeTable, slow on a large table).
       session = await openTableForScan(values, io, 'audit', (connection, name, cachedKeys) => {
         if (values.convention === undefined) {
           sample = Promise.all([import('../../services/audit/sample'), import('../../services/dynamo/client')]).then(async ([{ sampleItems }, { defaultSegments }]) => {

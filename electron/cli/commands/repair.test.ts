@@ -22,7 +22,7 @@ describe('repair --execute: applied is not verified', () => {
   });
 });
 
-describe('repair --execute: an unknown outcome is neither done nor failed (review 10)', () => {
+describe('repair --execute: an unknown outcome is neither done nor failed', () => {
   it('counts fixes whose transaction may have been applied on their own, with what to do', () => {
     const failed = { planId: 'p', phase: 'failed', finished: 1, transactions: [], fixes: [{ index: 0, state: 'succeeded' }, { index: 1, state: 'outcome-unknown' }, { index: 2, state: 'not-sent' }] } as unknown as RepairStatusView;
     expect(repairSummary('t', failed, 0)).toBe('Repair of t: 1 of 3 fixes done, 1 refused, 0 failed, 1 with an unknown outcome (may have been applied: look them up).\n');

@@ -1,4 +1,4 @@
-/** `serve` runs with V8's own heap growth: bin/locksmith's 30% cap is for the CLI's memory, and costs a streaming server ~35% CPU. */
+/** `serve` runs with V8's own heap growth: bin/locksmith's 30% cap is for the CLI's memory, and costs a streaming server CPU. */
 import v8 from 'node:v8';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serveCommand } from './serve';

@@ -117,7 +117,7 @@ Builds the renderer first when its sources are newer than dist/renderer (as npm 
   async run({ values, io }) {
     // bin/locksmith caps the old generation's growth per full GC at 30% for the CLI's memory (one
     // audit, then exit). A server streams each audit's rows to a page: there those extra full GCs
-    // cost ~35% more CPU per audit (docs/benchmarks.md, session 7), taken from the scan and the
+    // cost a good share more CPU per audit (figures: docs/benchmarks.md), taken from the scan and the
     // database on the same cores. 0 is V8's own default (its dynamic growth).
     v8.setFlagsFromString('--heap-growing-percent=0');
     const port = optionalInt(values, 'port', 'serve', 1, 65_535);

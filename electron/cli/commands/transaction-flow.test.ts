@@ -69,7 +69,7 @@ describe('write command flow', () => {
   });
 });
 
-describe('conventionGate (review 9)', () => {
+describe('conventionGate', () => {
   const detected = { source: 'detected', detection: { confidence: 0.8, evidence: ['12 of 20 sampled items match UNIQ#EMAIL#'] } } as unknown as ConventionInUse;
   const gate = (interactive: boolean, json: boolean): string => {
     let err = '';

@@ -1,4 +1,4 @@
-/** Review 8: a profile's sign-in ends on a silent STS, re-reads rotated keys, and never shows a credential_process's command or output. */
+/** A profile's sign-in ends on a silent STS, re-reads rotated keys, and never shows a credential_process's command or output. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -97,7 +97,7 @@ describe('signing in through an STS nothing listens on', () => {
     expect(mapped.fix).toMatch(/network or proxy/);
   });
 
-  it('a reset while signing in is retried (a blip mid-scan), and never read as a write that may have been applied (review 10)', () => {
+  it('a reset while signing in is retried (a blip mid-scan), and never read as a write that may have been applied', () => {
     const reset = signInNetworkError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), 'profile dev');
     expect(isRetryable(reset)).toBe(true);
     expect(mayHaveBeenApplied(reset)).toBe(false);

@@ -48,6 +48,8 @@ export async function saveConvention(ctx: ConventionContext, settings: SettingsS
 function sampleDigest(convention: Convention, items: readonly Item[]): SampleDigest {
   const attributes: Record<string, number> = {};
   const otherHashes: string[] = [];
+  const otherRanges: (string | null)[] = [];
+  const rangeName = convention.keys.range?.name;
   let accounts = 0;
   for (const item of items) {
     if (classifyItem(convention, item).kind === 'account') {
@@ -55,8 +57,11 @@ function sampleDigest(convention: Convention, items: readonly Item[]): SampleDig
       for (const [name, value] of Object.entries(item)) if (value.S !== undefined || value.N !== undefined) attributes[name] = (attributes[name] ?? 0) + 1;
     } else {
       const hash = item[convention.keys.hash.name]?.S;
-      if (hash !== undefined && otherHashes.length < MAX_DIGEST_HASHES) otherHashes.push(hash);
+      if (hash !== undefined && otherHashes.length < MAX_DIGEST_HASHES) {
+        otherHashes.push(hash);
+        if (rangeName !== undefined) otherRanges.push(item[rangeName]?.S ?? null);
+      }
     }
   }
-  return { accounts, attributes, otherHashes };
+  return rangeName === undefined ? { accounts, attributes, otherHashes } : { accounts, attributes, otherHashes, otherRanges };
 }

@@ -113,7 +113,7 @@ describe('the secrets the process knows (#16 finding 2)', () => {
   });
 });
 
-describe('mayHaveBeenApplied (review 9)', () => {
+describe('mayHaveBeenApplied', () => {
   const error = (fields: Record<string, unknown>, message = 'x'): Error => Object.assign(new Error(message), fields);
   it('a 200 whose body was lost may have been applied; a 4xx was not', () => {
     expect(mayHaveBeenApplied(error({ code: 'ECONNRESET', $metadata: { httpStatusCode: 200 } }))).toBe(true);

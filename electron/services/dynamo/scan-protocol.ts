@@ -3,8 +3,8 @@
  * already is the SDK's output shape: `Items` is a list of maps of AttributeValues written exactly as
  * the SDK returns them (`{"S":"x"}`, `{"N":"1"}`…), except that B and BS hold base64 text where the
  * SDK gives bytes. The SDK parses the body, then walks every attribute of every item through its
- * schema (a normalized-schema lookup and four checks per attribute: ~20% of an audit's CPU at 200k
- * items). Here the items are walked once, directly, converting only B and BS; the rest of the page
+ * schema (a normalized-schema lookup and four checks per attribute: a large share of an audit's
+ * CPU). Here the items are walked once, directly, converting only B and BS; the rest of the page
  * (counts, LastEvaluatedKey, ConsumedCapacity, metadata) and every other operation and every error
  * response go through the SDK's own code, so retries, throttling and errors classify as before.
  */

@@ -8,6 +8,7 @@
  * Scopes: a scoped template (`{scope}…{value}`) is matched like parseLockKey matches it.
  */
 import { compileConvention, type CompiledTemplate } from '../../../shared/conventions/parse';
+import { VALUE_NAME, type CompiledHash } from '../../../shared/conventions/template';
 import type { Convention, NormalizationStep } from '../../../shared/model';
 
 /** One statement: `name` becomes a table (DuckDB) or a CTE (Athena) holding `select`'s rows. */
@@ -110,33 +111,66 @@ export function itemStructFields(convention: Convention, keysOnly = false): { na
 const startsWith = (expr: string, prefix: string): string => (prefix === '' ? 'TRUE' : `starts_with(${expr}, ${sqlString(prefix)})`);
 const endsWith = (expr: string, suffix: string): string => (suffix === '' ? 'TRUE' : `substr(${expr}, length(${expr}) - ${cpLength(suffix) - 1}) = ${sqlString(suffix)}`);
 
-/** The SQL pieces of one template: its shape condition, the value, and each placeholder's text, as readKey reads them. */
+/** The SQL pieces of one template: its shape condition, the value, and each placeholder's text, as parseLockKey reads them. */
 interface TemplateSql {
+  /** Both key attributes fit and agree: the template matches. */
   readonly shape: string;
+  /** The partition key fits but the sort key does not (or disagrees): a malformed lock of this template, when anchored. */
+  readonly wrong?: string;
   readonly value: string;
   readonly parts: Readonly<Record<string, string>>;
 }
 
-/**
- * Template t over h_s. Placeholders left of `{value}` end at the FIRST occurrence of their literal
- * (strpos), non-empty, as in template.ts readKey. Placeholders right of `{value}` (read from the
- * LAST occurrence) have no portable SQL form: such conventions are refused with a clear error.
- */
-function templateSql(t: CompiledTemplate): TemplateSql {
-  if (t.hash.after.length > 0) throw new Error(`lock key templates with placeholders after {value} ({${t.hash.after.map((a) => a.name).join('}, {')}}) are not supported by the export audit yet: audit the live table`);
+/** One key attribute's template over the text column `col`: its shape and each placeholder's text, as template.ts readKey reads them. */
+function keySql(col: string, t: CompiledHash): { shape: string; texts: Record<string, string> } {
+  if (t.middle === undefined) return { shape: `COALESCE(${col} = ${sqlString(t.prefix)}, FALSE)`, texts: {} };
+  if (t.after.length > 0) throw new Error(`lock key templates with placeholders after {${t.middle}} ({${t.after.map((a) => a.name).join('}, {')}}) are not supported by the export audit yet: audit the live table`);
   const p = cpLength(t.prefix);
   const s = cpLength(t.suffix);
-  const end = `(length(h_s) - ${s})`;
-  const conds = [startsWith('h_s', t.prefix), endsWith('h_s', t.suffix), `length(h_s) >= ${p + s}`];
-  const parts: Record<string, string> = {};
+  const end = `(length(${col}) - ${s})`;
+  const conds = [`${col} IS NOT NULL`, startsWith(col, t.prefix), endsWith(col, t.suffix), `length(${col}) >= ${p + s}`];
+  const texts: Record<string, string> = {};
   let start = String(p);
-  for (const b of t.hash.before) {
-    const pos = `strpos(substr(h_s, ${start} + 1), ${sqlString(b.until)})`;
+  for (const b of t.before) {
+    const pos = `strpos(substr(${col}, ${start} + 1), ${sqlString(b.until)})`;
     conds.push(`${pos} > 1`, `${start} + ${pos} - 1 + ${cpLength(b.until)} <= ${end}`);
-    parts[b.name] = `substr(h_s, ${start} + 1, ${pos} - 1)`;
+    texts[b.name] = `substr(${col}, ${start} + 1, ${pos} - 1)`;
     start = `(${start} + ${pos} - 1 + ${cpLength(b.until)})`;
   }
-  return { shape: `(${conds.join(' AND ')})`, value: `substr(h_s, ${start} + 1, ${end} - ${start})`, parts };
+  texts[t.middle] = `substr(${col}, ${start} + 1, ${end} - ${start})`;
+  // Only {value} may be empty (a malformed lock); any other placeholder's empty text does not fit.
+  if (t.middle !== VALUE_NAME) conds.push(`${end} > ${start}`);
+  return { shape: `(${conds.join(' AND ')})`, texts };
+}
+
+/**
+ * Template t over h_s (and r_s when its sort key is a template). Placeholders left of the middle one
+ * end at the FIRST occurrence of their literal (strpos), non-empty, as in template.ts readKey;
+ * placeholders right of it (read from the LAST occurrence) have no portable SQL form: such
+ * conventions are refused with a clear error. A placeholder read from both keys must agree.
+ */
+function templateSql(t: CompiledTemplate): TemplateSql {
+  const hash = keySql('h_s', t.hash);
+  if (t.rangeTemplate === undefined) {
+    const rangeOk = t.range === undefined ? undefined : `COALESCE(r_s = ${sqlString(t.range)}, FALSE)`;
+    return {
+      shape: rangeOk === undefined ? hash.shape : `(${hash.shape} AND ${rangeOk})`,
+      ...(rangeOk === undefined || !t.anchored ? {} : { wrong: `(${hash.shape} AND NOT ${rangeOk})` }),
+      value: hash.texts[VALUE_NAME] ?? "''",
+      parts: hash.texts,
+    };
+  }
+  const range = keySql('r_s', t.rangeTemplate);
+  const agree = (t.repeated ?? []).map((n) => `${hash.texts[n]!} = ${range.texts[n]!}`);
+  const both = `(${[hash.shape, range.shape, ...agree].join(' AND ')})`;
+  // A disagreement is malformed even where the partition key has no literal prefix (parseLockKey).
+  const wrong = t.anchored ? `(${hash.shape} AND NOT ${both})` : agree.length === 0 ? undefined : `(${hash.shape} AND ${range.shape} AND NOT (${agree.join(' AND ')}))`;
+  return {
+    shape: both,
+    ...(wrong === undefined ? {} : { wrong }),
+    value: hash.texts[VALUE_NAME] ?? range.texts[VALUE_NAME] ?? "''",
+    parts: { ...range.texts, ...hash.texts },
+  };
 }
 
 /** An injective text of a scope tuple (length-prefixed parts); '' for an unscoped rule. */
@@ -145,12 +179,10 @@ function scopeText(texts: readonly string[]): string {
   return texts.map((t) => `CAST(length(${t}) AS VARCHAR) || ':' || ${t}`).join(" || '|' || ");
 }
 
-const rangeOk = (t: CompiledTemplate): string => (t.range === undefined ? 'TRUE' : `COALESCE(r_s = ${sqlString(t.range)}, FALSE)`);
-
 function normalizeSql(expr: string, steps: readonly NormalizationStep[]): string {
   let out = expr;
   // Only ever applied where dialect.sqlNormalizes holds: there trim removes spaces, lower maps A–Z, NFC changes nothing — as in JS.
-  // trim only where an end is a space: DuckDB's trim costs ~6× the two LIKE tests, and most values have none.
+  // trim only where an end is a space: DuckDB's trim costs several times the two LIKE tests, and most values have none.
   for (const step of steps) if (step === 'trim') out = `CASE WHEN ${out} LIKE ' %' OR ${out} LIKE '% ' THEN trim(${out}) ELSE ${out} END`;
   else if (step === 'lowercase') out = `lower(${out})`;
   return out;
@@ -175,9 +207,9 @@ export function auditSteps(convention: Convention, dialect: SqlDialect, source =
   const col = (name: string): number => attrs.indexOf(name);
   const templates = compiled.templates;
   const sqls = templates.map(templateSql);
-  const full = templates.map((t, k) => `WHEN ${sqls[k]!.shape} AND ${rangeOk(t)} THEN ${k}`);
+  const full = templates.map((_, k) => `WHEN ${sqls[k]!.shape} THEN ${k}`);
   const tf = templates.length === 0 ? 'CAST(NULL AS INTEGER)' : `CASE ${full.join(' ')} END`;
-  const wrong = templates.flatMap((t, k) => (t.range === undefined ? [] : [`(${sqls[k]!.shape} AND NOT ${rangeOk(t)})`]));
+  const wrong = sqls.flatMap((q) => (q.wrong === undefined ? [] : [q.wrong]));
   // A template whose placeholder the rule's scope does not map reads as malformed (parseLockKey).
   const unmapped = templates.flatMap((t, k) => (t.unmapped === undefined ? [] : [k]));
   const prefixes = convention.lockPrefixes.filter((p) => p !== '').map((p) => startsWith('h_s', p));

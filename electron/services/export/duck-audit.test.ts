@@ -207,6 +207,53 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     expect(second.fromExport).toBe(second.live);
   });
 
+  it('values in the sort key or repeated in both keys (agreeing, disagreeing, wrong sort key), scoped in the sort key, bare under a literal sort key', async () => {
+    const keys: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
+    const convention: Convention = {
+      preset: 'custom',
+      keys,
+      account: { kind: 'attribute-equals', attribute: '_et', value: 'User' },
+      rules: [
+        { name: 'EMAIL', attribute: 'email', lockKeys: [{ hash: 'User.email#{value}', range: 'User.email#{value}' }], normalize: ['lowercase'] },
+        { name: 'NICK', attribute: 'nick', lockKeys: [{ hash: 'LOCKS', range: 'NICK#{org}#{value}' }], normalize: [], scope: { org: 'orgId' } },
+        { name: 'PHONE', attribute: 'phone', lockKeys: [{ hash: '{value}', range: 'PHONE_LOCK' }], normalize: [] },
+      ],
+      lockPrefixes: [],
+    };
+    const k = (pk: string, sk: string): Item => ({ PK: S(pk), SK: S(sk) });
+    const user = (id: string, attrs: Record<string, string>): Item => ({ ...k(`User#${id}`, `User#${id}`), _et: S('User'), ...Object.fromEntries(Object.entries(attrs).map(([a, v]) => [a, S(v)])) });
+    const items: Item[] = [
+      user('1', { email: 'Ada@X.io', nick: 'ada', orgId: 'acme', phone: '+1' }),
+      k('User.email#ada@x.io', 'User.email#ada@x.io'),
+      k('LOCKS', 'NICK#acme#ada'),
+      k('+1', 'PHONE_LOCK'),
+      user('2', { email: 'bob@x.io', nick: 'ada', orgId: 'globex', phone: '+2' }),
+      k('LOCKS', 'NICK#initech#ada'),
+      k('User.email#gone@x.io', 'User.email#gone@x.io'),
+      k('User.email#a@x.io', 'User.email#b@x.io'),
+      k('User.email#c@x.io', 'PROFILE'),
+      k('LOCKS', 'NICK#acme#'),
+      k('+3', 'PHONE_LOCK'),
+      k('User#3', 'ORDER#1'),
+    ];
+    const run = await both(convention, items);
+    expect(run.fromExport).toBe(run.live);
+    const problems = (JSON.parse(run.live) as { problems: { kind: string; rule?: string; value: string }[] }).problems.map((p) => `${p.kind} ${p.rule ?? '-'} ${p.value}`);
+    expect(problems.sort()).toEqual(
+      [
+        'orphan-lock EMAIL gone@x.io',
+        'missing-lock EMAIL bob@x.io',
+        'orphan-lock NICK ada',
+        'missing-lock NICK ada',
+        'orphan-lock PHONE +3',
+        'missing-lock PHONE +2',
+        'malformed-lock EMAIL User.email#a@x.io',
+        'malformed-lock EMAIL User.email#c@x.io',
+        'malformed-lock NICK LOCKS',
+      ].sort(),
+    );
+  });
+
   it('number-typed values compare as DynamoDB numbers; the electrodb preset', async () => {
     const phone = layoutFor('marker', { rules: [{ attribute: 'phone', tag: 'PHONE', valueType: 'N' }] });
     const first = await both(phone.convention, [

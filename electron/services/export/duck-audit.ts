@@ -42,7 +42,7 @@ export type WorkingStorage = 'temp' | 'persistent';
 
 /**
  * Bytes a loaded item takes in a temporary table, rounded up (keys, audit attributes, the
- * classification columns: ~130 B measured on the bench dataset at 1M items).
+ * classification columns, as measured on the bench dataset).
  */
 const TEMP_BYTES_PER_ITEM = 256;
 

@@ -3,7 +3,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Convention, LockRule } from '../../../shared/model';
 import type { ScanFilter, ScanProjection } from '../scanner/scanner';
 import { isScoped } from '../../../shared/conventions/scope';
-import { compileHash } from '../../../shared/conventions/template';
+import { compileHash, holdsValue } from '../../../shared/conventions/template';
 
 /** One rule the holder scan searches for. */
 export interface HolderScanRule {
@@ -59,16 +59,25 @@ export function holderScanFilter(rules: readonly HolderScanRule[], convention?: 
   rules.forEach((r, i) => {
     if (!convention || !isScoped(r.rule)) return;
     names['#lh'] = convention.keys.hash.name;
-    const prefixes = [...new Set(r.rule.lockKeys.map((t) => compileHash(t.hash).prefix))];
-    const begins = prefixes.map((prefix, k) => {
+    const range = convention.keys.range?.name;
+    const contains = (attribute: string): string =>
+      r.forms
+        .map((form, j) => {
+          values[`:l${i}v${j}`] = { S: form };
+          return `contains(${attribute}, :l${i}v${j})`;
+        })
+        .join(' OR ');
+    // Per template: its partition key's literal prefix, and the value inside whichever key attribute holds it.
+    const alternatives = r.rule.lockKeys.map((t, k) => {
+      const prefix = compileHash(t.hash).prefix;
+      const inRange = !holdsValue(t.hash) && range !== undefined;
+      if (inRange) names['#lr'] = range;
+      const inside = `(${contains(inRange ? '#lr' : '#lh')})`;
+      if (prefix === '') return inside;
       values[`:l${i}p${k}`] = { S: prefix };
-      return `begins_with(#lh, :l${i}p${k})`;
+      return `(begins_with(#lh, :l${i}p${k}) AND ${inside})`;
     });
-    const contains = r.forms.map((form, j) => {
-      values[`:l${i}v${j}`] = { S: form };
-      return `contains(#lh, :l${i}v${j})`;
-    });
-    clauses.push(`((${begins.join(' OR ')}) AND (${contains.join(' OR ')}))`);
+    clauses.push(`(${alternatives.join(' OR ')})`);
   });
   return Object.keys(values).length > 0 ? { expression: clauses.join(' OR '), names, values } : { expression: clauses.join(' OR '), names };
 }

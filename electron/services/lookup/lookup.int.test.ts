@@ -120,7 +120,7 @@ describe('normalization and the index', () => {
   });
 });
 
-describe("an index's 'no holder' (review 10)", () => {
+describe("an index's 'no holder'", () => {
   it('is confirmed by a consistent scan when asked, for a rule that normalizes nothing too (an index is eventually consistent)', async () => {
     const exact = { ...convention, rules: convention.rules.map((r) => (r.name === 'EMAIL' ? { ...r, normalize: [] } : r)) };
     const plain = await lookupValue({ client, table: withIndex, convention: exact, value: 'free@x.io', rule: 'EMAIL' });
@@ -219,7 +219,7 @@ describe('OneTable locks, legacy forms included', () => {
   });
 });
 
-describe('a scoped rule through the index suggest-index prints (review 9)', () => {
+describe('a scoped rule through the index suggest-index prints', () => {
   const scoped = presetConvention('uniq', PRESET_KEYS.uniq, { ...PRESET_DEFAULTS.uniq, rules: [{ attribute: 'email', scope: 'orgId' }] });
   let table: TableInfo;
 
@@ -262,7 +262,7 @@ describe('a scoped rule through the index suggest-index prints (review 9)', () =
   });
 });
 
-describe('the holder scan reads consistently (review 9)', () => {
+describe('the holder scan reads consistently', () => {
   it('asks every Scan request for ConsistentRead: a holder written a moment ago must be seen by the re-check after a write', async () => {
     const seen: unknown[] = [];
     const capturing = createDynamoClient({ label: 'test', endpoint, region: 'us-east-1' });

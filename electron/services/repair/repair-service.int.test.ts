@@ -244,7 +244,7 @@ describe('repair plans', () => {
   });
 });
 
-describe('repair transactions that fail to send (review 10)', () => {
+describe('repair transactions that fail to send', () => {
   /** The repair of one orphan lock through a client whose TransactWriteItems fail as `rule` says; its status and activity line. */
   async function repairThrough(rule: FaultRule) {
     const name = await brokenTable(1, 0);

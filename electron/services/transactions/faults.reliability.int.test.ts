@@ -127,7 +127,7 @@ describe('the outcome unknown: the answer was lost and every retry failed too', 
   });
 });
 
-describe('naming the holder of a value a claim found taken (review 10)', () => {
+describe('naming the holder of a value a claim found taken', () => {
   it('a search for holders that fails says so, never "no other account holds it"', async () => {
     // Locks that name no owner: only a scan can say who holds the value.
     const { ownerAttribute: _owner, ...anonymous } = conv;

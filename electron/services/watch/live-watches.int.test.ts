@@ -120,7 +120,7 @@ describe('live watches for the app', () => {
     }
   });
 
-  it('a window watching with another convention gets a reader of its own: it sees what its rules see (review 9)', async () => {
+  it('a window watching with another convention gets a reader of its own: it sees what its rules see', async () => {
     const table = await createStreamTable(client, 'live-conv');
     tables.push(table);
     await signup(client, table, 'c1', 'grace@hopper.io', 'grace');
@@ -154,7 +154,7 @@ describe('live watches for the app', () => {
     }
   });
 
-  it('Live off and at once on again (the stop not awaited) gives a watch that reads, not one that ends (review 9)', async () => {
+  it('Live off and at once on again (the stop not awaited) gives a watch that reads, not one that ends', async () => {
     const table = await createStreamTable(client, 'live-offon');
     tables.push(table);
     await signup(client, table, 'o1', 'ada@lovelace.io', 'ada');

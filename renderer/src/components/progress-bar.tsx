@@ -10,8 +10,8 @@ export interface ProgressBarProps {
   /**
    * The spinning mark beside the label (default: shown). Off where the numbers below already change
    * several times a second: an endless CSS animation makes the browser draw a frame every vsync, and
-   * without GPU compositing (a VM, a remote box, the bench's headless Chromium) that took ~1.4 s of the
-   * GPU process's and ~2 s of the renderer's CPU during one audit, CPU the scan needed (docs/benchmarks.md).
+   * without GPU compositing (a VM, a remote box, the bench's headless Chromium) that took seconds of the
+   * GPU process's and the renderer's CPU during one audit, CPU the scan needed.
    */
   readonly spinner?: boolean;
 }

@@ -26,7 +26,7 @@ describe('rule drafts', () => {
   it('reports a template without exactly one {value} and a missing range', () => {
     const draft = { ...toDraft(uniq.rules[0]!), template: 'UNIQ#EMAIL#', range: '' };
     const errors = draftErrors(draft, true);
-    expect(errors.join(' ')).toMatch(/\{value\} exactly once/);
+    expect(errors.join(' ')).toMatch(/must contain \{value\} \(in the partition key, the sort key, or both\)/);
     expect(errors.join(' ')).toMatch(/sort key/);
   });
 });

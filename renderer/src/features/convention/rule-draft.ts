@@ -1,14 +1,14 @@
 /** Editable rule drafts: the form's flat fields ↔ the convention's LockRule (pure, unit-tested). */
-import { isReservedPlaceholder, scopeNamesOf, templateProblem } from '../../../../shared/conventions/template';
+import { isReservedPlaceholder, lockKeyProblem, scopeNamesOf } from '../../../../shared/conventions/template';
 import type { Convention, LockRule, NormalizationStep } from '../../../../shared/model';
 
 /** One rule as the form edits it. */
 export interface RuleDraft {
   readonly name: string;
   readonly attribute: string;
-  /** The canonical hash template, with `{value}` exactly once. */
+  /** The canonical partition-key template; `{value}` stands here, in the sort key, or in both. */
   readonly template: string;
-  /** The range template (literal), for hash+range tables. */
+  /** The sort-key template (a literal such as `LOCK`, or text around placeholders), for hash+range tables. */
   readonly range: string;
   readonly normalize: readonly NormalizationStep[];
   /** Legacy templates kept as they were (not edited here). */
@@ -36,10 +36,10 @@ export function toDraft(rule: LockRule): RuleDraft {
   };
 }
 
-/** The scope placeholders the draft's template uses (besides `{value}`). */
+/** The scope placeholders the draft's key templates use (besides `{value}`), each once. */
 export function draftPlaceholders(draft: RuleDraft): string[] {
   // A reserved name (`{toString}`) gets no attribute field: the template's own error says to rename it.
-  return scopeNamesOf(draft.template).filter((p) => !isReservedPlaceholder(p));
+  return [...new Set([...scopeNamesOf(draft.template), ...scopeNamesOf(draft.range)])].filter((p) => !isReservedPlaceholder(p));
 }
 
 /** The fields of a rule draft that can be wrong. */
@@ -56,11 +56,12 @@ export function fieldErrors(draft: RuleDraft, hasRange: boolean): Partial<Record
   const errors: Partial<Record<DraftField, string>> = {};
   if (draft.name.trim() === '') errors.name = 'The rule needs a name.';
   if (draft.attribute.trim() === '') errors.attribute = 'Name the account attribute it protects.';
-  const problem = templateProblem(draft.template);
-  if (problem !== undefined) errors.template = `The template ${problem}.`;
+  const problem = lockKeyProblem(hasRange && draft.range !== '' ? { hash: draft.template, range: draft.range } : { hash: draft.template });
+  if (problem?.field === 'hash') errors.template = `The template ${problem.message}.`;
+  if (problem?.field === 'range') errors.range = `The sort key ${problem.message}.`;
   const unfilled = draftPlaceholders(draft).find((p) => scopeText(draft, p) === '' && p !== 'scope');
   if (unfilled !== undefined) errors.scope = `Say which account attribute fills {${unfilled}}.`;
-  if (hasRange && draft.range === '') errors.range = "This table has a sort key; give the lock's sort key (e.g. LOCK).";
+  if (hasRange && draft.range === '') errors.range = "This table has a sort key; give the lock's sort key (e.g. LOCK, or a template such as EMAIL#{value}).";
   return errors;
 }
 

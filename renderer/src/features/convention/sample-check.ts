@@ -25,10 +25,11 @@ export function checkAgainstSample(convention: Convention, sample: SampleDigest 
   const matches = new Array<number>(convention.rules.length).fill(0);
   let parseable = true;
   try {
-    // The digest has hash keys only: each is read with every lock range the rules use.
+    // Each key is read with its own sort key when the digest has them; else with every literal lock range the rules use.
     const ranges = convention.keys.range ? [...new Set(convention.rules.flatMap((r) => r.lockKeys.map((k) => k.range ?? '')))] : [undefined];
-    for (const hash of sample.otherHashes) {
-      for (const range of ranges) {
+    for (const [i, hash] of sample.otherHashes.entries()) {
+      const own = sample.otherRanges?.[i];
+      for (const range of sample.otherRanges === undefined ? ranges : [own ?? undefined]) {
         const parsed = parseLockKey(convention, hash, range);
         if (parsed.kind !== 'lock') continue;
         matches[parsed.ruleIndex] = (matches[parsed.ruleIndex] ?? 0) + 1;
@@ -41,7 +42,8 @@ export function checkAgainstSample(convention: Convention, sample: SampleDigest 
   return convention.rules.map((rule, i) => {
     const having = sample.attributes[rule.attribute] ?? 0;
     const matched = matches[i] ?? 0;
-    const template = rule.lockKeys[0]?.hash ?? '';
+    const first = rule.lockKeys[0];
+    const template = first === undefined ? '' : first.range !== undefined && first.range.includes('{') ? `${first.hash} / ${first.range}` : first.hash;
     return {
       attribute: `${n(having)} of ${n(sample.accounts)} sampled accounts have \`${rule.attribute}\``,
       attributeOk: sample.accounts === 0 || having > 0,

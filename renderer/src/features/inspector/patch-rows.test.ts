@@ -64,7 +64,7 @@ describe('patchRowsWithLookup', () => {
   });
 });
 
-describe('an incomplete re-check (review 10)', () => {
+describe('an incomplete re-check', () => {
   it('never overwrites a complete audit’s rows: a holder scan that did not finish may have missed holders', () => {
     const partial: LookupView = { ...lookup('HANDLE', 'ada', 'free'), complete: false, reason: 'cannot reach DynamoDB (ECONNREFUSED)' };
     expect(patchRowsWithLookup(rows, partial)).toBe(rows);

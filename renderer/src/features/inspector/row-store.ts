@@ -1,9 +1,9 @@
 /**
  * The inspector's row store, run in a Web Worker (`row-store.worker.ts`): it applies an audit's
  * streamed deltas, re-checks after writes, sorts and filters, and hands the page only the counts,
- * the view's length and the rows of the window on screen. At 200k items the store holds ~70k rows
- * and every batch costs a few O(rows) passes plus the garbage of the parsed rows; on the page's own
- * thread that made tasks of 100–150 ms (figures: docs/benchmarks.md). Pure and synchronous, so the
+ * the view's length and the rows of the window on screen. A large audit's store holds tens of
+ * thousands of rows and every batch costs a few O(rows) passes plus the garbage of the parsed rows;
+ * on the page's own thread that made long tasks (figures: docs/benchmarks.md). Pure and synchronous, so the
  * unit tests drive it directly and a page without workers runs the same code in place.
  */
 import type { AuditCounts, GroupRow } from '../../../../shared/audit/types';

@@ -5,7 +5,7 @@
  * the rest with the rows that came in, which the engine's merge sort (TimSort) does in about one
  * comparison per row, the old order being one sorted run. Ties keep arrival order (the sort is
  * stable), so the common comparison is one number against another, instead of a full sort of every
- * row with string tie-breaks per batch (figures: docs/benchmarks.md, "How the UI figures got here").
+ * row with string tie-breaks per batch (figures: docs/benchmarks.md).
  */
 import type { GroupRow } from '../../../../shared/audit/types';
 import type { AuditRows } from './audit-rows';

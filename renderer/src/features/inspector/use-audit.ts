@@ -74,8 +74,8 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     const view = update.view;
     if (view.run !== generationRef.current) return;
     // A transition: React renders it in slices of a few ms, yielding to input and frames between
-    // them, where a plain update from a message renders in one task (up to 116 ms at 200k items
-    // under load; docs/benchmarks.md). The run's end is in the same transition as its last rows,
+    // them, where a plain update from a message renders in one long task on a large
+    // audit (figures: docs/benchmarks.md). The run's end is in the same transition as its last rows,
     // so `phase: 'done'` never shows before the rows it vouches for.
     startTransition(() => {
       setRows((previous) => (view.sameRows && previous.run === view.run ? { ...view, rows: previous.rows } : view));

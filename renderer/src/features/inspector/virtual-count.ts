@@ -2,8 +2,8 @@
  * The row count the grid's virtualizer is given. @tanstack/virtual-core rebuilds every row's
  * measurement whenever its `count` changes: an O(count) pass and two count-sized arrays (~24 bytes
  * a row). While an audit streams, the view's length changes with every batch, so at 1M items
- * (340k rows) each batch cost the page a 10–50 ms render plus ~8 MB of garbage, and the GC that
- * followed made the main thread's longest tasks (docs/benchmarks.md, "Session 8 — the UI at 1M").
+ * each batch cost the page a long render plus megabytes of garbage, and the GC that followed made
+ * the main thread's longest tasks (figures: docs/benchmarks.md).
  * Rounded up to a power of two, the count changes ~10 times in a whole 1M run. The places past the
  * view's length are never rendered (the store sends no row for them) and the grid's body is sized
  * to the view's length (see {@link bodyHeight}), so the extra places cost only their measurements.

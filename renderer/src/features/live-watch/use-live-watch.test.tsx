@@ -35,7 +35,7 @@ afterEach(() => {
   cleanup = undefined;
 });
 
-describe('useLiveWatch (review 9)', () => {
+describe('useLiveWatch', () => {
   it('starts the watch again with the new convention when the page audits under another one', async () => {
     const { bridge, calls } = fakeBridge();
     const container = document.createElement('div');

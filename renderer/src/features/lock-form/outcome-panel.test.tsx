@@ -16,7 +16,7 @@ describe('OutcomePanel', () => {
   });
 });
 
-describe('OutcomePanel after an incomplete re-check (review 10)', () => {
+describe('OutcomePanel after an incomplete re-check', () => {
   it('says the re-check did not finish instead of showing its verdict', () => {
     const html = renderToStaticMarkup(
       <OutcomePanel outcome={{ status: 'succeeded', previewId: 'p1', verified: true }} recheck={{ value: 'ada', method: 'scan', complete: false, reason: 'throttled', rules: [{ rule: 'HANDLE', normalized: 'ada', verdict: 'held', holders: [] }] }} />,

@@ -56,7 +56,7 @@ async function claimWith(recheck: () => Promise<unknown>): Promise<{ flow: LockF
   return { flow, patched };
 }
 
-describe('useLockForm (review 10)', () => {
+describe('useLockForm', () => {
   it('a re-check that loses contact leaves the applied outcome on screen: "the re-check failed", never "not accepted"', async () => {
     const { flow, patched } = await claimWith(() => Promise.reject(new Error('socket closed')));
     expect(flow.step).toBe('outcome');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorTitle } from './use-lock-form';
 
-describe('errorTitle (review 9)', () => {
+describe('errorTitle', () => {
   it('a send that may have been applied is never headlined "not accepted"', () => {
     expect(errorTitle({ step: 'preview', error: { kind: 'unreachable', message: 'the outcome is unknown — …', outcome: 'unknown' } })).toBe('Outcome unknown — the request may have been applied');
   });
