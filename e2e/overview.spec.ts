@@ -7,6 +7,7 @@ import { createTempTable, putItems, testClient } from '../electron/testing/dynam
 import { expect, test } from './fixtures';
 import { AppPage } from './pages/app-page';
 import { expectAccessible } from './support/accessible';
+import { seedLargeUniqTable } from './support/seed';
 import { startServe } from './support/server';
 
 const pair = { hash: { name: 'PK', type: 'S' as const }, range: { name: 'SK', type: 'S' as const } };
@@ -83,6 +84,39 @@ test('the overview shows each table’s lock health and trend, audits all, and o
     await inspector.waitDone();
     await page.getByTestId('tables-overview').click();
     await expect(overview).toBeVisible();
+  } finally {
+    client.destroy();
+    await server.stop();
+  }
+});
+
+test('Audit all stops on Cancel: the running audit ends cancelled and is not recorded; a finished one is', async ({ localDynamo, dataDir, page }) => {
+  test.setTimeout(180_000);
+  let small = '';
+  // Arrange: a table big enough that its scan is still running when Cancel is pressed.
+  const client = testClient(localDynamo.endpoint);
+  await seedLargeUniqTable(client, 'ov_big', 20_000);
+  await createTempTable(client, PRESET_TABLES[0]!.keys, 'ov_small').then((name) => putItems(client, name, PRESET_TABLES[0]!.items.slice(0, 6)).then(() => (small = name)));
+  const server = await startServe({ dataDir, args: ['--endpoint', localDynamo.endpoint] });
+  try {
+    const app = new AppPage(page);
+    await app.open(server.url);
+    await page.locator('[data-testid^="connection-endpoint"]').first().click();
+    const overview = page.getByTestId('overview');
+    await expect(overview.getByTestId('overview-audit-all')).toHaveText('Audit all (2)', { timeout: 30_000 });
+
+    // Act: start, and cancel once the scan has read items.
+    await overview.getByTestId('overview-audit-all').click();
+    await expect(overview.getByTestId('overview-progress')).toContainText('ov_big:', { timeout: 30_000 });
+    await overview.getByTestId('overview-cancel').click();
+
+    // Assert: it ends as cancelled, says why, and the table still has no audit on record.
+    await expect(overview.getByText('Audit all cancelled')).toBeVisible({ timeout: 30_000 });
+    await expect(overview.getByRole('list', { name: 'Audits that did not complete' })).toContainText('ov_big');
+    // The small table's finished audit shows once the history is read again; the big one's cancelled run is not in it.
+    await expect(overview.getByTestId(`overview-row-${small}`)).toContainText('no problems');
+    await expect(overview.getByTestId('overview-row-ov_big')).toContainText('never');
+    await expect(overview.getByTestId('overview-audit-all')).toBeEnabled();
   } finally {
     client.destroy();
     await server.stop();
