@@ -40,6 +40,8 @@ export interface TableOutcome {
   readonly lockItems?: number;
   /** Exactly the `summary` of `audit --table` for this table. */
   readonly summary?: ProblemSummary;
+  /** The single audit's `warnings`, when its report has any (they count in its exit code already). */
+  readonly warnings?: readonly unknown[];
 }
 
 /** The exit code of a table: the single audit's, 2 for one that needs a convention, failed or was not started, 0 for one with nothing to audit. */
@@ -119,6 +121,7 @@ async function oneTable(name: string, connection: Connection, values: FlagValues
     accounts: report.accounts,
     lockItems: report.locks,
     summary: report.summary,
+    ...(Array.isArray((report as { warnings?: unknown }).warnings) ? { warnings: (report as unknown as { warnings: unknown[] }).warnings } : {}),
   };
 }
 
@@ -140,8 +143,11 @@ async function bounded<T>(count: number, limit: number, task: (i: number) => Pro
 export async function auditAllTables(values: FlagValues, io: CliIo, debug: boolean, audit: CliCommand): Promise<number> {
   if (values.table !== undefined) usageError('use either --table or --all-tables, not both', 'table');
   if (values.export !== undefined) usageError('--all-tables audits the live tables; an export is one table: use --export without --all-tables', 'export');
-  const json = values.json === true;
+  // Flags every table's audit would refuse are refused once, before any table is read.
+  presetFlag(values);
+  optionalInt(values, 'segments', 'audit', 1, 1_000_000);
   const dir = optionalString(values, 'convention');
+  if (dir !== undefined && values.preset !== undefined) usageError('use either --preset or --convention, not both', 'preset');
   if (dir !== undefined && !(await stat(dir).catch(() => undefined))?.isDirectory()) usageError(`--convention with --all-tables names a folder of <table>.json files; ${dir} is not a folder`, 'convention');
   const connection = await openConnection(values, io);
   try {
@@ -159,7 +165,7 @@ export async function auditAllTables(values: FlagValues, io: CliIo, debug: boole
     const cancelled = io.signal.aborted;
     const complete = !cancelled && outcomes.every((o) => o.complete);
     const document = { endpoint, region: connection.target.region, complete, ...(cancelled ? { reason: 'cancelled' } : {}), tables: outcomes, ...(listed.hint ? { hint: listed.hint } : {}) };
-    io.stdout(json ? `${JSON.stringify(document)}\n` : fleetText(document));
+    io.stdout(values.json === true ? `${JSON.stringify(document)}\n` : fleetText(document));
     const code = fleetExit(outcomes);
     if (code === EXIT_ERROR) {
       const reasons = outcomes.filter((o) => tableExit(o) === EXIT_ERROR).map((o) => `${o.table}: ${o.reason ?? 'incomplete'}`);
