@@ -2,13 +2,13 @@
  * `locksmith audit --all-tables`: every table at the connection, each one that holds locks audited by
  * the single audit itself (the audit command's own run, on this one connection, with `--json`), a
  * bounded number at once, then one summary. Each audited table's `summary` is therefore exactly what
- * `audit --table` gives for it, and its exit code is the single audit's.
+ * `audit --table` gives for it, and its exit code is the single audit's. (The audit reads its own
+ * detection sample after the survey's: a second bounded read, the price of running the very same audit.)
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AuditReport } from '../../shared/audit/types';
 import type { ProblemSummary } from '../../shared/model';
-import { PROBLEM_KINDS } from '../../shared/model';
 import { optionalInt, optionalString } from './args';
 import type { CliCommand, CliIo, FlagValues } from './command';
 import { CliError, EXIT_ERROR, EXIT_OK, unwrap, usageError } from './command';
@@ -175,9 +175,4 @@ export async function auditAllTables(values: FlagValues, io: CliIo, debug: boole
   } finally {
     connection.client.destroy();
   }
-}
-
-/** Problems of every kind in a table's summary. */
-export function problemCount(summary: ProblemSummary | undefined): number {
-  return summary === undefined ? 0 : PROBLEM_KINDS.reduce((n, k) => n + summary[k], 0);
 }
