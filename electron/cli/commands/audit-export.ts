@@ -9,6 +9,7 @@ import { optionalInt, optionalString } from '../args';
 import type { CliIo, FlagValues } from '../command';
 import { auditExitCode, CliError, EXIT_OK, unwrap, usageError } from '../command';
 import { closeSession, incomplete, openTable, type TableSession } from '../session';
+import { recordCliAudit } from '../history-record';
 
 /** The export-audit flags audit adds. */
 export const EXPORT_FLAGS = {
@@ -187,6 +188,7 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
       if (!confirmed.ok) return fail(`confirming against ${session.table.name} failed: ${confirmed.error.message}`);
       report = confirmed.value;
     }
+    await recordCliAudit(io, report, session?.connection.target, 'export');
     if (json) io.stdout(`${JSON.stringify(report)}\n`);
     else {
       const files = report.source.incrementals ? report.source.incrementals.length + 1 : 1;

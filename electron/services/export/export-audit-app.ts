@@ -22,6 +22,7 @@ import type { AuditRuns, AuditRunState } from '../audit/audit-runs';
 import { DataDirError, ensureDataDir } from '../connections/data-dir';
 import type { SettingsStore } from '../connections/settings-store';
 import { targetKey } from '../context/client-pool';
+import { historyTarget } from '../history/audit-history';
 import { savedConvention } from '../conventions/convention-methods';
 import type { ConnectionContext } from '../context/request-context';
 import { endpointCredentials } from '../dynamo/client';
@@ -144,6 +145,7 @@ export async function startExportAudit(ctx: ConnectionContext, stores: ExportAud
   const runId = `run_${randomUUID().replace(/-/g, '')}`;
   const run = stores.runs.add(runId);
   run.target = targetKey(ctx.connectionId, ctx.target);
+  run.history = { target: historyTarget(ctx.target), source: 'export' };
   const { summary } = full;
   const source: ExportSource = { kind: 'export', exportArn: summary.exportArn, exportTime: summary.exportTime, itemsRead: 0 };
   void runInBackground(stores.runs, runId, run, { args, convention, cache, client, local, source });
