@@ -22,6 +22,11 @@ function learnedReadsBetter(learned: LearnedLayout, preset: PresetReading, sampl
   return ties ? learned.confidence >= preset.confidence : learned.confidence > preset.confidence;
 }
 
+/** A template with each scope placeholder named by the attribute it stands for (`{scope}` of a preset is `{orgId}` learned). */
+function byAttribute(template: string | undefined, scope: Readonly<Record<string, string>> | undefined): string | undefined {
+  return template?.replace(/\{(\w+)\}/g, (whole, name: string) => (scope?.[name] === undefined ? whole : `{${scope[name]}}`));
+}
+
 /**
  * How a learned layout compares with a preset's: `same` when each learned rule's first lock key is one of
  * the preset's for that attribute and the preset writes on its locks all the learned layout saw there
@@ -31,7 +36,9 @@ function likeness(learned: Convention, preset: Convention): 'same' | 'carries-mo
   let more = learned.ownerAttribute !== undefined && learned.ownerAttribute !== preset.ownerAttribute;
   for (const l of learned.rules) {
     const key = l.lockKeys[0];
-    const p = preset.rules.find((r) => r.attribute === l.attribute && r.lockKeys.some((k) => k.hash === key?.hash && k.range === key.range));
+    const hash = byAttribute(key?.hash, l.scope);
+    const range = byAttribute(key?.range, l.scope);
+    const p = preset.rules.find((r) => r.attribute === l.attribute && r.lockKeys.some((k) => byAttribute(k.hash, r.scope) === hash && byAttribute(k.range, r.scope) === range));
     if (!p) return 'different';
     if (Object.entries(l.lockItem ?? {}).some(([name, v]) => p.lockItem?.[name] !== v)) more = true;
   }
