@@ -10,6 +10,7 @@ import { createConnectionRegistry, SANDBOX_ID } from '../services/connections/re
 import { createSettingsStore } from '../services/connections/settings-store';
 import { SANDBOX_CREDENTIALS, SANDBOX_REGION, startSandbox } from '../services/sandbox';
 import { createAuditRuns } from '../services/audit/audit-runs';
+import { savedConvention } from '../services/conventions/convention-methods';
 import { createClientPool } from '../services/context/client-pool';
 import { PreviewStore } from '../services/transactions/preview-store';
 import { RepairService } from '../services/repair/repair-service';
@@ -115,7 +116,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     mfa,
     runs,
     watches,
-    tx: { previews: new PreviewStore(), dataDir, indexes: runs.indexes },
+    tx: { previews: new PreviewStore(), dataDir, indexes: runs.indexes, warnings: runs.warnings, saved: (connectionId, table) => savedConvention(settings, connectionId, table) },
     repairs: new RepairService({ dataDir }),
     env,
   };

@@ -1,9 +1,9 @@
 /** What a CLI command is: its flags, its help, and a run function. One file per command under commands/. */
 import type { AppError } from '../../shared/result';
 
-/** Exit codes: 0 complete and clean, 1 complete with problems, 2 error or incomplete. */
+/** Exit codes: 0 complete and clean, 1 complete with problems (or a convention warning), 2 error or incomplete. */
 export const EXIT_OK = 0;
-/** The command completed and found problems. */
+/** The command completed and found problems, or found that the convention does not explain the table. */
 export const EXIT_PROBLEMS = 1;
 /** An error, or a result that is not complete (the reason goes to stderr). */
 export const EXIT_ERROR = 2;
@@ -80,4 +80,13 @@ export function usageError(message: string, field?: string): never {
 export function unwrap<T>(result: { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: AppError }): T {
   if (!result.ok) throw new CliError(result.error);
   return result.value;
+}
+
+/**
+ * The exit code of a complete audit report: 0 only when it has no problem and no convention warning.
+ * A warning alone is exit 1, never 0: a CI job reading "clean" would trust a convention the table contradicts.
+ */
+export function auditExitCode(report: { readonly summary: Readonly<Record<string, number>>; readonly warnings?: readonly unknown[] }): number {
+  const problems = Object.values(report.summary).reduce((a, b) => a + b, 0);
+  return problems > 0 || (report.warnings?.length ?? 0) > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

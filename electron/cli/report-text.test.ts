@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ConventionWarning } from '../../shared/audit/fit';
 import type { AuditReport } from '../../shared/audit/types';
+import { auditExitCode, EXIT_OK, EXIT_PROBLEMS } from './command';
 import { layoutFor } from '../../shared/conventions/test-layouts';
 import type { ScanProgress } from '../../shared/scan-types';
 import { auditText, etaMs, formatDuration, progressLine } from './report-text';
@@ -19,7 +21,30 @@ const report: AuditReport = {
     { kind: 'orphan-lock', rule: 'HANDLE', value: 'ghost', lock: { PK: 'UNIQ#HANDLE#ghost', SK: 'LOCK' } },
     { kind: 'missing-lock', rule: 'EMAIL', value: 'a@x.io', accounts: [{ PK: 'ACCT#a', SK: 'PROFILE' }] },
   ],
+  warnings: [],
 };
+const clean: AuditReport = { ...report, summary: { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 }, problems: [] };
+const warning: ConventionWarning = {
+  rule: 'EMAIL',
+  kind: 'values-elsewhere',
+  counts: { rule: 'EMAIL', held: 40, healthy: 0, missing: 40, malformed: 0, embedded: 40, unmatched: 40 },
+  message: 'the convention does not explain this table for rule EMAIL: 40 of its 40 missing values stand in keys of another layout',
+};
+
+describe('a convention warning', () => {
+  it('is a line of the readable report, before the problems', () => {
+    const text = auditText({ ...report, warnings: [warning] }, progress(10, 1_000), 'detected');
+    expect(text).toContain(`WARNING EMAIL: ${warning.message}`);
+    expect(text.indexOf('WARNING EMAIL')).toBeLessThan(text.indexOf('Problems:'));
+    expect(auditText(report, progress(10, 1_000), 'detected')).not.toContain('WARNING');
+  });
+
+  it('never lets an audit exit 0: a clean report with a warning exits 1', () => {
+    expect(auditExitCode(clean)).toBe(EXIT_OK);
+    expect(auditExitCode({ ...clean, warnings: [warning] })).toBe(EXIT_PROBLEMS);
+    expect(auditExitCode(report)).toBe(EXIT_PROBLEMS);
+  });
+});
 
 describe('progress', () => {
   it('estimates the time left from the rate so far and the table size', () => {

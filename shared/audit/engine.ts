@@ -11,6 +11,7 @@ import { accountScope, joinKey, lockScope, type ScopeValues } from '../conventio
 import type { Convention, Item, PlainKey, Problem, ProblemKind, ProblemSummary } from '../model';
 import { PROBLEM_KINDS } from '../model';
 import { toPlainValue } from '../plain-key';
+import { fitWarnings, KeySample, ruleFits } from './fit';
 import { accountRow, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
 import { DeltaQueue } from './deltas';
 import { compareProblems } from './problem-rules';
@@ -61,6 +62,8 @@ export class AuditEngine {
   private readonly summary: Record<ProblemKind, number>;
   private scanned = 0;
   private lockCount = 0;
+  /** Keys of items that are neither accounts nor locks, and of accounts holding no protected value: where a misread convention's locks end up (bounded, see fit.ts). */
+  private readonly others = new KeySample();
 
   /** Starts an empty audit for `convention`. */
   constructor(convention: Convention, options: AuditEngineOptions = {}) {
@@ -110,7 +113,8 @@ export class AuditEngine {
           continue;
         }
       }
-      if (!lockSide && isAccount(compiled, item, hash)) this.addAccount(item, hashAttr, rangeAttr);
+      if (!lockSide && isAccount(compiled, item, hash)) this.addAccount(item, hashAttr, rangeAttr, hash);
+      else if (hash !== undefined) this.others.add(hash, rangeAttr?.S);
     }
   }
 
@@ -152,10 +156,11 @@ export class AuditEngine {
     this.lockCount++;
   }
 
-  private addAccount(item: Item, hashAttr: Item[string], rangeAttr: Item[string] | undefined): void {
+  private addAccount(item: Item, hashAttr: Item[string], rangeAttr: Item[string] | undefined, hashText: string | undefined): void {
     const rules = this.convention.rules;
     // By rule index, sized up front: `[]` + push would reserve 17 slots per account.
     const state: AccountState = { kind: 'account', hash: toPlainValue(hashAttr) ?? '', range: toPlainValue(rangeAttr), id: undefined, entries: new Array<Entry | string | undefined>(rules.length), raws: undefined, locked: 0 };
+    let holds = false;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
       const raw = scalarText(item[rule.attribute]);
@@ -170,6 +175,7 @@ export class AuditEngine {
         scope = accountScope(rule, item);
         if (scope === undefined) continue;
       }
+      holds = true;
       const key = joinKey(scope, normalized);
       const byValue = this.index[i]!;
       let slot = byValue.get(key);
@@ -204,6 +210,8 @@ export class AuditEngine {
       state.entries[i] = entry;
       addHolder(entry, state);
     }
+    // An "account" that holds nothing may be a lock the convention does not recognise (a not-lock matcher reads every unknown key as an account).
+    if (!holds && hashText !== undefined) this.others.add(hashText, rangeAttr?.S);
     this.accounts.push(state);
     this.deltas?.changed(state);
   }
@@ -282,11 +290,30 @@ export class AuditEngine {
     return n;
   }
 
+  /** Per rule index: the distinct values accounts hold (see fit.ts). */
+  heldValues(): number[] {
+    this.flush();
+    return this.index.map((byValue) => {
+      let n = 0;
+      byValue.forEach((slot) => {
+        if ('kind' in slot ? slot.kind === 'account' : holderCount(slot) > 0) n++;
+      });
+      return n;
+    });
+  }
+
+  /** The key texts kept for the fit's embedding test (bounded, see KeySample). */
+  otherKeys(): readonly string[] {
+    return this.others.texts();
+  }
+
   /** The report `audit --json` prints; `complete: false` with a reason when the scan did not finish. */
   report(meta: { readonly table: string; readonly complete: boolean; readonly reason?: string }): AuditReport {
     const counts = this.counts();
     const head = meta.reason === undefined ? { table: meta.table, complete: meta.complete } : { table: meta.table, complete: meta.complete, reason: meta.reason };
-    return { ...head, ...counts, convention: this.convention, problems: this.problems() };
+    const problems = this.problems();
+    const warnings = fitWarnings(ruleFits({ convention: this.convention, problems, held: this.heldValues(), otherKeys: this.others.texts() }));
+    return { ...head, ...counts, convention: this.convention, problems, warnings };
   }
 
   private countsNow(): AuditCounts {

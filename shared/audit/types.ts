@@ -1,5 +1,6 @@
 /** Types of the audit engine's output: groups (what the inspector shows) and the report (what the CLI prints). */
 import type { Convention, PlainKey, Problem, ProblemKind, ProblemSummary } from '../model';
+import type { ConventionWarning } from './fit';
 
 /** Status of one expected lock of an account. */
 export type LockStatus =
@@ -81,4 +82,9 @@ export interface AuditReport extends AuditCounts {
   readonly reason?: string;
   readonly convention: Convention;
   readonly problems: readonly Problem[];
+  /**
+   * Rules the table contradicts (see fit.ts): while one stands the audit is not clean and repairs
+   * leave that rule to a person.
+   */
+  readonly warnings: readonly ConventionWarning[];
 }

@@ -4,6 +4,7 @@
  */
 import type { AppError } from '../result';
 import type { Convention, KeySchema, PlainKey } from '../model';
+import type { ConventionWarning } from '../audit/fit';
 import type { AuditCounts, AuditReport } from '../audit/types';
 import type { WireDelta } from './audit-wire';
 import type { ScanProgress } from '../scan-types';
@@ -159,7 +160,8 @@ export type AuditEvent =
    */
   | { readonly type: 'delta'; readonly runId: string; readonly delta: WireDelta; readonly snapshot?: true }
   | { readonly type: 'progress'; readonly runId: string; readonly progress: ScanProgress }
-  | { readonly type: 'done'; readonly runId: string; readonly complete: boolean; readonly reason?: string; readonly counts: AuditCounts };
+  /** `warnings`: the rules the table contradicts (see audit/fit.ts), present only when there is one. */
+  | { readonly type: 'done'; readonly runId: string; readonly complete: boolean; readonly reason?: string; readonly counts: AuditCounts; readonly warnings?: readonly ConventionWarning[] };
 
 /** The report of a run (final, or partial while it runs). */
 export type AuditReportView = AuditReport;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ConventionWarning } from '../audit/fit';
 import type { Problem } from '../model';
 import { planRepairs } from './repair-plan';
 
@@ -25,5 +26,25 @@ describe('planRepairs', () => {
     const plan = planRepairs([{ kind: 'missing-lock', rule: 'EMAIL', value: 'c@x.io', accounts }]);
     expect(plan.fixes).toEqual([]);
     expect(plan.manual.map((m) => m.why)).toEqual(['2 accounts hold email `c@x.io` and no lock protects it: a person must decide who keeps it, then claim it for that account']);
+  });
+
+  it('leaves every fix of a rule the audit warns about to a person, with the warning as the reason; other rules are fixed', () => {
+    const warning: ConventionWarning = {
+      rule: 'EMAIL',
+      kind: 'values-elsewhere',
+      counts: { rule: 'EMAIL', held: 9, healthy: 0, missing: 9, malformed: 0, embedded: 9, unmatched: 9 },
+      message: 'the convention does not explain this table for rule EMAIL: 9 of its 9 missing values stand in keys of another layout',
+    };
+    const plan = planRepairs(
+      [
+        { kind: 'missing-lock', rule: 'EMAIL', value: 'b@x.io', accounts: [{ PK: 'ACCT#b', SK: 'PROFILE' }] },
+        { kind: 'orphan-lock', rule: 'EMAIL', value: 'z@x.io', lock: { PK: 'UNIQ#EMAIL#z@x.io', SK: 'LOCK' } },
+        { kind: 'orphan-lock', rule: 'HANDLE', value: 'ada', lock: { PK: 'UNIQ#HANDLE#ada', SK: 'LOCK' } },
+      ],
+      [warning],
+    );
+    expect(plan.fixes.map((f) => f.operation.kind === 'release' && f.operation.rule)).toEqual(['HANDLE']);
+    expect(plan.manual.map((m) => m.problem.value)).toEqual(['b@x.io', 'z@x.io']);
+    for (const m of plan.manual) expect(m.why).toMatch(/^the convention does not explain this table for rule EMAIL: .*No automatic fix for rule EMAIL/);
   });
 });

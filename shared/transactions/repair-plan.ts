@@ -3,9 +3,11 @@
  * everything a machine should not decide (duplicates, owner mismatches, malformed locks) listed
  * for a human. Each fix is one small operation; shared/repair/batch.ts packs them into transactions.
  */
+import type { ConventionWarning } from '../audit/fit';
 import { UNDECLARED_SCOPE_REASON } from '../conventions/parse';
 import { scopeWords } from '../conventions/scope';
 import type { Problem } from '../model';
+import { q } from './build-common';
 import type { TransactionOperation } from './types';
 
 /** One automatic fix: the problem and the operation that repairs it. */
@@ -27,15 +29,26 @@ export interface RepairPlan {
   readonly manual: readonly ManualRepair[];
 }
 
-/** Plans the repairs of an audit's problems (pure). */
-export function planRepairs(problems: readonly Problem[]): RepairPlan {
+/**
+ * Plans the repairs of an audit's problems (pure). A rule the audit warns about (the table contradicts
+ * the convention, see audit/fit.ts) gets no automatic fix at all: each of its problems is left to a
+ * person with the warning as the reason, so a misread convention never writes (or deletes) locks at scale.
+ */
+export function planRepairs(problems: readonly Problem[], warnings: readonly ConventionWarning[] = []): RepairPlan {
   const fixes: RepairFix[] = [];
   const manual: ManualRepair[] = [];
+  const warned = new Map(warnings.map((w) => [w.rule, w]));
   // Scoped locks the convention cannot read: a "missing" lock of that rule may well exist under a
   // scope, and writing the unscoped key would protect nothing the library checks. Leave those to a person.
   const undeclared = new Set(problems.filter((p) => p.kind === 'malformed-lock' && p.rule !== undefined && p.reason?.startsWith(UNDECLARED_SCOPE_REASON)).map((p) => p.rule));
   for (const problem of problems) {
-    const label = `${problem.rule ? `${problem.rule.toLowerCase()} \`${problem.value}\`` : `\`${problem.value}\``}${scopeWords(problem.scope)}`;
+    // The value comes from an item: its controls and bidi characters are marked (summaries reach terminals and pages).
+    const label = `${problem.rule ? `${problem.rule.toLowerCase()} ${q(problem.value)}` : q(problem.value)}${scopeWords(problem.scope)}`;
+    const warning = problem.rule === undefined ? undefined : warned.get(problem.rule);
+    if (warning && (problem.kind === 'orphan-lock' || problem.kind === 'missing-lock')) {
+      manual.push({ problem, why: `${warning.message}. No automatic fix for rule ${warning.rule}: fix the convention and audit again, or claim or release single values by hand under a reviewed convention` });
+      continue;
+    }
     switch (problem.kind) {
       case 'orphan-lock':
         if (problem.rule) {

@@ -1,5 +1,6 @@
-/** `locksmith audit`: scan a table, report every problem; exit 0 clean, 1 problems, 2 error or incomplete. */
+/** `locksmith audit`: scan a table, report every problem; exit 0 clean, 1 problems or a convention warning, 2 error or incomplete. */
 import v8 from 'node:v8';
+import { shownText } from '../../../shared/terminal-text';
 import { CONVENTION_FLAGS, optionalInt, optionalPositive, optionalString } from '../args';
 import type { Convention, Item } from '../../../shared/model';
 import type { ScanProgress } from '../../../shared/scan-types';
@@ -8,7 +9,7 @@ import type { Connection } from '../connection';
 import { tablePlace } from '../key-schema-cache';
 import { detectionRequest, rememberConvention, startSpeculativeAudit, type SpeculativeAudit } from '../speculative-audit';
 import type { CliCommand } from '../command';
-import { EXIT_OK, EXIT_PROBLEMS, unwrap } from '../command';
+import { auditExitCode, unwrap } from '../command';
 import { closeSession, incomplete, openTableForScan, progressPrinter } from '../session';
 import { EXPORT_FLAGS } from './audit-export';
 import type { ScanSession } from '../session';
@@ -48,7 +49,10 @@ JSON report (--json): {"table", "complete", "reason"?, "scanned", "accounts", "l
 From an export (--export): the same report plus "source": {"exportArn", "exportTime", "itemsRead", "incrementals"?};
   with a connection and --table, findings are re-read by key (consistent reads) and those no longer true move to "stale".
   A missing, truncated or corrupted data file, a wrong manifest or a non-DYNAMODB_JSON export: exit 2, the file named.
-Exit codes: 0 complete and clean, 1 complete with problems, 2 error or incomplete (reason on stderr).
+  "warnings": [{"rule", "kind": "values-elsewhere"|"locks-misread", "counts": {"held", "healthy", "missing",
+  "malformed", "embedded", "unmatched"}, "message"}] — rules the table contradicts (see README "The write interlock").
+Exit codes: 0 complete, clean and no warning; 1 complete with problems or a convention warning (never 0 while a
+  warning stands: repair leaves a warned rule to a person); 2 error or incomplete (reason on stderr).
 Examples:
   locksmith audit --endpoint http://localhost:8000 --table accounts
   locksmith audit --profile prod --region eu-west-1 --table users --preset marker --json > report.json
@@ -116,7 +120,7 @@ Examples:
       const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
       const sampled = sample;
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments, ...(sampled ? { sample: () => sampled } : {}) });
-      if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+      if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${shownText(e)}`).join('\n')}\n`);
       progress = progressPrinter(io, table.itemCount);
       let run = await speculation?.confirm(resolved.convention, table.keys);
       if (run && lastProgress) progress.update?.(lastProgress);
@@ -132,8 +136,8 @@ Examples:
       const { report } = run;
       io.stdout(json ? `${JSON.stringify(report)}\n` : auditText(report, run.progress, resolved.source, styleFor(io)));
       if (!report.complete) return incomplete(io, report.reason ?? 'the scan did not finish');
-      const problems = Object.values(report.summary).reduce((a, b) => a + b, 0);
-      return problems > 0 ? EXIT_PROBLEMS : EXIT_OK;
+      await (await import('../warning-memory')).rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, report);
+      return auditExitCode(report);
     } finally {
       speculation?.abort();
       closeSession(session);

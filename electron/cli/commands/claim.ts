@@ -4,7 +4,9 @@ import type { CliCommand } from '../command';
 import { usageError } from '../command';
 import { closeSession, openTable } from '../session';
 import type { TableSession } from '../session';
-import { keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { tablePlace } from '../key-schema-cache';
+import { warnedRuleGate } from '../warning-memory';
+import { EXIT_REFUSED, keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
 
 /** The claim command. */
 export const claimCommand: CliCommand = {
@@ -23,6 +25,9 @@ export const claimCommand: CliCommand = {
 One TransactWriteItems: Put the lock with attribute_not_exists(<hash key>) (naming the owner when
 the convention has an owner attribute) + ConditionCheck that the account still holds the value as
 stored. Without --yes the value must be typed back on a terminal; with no terminal, nothing is sent.
+A rule the last complete audit of the table warned about (the table contradicts the convention) is
+refused (exit 1, nothing sent) unless the convention is passed as a reviewed --convention FILE; a
+detected or preset convention is not enough. --dry-run still shows the request, with the warning.
 ${WRITE_EXIT_CODES}
 Example:
   locksmith claim --endpoint http://localhost:8000 --table accounts --rule HANDLE --value ada \\
@@ -37,6 +42,9 @@ Example:
       const { connection, table } = session;
       const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([import('../convention-source'), import('../../services/dynamo/client')]);
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      // A rule the last audit found the table contradicts takes a reviewed --convention FILE (warning-memory.ts).
+      const refused = await warnedRuleGate(io, { place: tablePlace(connection.target, table.name), resolved, rule, dryRun: values['dry-run'] === true, refusedCode: EXIT_REFUSED });
+      if (refused !== undefined) return refused;
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
       return await runWrite({ io, values, ctx, table: table.name, resolved, operation: { kind: 'claim', rule, value, account } });
     } finally {

@@ -3,7 +3,9 @@ import { CONVENTION_FLAGS, requireString, SCOPE_FLAG, scopeFlag } from '../args'
 import type { CliCommand } from '../command';
 import { closeSession, openTable } from '../session';
 import type { TableSession } from '../session';
-import { keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { tablePlace } from '../key-schema-cache';
+import { warnedRuleGate } from '../warning-memory';
+import { EXIT_REFUSED, keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
 
 /** The release command. */
 export const releaseCommand: CliCommand = {
@@ -25,6 +27,9 @@ One TransactWriteItems: Delete the lock with attribute_exists(<hash key>) (and t
 with an owner attribute) + a ConditionCheck that the last known holder no longer holds the value.
 DynamoDB has no "no account holds this" condition: right before sending, a consistent scan looks for
 holders and refuses if one is found; the preview says what is and is not guarded.
+A rule the last complete audit of the table warned about (the table contradicts the convention) is
+refused (exit 1, nothing sent) unless the convention is passed as a reviewed --convention FILE; a
+detected or preset convention is not enough. --dry-run still shows the request, with the warning.
 ${WRITE_EXIT_CODES}
 Example:
   locksmith release --endpoint http://localhost:8000 --table accounts --rule HANDLE --value ada --dry-run`,
@@ -40,6 +45,9 @@ Example:
       const { connection, table } = session;
       const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([import('../convention-source'), import('../../services/dynamo/client')]);
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      // A rule the last audit found the table contradicts takes a reviewed --convention FILE (warning-memory.ts).
+      const refused = await warnedRuleGate(io, { place: tablePlace(connection.target, table.name), resolved, rule, dryRun: values['dry-run'] === true, refusedCode: EXIT_REFUSED });
+      if (refused !== undefined) return refused;
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
       const operation = { kind: 'release' as const, rule, value, ...(holder ? { holder } : {}), ...(lock ? { lock } : {}), ...(scope ? { scope } : {}) };
       return await runWrite({ io, values, ctx, table: table.name, resolved, operation });

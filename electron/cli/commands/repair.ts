@@ -1,8 +1,10 @@
 /** `locksmith repair`: audit a table and print (or, with --execute, run) the batched fix plan the app uses too. */
 import type { RepairPlanView, RepairStatusView } from '../../../shared/contract/repair-views';
+import { shownText } from '../../../shared/terminal-text';
 import { CONVENTION_FLAGS, optionalInt } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_ERROR, EXIT_OK } from '../command';
+import { tablePlace } from '../key-schema-cache';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import type { TableSession } from '../session';
 import { askOnTerminal, conventionGate, conventionOrigin, EXIT_REFUSED, transactionContext } from './transaction-flow';
@@ -11,22 +13,22 @@ function planText(plan: RepairPlanView): string {
   const lines = [`Repair plan for ${plan.table}: ${plan.fixes.length} fix(es) in ${plan.transactions.length} transaction(s), ${plan.actionCount} action(s); ${plan.manual.length} left for a human`];
   for (const t of plan.transactions) {
     lines.push(`Transaction ${t.index + 1} (${t.actions.length} actions, ClientRequestToken ${t.clientRequestToken}):`);
-    for (const f of t.fixes) lines.push(`  ${f + 1}. ${plan.fixes[f]?.summary ?? ''}`);
+    for (const f of t.fixes) lines.push(`  ${f + 1}. ${shownText(plan.fixes[f]?.summary ?? '')}`);
   }
-  if (plan.resolved.length > 0) lines.push('Already fixed (fresh reads):', ...plan.resolved.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${m.problem.value}\`: ${m.why}`));
-  if (plan.manual.length > 0) lines.push('For a human:', ...plan.manual.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${m.problem.value}\`: ${m.why}`));
+  if (plan.resolved.length > 0) lines.push('Already fixed (fresh reads):', ...plan.resolved.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${shownText(m.problem.value)}\`: ${shownText(m.why)}`));
+  if (plan.manual.length > 0) lines.push('For a human:', ...plan.manual.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${shownText(m.problem.value)}\`: ${shownText(m.why)}`));
   return `${lines.join('\n')}\n`;
 }
 
 function transactionText(plan: RepairPlanView, status: RepairStatusView, index: number): string {
   const t = status.transactions[index];
   if (!t) return '';
-  const lines = [`Transaction ${index + 1} of ${plan.transactions.length}: ${t.state}${t.verified === true ? ', applied and verified' : ''}${t.message ? ` — ${t.message}` : ''}`];
+  const lines = [`Transaction ${index + 1} of ${plan.transactions.length}: ${t.state}${t.verified === true ? ', applied and verified' : ''}${t.message ? ` — ${shownText(t.message)}` : ''}`];
   for (const f of plan.transactions[index]?.fixes ?? []) {
     const outcome = status.fixes[f];
-    lines.push(`  ${f + 1}. ${plan.fixes[f]?.summary ?? ''}: ${outcome?.state === 'succeeded' ? `done, ${outcome.message}` : (outcome?.message ?? '')}`);
+    lines.push(`  ${f + 1}. ${shownText(plan.fixes[f]?.summary ?? '')}: ${shownText(outcome?.state === 'succeeded' ? `done, ${outcome.message}` : (outcome?.message ?? ''))}`);
   }
-  if (t.differences) lines.push(...t.differences.map((d) => `  NOT verified: ${d}`));
+  if (t.differences) lines.push(...t.differences.map((d) => `  NOT verified: ${shownText(d)}`));
   return `${lines.join('\n')}\n`;
 }
 
@@ -67,7 +69,9 @@ transaction's exact request). With --execute, type the number of actions to conf
 are sent in order (Ctrl+C stops between two), releases re-checked just before each, every written
 item re-read. The convention and, when detected, its confidence and evidence are printed first
 (--json: "convention"); with --yes a convention detected with confidence below 1 is refused — pass
-a reviewed --convention FILE. Exit codes: 0 nothing to fix or every fix done and verified, 1 fixes
+a reviewed --convention FILE. A rule the audit warns about (the table contradicts the convention:
+its values stand in keys of another layout, or its locks cannot be read) gets no automatic fix: each
+of its problems is left for a human with the warning, so a misread convention never writes at scale. Exit codes: 0 nothing to fix or every fix done and verified, 1 fixes
 pending, refused, not verified or left for a human, 2 error or an incomplete audit (--json:
 {"complete": false, "reason"}).`,
   async run({ values, io }) {
@@ -96,10 +100,11 @@ pending, refused, not verified or left for a human, 2 error or an incomplete aud
         if (json) io.stdout(`${JSON.stringify({ complete: false, reason, convention: origin })}\n`);
         return incomplete(io, reason);
       }
+      await (await import('../warning-memory')).rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, run.report);
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
       const service = new RepairService();
       const owner = ctx.connection.label;
-      const planned = await service.plan(ctx, { owner, table: table.name, convention: resolved.convention, problems: run.report.problems, signal: io.signal });
+      const planned = await service.plan(ctx, { owner, table: table.name, convention: resolved.convention, problems: run.report.problems, warnings: run.report.warnings, signal: io.signal });
       if (!planned.ok) {
         io.stderr(`locksmith: ${planned.error.message}\n`);
         return EXIT_ERROR;

@@ -39,6 +39,7 @@ export async function startAudit(ctx: KeyedConventionContext, runs: AuditRuns, a
         locks: run.counts?.locks ?? 0,
         summary: run.counts?.summary ?? emptySummary(),
         problems: [],
+        warnings: [],
       },
     }))
     .then((done) => {

@@ -3,6 +3,7 @@
  * subscriber to `audit.events` receives. Runs are started by `startAudit` (audit-methods.ts); the
  * CLI runs `runAudit` directly and keeps no registry.
  */
+import { StandingWarnings } from './standing-warnings';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from '../../../shared/audit/types';
 import { encodeDelta } from '../../../shared/contract/audit-wire';
 import type { AuditEvent } from '../../../shared/contract/views';
@@ -36,6 +37,8 @@ export interface AuditRuns {
   readonly publisher: AuditPublisher;
   /** What complete audits lend to lookups of their table until Locksmith writes through the connection (audit-index.ts). */
   readonly indexes: AuditIndexes;
+  /** What the latest complete audits found the table contradicts: lock writes under those rules take a reviewed convention. */
+  readonly warnings: StandingWarnings;
   /** Registers a new run (evicting old finished ones) and returns it. */
   add(runId: string): AuditRunState;
   get(runId: string): AuditRunState | undefined;
@@ -52,12 +55,13 @@ export interface AuditRuns {
 /** The `done` event of a finished run. */
 function doneEvent(runId: string, report: AuditReport): AuditEvent {
   const { scanned, accounts, locks, summary } = report;
-  return { type: 'done', runId, complete: report.complete, ...(report.reason ? { reason: report.reason } : {}), counts: { scanned, accounts, locks, summary } };
+  return { type: 'done', runId, complete: report.complete, ...(report.reason ? { reason: report.reason } : {}), counts: { scanned, accounts, locks, summary }, ...(report.warnings.length > 0 ? { warnings: report.warnings } : {}) };
 }
 
 /** Creates the registry and registers its replay with the publisher. */
 export function createAuditRuns(publisher: AuditPublisher): AuditRuns {
   const runs = new Map<string, AuditRunState>();
+  const warnings = new StandingWarnings();
 
   // A subscriber to `audit.events` first receives everything the run produced so far, the rows as
   // one snapshot that replaces whatever the subscriber held (a re-joining page may hold stale rows).
@@ -75,6 +79,7 @@ export function createAuditRuns(publisher: AuditPublisher): AuditRuns {
   return {
     publisher,
     indexes: new AuditIndexes(),
+    warnings,
     add(runId) {
       const run: AuditRunState = { controller: new AbortController(), rows: new Map() };
       runs.set(runId, run);
@@ -102,6 +107,7 @@ export function createAuditRuns(publisher: AuditPublisher): AuditRuns {
     },
     finish(runId, run, report) {
       run.report = report;
+      if (run.target !== undefined) warnings.record(run.target, report);
       publisher.publish('audit.events', doneEvent(runId, report));
     },
     close() {

@@ -11,7 +11,7 @@ import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCo
 import type { AuditReport } from '../../../shared/audit/types';
 import type { Convention } from '../../../shared/model';
 import { athenaDdl, composedQueries } from './athena-sql';
-import { ATHENA_DIALECT, sqlIdent } from './convention-sql';
+import { ATHENA_DIALECT, heldOf, sqlIdent } from './convention-sql';
 import { reportFromPulled, type SqlCounts } from './pulled-report';
 
 /** Options of one Athena export audit. */
@@ -183,7 +183,8 @@ export async function athenaAudit(options: AthenaAuditOptions): Promise<AthenaAu
     let countRow: Record<string, string | null> | undefined;
     for await (const rows of runner.rows('counts query', countsId)) countRow ??= rows[0];
     if (!countRow || countRow.scanned === null || countRow.scanned === undefined) throw new AthenaAuditError('Athena counts query returned no row');
-    const sqlCounts: SqlCounts = { scanned: countRow.scanned, accounts: countRow.accounts ?? null, locks: countRow.locks ?? null };
+    const held = heldOf(convention, countRow);
+    const sqlCounts: SqlCounts = { scanned: countRow.scanned, accounts: countRow.accounts ?? null, locks: countRow.locks ?? null, ...(held ? { held } : {}) };
     if (countRow.nokey === undefined || Number(countRow.nokey ?? 0) !== 0) throw new AthenaAuditError(`Athena read ${countRow.nokey ?? 'an unknown number of'} items without their partition key ${convention.keys.hash.name}: the external table does not map the export's JSON (no report rather than a wrong one)`);
     if (Number(sqlCounts.scanned) !== options.expectedItems) throw new AthenaAuditError(`Athena read ${sqlCounts.scanned} items from ${options.dataLocation}, manifest-summary.json says ${options.expectedItems}: a data file is missing or unreadable, or the folder holds other files`);
     options.onStep?.('pulled rows');

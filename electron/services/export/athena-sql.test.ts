@@ -7,7 +7,7 @@ import { AuditEngine } from '../../../shared/audit/engine';
 import { PRESET_DEFAULTS, presetConvention } from '../../../shared/conventions/presets';
 import { PRESET_TABLES } from '../../cli/testing/preset-tables';
 import { athenaDdl, composedQueries } from './athena-sql';
-import { ATHENA_DIALECT, DUCKDB_DIALECT, itemStructFields, sqlString } from './convention-sql';
+import { ATHENA_DIALECT, DUCKDB_DIALECT, heldOf, itemStructFields, sqlString } from './convention-sql';
 import { reportFromPulled, type SqlCounts } from './pulled-report';
 import { openExport } from './read-export';
 import { ExportWriter } from './write-export';
@@ -39,7 +39,9 @@ describe('Athena: the composed queries (shared SQL) run on DuckDB give the live 
       const db = await DuckDBInstance.create(':memory:');
       const conn = await db.connect();
       try {
-        const c = (await conn.runAndReadAll(counts)).getRowObjectsJson()[0] as unknown as SqlCounts;
+        const row = (await conn.runAndReadAll(counts)).getRowObjectsJson()[0] as unknown as SqlCounts & Record<string, unknown>;
+        // As athenaAudit reads it: the held values per rule ride on the counts row.
+        const c: SqlCounts = { ...row, held: heldOf(convention, row) ?? [] };
         const rows = (await conn.runAndReadAll(pulled)).getRowObjectsJson();
         const { report } = await reportFromPulled(convention, 't', c, (async function* () {
           yield rows;

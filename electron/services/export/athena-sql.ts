@@ -5,7 +5,7 @@
  * cannot run here): the composed text is run on DuckDB by the tests, with DuckDB's dialect.
  */
 import type { Convention } from '../../../shared/model';
-import { auditSteps, closureSql, COUNTS_SQL, itemColumns, itemStructFields, pulledSql, sqlString, type SqlDialect } from './convention-sql';
+import { auditSteps, closureSql, COUNTS_SQL, heldSql, itemColumns, itemStructFields, pulledSql, sqlString, type SqlDialect } from './convention-sql';
 
 /** An injective text id of an item from its key columns (a full export holds each key once). */
 export const KEY_ID_SQL = `concat(${['h_s', 'h_n', 'h_b', 'r_s', 'r_n', 'r_b'].map((c) => `CASE WHEN ${c} IS NULL THEN '-' ELSE CAST(length(${c}) AS VARCHAR) || ':' || ${c} END`).join(", '|', ")})`;
@@ -37,5 +37,6 @@ export function composedQueries(convention: Convention, dialect: SqlDialect, sou
   if (closureSql(convention) !== undefined) throw new Error('rules sharing an attribute (or reading the owner or account-type attribute) are not supported by the Athena engine yet: use the DuckDB engine');
   const items = `SELECT ${KEY_ID_SQL} AS id, * FROM (SELECT ${itemColumns(convention, 'Item').join(', ')} FROM ${source}) x`;
   const ctes = [{ name: 'items', select: items }, ...auditSteps(convention, dialect)].map((s) => `${s.name} AS (\n${s.select}\n)`).join(',\n');
-  return { counts: `WITH ${ctes}\n${COUNTS_SQL}`, pulled: `WITH ${ctes}\n${pulledSql(convention, dialect)}` };
+  // The held values per rule ride on the counts row: no third pass over the export.
+  return { counts: `WITH ${ctes}\nSELECT * FROM (${COUNTS_SQL}) c CROSS JOIN (${heldSql(convention)}) h`, pulled: `WITH ${ctes}\n${pulledSql(convention, dialect)}` };
 }

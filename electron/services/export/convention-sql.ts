@@ -7,6 +7,7 @@
  * so an export audit reports what a live audit reports, wording and order included.
  * Scopes: a scoped template (`{scope}…{value}`) is matched like parseLockKey matches it.
  */
+import { KEY_SAMPLE_LIMIT } from '../../../shared/audit/fit';
 import { compileConvention, type CompiledTemplate } from '../../../shared/conventions/parse';
 import { VALUE_NAME, type CompiledHash } from '../../../shared/conventions/template';
 import type { Convention, NormalizationStep } from '../../../shared/model';
@@ -260,10 +261,14 @@ export function auditSteps(convention: Convention, dialect: SqlDialect, source =
   const bad = `SELECT rule, scope, norm FROM nv WHERE norm <> '' GROUP BY rule, scope, norm
   HAVING NOT (sum(CASE WHEN side = 'A' THEN 1 ELSE 0 END) = 1 AND sum(CASE WHEN side = 'L' THEN 1 ELSE 0 END) = 1 AND ${ownerOk})`;
   // Step 5: the rows the JS engine reads: (item, rule) of every value in a bad entry, malformed items (rule -1),
-  // and locks whose value normalizes to nothing (malformed there too).
+  // and locks whose value normalizes to nothing (malformed there too). Rule -2: the keys of up to KEY_SAMPLE_LIMIT
+  // items that are neither accounts nor locks (or accounts holding no protected value), the sample the
+  // convention's fit looks for misplaced values in (shared/audit/fit.ts), as the live audit keeps it.
+  const holdsNothing = convention.rules.map((rule) => `COALESCE(${`a${col(rule.attribute)}_s`}, a${col(rule.attribute)}_n, '') = ''`).join(' AND ') || 'TRUE';
   const pull = `SELECT DISTINCT nv.id, nv.rule FROM nv JOIN bad b ON b.rule = nv.rule AND b.scope = nv.scope AND b.norm = nv.norm
   UNION SELECT id, -1 AS rule FROM cls WHERE kind = 'M'
-  UNION SELECT id, rule FROM nv WHERE side = 'L' AND norm = ''`;
+  UNION SELECT id, rule FROM nv WHERE side = 'L' AND norm = ''
+  UNION SELECT id, -2 AS rule FROM (SELECT id FROM cls WHERE h_s IS NOT NULL AND (kind IS NULL OR (kind = 'A' AND ${holdsNothing})) LIMIT ${KEY_SAMPLE_LIMIT}) o`;
   return [
     { name: 'cls', select: cls },
     { name: 'vals', select: vals, view: true },
@@ -330,6 +335,21 @@ export function closureSql(convention: Convention): string | undefined {
  * read the files with a wrong mapping (Athena's SerDe answering NULL for every field), not the items.
  */
 export const COUNTS_SQL = `SELECT count(*) AS scanned, sum(CASE WHEN kind = 'A' THEN 1 ELSE 0 END) AS accounts, sum(CASE WHEN kind IN ('L', 'M') THEN 1 ELSE 0 END) AS locks, sum(CASE WHEN h_s IS NULL AND h_n IS NULL AND h_b IS NULL THEN 1 ELSE 0 END) AS nokey FROM cls`;
+
+/**
+ * Per rule, the distinct values accounts hold (the fit's `held`, shared/audit/fit.ts): one row with
+ * columns held0, held1, … The pulled rows cannot say it (healthy values are never pulled).
+ */
+export function heldSql(convention: Convention): string {
+  if (convention.rules.length === 0) return 'SELECT 0 AS held_none';
+  return `SELECT ${convention.rules.map((_, i) => `(SELECT count(*) FROM (SELECT DISTINCT scope, norm FROM nv WHERE side = 'A' AND rule = ${i} AND norm <> '') d${i}) AS held${i}`).join(', ')}`;
+}
+
+/** The held counts of a heldSql row (undefined when the row has none: an engine that did not ask). */
+export function heldOf(convention: Convention, row: Readonly<Record<string, unknown>>): number[] | undefined {
+  if (convention.rules.some((_, i) => row[`held${i}`] === undefined || row[`held${i}`] === null)) return undefined;
+  return convention.rules.map((_, i) => Number(row[`held${i}`]));
+}
 
 /** The pulled rows, item by item: keys, audit attributes (text as base64) and the rule each row is pulled for. */
 export function pulledSql(convention: Convention, dialect: SqlDialect): string {

@@ -56,6 +56,36 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     });
   }
 
+  it('a convention the table contradicts warns from an export exactly as it does live (held values from SQL, key sample pulled)', async () => {
+    const layout = layoutFor('uniq');
+    const items: Item[] = [];
+    for (let i = 0; i < 40; i++) {
+      const email = `user${i}@example.com`;
+      // The email locks one character off the convention's template; the value in the sort key for the handles.
+      items.push(layout.account(`a${i}`, { email, username: `u${i}` }), layout.raw(`UNIQ#EMAI#${email}`, 'LOCK'), layout.raw(`UNIQ#HANDLE#u${i}`, `UNIQ#HANDLE#u${i}`));
+    }
+    // Healthy values never reach the JS engine: their count must come from SQL, or the share would read as everything.
+    for (let i = 0; i < 100; i++) items.push(layout.account(`h${i}`, { email: `h${i}@example.com` }), layout.lock('EMAIL', `h${i}@example.com`));
+    const { live, fromExport } = await both(layout.convention, items);
+    expect(fromExport).toBe(live);
+    const warnings = (JSON.parse(live) as { warnings: { rule: string; kind: string; counts: { held: number } }[] }).warnings;
+    expect(warnings.map((w) => [w.rule, w.kind, w.counts.held])).toEqual([
+      ['EMAIL', 'values-elsewhere', 140],
+      ['HANDLE', 'values-elsewhere', 40],
+    ]);
+  });
+
+  it('ordinary drift beside many healthy values warns neither live nor from the export (the healthy ones count, though never pulled)', async () => {
+    const layout = layoutFor('uniq');
+    const items: Item[] = [];
+    for (let i = 0; i < 200; i++) items.push(layout.account(`h${i}`, { email: `h${i}@example.com` }), layout.lock('EMAIL', `h${i}@example.com`));
+    // Ten accounts without their lock, and an audit-log item keyed by each of their emails.
+    for (let i = 0; i < 10; i++) items.push(layout.account(`m${i}`, { email: `m${i}@example.com` }), layout.raw(`LOG#m${i}@example.com`, '2026-12-01'));
+    const { live, fromExport } = await both(layout.convention, items);
+    expect(fromExport).toBe(live);
+    expect((JSON.parse(fromExport) as { warnings: unknown[] }).warnings).toEqual([]);
+  });
+
   it("refuses a data file whose lines differ from its manifest line, naming that file (each row's file kept by index)", async () => {
     const table = PRESET_TABLES[0]!;
     const convention = preset(table.preset, table.keys);

@@ -14,7 +14,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { AuditReport, GroupRow } from '../../../shared/audit/types';
 import { ruleNormalizer } from '../../../shared/conventions/parse';
 import type { Convention } from '../../../shared/model';
-import { auditSteps, closureSql, COUNTS_SQL, DUCKDB_DIALECT, itemColumnNames, itemColumns, itemStructFields, NORM_MAP_SQL, normTodoSql, pulledSql, sqlString } from './convention-sql';
+import { auditSteps, closureSql, COUNTS_SQL, DUCKDB_DIALECT, heldOf, heldSql, itemColumnNames, itemColumns, itemStructFields, NORM_MAP_SQL, normTodoSql, pulledSql, sqlString } from './convention-sql';
 import { reportFromPulled, type SqlCounts } from './pulled-report';
 import { checkExportChain } from './export-chain';
 import { ExportError, type OpenedExport } from './read-export';
@@ -219,7 +219,9 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
         await conn.run(`CREATE OR REPLACE ${temp}TABLE pull AS ${pull.select}`);
       }
     }
-    const counts = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as unknown as SqlCounts & { readonly nokey?: string | number | null };
+    const countRow = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as unknown as SqlCounts & { readonly nokey?: string | number | null };
+    const held = heldOf(convention, (await conn.runAndReadAll(heldSql(convention))).getRowObjectsJson()[0] ?? {});
+    const counts = held ? { ...countRow, held } : countRow;
     // Every exported item has its table's partition key: items without one mean the key schema given
     // is not the exported table's (another table, or one re-created with other keys). Such items
     // would count as neither accounts nor locks and the report would read clean: no report instead.

@@ -4,6 +4,7 @@
  * count every item. Shared by the DuckDB and Athena engines, and free of either's client.
  */
 import { AuditEngine } from '../../../shared/audit/engine';
+import { fitWarnings, ruleFits } from '../../../shared/audit/fit';
 import type { AuditReport, GroupRow } from '../../../shared/audit/types';
 import type { Convention, Item } from '../../../shared/model';
 import { base64Decode } from '../../../shared/plain-key';
@@ -51,6 +52,8 @@ export interface SqlCounts {
   readonly scanned: string | number;
   readonly accounts: string | number | null;
   readonly locks: string | number | null;
+  /** Per rule, the distinct values accounts hold (heldSql): the fit needs them, and healthy values are never pulled. */
+  readonly held?: readonly number[];
 }
 
 /**
@@ -84,8 +87,10 @@ export async function reportFromPulled(convention: Convention, table: string, co
   flush();
   engine.addItems(batch);
   const report = engine.report({ table, complete: true });
+  // The engine saw only the pulled rows (the key sample among them, rule -2); the held values are the SQL's, as a scan would count them.
+  const warnings = fitWarnings(ruleFits({ convention, problems: report.problems, held: counts.held ?? engine.heldValues(), otherKeys: engine.otherKeys() }));
   // The engine saw only the pulled rows; the counts are of every item, as a scan would count them.
-  const out = { report: { ...report, scanned: Number(counts.scanned), accounts: Number(counts.accounts ?? 0), locks: Number(counts.locks ?? 0) }, pulled };
+  const out = { report: { ...report, scanned: Number(counts.scanned), accounts: Number(counts.accounts ?? 0), locks: Number(counts.locks ?? 0), warnings }, pulled };
   // The app's inspector shows the problem groups: healthy accounts were never pulled, and a pulled one without a problem would read as the whole story.
   return options.rows ? { ...out, rows: engine.rows().filter(isProblemRow) } : out;
 }

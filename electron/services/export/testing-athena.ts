@@ -19,7 +19,7 @@ export type Kind = 'ddl' | 'counts' | 'pulled' | 'drop';
 export type Page = { columns: string[]; rows: (string | null)[][] };
 
 /** The kind of a query text. */
-export const kindOf = (sql: string): Kind => (sql.startsWith('CREATE EXTERNAL TABLE') ? 'ddl' : sql.startsWith('DROP TABLE') ? 'drop' : sql.endsWith(COUNTS_SQL) ? 'counts' : 'pulled');
+export const kindOf = (sql: string): Kind => (sql.startsWith('CREATE EXTERNAL TABLE') ? 'ddl' : sql.startsWith('DROP TABLE') ? 'drop' : sql.includes(COUNTS_SQL) ? 'counts' : 'pulled');
 
 /**
  * A fake Athena behind the mocked client: each query kind gets an id, walks through `states`

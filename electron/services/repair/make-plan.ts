@@ -5,6 +5,7 @@
  * values someone else took since the audit are left for a person, and the rest is packed into transactions of at most 100 actions, each with its token.
  */
 import { randomUUID } from 'node:crypto';
+import type { ConventionWarning } from '../../../shared/audit/fit';
 import type { RepairActionView, RepairFixView, RepairLeftView, RepairTransactionView } from '../../../shared/contract/repair-views';
 import type { Convention, PlainKey, Problem } from '../../../shared/model';
 import { formatKey, keyId } from '../../../shared/plain-key';
@@ -43,6 +44,8 @@ export interface PlanInput {
   readonly table: string;
   readonly convention: Convention;
   readonly problems: readonly Problem[];
+  /** The audit's convention warnings: their rules get no automatic fix (see planRepairs). */
+  readonly warnings?: readonly ConventionWarning[];
   readonly signal?: AbortSignal;
 }
 
@@ -85,7 +88,7 @@ async function resolveFix(ctx: TransactionContext, input: PlanInput, fix: Repair
 
 /** The plan for `problems`: fresh reads, guarded fixes, packed transactions. */
 export async function makePlan(ctx: TransactionContext, input: PlanInput): Promise<Result<BuiltPlan>> {
-  const planned = planRepairs(input.problems);
+  const planned = planRepairs(input.problems, input.warnings);
   const manual: RepairLeftView[] = planned.manual.map((m) => ({ problem: m.problem, why: m.why }));
   const resolved: RepairLeftView[] = [];
   const results: Resolved[] = new Array(planned.fixes.length);

@@ -37,6 +37,7 @@ export async function planRepair(ctx: ConnectionContext, stores: { readonly repa
     table: args.table,
     convention: report.value.convention,
     problems: report.value.problems,
+    warnings: report.value.warnings,
     selection: { ...(args.kinds ? { kinds: args.kinds } : {}), ...(args.ids ? { ids: args.ids } : {}) },
   });
 }

@@ -5,6 +5,7 @@
  * stop between transactions on request, and report the state of an execution.
  */
 import { randomUUID } from 'node:crypto';
+import type { ConventionWarning } from '../../../shared/audit/fit';
 import type { RepairPlanView, RepairStatusView } from '../../../shared/contract/repair-views';
 import type { Convention, Problem } from '../../../shared/model';
 import { err, ok, type Result } from '../../../shared/result';
@@ -22,6 +23,8 @@ export interface PlanRequest {
   readonly table: string;
   readonly convention: Convention;
   readonly problems: readonly Problem[];
+  /** The audit's convention warnings: a warned rule's problems are left to a person (see planRepairs). */
+  readonly warnings?: readonly ConventionWarning[];
   readonly selection?: RepairSelection;
   readonly signal?: AbortSignal;
 }
@@ -72,7 +75,7 @@ export class RepairService {
     const selected = selectProblems(request.problems, request.selection ?? {});
     let built: Result<BuiltPlan>;
     try {
-      built = await makePlan(ctx, { table: request.table, convention: request.convention, problems: selected.problems, ...(request.signal ? { signal: request.signal } : {}) });
+      built = await makePlan(ctx, { table: request.table, convention: request.convention, problems: selected.problems, ...(request.warnings ? { warnings: request.warnings } : {}), ...(request.signal ? { signal: request.signal } : {}) });
     } catch (error) {
       return { ok: false, error: toAppError(error, { table: request.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets }) };
     }

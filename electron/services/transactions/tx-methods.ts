@@ -3,7 +3,9 @@ import type { TxRequest } from '../../../shared/contract/tx-schema';
 import type { ActivityPage, DecodeView, TxOutcomeView, TxPreviewView } from '../../../shared/contract/views';
 import { err, ok, type Result } from '../../../shared/result';
 import type { ConnectionContext, ConventionContext } from '../context/request-context';
+import type { Convention } from '../../../shared/model';
 import type { AuditIndexes } from '../audit/audit-index';
+import { warnedRuleRefusal, type StandingWarnings } from '../audit/standing-warnings';
 import { targetKey } from '../context/client-pool';
 import { toAppError } from '../dynamo/errors';
 import type { PreviewStore } from './preview-store';
@@ -17,10 +19,19 @@ export interface TxStores {
   readonly dataDir: string;
   /** The audits lookups may use: a write through a connection retires the ones that started before it. */
   readonly indexes: AuditIndexes;
+  /** Standing convention warnings (see standing-warnings.ts) and the table's saved convention, for the lock-write gate. */
+  readonly warnings?: StandingWarnings;
+  readonly saved?: (connectionId: string, table: string) => Promise<Convention | undefined>;
 }
 
 /** Builds the request, keeps it under a preview id (with the connection id) and returns it as the panel shows it. */
 export async function previewTx(ctx: ConventionContext, stores: TxStores, args: { readonly request: TxRequest }): Promise<Result<TxPreviewView>> {
+  const request = args.request;
+  if ((request.kind === 'claim' || request.kind === 'release') && stores.warnings) {
+    const warning = stores.warnings.find(targetKey(ctx.connectionId, ctx.target), ctx.table.name, ctx.convention, request.rule);
+    const refusal = warning && warnedRuleRefusal(warning, ctx.convention, await stores.saved?.(ctx.connectionId, ctx.table.name));
+    if (refusal) return err('validation', refusal, { field: 'convention' });
+  }
   const made = await previewTransaction(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), { table: ctx.table.name, convention: ctx.convention, operation: args.request });
   return made.ok ? ok(previewView(ctx, made.value)) : made;
 }

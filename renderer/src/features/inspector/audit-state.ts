@@ -1,4 +1,5 @@
 /** What the inspector knows of one audit run (`useAudit`'s answer) and what starts one. */
+import type { ConventionWarning } from '../../../../shared/audit/fit';
 import type { ExportConfirmView, ExportSourceView, LookupView } from '../../../../shared/contract';
 import type { Convention, KeySchema, Problem } from '../../../../shared/model';
 import type { AppError } from '../../../../shared/result';
@@ -35,6 +36,8 @@ export interface AuditState {
   /** Set when the run ended: false means incomplete (cancelled, a segment failed, the endpoint went away). */
   readonly complete: boolean | undefined;
   readonly reason: string | undefined;
+  /** Rules the table contradicts, once the run ended (see audit/fit.ts): the inspector's banner, and the lock form asks for a reviewed convention. */
+  readonly warnings: readonly ConventionWarning[];
   readonly cancelling: boolean;
   readonly error: AppError | undefined;
   /**

@@ -12,6 +12,7 @@ const input: ExportInput = {
   counts: { scanned: 10, accounts: 4, locks: 6, summary },
   complete: true,
   reason: undefined,
+  warnings: [],
   filter: { filter: 'all', search: '' },
   writes: 0,
   now: new Date('2026-12-01T20:00:00Z'),

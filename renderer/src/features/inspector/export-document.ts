@@ -3,6 +3,7 @@
  * them), the counts it shows, and where they came from — connection, convention, filter, time,
  * completeness — so a file read later says what it is. Pure.
  */
+import type { ConventionWarning } from '../../../../shared/audit/fit';
 import type { AuditCounts, AuditReport } from '../../../../shared/audit/types';
 import type { ConnectionView, ExportConfirmView, ExportSourceView } from '../../../../shared/contract';
 import type { Convention } from '../../../../shared/model';
@@ -45,6 +46,7 @@ export interface ExportInput {
   readonly counts: AuditCounts;
   readonly complete: boolean;
   readonly reason: string | undefined;
+  readonly warnings: readonly ConventionWarning[];
   readonly filter: InspectorFilter;
   readonly writes: number;
   readonly now: Date;
@@ -74,6 +76,7 @@ export function exportDocument(input: ExportInput): ExportedReport {
     locks,
     summary,
     problems: shown.problems.filter((p) => input.filter.filter === 'all' || input.filter.filter === 'problems' || p.kind === input.filter.filter),
+    warnings: input.warnings,
     ...(input.source ? { source: input.source } : {}),
     exported: {
       exportedAt: input.now.toISOString(),

@@ -1,4 +1,5 @@
 /** The Inspector tab: counts per kind, progress with Cancel, filters and search, the grid, exports. */
+import { ConventionWarnings } from './convention-warnings';
 import { useMemo, useRef, useState } from 'react';
 import { PROBLEM_KINDS } from '../../../../shared/model';
 import type { AppError } from '../../../../shared/result';
@@ -64,6 +65,7 @@ export function InspectorView({ table }: { table: string }) {
       counts,
       complete: audit.complete === true,
       reason: audit.reason,
+      warnings: audit.warnings,
       filter: { filter, search },
       writes: audit.rechecks.length,
       now: new Date(),
@@ -116,6 +118,7 @@ export function InspectorView({ table }: { table: string }) {
       {audit.phase === 'starting' ? <Busy label="Starting the audit (reading the convention; for an export, its manifests and a sample)…" /> : null}
       {audit.phase === 'running' ? <AuditProgress progress={audit.progress} cancelling={audit.cancelling} onCancel={audit.cancel} /> : null}
       {audit.phase === 'done' && audit.complete === false ? <IncompleteBanner reason={audit.reason} /> : null}
+      {audit.phase === 'done' ? <ConventionWarnings warnings={audit.warnings} /> : null}
       {audit.stale ? (
         <div className="alert alert-warn" role="alert" data-testid="audit-stale">
           <div className="alert-title">Stale: the sandbox is not running</div>

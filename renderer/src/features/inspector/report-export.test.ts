@@ -21,6 +21,7 @@ const report: AuditReport = {
     { kind: 'orphan-lock', rule: 'HANDLE', value: 'ada', lock: { PK: 'UNIQ#HANDLE#ada', SK: 'LOCK' } },
     { kind: 'duplicate-value', rule: 'EMAIL', value: '=cmd|"x"', accounts: [{ PK: 'ACCT#1', SK: 'PROFILE' }, { PK: 'ACCT#2', SK: 'PROFILE' }] },
   ],
+  warnings: [],
 };
 
 describe('report export', () => {

@@ -54,7 +54,7 @@ describe('RowStore', () => {
     store.handle({ type: 'events', run: 1, events: [delta([account(1)], counts(1))] });
     const view = viewOf(store.handle({ type: 'events', run: 1, events: [delta([account(2)], counts(2)), done(counts(2, { 'orphan-lock': 0 }), false)] }));
     expect(view.rows.map((r) => r.id)).toEqual(['a1', 'a2']);
-    expect(view.end).toEqual({ complete: false, reason: undefined });
+    expect(view.end).toEqual({ complete: false, reason: undefined, warnings: [] });
     expect(view.counts).toEqual(counts(2));
   });
 

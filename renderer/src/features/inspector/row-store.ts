@@ -6,6 +6,7 @@
  * on the page's own thread that made long tasks (figures: docs/benchmarks.md). Pure and synchronous, so the
  * unit tests drive it directly and a page without workers runs the same code in place.
  */
+import type { ConventionWarning } from '../../../../shared/audit/fit';
 import type { AuditCounts, GroupRow } from '../../../../shared/audit/types';
 import { problemsOfRows } from '../../../../shared/audit/problem-rules';
 import { decodeDelta, type AuditEvent, type LookupView } from '../../../../shared/contract';
@@ -40,6 +41,8 @@ export type RowStoreRequest =
 export interface RunEnd {
   readonly complete: boolean;
   readonly reason: string | undefined;
+  /** Rules the table contradicts (the run's `done` event): empty when the convention explains the table. */
+  readonly warnings: readonly ConventionWarning[];
 }
 
 /** What the page shows of the store. */
@@ -169,7 +172,7 @@ export class RowStore {
     for (const event of events) {
       // The run's own final counts are the truth, as they were before rows had a store of their own.
       if (event.type === 'done') {
-        this.end = { complete: event.complete, reason: event.reason };
+        this.end = { complete: event.complete, reason: event.reason, warnings: event.warnings ?? [] };
         this.rows = { ...this.rows, counts: event.counts };
       }
     }

@@ -5,6 +5,7 @@
  * transaction), hence provided through a context.
  */
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
+import type { ConventionWarning } from '../../../../shared/audit/fit';
 import type { AuditEvent, ExportConfirmView, ExportSourceView, LookupView } from '../../../../shared/contract';
 import type { Convention, KeySchema } from '../../../../shared/model';
 import type { ScanProgress } from '../../../../shared/scan-types';
@@ -23,6 +24,7 @@ interface RunState {
   readonly progress?: ScanProgress;
   readonly complete?: boolean;
   readonly reason?: string;
+  readonly warnings?: readonly ConventionWarning[];
   readonly cancelling: boolean;
   readonly error?: AppError;
   readonly rechecks?: readonly LookupView[];
@@ -32,6 +34,7 @@ interface RunState {
 }
 
 const NO_RECHECKS: readonly LookupView[] = [];
+const NO_WARNINGS: readonly ConventionWarning[] = [];
 
 const IDLE: RunState = { phase: 'idle', cancelling: false };
 
@@ -80,7 +83,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     startTransition(() => {
       setRows((previous) => (view.sameRows && previous.run === view.run ? { ...view, rows: previous.rows } : view));
       const end = view.end;
-      if (end) setState((s) => (s.phase === 'running' ? { ...s, phase: 'done', cancelling: false, complete: end.complete, reason: end.reason } : s));
+      if (end) setState((s) => (s.phase === 'running' ? { ...s, phase: 'done', cancelling: false, complete: end.complete, reason: end.reason, warnings: end.warnings } : s));
     });
   }, []);
   const storeRef = useRef<RowStoreClient | undefined>(undefined);
@@ -143,31 +146,25 @@ export function useAudit(connectionId: string | undefined, table: string | undef
       const generation = generationRef.current;
       const args = { connectionId, table, ...(convention ? { convention } : {}) };
       const call = fromExport ? bridge.call('audit.startExport', { ...args, ...fromExport }) : bridge.call('audit.start', args);
-      call.then(
-        (result) => {
-          if (generation !== generationRef.current) {
-            // Superseded while starting: stop the orphaned run instead of showing it.
-            if (result.ok) void bridge.call('audit.cancel', { runId: result.value.runId });
-            return;
-          }
-          if (!result.ok) {
-            setState({ ...IDLE, phase: 'error', error: result.error });
-            return;
-          }
-          const { runId } = result.value;
-          runIdRef.current = runId;
-          setState({ ...IDLE, phase: 'running', runId, convention: result.value.convention, ...(result.value.source ? { source: result.value.source } : {}) });
-          // Browser mode: the row store (a worker) subscribes itself, so no row is parsed on this thread.
-          const target = store().streamTarget;
-          if (target) post({ type: 'stream', run: generation, runId, ...target });
-          else unsubscribeRef.current = bridge.subscribe('audit.events', { runId }, enqueue);
-        },
-        (cause: unknown) => {
-          if (generation === generationRef.current) {
-            setState({ ...IDLE, phase: 'error', error: { kind: 'unreachable', message: `Could not start the audit: ${String(cause)}` } });
-          }
-        },
-      );
+      // The bridge never rejects (shared/contract/transport.ts): a lost answer arrives as an error Result.
+      void call.then((result) => {
+        if (generation !== generationRef.current) {
+          // Superseded while starting: stop the orphaned run instead of showing it.
+          if (result.ok) void bridge.call('audit.cancel', { runId: result.value.runId });
+          return;
+        }
+        if (!result.ok) {
+          setState({ ...IDLE, phase: 'error', error: result.error });
+          return;
+        }
+        const { runId } = result.value;
+        runIdRef.current = runId;
+        setState({ ...IDLE, phase: 'running', runId, convention: result.value.convention, ...(result.value.source ? { source: result.value.source } : {}) });
+        // Browser mode: the row store (a worker) subscribes itself, so no row is parsed on this thread.
+        const target = store().streamTarget;
+        if (target) post({ type: 'stream', run: generation, runId, ...target });
+        else unsubscribeRef.current = bridge.subscribe('audit.events', { runId }, enqueue);
+      });
     },
     [bridge, connectionId, table, stop, enqueue, store, post],
   );
@@ -216,25 +213,19 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     const runId = runIdRef.current;
     if (!runId) return;
     setState((s) => ({ ...s, cancelling: true }));
-    bridge.call('audit.cancel', { runId }).then(
-      (result) => {
-        if (!result.ok) setState((s) => ({ ...s, cancelling: false, error: result.error }));
-      },
-      (cause: unknown) => setState((s) => ({ ...s, cancelling: false, error: { kind: 'unreachable', message: String(cause) } })),
-    );
+    void bridge.call('audit.cancel', { runId }).then((result) => {
+      if (!result.ok) setState((s) => ({ ...s, cancelling: false, error: result.error }));
+    });
   }, [bridge]);
 
   const confirm = useCallback(() => {
     const runId = runIdRef.current;
     if (!runId || !connectionId || !table) return;
     setState((s) => ({ ...s, confirming: true }));
-    bridge.call('audit.confirmExport', { connectionId, table, runId }).then(
-      (result) => {
-        if (runId !== runIdRef.current) return;
-        setState((s) => (result.ok ? { ...s, confirming: false, confirmation: result.value } : { ...s, confirming: false, error: result.error }));
-      },
-      (cause: unknown) => setState((s) => ({ ...s, confirming: false, error: { kind: 'unreachable', message: String(cause) } })),
-    );
+    void bridge.call('audit.confirmExport', { connectionId, table, runId }).then((result) => {
+      if (runId !== runIdRef.current) return;
+      setState((s) => (result.ok ? { ...s, confirming: false, confirmation: result.value } : { ...s, confirming: false, error: result.error }));
+    });
   }, [bridge, connectionId, table]);
 
   const patch = useCallback(
@@ -260,6 +251,7 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     progress: state.progress,
     complete: state.complete,
     reason: state.reason,
+    warnings: state.warnings ?? NO_WARNINGS,
     cancelling: state.cancelling,
     error: state.error,
     rechecks: state.rechecks ?? NO_RECHECKS,
