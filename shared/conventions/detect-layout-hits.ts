@@ -208,7 +208,9 @@ export function findLayoutGroups(keys: KeySchema, sample: readonly Item[]): Layo
   const groups = new Map<string, LayoutGroup>();
   for (const item of sample) {
     for (const { held, written, reading } of readingsOf(item, keys, index)) {
-      const id = JSON.stringify([held.attribute, reading.hash, reading.range ?? null, reading.scope]);
+      // U+0000 cannot stand in an attribute name or a template read from a key by accident.
+      let id = `${held.attribute}\u0000${reading.hash}\u0000${reading.range ?? '\u0001'}`;
+      for (const name in reading.scope) id += `\u0000${name}`;
       let group = groups.get(id);
       if (!group) groups.set(id, (group = { attribute: held.attribute, hash: reading.hash, range: reading.range, scope: reading.scope, members: new Map() }));
       if (!group.members.has(item)) group.members.set(item, { written, holder: held.item });

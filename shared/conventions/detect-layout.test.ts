@@ -3,6 +3,7 @@ import type { Item, KeySchema } from '../model';
 import { classifyItem } from './classify';
 import { detectConvention } from './detect';
 import { learnLayout } from './detect-layout';
+import { conventionToFile, parseConventionFile } from './file';
 import { S } from './test-layouts';
 
 const composite: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
@@ -92,5 +93,25 @@ describe('learnLayout when the sample cannot tell', () => {
     if (typeof learned === 'string') throw new Error(learned);
     expect(learned.confidence).toBe(0.5);
     expect(learned.evidence.join('\n')).toMatch(/`login` holds the same values .*\(confidence lowered\)/);
+  });
+});
+
+describe('detectConvention between a preset and a learned layout', () => {
+  it('proposes the learned layout when the preset\'s reading would not load back (uniq locks, `acct:` accounts on a hash-only table)', () => {
+    const items: Item[] = [];
+    for (let i = 0; i < 12; i++) items.push({ PK: S(`acct:${i}`), nick: S(i % 3 ? `nick${i}` : `Nick${i}`) }, { PK: S(`UNIQ#NICK#nick${i}`) });
+    const result = detectConvention(hashOnly, items);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.convention.preset).toBe('custom');
+    expect(result.value.convention.account).toEqual({ kind: 'key-prefix', prefix: 'acct:' });
+    expect(parseConventionFile(conventionToFile(result.value.convention), hashOnly)).toEqual({ ok: true, value: result.value.convention });
+  });
+
+  it('proposes the learned layout when the locks carry what the preset does not write (the value as held)', () => {
+    const items: Item[] = [];
+    for (let i = 0; i < 12; i++) items.push({ PK: S(`ACCT#${i}`), SK: S('PROFILE'), email: S(`U${i}@X.io`) }, { PK: S(`UNIQ#EMAIL#u${i}@x.io`), SK: S('LOCK'), value: S(`U${i}@X.io`) });
+    const result = detectConvention(composite, items);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value.convention.rules.map((r) => [r.lockKeys, r.lockItem, r.normalize])).toEqual([[[{ hash: 'UNIQ#EMAIL#{value}', range: 'LOCK' }], { value: '{raw}' }, ['lowercase']]]);
   });
 });

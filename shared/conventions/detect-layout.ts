@@ -7,7 +7,7 @@
  * it reads exactly as they were written.
  */
 import type { Convention, Item, KeySchema, LockKeyTemplate, LockRule } from '../model';
-import { classifyItem } from './classify';
+import { classifyItem, type ItemClass } from './classify';
 import { joinKey } from './scope';
 import { fmt } from './detect-overlap';
 import { findLayoutGroups, fold, heldText, type LayoutGroup } from './detect-layout-hits';
@@ -255,6 +255,14 @@ function finish(convention: Convention, sample: readonly Item[], chosen: readonl
     evidence.push(`the learned templates cannot be read: ${e instanceof Error ? e.message : String(e)}`);
     return { convention, evidence, confidence: 0, covered: 0 };
   }
+  // Each sampled item classified once; locks and holders are sampled items.
+  const classes = new Map<Item, ItemClass>();
+  let covered = 0;
+  for (const item of sample) {
+    const c = classifyItem(compiled, item);
+    classes.set(item, c);
+    if (c.kind === 'lock' || (c.kind === 'malformed' && c.rule !== undefined)) covered++;
+  }
   let members = 0;
   let exact = 0;
   const holders = new Set<Item>();
@@ -263,17 +271,12 @@ function finish(convention: Convention, sample: readonly Item[], chosen: readonl
     for (const [item, m] of g.members) {
       members++;
       holders.add(m.holder);
-      const c = classifyItem(compiled, item);
-      if (c.kind === 'lock' && c.ruleIndex === ruleIndex && c.value === m.written) exact++;
+      const c = classes.get(item);
+      if (c?.kind === 'lock' && c.ruleIndex === ruleIndex && c.value === m.written) exact++;
     }
   }
   let accounts = 0;
-  for (const h of holders) if (classifyItem(compiled, h).kind === 'account') accounts++;
-  let covered = 0;
-  for (const item of sample) {
-    const c = classifyItem(compiled, item);
-    if (c.kind === 'lock' || (c.kind === 'malformed' && c.rule !== undefined)) covered++;
-  }
+  for (const h of holders) if (classes.get(h)?.kind === 'account') accounts++;
   evidence.push(`read back: the learned convention reads ${fmt(exact)} of ${fmt(members)} sampled locks as written and ${fmt(accounts)} of ${fmt(holders.size)} holders as accounts`);
   const share = members === 0 ? 0 : (exact / members) * (holders.size === 0 ? 1 : accounts / holders.size);
   return { convention, evidence, confidence: Math.round(share * ruleWeight * 100) / 100, covered };

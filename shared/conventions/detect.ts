@@ -13,7 +13,8 @@ import { attributeValues, fmt, overlap, pairTag } from './detect-overlap';
 import { ONETABLE_LEGACY_PREFIX, ONETABLE_PREFIX, PRESET_DEFAULTS, presetConvention, UNIQ_PREFIX, type PresetOptions, type PresetRuleSpec } from './presets';
 import { findLocks, findLocksForced, type LockObservation, type LockScan } from './detect-shapes';
 import { detectOwner } from './detect-owner';
-import { learnLayout, uniquelyHeldLocks, type LearnedLayout } from './detect-layout';
+import { learnLayout } from './detect-layout';
+import { learnedWins } from './detect-compare';
 
 /** A proposed convention with the reasons for it. */
 export interface Detection {
@@ -71,7 +72,7 @@ export function detectConvention(keys: KeySchema, sample: readonly Item[], optio
     // The layout learned from the data competes with the presets; a preset keeps a tie (its name says more).
     const learned = learnLayout(keys, sample);
     if (typeof learned === 'string') misses.push(`learned from the data: ${learned}`);
-    else if (!best || (!sameLayout(learned.convention, best.detection.convention) && learnedReadsBetter(learned, best, sample))) {
+    else if (!best || learnedWins(keys, learned, { convention: best.detection.convention, confidence: best.detection.confidence, covered: best.covered }, sample)) {
       best = { detection: { convention: learned.convention, evidence: learned.evidence, confidence: learned.confidence }, covered: learned.covered };
     }
   }
@@ -79,22 +80,6 @@ export function detectConvention(keys: KeySchema, sample: readonly Item[], optio
     return err('validation', `no lock convention fits ${fmt(sample.length)} sampled items of this table: ${misses.join('; ')}. Pass --preset ${PRESET_NAMES.join('|')} or a convention file.`);
   }
   return ok(best.detection);
-}
-
-/** Whether the learned layout explains the sample better than a preset: more locks of exactly one holder, then more locks, then more confidence (ties to the preset). */
-function learnedReadsBetter(learned: LearnedLayout, preset: Candidate, sample: readonly Item[]): boolean {
-  const mine = uniquelyHeldLocks(learned.convention, sample);
-  const theirs = uniquelyHeldLocks(preset.detection.convention, sample);
-  if (mine !== theirs) return mine > theirs;
-  return learned.covered > preset.covered || (learned.covered === preset.covered && learned.confidence > preset.detection.confidence);
-}
-
-/** Whether every rule learned from the data is one of the preset's (same attribute, its first lock key among the preset's). */
-function sameLayout(learned: Convention, preset: Convention): boolean {
-  return learned.rules.every((l) => {
-    const key = l.lockKeys[0];
-    return preset.rules.some((p) => p.attribute === l.attribute && p.lockKeys.some((k) => k.hash === key?.hash && k.range === key.range));
-  });
 }
 
 function applicablePresets(keys: KeySchema): PresetName[] {
