@@ -5,6 +5,7 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Item, KeySchema, KeyType, PlainKey, PlainValue } from './model';
+import { shownText } from './terminal-text';
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_INDEX: Readonly<Record<string, number>> = Object.fromEntries([...B64].map((c, i) => [c, i]));
@@ -111,8 +112,11 @@ export function keyId(key: PlainKey, keys: KeySchema): string {
   return keys.range ? JSON.stringify([hash, key[keys.range.name] ?? '']) : JSON.stringify([hash]);
 }
 
-/** Shows a key to a person: `ACCT#a1f9c3 / PROFILE` (hash, then range when present). */
+/**
+ * Shows a key to a person: `ACCT#a1f9c3 / PROFILE` (hash, then range when present). Key text is
+ * chosen by whoever writes items, so its controls and bidi characters are marked, never raw.
+ */
 export function formatKey(key: PlainKey, keys: KeySchema): string {
-  const hash = String(key[keys.hash.name] ?? '');
-  return keys.range ? `${hash} / ${String(key[keys.range.name] ?? '')}` : hash;
+  const hash = shownText(String(key[keys.hash.name] ?? ''));
+  return keys.range ? `${hash} / ${shownText(String(key[keys.range.name] ?? ''))}` : hash;
 }

@@ -11,6 +11,7 @@ import { createSettingsStore } from '../services/connections/settings-store';
 import { SANDBOX_CREDENTIALS, SANDBOX_REGION, startSandbox } from '../services/sandbox';
 import { createAuditRuns } from '../services/audit/audit-runs';
 import { savedConvention } from '../services/conventions/convention-methods';
+import { recordAudit } from '../services/history/audit-history';
 import { createClientPool } from '../services/context/client-pool';
 import { PreviewStore } from '../services/transactions/preview-store';
 import { RepairService } from '../services/repair/repair-service';
@@ -89,7 +90,10 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     credentials: SANDBOX_CREDENTIALS,
   });
   const connections = createConnectionRegistry({ settings, sandbox: sandbox.probe, broker: mfa, env });
-  const runs = createAuditRuns(hub);
+  // Each audit that ends is remembered for the overview; a history that cannot be written is logged, never the audit's failure.
+  const runs = createAuditRuns(hub, (report, history) => {
+    recordAudit(dataDir, report, history).catch((cause: unknown) => log.failed({ method: 'audit.history', transport: 'app', cause }));
+  });
   // A client replaced for a new target (restarted sandbox, other region): its audits no longer describe that database.
   const clients = createClientPool(env, (old) => runs.indexes.noteWrite(old));
   const watches = createLiveWatches({ hub, env });

@@ -10,6 +10,7 @@ import { detectView, getSavedConvention, saveConvention } from '../services/conv
 import { checkConnection, listTablesPage, tableDetails } from '../services/dynamo/table-methods';
 import { browseItems, getItem } from '../services/items/item-methods';
 import { startExportAudit } from '../services/export/export-audit-app';
+import { historyView, surveyView } from '../services/fleet/fleet-methods';
 import { confirmExportRun } from '../services/export/export-confirm-app';
 import { lookupView } from '../services/lookup/lookup-view';
 import { executeRepair, planRepair, repairStatus, stopRepair } from '../services/repair/repair-bridge';
@@ -46,6 +47,7 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
 
     'tables.list': on.connection(listTablesPage),
     'tables.describe': on.table(tableDetails),
+    'tables.survey': on.table(surveyView),
     'items.get': on.table(getItem),
     'items.browse': on.table(browseItems),
 
@@ -71,6 +73,7 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     'repair.execute': on.connection((ctx, args: Args<'repair.execute'>) => executeRepair(ctx, deps, args)),
     'repair.stop': (args) => stopRepair(repairs, args),
     'repair.status': (args) => repairStatus(repairs, args),
+    'history.list': on.connection((ctx, args: Args<'history.list'>) => historyView(ctx, tx.dataDir, args)),
     'activity.list': (args) => activityPage(tx, args),
 
     'mfa.answer': async (answer) => deps.mfa.answer(answer),

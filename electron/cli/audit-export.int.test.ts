@@ -8,6 +8,7 @@ import type { Item } from '../../shared/model';
 import { createTempTable, deleteTable, putItems, testClient } from '../testing/dynamo-fixtures';
 import { md5Base64 } from '../services/export/layout';
 import { openExport } from '../services/export/read-export';
+import { readHistory } from '../services/history/audit-history';
 import { PRESET_TABLES } from './testing/preset-tables';
 import { main } from './main';
 import { captureIo } from './testing-io';
@@ -60,6 +61,17 @@ describe('locksmith audit --export', () => {
       expect(source.itemsRead).toBe(t.items.length);
     });
   }
+
+  it('records both audits in the history: the live one, and the one from the export, which says so', async () => {
+    const entries = await readHistory(join(work, 'data'), { table: tables.get('uniq')! });
+    expect(entries.map((e) => [e.source, e.complete])).toEqual([
+      ['live', true],
+      ['export', true],
+    ]);
+    expect(entries[1]?.summary).toEqual(entries[0]?.summary);
+    expect(entries[0]?.target).toEqual({ endpoint, region: 'us-east-1' });
+    expect(entries[1]?.target).toEqual({});
+  });
 
   it('confirms findings against the live table: what was fixed since the export goes to stale', async () => {
     const t = PRESET_TABLES.find((p) => p.preset === 'uniq')!;

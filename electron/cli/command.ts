@@ -1,5 +1,6 @@
 /** What a CLI command is: its flags, its help, and a run function. One file per command under commands/. */
 import type { AppError } from '../../shared/result';
+import type { Connection } from './connection';
 
 /** Exit codes: 0 complete and clean, 1 complete with problems (or a convention warning), 2 error or incomplete. */
 export const EXIT_OK = 0;
@@ -45,6 +46,8 @@ export interface CommandContext {
   readonly values: FlagValues;
   readonly io: CliIo;
   readonly debug: boolean;
+  /** A connection already open (audit --all-tables runs each table's audit on its one connection); the command leaves it open. */
+  readonly connection?: Connection;
 }
 
 /** A CLI command. Register it with one line in registry.ts. */

@@ -5,6 +5,7 @@ import type { CliIo } from './command';
 import { COMMANDS, findCommand } from './registry';
 import { rememberEnvSecrets, removeKnownSecrets } from '../services/dynamo/errors';
 import { colorEnabled } from './style';
+import { terminalSafe, terminalSafeJson } from '../../shared/terminal-text';
 
 /** The top-level help, built from the registry without loading any command. */
 export function mainHelp(): string {
@@ -38,6 +39,10 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
   let printed = false;
   let lastError: string | undefined;
   const reveal = rawIo.revealOnStdout ?? rawIo.stdout;
+  const json = argv.includes('--json');
+  // Item data reaches the terminal through every writer: whatever a formatter missed is marked here,
+  // and --json stays the same JSON value with C1/bidi characters written as \u escapes.
+  const safeOut = json ? terminalSafeJson : terminalSafe;
   const io: CliIo = {
     ...rawIo,
     revealOnStdout: (text) => {
@@ -46,15 +51,14 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
     },
     stdout: (text) => {
       printed = true;
-      rawIo.stdout(removeKnownSecrets(text));
+      rawIo.stdout(safeOut(removeKnownSecrets(text)));
     },
     stderr: (text) => {
       const line = /^locksmith: (.+)$/m.exec(text);
       if (line) lastError = line[1];
-      rawIo.stderr(removeKnownSecrets(text));
+      rawIo.stderr(terminalSafe(removeKnownSecrets(text)));
     },
   };
-  const json = argv.includes('--json');
   const jsonError = (error: object): void => {
     if (json && !printed) io.stdout(`${JSON.stringify({ error })}\n`);
   };
@@ -88,7 +92,7 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
       if (debug && error.stack) io.stderr(`${error.stack}\n`);
       return EXIT_ERROR;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = firstLine(error);
     io.stderr(`locksmith: unexpected error: ${message}${debug ? '' : ' (run with --debug for details)'}\n`);
     jsonError({ kind: 'internal', message });
     if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
@@ -96,8 +100,32 @@ export async function main(argv: readonly string[], rawIo: CliIo): Promise<numbe
   }
 }
 
+/** An error's message as one line (DuckDB's and some SDK messages run over several). */
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n').find((line) => line.trim() !== '') ?? text).trim().slice(0, 500);
+}
+
+/**
+ * What an exception nothing caught (a stray 'error' event, a rejection nobody awaited) does to the
+ * process: exit 2 ("error or incomplete") with one line, the stack only with --debug — never Node's
+ * own exit 1, which this CLI defines as "complete with problems", and never a run that goes on.
+ */
+export function guardProcess(debug: boolean, write: (text: string) => void, exit: (code: number) => void): void {
+  const fatal = (error: unknown): void => {
+    write(removeKnownSecrets(`locksmith: unexpected error: ${firstLine(error)}${debug ? '' : ' (run with --debug for details)'}\n`));
+    if (debug && error instanceof Error && error.stack) write(removeKnownSecrets(`${error.stack}\n`));
+    exit(EXIT_ERROR);
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
+}
+
 /** The process shell around main(): real stdio, signals abort the run, SDK's Node-version warning muted unless --debug. */
 export async function runProcess(argv: readonly string[]): Promise<number> {
+  // Secrets of the environment are known to the scrubber before anything can fail.
+  rememberEnvSecrets(process.env);
+  guardProcess(argv.includes('--debug'), (text) => void process.stderr.write(text), (code) => process.exit(code));
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (): void => {

@@ -24,6 +24,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'repair', summary: 'plan (or --execute) fixes for an audit: release orphans, claim missing locks', load: async () => (await import('./commands/repair')).repairCommand },
   { name: 'watch', summary: 'watch a table’s stream: report each problem as a write causes it, and its fix', load: async () => (await import('./commands/watch')).watchCommand },
   { name: 'export', summary: 'write a table in the layout of a DynamoDB export to S3, from a parallel scan', load: async () => (await import('./commands/export')).exportCommand },
+  { name: 'history', summary: 'what past audits found, per table, oldest first', load: async () => (await import('./commands/history')).historyCommand },
   { name: 'tables', summary: 'list the tables at a connection', load: async () => (await import('./commands/tables')).tablesCommand },
   { name: 'serve', summary: 'run the app in the browser: the same UI over HTTP on 127.0.0.1, token-protected', load: async () => (await import('./commands/serve')).serveCommand },
   { name: 'sandbox', summary: 'run the bundled DynamoDB Local with demo data until Ctrl+C', load: async () => (await import('./commands/sandbox')).sandboxCommand },

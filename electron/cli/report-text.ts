@@ -3,6 +3,7 @@ import type { AuditReport } from '../../shared/audit/types';
 import type { Convention, KeySchema, PlainKey, Problem } from '../../shared/model';
 import { PROBLEM_KINDS } from '../../shared/model';
 import { formatKey } from '../../shared/plain-key';
+import { shownText, shownValue } from '../../shared/terminal-text';
 import type { ScanProgress } from '../../shared/scan-types';
 import type { LookupAnswer, RuleLookup } from '../services/lookup/lookup-types';
 import { PLAIN, type Style } from './style';
@@ -36,11 +37,11 @@ export function problemColumns(problems: readonly Problem[]): ProblemColumns {
 /** One problem as one line (columns aligned to `columns`, the kind coloured by `style`). */
 export function problemLine(problem: Problem, schema: KeySchema, columns: ProblemColumns = problemColumns([problem]), style: Style = PLAIN): string {
   const kind = problem.kind.padEnd(columns.kind);
-  const parts = [problem.kind === 'owner-mismatch' ? style.warn(kind) : style.bad(kind), (problem.rule ?? '-').padEnd(columns.rule), JSON.stringify(problem.value)];
-  if (problem.scope) parts.push(`in ${Object.entries(problem.scope).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}`);
+  const parts = [problem.kind === 'owner-mismatch' ? style.warn(kind) : style.bad(kind), (problem.rule ?? '-').padEnd(columns.rule), shownValue(problem.value)];
+  if (problem.scope) parts.push(`in ${Object.entries(problem.scope).map(([k, v]) => `${shownText(k)}=${shownValue(v)}`).join(', ')}`);
   if (problem.lock) parts.push(`lock ${formatKey(problem.lock, schema)}`);
   if (problem.accounts?.length) parts.push(`${problem.accounts.length > 1 ? 'accounts' : 'account'} ${keysText(problem.accounts, schema)}`);
-  if (problem.reason) parts.push(style.dim(`— ${problem.reason}`));
+  if (problem.reason) parts.push(style.dim(`— ${shownText(problem.reason)}`));
   return `  ${parts.join('  ')}`;
 }
 
@@ -116,16 +117,16 @@ function verdictText(rule: RuleLookup, schema: KeySchema, style: Style): string 
 
 /** The readable lookup answer. */
 export function lookupText(answer: LookupAnswer, schema: KeySchema, style: Style = PLAIN): string {
-  const lines = [`Lookup ${JSON.stringify(answer.value)} in ${answer.table}${answer.complete ? '' : ` — INCOMPLETE: ${answer.reason ?? ''}`}`];
+  const lines = [`Lookup ${shownValue(answer.value)} in ${answer.table}${answer.complete ? '' : ` — INCOMPLETE: ${answer.reason ?? ''}`}`];
   if (answer.scan) lines.push(`Holders found by scan: ${progressLine(answer.scan)}`);
   for (const rule of answer.rules) {
     const how = rule.search.kind === 'gsi' ? `via index ${rule.search.index}` : rule.search.kind === 'audit' ? `from the audit of ${rule.search.auditedAt}, re-read by key` : 'via scan';
-    const scope = rule.scope ? ` in ${Object.entries(rule.scope).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}` : '';
-    lines.push('', `${rule.rule} (${rule.attribute} = ${JSON.stringify(rule.normalized)}${scope}, holders ${how}): ${verdictText(rule, schema, style)}`);
+    const scope = rule.scope ? ` in ${Object.entries(rule.scope).map(([k, v]) => `${shownText(k)}=${shownValue(v)}`).join(', ')}` : '';
+    lines.push('', `${rule.rule} (${rule.attribute} = ${shownValue(rule.normalized)}${scope}, holders ${how}): ${verdictText(rule, schema, style)}`);
     for (const lock of rule.locks) {
-      lines.push(`  lock ${formatKey(lock.key, schema)}${lock.legacy ? ' (legacy form)' : ''}: ${lock.exists ? 'exists' : 'absent'}${lock.owner ? `, owner ${lock.owner}` : ''}`);
+      lines.push(`  lock ${formatKey(lock.key, schema)}${lock.legacy ? ' (legacy form)' : ''}: ${lock.exists ? 'exists' : 'absent'}${lock.owner ? `, owner ${shownText(lock.owner)}` : ''}`);
     }
-    for (const note of rule.notes) lines.push(`  note: ${note}`);
+    for (const note of rule.notes) lines.push(`  note: ${shownText(note)}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -55,9 +55,9 @@ export interface ScanSession {
  * with one GetItem and, for a pair, a Query naming the hash key (see key-schema-cache.ts, services/dynamo/key-probe.ts) instead of waiting for DescribeTable; on any doubt the
  * table is described (and the cache updated), so the keys used are always the table's own.
  */
-export async function openTableForScan(values: FlagValues, io: CliIo, command: string, whileOpening?: (connection: Connection, table: string, cachedKeys?: KeySchema) => void): Promise<ScanSession> {
+export async function openTableForScan(values: FlagValues, io: CliIo, command: string, whileOpening?: (connection: Connection, table: string, cachedKeys?: KeySchema) => void, opened?: Connection): Promise<ScanSession> {
   const name = requireString(values, 'table', command);
-  const [connection, cache, { auditKeySchema }] = await Promise.all([openConnection(values, io), import('./key-schema-cache'), import('../services/audit/audit-keys')]);
+  const [connection, cache, { auditKeySchema }] = await Promise.all([opened ?? openConnection(values, io), import('./key-schema-cache'), import('../services/audit/audit-keys')]);
   const place = cache.tablePlace(connection.target, name);
   const cached = await cache.cachedKeySchema(io.env, place);
   if (cached) {

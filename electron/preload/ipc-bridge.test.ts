@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { IPC_CHANNELS, type StreamEnvelope } from '../../shared/contract/api';
+import { IPC_CHANNELS, METHOD_NAMES, type StreamEnvelope } from '../../shared/contract/api';
+import { isWriteMethod } from '../../shared/contract/transport';
 import { createIpcBridge, type IpcRendererLike } from './ipc-bridge';
 
 function fakeIpc() {
@@ -24,7 +25,37 @@ describe('preload IPC bridge', () => {
     expect(await bridge.call('nope' as never, {} as never)).toMatchObject({ ok: false, error: { kind: 'validation' } });
     expect(invoke).not.toHaveBeenCalled();
     invoke.mockRejectedValueOnce(new Error('gone'));
-    expect(await bridge.call('settings.get', {})).toMatchObject({ ok: false, error: { kind: 'internal' } });
+    expect(await bridge.call('settings.get', {})).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
+  });
+
+  // The transport contract: a write whose answer was lost may have been applied; a read's lost answer changed nothing.
+  type Invoke = ReturnType<typeof fakeIpc>['invoke'];
+  const faults: ReadonlyArray<readonly [string, (invoke: Invoke) => void]> = [
+    [
+      'handled in main, then the answer was lost',
+      (invoke) =>
+        invoke.mockImplementationOnce(() => {
+          throw new Error('Error invoking remote method: reply was never sent');
+        }),
+    ],
+    ['the main process gone before the send', (invoke) => invoke.mockRejectedValueOnce(new Error('Render frame was disposed before WebFrameMain could be accessed'))],
+    ['an answer that is not a Result', (invoke) => invoke.mockResolvedValueOnce('<html>502 Bad Gateway</html>')],
+  ];
+  describe.each(faults)('%s', (_fault, inject) => {
+    it.each(METHOD_NAMES.filter(isWriteMethod))('the write %s comes back as an unknown outcome, never a rejection', async (method) => {
+      const { ipc, invoke } = fakeIpc();
+      inject(invoke);
+      const result = await createIpcBridge(ipc).call(method, {} as never);
+      expect(result).toMatchObject({ ok: false, error: { kind: 'unreachable', outcome: 'unknown', message: expect.stringMatching(/^the outcome is unknown — .*may have been applied/) } });
+      if (!result.ok) expect(result.error.fix).toMatch(/look the value up.*Activity tab/);
+    });
+    it.each(METHOD_NAMES.filter((m) => !isWriteMethod(m)))('the read %s comes back unreachable', async (method) => {
+      const { ipc, invoke } = fakeIpc();
+      inject(invoke);
+      const result = await createIpcBridge(ipc).call(method, {} as never);
+      expect(result).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
+      if (!result.ok) expect(result.error.outcome).toBeUndefined();
+    });
   });
 
   it('routes events by subscription id and stops after unsubscribe', async () => {

@@ -5,6 +5,7 @@
  * can be tested without Electron; preload.ts passes the real `ipcRenderer`.
  */
 import { IPC_CHANNELS, isMethodName, isStreamName, type LocksmithBridge, type StreamEnvelope } from '../../shared/contract/api';
+import { isResult, lostAnswer } from '../../shared/contract/transport';
 import type { Result } from '../../shared/result';
 import { err } from '../../shared/result';
 
@@ -30,11 +31,14 @@ export function createIpcBridge(ipc: IpcRendererLike, newId: () => string = () =
   const bridge = {
     async call(method: string, args: unknown): Promise<Result<unknown>> {
       if (!isMethodName(method)) return err('validation', `Unknown method ${JSON.stringify(String(method).slice(0, 100))}.`);
+      // The transport contract (shared/contract/transport.ts): never rejects; a lost answer to a write is an unknown outcome.
+      let answer: unknown;
       try {
-        return (await ipc.invoke(method, args)) as Result<unknown>;
-      } catch {
-        return err('internal', `The call ${method} could not reach the main process.`);
+        answer = await ipc.invoke(method, args);
+      } catch (cause) {
+        return { ok: false, error: lostAnswer(method, `the main process did not answer: ${cause instanceof Error ? cause.message.slice(0, 200) : 'IPC failed'}`) };
       }
+      return isResult(answer) ? answer : { ok: false, error: lostAnswer(method, 'the main process gave no Locksmith answer') };
     },
     subscribe(stream: string, filter: unknown, listener: (event: unknown) => void): () => void {
       if (!isStreamName(stream)) return () => undefined;

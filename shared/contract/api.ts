@@ -33,7 +33,10 @@ export type Unsubscribe = () => void;
 
 /** The renderer's whole view of main: `window.locksmith`. */
 export interface LocksmithBridge {
-  /** Calls a method; never rejects for service errors — they come back as `{ ok: false, error }`. */
+  /**
+   * Calls a method; never rejects. Service errors come back as `{ ok: false, error }`, and so does a
+   * lost or unreadable answer: `outcome: 'unknown'` for a write, `unreachable` for a read (shared/contract/transport.ts).
+   */
   call<M extends MethodName>(method: M, args: MethodArgs<M>): Promise<Result<MethodResult<M>>>;
   /** Subscribes to a stream; events matching `filter` go to `listener` until the returned function is called. */
   subscribe<S extends StreamName>(stream: S, filter: StreamFilter<S>, listener: (event: StreamEvent<S>) => void): Unsubscribe;

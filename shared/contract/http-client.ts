@@ -6,9 +6,10 @@
  * are added and removed with `POST /api/events/subscribe|unsubscribe`, and every event frame names
  * its subscription. Pure fetch/EventSource code, injected so it runs in the page and in Node tests.
  */
-import type { AppError, Result } from '../result';
+import type { Result } from '../result';
 import type { LocksmithBridge, MethodName, StreamName } from './api';
 import { parseStartupHash } from './startup';
+import { isResult, lostAnswer } from './transport';
 
 /** Header carrying the per-launch token on every call. */
 export const TOKEN_HEADER = 'x-locksmith-token';
@@ -50,19 +51,6 @@ export interface HttpBridgeOptions {
   readonly eventSource: EventSourceFactory;
 }
 
-const transportError = (message: string, fix?: string): { ok: false; error: AppError } => ({
-  ok: false,
-  error: { kind: 'unreachable', message, ...(fix ? { fix } : {}) },
-});
-
-/** True when a JSON body has the shape of a Result (the server is trusted, but a proxy might not be). */
-function isResult(body: unknown): body is Result<unknown> {
-  if (typeof body !== 'object' || body === null) return false;
-  const record = body as Record<string, unknown>;
-  if (record.ok === true) return 'value' in record;
-  if (record.ok === false) return typeof record.error === 'object' && record.error !== null;
-  return false;
-}
 
 function parseFrame(data: string): EventFrame | undefined {
   try {
@@ -87,7 +75,9 @@ interface ClientSubscription {
 export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
   const base = options.baseUrl.replace(/\/$/, '');
 
-  async function post(path: string, args: unknown): Promise<Result<unknown>> {
+  /** POSTs to `path`; a lost or unreadable answer becomes `lostAnswer(name, …)` (shared/contract/transport.ts). */
+  async function post(path: string, name: string, args: unknown): Promise<Result<unknown>> {
+    const lost = (cause: string): Result<never> => ({ ok: false, error: lostAnswer(name, cause) });
     let response: Awaited<ReturnType<FetchLike>>;
     try {
       response = await options.fetch(`${base}${path}`, {
@@ -96,18 +86,21 @@ export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
         body: JSON.stringify(args ?? {}),
       });
     } catch {
-      return transportError('The Locksmith server does not answer.', 'Is `locksmith serve` still running? Restart it and open the new URL.');
+      // fetch cannot tell "refused before the send" from "reset after it": both may have been applied.
+      return lost('the Locksmith server did not answer: is `locksmith serve` still running?');
     }
     if (response.status === 401) {
+      // Our own server's token check, before any handler ran: nothing was done.
       return { ok: false, error: { kind: 'credentials', message: 'This page has no valid session token.', fix: 'Open the URL printed by `locksmith serve` (it carries the token).' } };
     }
     let body: unknown;
     try {
       body = await response.json();
     } catch {
-      return transportError(`The server answered ${response.status} without JSON.`);
+      return lost(`HTTP ${response.status} without a JSON body`);
     }
-    return isResult(body) ? body : transportError(`Unexpected answer from the server (HTTP ${response.status}).`);
+    if (response.status >= 500 || !isResult(body)) return lost(`HTTP ${response.status}, not a Locksmith answer`);
+    return body;
   }
 
   // The one stream: opened by the first subscription, closed with the last (which ends them all server-side).
@@ -117,7 +110,7 @@ export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
   let nextId = 0;
 
   const register = (id: string, subscription: ClientSubscription, on: string): Promise<unknown> =>
-    post(SUBSCRIBE_PATH, { channel: on, id, stream: subscription.stream, filter: subscription.filter ?? {} });
+    post(SUBSCRIBE_PATH, 'events.subscribe', { channel: on, id, stream: subscription.stream, filter: subscription.filter ?? {} });
 
   function openSource(): void {
     const opened = options.eventSource(`${base}${EVENTS_PATH}?${new URLSearchParams({ [TOKEN_QUERY]: options.token }).toString()}`);
@@ -144,7 +137,7 @@ export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
   }
 
   return {
-    call: (method: MethodName, args: unknown) => post(`/api/${encodeURIComponent(method)}`, args),
+    call: (method: MethodName, args: unknown) => post(`/api/${encodeURIComponent(method)}`, method, args),
     subscribe(name: StreamName, filter: unknown, listener: (event: never) => void) {
       const id = `s${(nextId += 1)}`;
       const subscription: ClientSubscription = { stream: name, filter, listener, registered: Promise.resolve() };
@@ -160,7 +153,7 @@ export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
           return;
         }
         const on = channel;
-        if (on !== undefined) void subscription.registered.then(() => (channel === on ? post(UNSUBSCRIBE_PATH, { channel: on, id }) : undefined));
+        if (on !== undefined) void subscription.registered.then(() => (channel === on ? post(UNSUBSCRIBE_PATH, 'events.unsubscribe', { channel: on, id }) : undefined));
       };
     },
   } as LocksmithBridge;

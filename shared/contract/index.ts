@@ -11,3 +11,4 @@ export * from './convention-schema';
 export * from './startup';
 export type { MethodSpec, StreamSpec } from './spec';
 export * from './http-client';
+export * from './transport';

@@ -5,7 +5,7 @@
  * one line in electron/bridge/handlers.ts (electron/bridge/handlers.test.ts keeps it so).
  */
 import { z } from 'zod';
-import type { AuditReportView, AuditStarted, ActivityPage, ExportConfirmView, AppInfo, ConnectionView, ConnectionsView, DecodeView, DetectionView, ItemsPage, ItemView, LookupView, SandboxView, SavedConventionView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView, UiSettings } from './views';
+import type { AuditReportView, AuditStarted, ActivityPage, ExportConfirmView, AppInfo, HistoryView, TableSurveyView, ConnectionView, ConnectionsView, DecodeView, DetectionView, ItemsPage, ItemView, LookupView, SandboxView, SavedConventionView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView, UiSettings } from './views';
 import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, exportPathSchema, externalUrlSchema, nameSchema, noArgsSchema, opaqueIdSchema, plainKeySchema, regionSchema, tableNameSchema, valueSchema } from './arg-limits';
 import { conventionSchema } from './convention-schema';
 import { decodeInputSchema, scopeArgSchema, txRequestSchema } from './tx-schema';
@@ -62,6 +62,10 @@ export const methods = {
     { writes: false, summary: 'One page of table names.' },
   ),
   'tables.describe': method<TableDetails>()(z.strictObject(onTable), { writes: false, summary: 'Key schema, indexes, item count, size.' }),
+  'tables.survey': method<TableSurveyView>()(z.strictObject(onTable), {
+    writes: false,
+    summary: 'Does the table hold lock items: detection on a bounded sample (no locks, or an empty table, is an answer, not an error).',
+  }),
   'items.get': method<ItemView>()(z.strictObject({ ...onTable, key: plainKeySchema }), { writes: false, summary: 'One item for the item viewer.' }),
   'items.browse': method<ItemsPage>()(
     z.strictObject({
@@ -151,6 +155,10 @@ export const methods = {
   }),
   'repair.stop': method<RepairStatusView>()(z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema }), { writes: false, summary: 'Stop a running repair before its next transaction.' }),
   'repair.status': method<RepairStatusView>()(z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema }), { writes: false, summary: 'Progress and per-fix outcome of a repair.' }),
+  'history.list': method<HistoryView>()(z.strictObject({ connectionId: connectionIdSchema, table: tableNameSchema.optional() }), {
+    writes: false,
+    summary: "What past audits of this connection's tables (or one table) found, oldest first: counts, never items.",
+  }),
   'activity.list': method<ActivityPage>()(z.strictObject({ limit: z.int().min(1).max(500).optional() }), {
     writes: false,
     summary: 'Executed transactions, newest first.',

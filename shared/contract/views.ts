@@ -6,6 +6,7 @@ import type { AppError } from '../result';
 import type { Convention, KeySchema, PlainKey } from '../model';
 import type { ConventionWarning } from '../audit/fit';
 import type { AuditCounts, AuditReport } from '../audit/types';
+import type { AuditHistoryEntry } from '../audit/history';
 import type { WireDelta } from './audit-wire';
 import type { ScanProgress } from '../scan-types';
 
@@ -90,6 +91,23 @@ export interface IndexView {
   readonly name: string;
   readonly kind: 'global' | 'local';
   readonly keys: KeySchema;
+}
+
+/** Whether a table holds lock items, from detection on a bounded sample (the overview's first column). */
+export interface TableSurveyView {
+  readonly table: string;
+  /** `locks`: detection found a convention; `no-locks`: items, none a lock; `empty`: the sample was empty. */
+  readonly locks: 'locks' | 'no-locks' | 'empty';
+  /** The detected convention's preset and how sure detection is (0..1; below 1 a person should confirm it). */
+  readonly convention?: { readonly preset: string; readonly confidence: number };
+  readonly evidence?: readonly string[];
+  /** Why no convention fits (no-locks). */
+  readonly why?: string;
+}
+
+/** The audit history of a connection's tables (or one table), oldest first. */
+export interface HistoryView {
+  readonly entries: readonly AuditHistoryEntry[];
 }
 
 /** DescribeTable, reduced to what the UI shows. */

@@ -5,6 +5,7 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { LockRule } from '../model';
+import { shownText } from '../terminal-text';
 
 /** A rule's scope placeholders, in declaration order (empty for an unscoped rule). */
 export function scopePlaceholders(rule: LockRule): readonly string[] {
@@ -111,7 +112,7 @@ export function scopeFromRecord(rule: LockRule, given: Readonly<Record<string, s
 /** "in orgId acme" — how a scope reads in a sentence; empty for none. */
 export function scopeWords(record: Readonly<Record<string, string>> | undefined): string {
   if (!record) return '';
-  const parts = Object.entries(record).map(([k, v]) => `${k} \`${v}\``);
+  const parts = Object.entries(record).map(([k, v]) => `${shownText(k)} \`${shownText(v)}\``);
   return parts.length === 0 ? '' : ` in ${parts.join(', ')}`;
 }
 

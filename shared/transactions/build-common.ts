@@ -7,6 +7,7 @@ import { checkLockKeyLimits, PARTITION_KEY_MAX_BYTES, utf8ByteLength as utf8Byte
 import type { Convention, LockRule, PlainKey, PlainValue } from '../model';
 import { formatKey } from '../plain-key';
 import { err, ok, type Result } from '../result';
+import { shownText } from '../terminal-text';
 import type { Placeholders } from './dynamo-json';
 import { keyJson, keyValueJson } from './dynamo-json';
 import type { ActionMeta, ActionRole, AttributeValueJson, ItemJson, TransactItemJson } from './types';
@@ -276,4 +277,4 @@ export class ActionList {
 }
 
 /** Quotes a value in an explanation: `ada`. */
-export const q = (value: string): string => `\`${value}\``;
+export const q = (value: string): string => `\`${shownText(value)}\``;

@@ -1,6 +1,7 @@
 /** Pure builders for the two lock operations: claim (write a lock for a holder) and release (delete a lock). */
 import { scopeRecord, scopeWords } from '../conventions/scope';
 import { err, ok, type Result } from '../result';
+import { shownText } from '../terminal-text';
 import { accountTarget, ActionList, allOf, onlyALock, type BuildContext, existingLockTarget, findRule, holdsCondition, lockPutItem, lockTarget, makeItem, makeLockItem, normalizeFor, q, ruleLabel, scopeComparison, valueJson, valueWords } from './build-common';
 import { plainToJson, Placeholders } from './dynamo-json';
 import type { BuiltTransaction, ClaimSpec, ReleaseSpec } from './types';
@@ -103,7 +104,7 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
       const ownerJson = plainToJson(spec.lockOwner.value, keys.hash.type);
       condition += ` AND ${o} = ${del.value(ownerJson, 'owner')}`;
       ownerWords = ` and it still names ${String(spec.lockOwner.value)} as owner`;
-      guarded.push(`the lock still names ${String(spec.lockOwner.value)} in \`${ownerAttribute}\` (it was not re-claimed meanwhile)`);
+      guarded.push(`the lock still names ${shownText(String(spec.lockOwner.value))} in \`${ownerAttribute}\` (it was not re-claimed meanwhile)`);
     }
   } else if (ownerAttribute !== undefined) {
     notGuarded.push(`the lock's owner (\`${ownerAttribute}\`) was not read, so a lock re-claimed meanwhile would be deleted too`);

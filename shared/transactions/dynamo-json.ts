@@ -2,6 +2,7 @@
 import type { KeyAttribute, KeySchema, KeyType, PlainKey, PlainValue } from '../model';
 import { base64Decode } from '../plain-key';
 import { err, ok, type Result } from '../result';
+import { shownText } from '../terminal-text';
 import type { AttributeValueJson, ItemJson } from './types';
 
 /** DynamoDB's number syntax (up to 38 significant digits is checked by the service; the shape is checked here). */
@@ -66,10 +67,10 @@ export function textOf(value: AttributeValueJson | undefined): string | undefine
 /** Shows a DynamoDB JSON key to a person: `hash / range`, hash first whatever the object's order. */
 export function keyText(key: ItemJson, keys?: KeySchema): string {
   if (keys) {
-    const hash = textOf(key[keys.hash.name]) ?? '?';
-    return keys.range ? `${hash} / ${textOf(key[keys.range.name]) ?? '?'}` : hash;
+    const hash = shownText(textOf(key[keys.hash.name]) ?? '?');
+    return keys.range ? `${hash} / ${shownText(textOf(key[keys.range.name]) ?? '?')}` : hash;
   }
-  return Object.values(key).map((v) => textOf(v)).join(' / ');
+  return Object.values(key).map((v) => shownText(textOf(v) ?? '')).join(' / ');
 }
 
 /** Converts a plain value to DynamoDB JSON of a given key type without checks (values already validated). */

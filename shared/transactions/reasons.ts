@@ -5,7 +5,9 @@
  */
 import { parseLockKey } from '../conventions/parse';
 import type { Convention } from '../model';
+import { q } from './build-common';
 import { keyText, textOf } from './dynamo-json';
+import { shownText } from '../terminal-text';
 import { actionParts } from './preflight';
 import type { ActionMeta, ActionOperation, ItemJson, ReasonExplained, TransactItemJson } from './types';
 
@@ -49,7 +51,7 @@ function guessKeyNames(items: readonly TransactItemJson[]): Map<string, string[]
 /** A Put item's key text when the key names were guessed: `PK=ACCT#a1f9c3`, or every attribute when nothing is known. */
 function guessedKeyText(item: ItemJson, names: readonly string[] | undefined): string {
   if (!names) return keyText(item);
-  return names.map((n) => `${n}=${textOf(item[n]) ?? '?'}`).join(', ');
+  return names.map((n) => `${n}=${shownText(textOf(item[n]) ?? '?')}`).join(', ');
 }
 
 /** Whether a condition is only `attribute_not_exists` of the table's key attributes (joined by AND): "no such item yet". */
@@ -76,7 +78,7 @@ export function inferActions(items: readonly TransactItemJson[], convention?: Co
     const rule = parsed?.kind === 'lock' ? convention?.rules[parsed.ruleIndex] : undefined;
     const when = condition ? ` (condition: ${condition})` : '';
     if (rule && parsed?.kind === 'lock') {
-      const label = `${rule.name.toLowerCase()} \`${parsed.value}\``;
+      const label = `${rule.name.toLowerCase()} ${q(parsed.value)}`;
       const ruleFields = { rule: rule.name, attribute: rule.attribute, value: parsed.value };
       if (op === 'Put') {
         // "Already held" is what a failed attribute_not_exists on the lock's key means, and only that.
@@ -108,29 +110,29 @@ function conditionMessage(view: ActionView, reason: RawReason, ownerAttribute: s
   const meta = view.meta;
   const item = reason.Item;
   if (!meta) return { message: `the condition of action ${view.operation} ${view.keyText} failed${view.condition ? ` (${view.condition})` : ''}` };
-  const label = meta.rule ? `${meta.rule.toLowerCase()} \`${meta.value ?? ''}\`` : '';
+  const label = meta.rule ? `${meta.rule.toLowerCase()} ${q(meta.value ?? '')}` : '';
   switch (meta.role) {
     case 'put-lock': {
       const holder = ownerIn(item, ownerAttribute);
       if (!holder) return { message: meta.failure };
       // Another condition than the key's absence failed: the lock exists and names its owner, but "held" is not what failed.
-      if (meta.guardsAbsence === false) return { message: `${meta.failure}: the lock names ${holder}`, holder };
-      return { message: `${label} is already held by ${holder} — the lock ${meta.keyText} exists`, holder };
+      if (meta.guardsAbsence === false) return { message: `${meta.failure}: the lock names ${shownText(holder)}`, holder };
+      return { message: `${label} is already held by ${shownText(holder)} — the lock ${meta.keyText} exists`, holder };
     }
     case 'check-account':
     case 'check-holder':
     case 'update-account': {
       if (item === undefined || Object.keys(item).length === 0) return { message: item ? `${meta.keyText} does not exist` : meta.failure };
       const now = meta.attribute ? textOf(item[meta.attribute]) : undefined;
-      if (meta.role === 'check-holder') return { message: `${meta.keyText} holds ${label} again: ${meta.attribute ?? ''} is now \`${now ?? ''}\``, holder: meta.keyText };
-      return { message: `${meta.failure}: ${meta.attribute ?? 'the attribute'} is now ${now === undefined ? 'absent' : `\`${now}\``}` };
+      if (meta.role === 'check-holder') return { message: `${meta.keyText} holds ${label} again: ${meta.attribute ?? ''} is now ${q(now ?? '')}`, holder: meta.keyText };
+      return { message: `${meta.failure}: ${meta.attribute ?? 'the attribute'} is now ${now === undefined ? 'absent' : q(now)}` };
     }
     case 'delete-lock':
     case 'check-lock': {
       if (item === undefined) return { message: meta.failure };
       if (Object.keys(item).length === 0) return { message: `the lock ${meta.keyText} does not exist` };
       const holder = ownerIn(item, ownerAttribute);
-      return holder ? { message: `the lock ${meta.keyText} names ${holder}, not the expected owner`, holder } : { message: meta.failure };
+      return holder ? { message: `the lock ${meta.keyText} names ${shownText(holder)}, not the expected owner`, holder } : { message: meta.failure };
     }
     case 'put-account':
     case 'delete-account':

@@ -7,6 +7,7 @@ import type { ConventionWarning } from '../audit/fit';
 import { UNDECLARED_SCOPE_REASON } from '../conventions/parse';
 import { scopeWords } from '../conventions/scope';
 import type { Problem } from '../model';
+import { q } from './build-common';
 import type { TransactionOperation } from './types';
 
 /** One automatic fix: the problem and the operation that repairs it. */
@@ -41,7 +42,8 @@ export function planRepairs(problems: readonly Problem[], warnings: readonly Con
   // scope, and writing the unscoped key would protect nothing the library checks. Leave those to a person.
   const undeclared = new Set(problems.filter((p) => p.kind === 'malformed-lock' && p.rule !== undefined && p.reason?.startsWith(UNDECLARED_SCOPE_REASON)).map((p) => p.rule));
   for (const problem of problems) {
-    const label = `${problem.rule ? `${problem.rule.toLowerCase()} \`${problem.value}\`` : `\`${problem.value}\``}${scopeWords(problem.scope)}`;
+    // The value comes from an item: its controls and bidi characters are marked (summaries reach terminals and pages).
+    const label = `${problem.rule ? `${problem.rule.toLowerCase()} ${q(problem.value)}` : q(problem.value)}${scopeWords(problem.scope)}`;
     const warning = problem.rule === undefined ? undefined : warned.get(problem.rule);
     if (warning && (problem.kind === 'orphan-lock' || problem.kind === 'missing-lock')) {
       manual.push({ problem, why: `${warning.message}. No automatic fix for rule ${warning.rule}: fix the convention and audit again, or claim or release single values by hand under a reviewed convention` });

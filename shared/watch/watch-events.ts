@@ -3,6 +3,7 @@
  * disappears (each naming the stream record that caused it), and once every shard is being read.
  */
 import type { Item, PlainKey, Problem } from '../model';
+import { shownText, shownValue } from '../terminal-text';
 
 /** One stream record as the watch needs it (SDK-free, so the decision logic stays pure). */
 export interface StreamChange {
@@ -86,7 +87,7 @@ export interface WatchStarted {
 function keyText(key: PlainKey | undefined): string {
   if (key === undefined) return '';
   return Object.entries(key)
-    .map(([name, value]) => `${name}=${String(value)}`)
+    .map(([name, value]) => `${shownText(name)}=${shownText(String(value))}`)
     .join(', ');
 }
 
@@ -101,7 +102,7 @@ export function eventText(event: WatchEvent): string {
       const where = p.lock ? ` lock ${keyText(p.lock)}` : p.accounts ? ` accounts ${p.accounts.map(keyText).join(' | ')}` : '';
       const rule = p.rule === undefined ? '' : `${p.rule} `;
       const c = event.cause;
-      return `${event.event === 'problem' ? 'PROBLEM ' : 'RESOLVED'} ${p.kind} ${rule}${JSON.stringify(p.value)}${where} — caused by ${c.eventName} ${keyText(c.keys)} at ${c.at} (#${c.sequenceNumber})`;
+      return `${event.event === 'problem' ? 'PROBLEM ' : 'RESOLVED'} ${p.kind} ${rule}${shownValue(p.value)}${where} — caused by ${c.eventName} ${keyText(c.keys)} at ${c.at} (#${c.sequenceNumber})`;
     }
   }
 }

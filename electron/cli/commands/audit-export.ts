@@ -7,8 +7,9 @@ import { join, relative, sep } from 'node:path';
 import type { KeySchema } from '../../../shared/model';
 import { optionalInt, optionalString } from '../args';
 import type { CliIo, FlagValues } from '../command';
-import { auditExitCode, CliError, EXIT_OK, usageError } from '../command';
+import { auditExitCode, CliError, EXIT_OK, unwrap, usageError } from '../command';
 import { closeSession, incomplete, openTable, type TableSession } from '../session';
+import { recordCliAudit } from '../history-record';
 
 /** The export-audit flags audit adds. */
 export const EXPORT_FLAGS = {
@@ -30,20 +31,23 @@ function exportPaths(values: FlagValues): string[] {
 /** Downloads every s3:// export into the cache (resumable, MD5-verified) and returns local folders, in order. */
 async function localExports(paths: readonly string[], values: FlagValues, io: CliIo, cacheDir: string, sampleOnly: boolean): Promise<string[]> {
   if (!paths.some((p) => p.startsWith('s3://'))) return [...paths];
-  const [{ S3Client }, prepare, { endpointCredentials }, { fromNodeProviderChain }] = await Promise.all([
+  const [{ S3Client }, prepare, { endpointCredentials }, { fromNodeProviderChain }, { awsDataEndpoint }] = await Promise.all([
     import('@aws-sdk/client-s3'),
     import('../../services/export/export-prepare'),
     import('../../services/dynamo/client'),
     import('@aws-sdk/credential-providers'),
+    import('../../services/export/aws-data-endpoint'),
   ]);
   const endpoint = optionalString(values, 's3-endpoint');
   const region = optionalString(values, 'region') ?? io.env.AWS_REGION ?? io.env.AWS_DEFAULT_REGION ?? 'us-east-1';
-  const profile = optionalString(values, 'profile');
+  const profile = optionalString(values, 'profile') ?? (io.env.AWS_PROFILE || undefined);
+  // Without --s3-endpoint: AWS S3 as the connection's own profile configures it, never elsewhere.
+  const aws = endpoint ? undefined : unwrap(awsDataEndpoint('s3', profile, io.env));
   let client: InstanceType<typeof S3Client> | undefined;
   const s3 = (): InstanceType<typeof S3Client> =>
     (client = endpoint
-      ? new S3Client({ endpoint, region, forcePathStyle: true, credentials: endpointCredentials(io.env) })
-      : new S3Client({ region, credentials: fromNodeProviderChain(profile ? { profile } : {}) }));
+      ? new S3Client({ endpoint, region, forcePathStyle: true, credentials: endpointCredentials(io.env), ignoreConfiguredEndpointUrls: true })
+      : new S3Client({ region, credentials: fromNodeProviderChain(profile ? { profile } : {}), ...(aws ? { endpoint: aws } : {}), ignoreConfiguredEndpointUrls: true }));
   try {
     let shown = false;
     const out = await prepare.localExports(paths, {
@@ -69,12 +73,13 @@ async function localExports(paths: readonly string[], values: FlagValues, io: Cl
 }
 
 /** Where and how the Athena engine runs, from the flags (credentials as for S3: --profile, else the default chain). */
-function athenaTarget(values: FlagValues, io: CliIo): { region: string; profile?: string; outputLocation: string; workgroup?: string; database?: string } {
-  const profile = optionalString(values, 'profile');
+function athenaTarget(values: FlagValues, io: CliIo): { region: string; profile?: string; env: NodeJS.ProcessEnv; outputLocation: string; workgroup?: string; database?: string } {
+  const profile = optionalString(values, 'profile') ?? (io.env.AWS_PROFILE || undefined);
   const workgroup = optionalString(values, 'athena-workgroup');
   const database = optionalString(values, 'athena-database');
   return {
     region: optionalString(values, 'region') ?? io.env.AWS_REGION ?? io.env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    env: io.env,
     outputLocation: optionalString(values, 'athena-output')!,
     ...(profile ? { profile } : {}),
     ...(workgroup ? { workgroup } : {}),
@@ -98,7 +103,7 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
   }
   const connected = typeof values.endpoint === 'string' || typeof values.profile === 'string';
   if (connected && optionalString(values, 'table') === undefined) usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
-  const [{ ExportError }, { inferKeys }, { prepareExport, exportConventionRefusal, exportTableRefusal }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir }, { auditText }] = await Promise.all([
+  const [{ ExportError }, { inferKeys }, { prepareExport, exportConventionRefusal, exportTableRefusal }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir, ensureDataDir, DataDirError }, { auditText }] = await Promise.all([
     import('../../services/export/read-export'),
     import('../../services/export/export-sample'),
     import('../../services/export/export-prepare'),
@@ -112,11 +117,20 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
     if (json) io.stdout(`${JSON.stringify({ complete: false, reason: message })}\n`);
     return incomplete(io, message);
   };
+  // The cache holds the whole exported table (PII included): the data folder's guard applies to it
+  // (created 0700, tightened when others can read it, refused when others can write to it).
+  const dataDir = resolveDataDir(io.env);
+  try {
+    for (const dir of [dataDir, join(dataDir, 'cache'), join(dataDir, 'cache', 's3')]) await ensureDataDir(dir);
+  } catch (error) {
+    if (error instanceof DataDirError) throw new CliError({ kind: 'validation', message: error.message });
+    throw error;
+  }
   let session: TableSession | undefined;
   try {
     let paths: string[];
     try {
-      paths = await localExports(given, values, io, join(resolveDataDir(io.env), 'cache', 's3'), athena);
+      paths = await localExports(given, values, io, join(dataDir, 'cache', 's3'), athena);
     } catch (error) {
       if (error instanceof ExportError) return fail(error.message);
       throw error;
@@ -174,6 +188,7 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
       if (!confirmed.ok) return fail(`confirming against ${session.table.name} failed: ${confirmed.error.message}`);
       report = confirmed.value;
     }
+    await recordCliAudit(io, report, session?.connection.target, 'export');
     if (json) io.stdout(`${JSON.stringify(report)}\n`);
     else {
       const files = report.source.incrementals ? report.source.incrementals.length + 1 : 1;

@@ -1,5 +1,6 @@
 /** `locksmith audit`: scan a table, report every problem; exit 0 clean, 1 problems or a convention warning, 2 error or incomplete. */
 import v8 from 'node:v8';
+import { shownText } from '../../../shared/terminal-text';
 import { CONVENTION_FLAGS, optionalInt, optionalPositive, optionalString } from '../args';
 import type { Convention, Item } from '../../../shared/model';
 import type { ScanProgress } from '../../../shared/scan-types';
@@ -14,6 +15,7 @@ import { EXPORT_FLAGS } from './audit-export';
 import type { ScanSession } from '../session';
 import { styleFor } from '../style';
 import { fixYoungGeneration } from '../young-generation';
+import { recordCliAudit } from '../history-record';
 
 /**
  * MiB per semi-space of V8's young generation during a scan audit (V8's maximum, the default: 16).
@@ -31,7 +33,7 @@ const AUDIT_HEAP_GROWING_PERCENT = 50;
 export const auditCommand: CliCommand = {
   name: 'audit',
   summary: 'Audit a table: every account with its locks, every orphan, missing, duplicate, mismatched or malformed lock.',
-  usage: 'audit --table T [--preset P | --convention FILE] [--segments N] [--json]\n       audit --export PATH [--export PATH…] [--table T --endpoint URL|--profile P] [--memory MB] [--json]\n       audit --export s3://… --engine athena --athena-output s3://… [--athena-workgroup W] [--athena-database D] [--json]',
+  usage: 'audit --table T [--preset P | --convention FILE] [--segments N] [--json]\n       audit --all-tables [--preset P | --convention DIR] [--json]\n       audit --export PATH [--export PATH…] [--table T --endpoint URL|--profile P] [--memory MB] [--json]\n       audit --export s3://… --engine athena --athena-output s3://… [--athena-workgroup W] [--athena-database D] [--json]',
   flags: {
     table: { type: 'string', valueName: 'T', description: 'the table to audit' },
     ...CONVENTION_FLAGS,
@@ -39,6 +41,7 @@ export const auditCommand: CliCommand = {
     'pages-per-second': { type: 'string', valueName: 'X', description: 'pace the scan: at most X Scan requests per second' },
     'rcu-per-second': { type: 'string', valueName: 'X', description: 'pace the scan: at most X read capacity units per second (AWS reports capacity)' },
     json: { type: 'boolean', description: 'print only the JSON report on stdout' },
+    'all-tables': { type: 'boolean', description: 'audit every table at the connection that holds locks (see below); --convention then names a folder of <table>.json files' },
     ...EXPORT_FLAGS,
   },
   details: `
@@ -49,16 +52,30 @@ From an export (--export): the same report plus "source": {"exportArn", "exportT
   with a connection and --table, findings are re-read by key (consistent reads) and those no longer true move to "stale".
   A missing, truncated or corrupted data file, a wrong manifest or a non-DYNAMODB_JSON export: exit 2, the file named.
   "warnings": [{"rule", "kind": "values-elsewhere"|"locks-misread", "counts": {"held", "healthy", "missing",
-  "malformed", "embedded", "unmatched"}, "message"}] — rules the table contradicts (see README "The write interlock").
+  "malformed", "embedded", "unmatched"}, "message"}] — rules the table contradicts (see docs/conventions.md, "The write interlock").
 Exit codes: 0 complete, clean and no warning; 1 complete with problems or a convention warning (never 0 while a
   warning stands: repair leaves a warned rule to a person); 2 error or incomplete (reason on stderr).
+Every table (--all-tables): the tables are listed (all pages); each is sampled: a table without lock items, or an
+  empty one, is listed as such (not audited, not an error); one whose detection is sure (confidence 1), or that has
+  a file <DIR>/<table>.json under --convention DIR, is audited exactly as \`audit --table\` would (2 tables at once);
+  one whose detection is below confidence 1 is listed with its evidence and not audited: it needs a convention.
+  One line per table: table, convention and confidence, items, accounts, locks, each problem count, complete or why not.
+  JSON: {"endpoint", "region", "complete", "reason"?, "tables": [{"table", "locks" (holds lock items: true, false,
+  null when unknown), "status" (audited | no-locks | empty | needs-convention | failed | not-started), "convention"?:
+  {"preset", "source", "confidence"?}, "evidence"?, "complete", "reason"?, "exit"?, "items"?, "accounts"?, "lockItems"?,
+  "summary"? (exactly the single audit's)}]}.
+  Exit code: the worst table's — each audited table counts with its single audit's exit code; a table that needs a
+  convention, failed or was not started counts 2 ("incomplete: needs a convention"); one without locks counts 0.
+  Ctrl+C stops the running audits (they count as incomplete) and starts no more; the summary shows what finished.
 Examples:
   locksmith audit --endpoint http://localhost:8000 --table accounts
   locksmith audit --profile prod --region eu-west-1 --table users --preset marker --json > report.json
+  locksmith audit --endpoint http://localhost:8000 --all-tables --json > fleet.json
   locksmith audit --export ./exports/AWSDynamoDB/01700000000000-abcd1234 --preset uniq --json
   locksmith audit --export ./full --export ./incr1 --profile prod --table users
   locksmith audit --export s3://exports/users --profile prod --table users --engine athena --athena-output s3://athena-results/locksmith/`,
-  async run({ values, io, debug }) {
+  async run({ values, io, debug, connection: opened }) {
+    if (values['all-tables'] === true) return (await import('../all-tables')).auditAllTables(values, io, debug, auditCommand);
     if (values.export !== undefined) return (await import('./audit-export')).auditFromExport(values, io);
     fixYoungGeneration(AUDIT_SEMI_SPACE_MIB);
     v8.setFlagsFromString(`--heap-growing-percent=${AUDIT_HEAP_GROWING_PERCENT}`);
@@ -108,7 +125,7 @@ Examples:
             return runAudit(runOptions(connection, name, convention, n, AbortSignal.any([io.signal, signal])));
           });
         }
-      });
+      }, opened);
       const { connection, table } = session;
       const [{ resolveConvention }, { runAudit }, { defaultSegments }, { auditText }] = await Promise.all([
         import('../convention-source'),
@@ -119,7 +136,7 @@ Examples:
       const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
       const sampled = sample;
       const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments, ...(sampled ? { sample: () => sampled } : {}) });
-      if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+      if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${shownText(e)}`).join('\n')}\n`);
       progress = progressPrinter(io, table.itemCount);
       let run = await speculation?.confirm(resolved.convention, table.keys);
       if (run && lastProgress) progress.update?.(lastProgress);
@@ -133,13 +150,14 @@ Examples:
       await remembering;
       progress.done();
       const { report } = run;
+      await recordCliAudit(io, report, connection.target, 'live');
       io.stdout(json ? `${JSON.stringify(report)}\n` : auditText(report, run.progress, resolved.source, styleFor(io)));
       if (!report.complete) return incomplete(io, report.reason ?? 'the scan did not finish');
       await (await import('../warning-memory')).rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, report);
       return auditExitCode(report);
     } finally {
       speculation?.abort();
-      closeSession(session);
+      if (!opened) closeSession(session);
     }
   },
 };

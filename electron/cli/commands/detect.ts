@@ -1,4 +1,5 @@
 /** `locksmith detect`: sample a table and propose a convention file, with the evidence. */
+import { shownText, terminalSafeJson } from '../../../shared/terminal-text';
 import { optionalInt } from '../args';
 import type { CliCommand } from '../command';
 import { CliError, EXIT_OK, unwrap } from '../command';
@@ -42,7 +43,7 @@ Example:
       if (values.json === true) {
         io.stdout(`${JSON.stringify({ table: table.name, sampled: sample.length, confidence, evidence, convention: file })}\n`);
       } else {
-        const lines = [`Table ${table.name}: proposed convention ${convention.preset} (confidence ${confidence}, ${sample.length} items sampled)`, ...evidence.map((e) => `  - ${e}`), '', JSON.stringify(file, null, 2)];
+        const lines = [`Table ${table.name}: proposed convention ${convention.preset} (confidence ${confidence}, ${sample.length} items sampled)`, ...evidence.map((e) => `  - ${shownText(e)}`), '', terminalSafeJson(JSON.stringify(file, null, 2))];
         io.stdout(`${lines.join('\n')}\n`);
       }
       return EXIT_OK;

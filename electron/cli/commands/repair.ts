@@ -1,5 +1,6 @@
 /** `locksmith repair`: audit a table and print (or, with --execute, run) the batched fix plan the app uses too. */
 import type { RepairPlanView, RepairStatusView } from '../../../shared/contract/repair-views';
+import { shownText } from '../../../shared/terminal-text';
 import { CONVENTION_FLAGS, optionalInt } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_ERROR, EXIT_OK } from '../command';
@@ -12,22 +13,22 @@ function planText(plan: RepairPlanView): string {
   const lines = [`Repair plan for ${plan.table}: ${plan.fixes.length} fix(es) in ${plan.transactions.length} transaction(s), ${plan.actionCount} action(s); ${plan.manual.length} left for a human`];
   for (const t of plan.transactions) {
     lines.push(`Transaction ${t.index + 1} (${t.actions.length} actions, ClientRequestToken ${t.clientRequestToken}):`);
-    for (const f of t.fixes) lines.push(`  ${f + 1}. ${plan.fixes[f]?.summary ?? ''}`);
+    for (const f of t.fixes) lines.push(`  ${f + 1}. ${shownText(plan.fixes[f]?.summary ?? '')}`);
   }
-  if (plan.resolved.length > 0) lines.push('Already fixed (fresh reads):', ...plan.resolved.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${m.problem.value}\`: ${m.why}`));
-  if (plan.manual.length > 0) lines.push('For a human:', ...plan.manual.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${m.problem.value}\`: ${m.why}`));
+  if (plan.resolved.length > 0) lines.push('Already fixed (fresh reads):', ...plan.resolved.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${shownText(m.problem.value)}\`: ${shownText(m.why)}`));
+  if (plan.manual.length > 0) lines.push('For a human:', ...plan.manual.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${shownText(m.problem.value)}\`: ${shownText(m.why)}`));
   return `${lines.join('\n')}\n`;
 }
 
 function transactionText(plan: RepairPlanView, status: RepairStatusView, index: number): string {
   const t = status.transactions[index];
   if (!t) return '';
-  const lines = [`Transaction ${index + 1} of ${plan.transactions.length}: ${t.state}${t.verified === true ? ', applied and verified' : ''}${t.message ? ` — ${t.message}` : ''}`];
+  const lines = [`Transaction ${index + 1} of ${plan.transactions.length}: ${t.state}${t.verified === true ? ', applied and verified' : ''}${t.message ? ` — ${shownText(t.message)}` : ''}`];
   for (const f of plan.transactions[index]?.fixes ?? []) {
     const outcome = status.fixes[f];
-    lines.push(`  ${f + 1}. ${plan.fixes[f]?.summary ?? ''}: ${outcome?.state === 'succeeded' ? `done, ${outcome.message}` : (outcome?.message ?? '')}`);
+    lines.push(`  ${f + 1}. ${shownText(plan.fixes[f]?.summary ?? '')}: ${shownText(outcome?.state === 'succeeded' ? `done, ${outcome.message}` : (outcome?.message ?? ''))}`);
   }
-  if (t.differences) lines.push(...t.differences.map((d) => `  NOT verified: ${d}`));
+  if (t.differences) lines.push(...t.differences.map((d) => `  NOT verified: ${shownText(d)}`));
   return `${lines.join('\n')}\n`;
 }
 

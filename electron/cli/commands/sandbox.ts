@@ -20,6 +20,9 @@ onetable_app (onetable), each with known problems to find.
 DynamoDB Local listens on every interface and has no bind option, so the sandbox is a private
 database: only clients signing with its random access key id (printed at start, new per launch;
 kept in --data-dir for a persistent one) and its region see the tables.
+With --data-dir D, D holds the key: in locksmith-sandbox-key.json and in the database file's own
+name (<KEYID>_us-east-1.db), so D is kept to you: created 0700 (tightened to 0700 when others can
+read it, refused when others can write to it), its files 0600.
 Example:
   locksmith sandbox --port 8000      # prints: export AWS_ACCESS_KEY_ID=… AWS_SECRET_ACCESS_KEY=… AWS_REGION=…
   (run that export line, then)

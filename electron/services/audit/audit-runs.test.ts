@@ -37,6 +37,21 @@ describe('audit runs', () => {
     expect(replay('unknown')).toEqual([]);
   });
 
+  it('hands every finished run with history to the recorder, not a cancelled one nor one without history', () => {
+    const { hub } = publisher();
+    const recorded: string[] = [];
+    const runs = createAuditRuns(hub, (r, history) => recorded.push(`${r.table} ${history.source}`));
+    const live = runs.add('live');
+    live.history = { target: { endpoint: 'http://localhost:8000' }, source: 'live' };
+    runs.finish('live', live, report);
+    const cancelled = runs.add('cancelled');
+    cancelled.history = { target: {}, source: 'live' };
+    cancelled.controller.abort();
+    runs.finish('cancelled', cancelled, { ...report, complete: false });
+    runs.finish('untracked', runs.add('untracked'), report);
+    expect(recorded).toEqual(['t live']);
+  });
+
   it('drops the rows of old finished runs, then the runs themselves; running ones stay', () => {
     const { hub, replay } = publisher();
     const runs = createAuditRuns(hub);

@@ -9,6 +9,7 @@ import { encodeDelta } from '../../../shared/contract/audit-wire';
 import type { AuditEvent } from '../../../shared/contract/views';
 import type { ScanProgress } from '../../../shared/scan-types';
 import { AuditIndexes } from './audit-index';
+import type { HistoryMeta } from '../history/audit-history';
 
 /** Runs kept for `audit.report` after they finish (oldest dropped first). */
 export const MAX_KEPT_RUNS = 20;
@@ -30,6 +31,8 @@ export interface AuditRunState {
   counts?: AuditCounts;
   progress?: ScanProgress;
   report?: AuditReport;
+  /** What the history entry of this run says beyond its report (set by whoever starts it); absent: not recorded. */
+  history?: HistoryMeta;
 }
 
 /** The registry's operations. */
@@ -58,8 +61,8 @@ function doneEvent(runId: string, report: AuditReport): AuditEvent {
   return { type: 'done', runId, complete: report.complete, ...(report.reason ? { reason: report.reason } : {}), counts: { scanned, accounts, locks, summary }, ...(report.warnings.length > 0 ? { warnings: report.warnings } : {}) };
 }
 
-/** Creates the registry and registers its replay with the publisher. */
-export function createAuditRuns(publisher: AuditPublisher): AuditRuns {
+/** Creates the registry and registers its replay with the publisher; `onFinish` hears every run that ends (the audit history). */
+export function createAuditRuns(publisher: AuditPublisher, onFinish?: (report: AuditReport, history: HistoryMeta) => void): AuditRuns {
   const runs = new Map<string, AuditRunState>();
   const warnings = new StandingWarnings();
 
@@ -109,6 +112,9 @@ export function createAuditRuns(publisher: AuditPublisher): AuditRuns {
       run.report = report;
       if (run.target !== undefined) warnings.record(run.target, report);
       publisher.publish('audit.events', doneEvent(runId, report));
+      // Live and export runs both end here: the one place the app records them.
+      // A run someone cancelled is not an audit of the table: it is not recorded.
+      if (run.history && !run.controller.signal.aborted) onFinish?.(report, run.history);
     },
     close() {
       for (const run of runs.values()) run.controller.abort();

@@ -182,11 +182,11 @@ function readSections(path: string): ReadonlyMap<string, ReadonlyMap<string, str
 }
 
 /**
- * The endpoint a profile configures for DynamoDB, as the SDK's configured-endpoint rules read it
- * (config file over credentials file; the `services` section first). Synchronous because the
- * effective endpoint is computed wherever a connection is labelled; the files are small.
+ * The endpoint a profile configures for DynamoDB (or another `service`: `s3`, `athena`), as the SDK's
+ * configured-endpoint rules read it (config file over credentials file; the `services` section first).
+ * Synchronous because the effective endpoint is computed wherever a connection is labelled; the files are small.
  */
-export function profileEndpoint(profile: string, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): ProfileEndpoint {
+export function profileEndpoint(profile: string, env: NodeJS.ProcessEnv = process.env, home: string = homedir(), service = 'dynamodb'): ProfileEndpoint {
   const paths = sharedFilePaths(env, home);
   const config = readSections(paths.config);
   const credentials = readSections(paths.credentials);
@@ -194,7 +194,7 @@ export function profileEndpoint(profile: string, env: NodeJS.ProcessEnv = proces
   const setting = (key: string): string | undefined => fromConfig?.get(key) ?? credentials.get(profile)?.get(key);
   const ignore = setting('ignore_configured_endpoint_urls') === 'true';
   const services = setting('services');
-  const servicesUrl = services === undefined ? undefined : config.get(`services ${services}`)?.get('dynamodb.endpoint_url');
+  const servicesUrl = services === undefined ? undefined : config.get(`services ${services}`)?.get(`${service}.endpoint_url`);
   if (servicesUrl) return { ignore, url: servicesUrl, from: 'services' };
   const url = setting('endpoint_url');
   return url ? { ignore, url, from: 'profile' } : { ignore };

@@ -7,6 +7,7 @@ import { AthenaClient } from '@aws-sdk/client-athena';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
 import type { Convention } from '../../../shared/model';
 import { athenaAudit } from './athena-engine';
+import { awsDataEndpoint } from './aws-data-endpoint';
 import type { ExportAuditReport } from './export-audit-types';
 import { ExportError, type OpenedExport } from './read-export';
 
@@ -14,6 +15,8 @@ import { ExportError, type OpenedExport } from './read-export';
 export interface AthenaRunOptions {
   readonly region: string;
   readonly profile?: string;
+  /** The environment whose configured endpoints count (defaults to process.env). */
+  readonly env?: NodeJS.ProcessEnv;
   readonly outputLocation: string;
   readonly workgroup?: string;
   readonly database?: string;
@@ -35,7 +38,10 @@ const USD_PER_TB = 5;
 /** Runs the audit on Athena; rejects with an AthenaAuditError (failed, cancelled, refused) or an ExportError. */
 export async function auditOnAthena(options: AthenaRunOptions): Promise<{ report: ExportAuditReport; pulled: number }> {
   if (options.full.type !== 'FULL_EXPORT') throw new ExportError(`${options.full.dir} is an incremental export: the Athena engine audits one full export (use the DuckDB engine for incrementals)`, options.full.dir);
-  const client = new AthenaClient({ region: options.region, credentials: fromNodeProviderChain(options.profile ? { profile: options.profile } : {}) });
+  // Athena where the connection's own profile says, never where another profile or the environment points.
+  const endpoint = awsDataEndpoint('athena', options.profile, options.env ?? process.env);
+  if (!endpoint.ok) throw new ExportError(`${endpoint.error.message}${endpoint.error.fix ? ` — to fix: ${endpoint.error.fix}` : ''}`, options.dataLocation);
+  const client = new AthenaClient({ region: options.region, credentials: fromNodeProviderChain(options.profile ? { profile: options.profile } : {}), ...(endpoint.value ? { endpoint: endpoint.value } : {}), ignoreConfiguredEndpointUrls: true });
   try {
     const result = await athenaAudit({
       client,

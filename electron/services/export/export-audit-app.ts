@@ -19,13 +19,16 @@ import { endpointTrust } from '../../../shared/endpoint-trust';
 import { err, ok, type Result } from '../../../shared/result';
 import type { ScanProgress } from '../../../shared/scan-types';
 import type { AuditRuns, AuditRunState } from '../audit/audit-runs';
+import { DataDirError, ensureDataDir } from '../connections/data-dir';
 import type { SettingsStore } from '../connections/settings-store';
 import { targetKey } from '../context/client-pool';
+import { historyTarget } from '../history/audit-history';
 import { savedConvention } from '../conventions/convention-methods';
 import type { ConnectionContext } from '../context/request-context';
 import { endpointCredentials } from '../dynamo/client';
 import { scrubSecrets } from '../dynamo/errors';
 import { describeTable } from '../dynamo/tables';
+import { awsDataEndpoint } from './aws-data-endpoint';
 import { inferKeys } from './export-sample';
 import { exportConventionRefusal, exportTableRefusal, localExports, prepareExport, type PreparedExport } from './export-prepare';
 import type { ExportAuditReport, ExportSource } from './export-audit-types';
@@ -72,11 +75,14 @@ function s3Source(ctx: ConnectionContext, args: StartExportArgs, env?: NodeJS.Pr
     if (endpointTrust(args.s3Endpoint) !== 'loopback') return err('validation', `s3Endpoint must be on this machine (localhost, 127.0.0.1, ::1): requests to it are signed with the connection's keys; copy the export to a local folder instead`, { field: 's3Endpoint' });
     if (target.profile !== undefined) return err('validation', `${ctx.label} signs with the AWS profile ${target.profile}: its keys are not sent to another S3 endpoint; copy the export to a local folder instead`, { field: 's3Endpoint' });
   }
+  // AWS S3 where the connection's own profile says (never another profile's or a non-AWS endpoint).
+  const aws = args.s3Endpoint ? ok(undefined) : awsDataEndpoint('s3', target.profile, env ?? process.env);
+  if (!aws.ok) return aws;
   return ok(async () => {
     const { S3Client } = await import('@aws-sdk/client-s3');
     return args.s3Endpoint
-      ? new S3Client({ endpoint: args.s3Endpoint, region: target.region, forcePathStyle: true, credentials: target.credentials ?? endpointCredentials(env) })
-      : new S3Client({ region: target.region, ...(target.credentials ? { credentials: target.credentials } : {}) });
+      ? new S3Client({ endpoint: args.s3Endpoint, region: target.region, forcePathStyle: true, credentials: target.credentials ?? endpointCredentials(env), ignoreConfiguredEndpointUrls: true })
+      : new S3Client({ region: target.region, ...(target.credentials ? { credentials: target.credentials } : {}), ...(aws.value ? { endpoint: aws.value } : {}), ignoreConfiguredEndpointUrls: true });
   });
 }
 
@@ -114,6 +120,13 @@ export async function startExportAudit(ctx: ConnectionContext, stores: ExportAud
   const s3 = s3Source(ctx, args, stores.env);
   if (!s3.ok) return s3;
   const cache = join(stores.dataDir, 'cache');
+  // The cache holds the whole exported table: the data folder's guard applies (0700, refused when others can write).
+  try {
+    for (const dir of [stores.dataDir, cache, join(cache, 's3')]) await ensureDataDir(dir);
+  } catch (error) {
+    if (error instanceof DataDirError) return err('validation', error.message, { field: 'path' });
+    throw error;
+  }
   // One client for the whole run (the sample's files now, the rest in the background): destroyed
   // here when no run starts, by the run when it ends.
   const client = s3.value ? await s3.value() : undefined;
@@ -132,6 +145,7 @@ export async function startExportAudit(ctx: ConnectionContext, stores: ExportAud
   const runId = `run_${randomUUID().replace(/-/g, '')}`;
   const run = stores.runs.add(runId);
   run.target = targetKey(ctx.connectionId, ctx.target);
+  run.history = { target: historyTarget(ctx.target), source: 'export' };
   const { summary } = full;
   const source: ExportSource = { kind: 'export', exportArn: summary.exportArn, exportTime: summary.exportTime, itemsRead: 0 };
   void runInBackground(stores.runs, runId, run, { args, convention, cache, client, local, source });
@@ -183,7 +197,7 @@ interface Background {
 
 /** The child's step names in words (the checks keep their SQL step names). */
 function stepText(step: string): string {
-  if (step.startsWith('verify')) return `${step}: every file's MD5 and item count`;
+  if (step.startsWith('verify')) return `${step}: every file's MD5, gzip and item count`;
   if (step === 'load') return 'load: reading the items into DuckDB';
   if (step === 'report') return 'report: the problem rows into the audit engine';
   return `check ${step}`;

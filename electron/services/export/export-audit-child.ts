@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { duckAudit } from './duck-audit';
 import { checkExportChain } from './export-chain';
 import type { ExportAuditMessage, ExportAuditRequest, ExportSource } from './export-audit-types';
-import { ExportError, openExport, verifyExport } from './read-export';
+import { ExportError, oneLine, openExport, verifyExport } from './read-export';
 
 /** Runs one request and returns the message to send back (never throws). */
 export async function runExportAuditRequest(request: ExportAuditRequest, onStep: (step: string) => void): Promise<ExportAuditMessage> {
@@ -37,8 +37,10 @@ export async function runExportAuditRequest(request: ExportAuditRequest, onStep:
     return { kind: 'done', report: { ...result.report, source }, pulled: result.pulled, ...(result.rows ? { rows: result.rows } : {}) };
   } catch (error) {
     if (error instanceof ExportError) return { kind: 'error', message: error.message, export: true, ...(error.file ? { file: error.file } : {}) };
-    // DuckDB's own errors (a data file that is not JSON, a disk full) say what failed; they are incomplete results too.
-    return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+    // DuckDB's own errors (a data file that is not JSON, a disk full) say what failed, over several lines
+    // ending in the query and a `^`: one line is kept, naming the export when DuckDB names no file.
+    const first = oneLine(error, 500);
+    return { kind: 'error', message: /\.json(?:\.gz)?\b/.test(first) ? first : `${first} (reading the export at ${request.exports.join(', ')})` };
   } finally {
     await rm(dbDir, { recursive: true, force: true });
   }

@@ -1,21 +1,24 @@
 /** What the CLI learns from an export before auditing it: a sample for detection, and the key schema when no table says it. */
 import { PRESET_KEYS } from '../../../shared/conventions/presets';
 import type { Item, KeySchema, KeyType, PresetName } from '../../../shared/model';
-import { ExportError, readDataFile, type OpenedExport } from './read-export';
+import { readDataFile, type OpenedExport } from './read-export';
 
-/** Up to `n` items of a full export, from its first data files (files are partitioned by key hash: a spread of the table). */
-export async function sampleExport(opened: OpenedExport, n = 2_000): Promise<Item[]> {
+/** The decompressed bytes a sample reads at most, over all its files: detection needs items, not megabytes. */
+export const SAMPLE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Up to `n` items of a full export, from its first data files (files are partitioned by key hash: a
+ * spread of the table), reading at most `maxBytes` decompressed; a damaged file is an ExportError naming it.
+ */
+export async function sampleExport(opened: OpenedExport, n = 2_000, maxBytes = SAMPLE_MAX_BYTES): Promise<Item[]> {
   const out: Item[] = [];
+  const budget = { remaining: maxBytes };
   for (const file of opened.files) {
-    if (out.length >= n || file.itemCount === 0) continue;
-    try {
-      for await (const line of readDataFile(file.path)) {
-        const item = (line as { Item?: Record<string, Record<string, unknown>> }).Item;
-        if (item) out.push(fromExportJson(item));
-        if (out.length >= n) break;
-      }
-    } catch (error) {
-      throw new ExportError(`data file missing or unreadable (${(error as Error).message}): ${file.path}`, file.path);
+    if (out.length >= n || file.itemCount === 0 || budget.remaining <= 0) continue;
+    for await (const line of readDataFile(file.path, { budget })) {
+      const item = (line as { Item?: Record<string, Record<string, unknown>> }).Item;
+      if (item) out.push(fromExportJson(item));
+      if (out.length >= n) break;
     }
   }
   return out;

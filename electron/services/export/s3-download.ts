@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
@@ -55,6 +55,21 @@ export interface DownloadOptions {
 
 const s3url = (bucket: string, key: string): string => `s3://${bucket}/${key}`;
 
+/**
+ * True for a key whose every `/`-segment is a plain name: no empty, `.` or `..` segment (they would
+ * climb out of the cache once mirrored to a path), no backslash (a separator on Windows), no NUL.
+ */
+export function isPlainKey(key: string): boolean {
+  return key.split('/').every((part) => part !== '' && part !== '.' && part !== '..') && !/[\\\0]/.test(key);
+}
+
+/** Throws unless `path` resolves inside `dir`: the last check before anything is written or removed. */
+function insideCache(dir: string, path: string, key: string): string {
+  const rel = relative(resolve(dir), resolve(path));
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new ExportError(`${key} would be written outside the export cache (${dir}): refused`, key);
+  return path;
+}
+
 async function getObject(options: DownloadOptions, bucket: string, key: string, range?: string): Promise<Readable> {
   try {
     const out = await options.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(range ? { Range: range } : {}) }), { abortSignal: options.signal });
@@ -79,7 +94,13 @@ async function findExportKey(options: DownloadOptions, loc: S3Location): Promise
     } catch (error) {
       throw new ExportError(`cannot list ${s3url(loc.bucket, root)}: ${(error as Error).name}`, s3url(loc.bucket, root));
     }
-    for (const p of page.CommonPrefixes ?? []) if (p.Prefix && !p.Prefix.endsWith('/data/')) ids.push(p.Prefix.slice(0, -1));
+    for (const p of page.CommonPrefixes ?? []) {
+      if (!p.Prefix || p.Prefix.endsWith('/data/')) continue;
+      // A listing is input: only one plain folder right below what was asked for is an export.
+      const id = p.Prefix.startsWith(root) && p.Prefix.endsWith('/') ? p.Prefix.slice(root.length, -1) : '';
+      if (id === '' || id.includes('/') || !isPlainKey(id)) throw new ExportError(`the listing of ${s3url(loc.bucket, root)} names ${JSON.stringify(p.Prefix)}, which is not a folder below it: refused`, s3url(loc.bucket, root));
+      ids.push(p.Prefix.slice(0, -1));
+    }
     token = page.NextContinuationToken;
   } while (token);
   if (ids.length === 0) throw new ExportError(`no export under ${s3url(loc.bucket, root)}`, s3url(loc.bucket, root));
@@ -105,6 +126,7 @@ async function sizeOf(path: string): Promise<number | undefined> {
 export async function downloadExport(options: DownloadOptions): Promise<string> {
   const loc = parseS3Url(options.url);
   if (!loc) throw new ExportError(`not an s3:// URL: ${options.url}`);
+  if (loc.prefix !== '' && !isPlainKey(loc.prefix)) throw new ExportError(`${options.url}: an empty, \`.\` or \`..\` folder, a backslash or NUL in the key: refused`);
   const exportKey = await findExportKey(options, loc);
   const bucketDir = join(options.cacheDir, loc.bucket);
   // Keys are mirrored below the bucket's folder, so the export's own relative keys resolve as on S3.
@@ -113,8 +135,8 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
   const exportLocal = localKey(`${exportKey}/x`);
   // A listing can name any key (`AWSDynamoDB/../`): only one that stays below AWSDynamoDB/ is an export.
   if (exportLocal === undefined) throw new ExportError(`s3://${loc.bucket}/${exportKey} is not an export folder below ${EXPORT_ROOT}/`);
-  const dir = join(root, exportLocal.slice(0, -2));
-  await mkdir(dir, { recursive: true });
+  const dir = insideCache(options.cacheDir, join(root, exportLocal.slice(0, -2)), s3url(loc.bucket, exportKey));
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   for (const name of ['manifest-summary.json', 'manifest-summary.md5', 'manifest-summary.checksum', 'manifest-files.json', 'manifest-files.md5', 'manifest-files.checksum', '_started']) {
     const key = `${exportKey}/${name}`;
     let body: Readable;
@@ -125,15 +147,15 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
       if (name.endsWith('.json')) throw error;
       continue;
     }
-    await pipeline(body, createWriteStream(join(dir, name)));
+    await pipeline(body, createWriteStream(join(dir, name), { mode: 0o600 }));
   }
   const summary = JSON.parse(await readFile(join(dir, 'manifest-summary.json'), 'utf8')) as { manifestFilesS3Key?: string };
   // manifest-files.json may live elsewhere (manifestFilesS3Key): fetch it from there, relative to where the export was found.
   const filesLocal = summary.manifestFilesS3Key === undefined ? undefined : localKey(summary.manifestFilesS3Key);
   if (filesLocal && `${base}${filesLocal}` !== `${exportKey}/manifest-files.json`) {
-    const target = join(root, filesLocal);
-    await mkdir(dirname(target), { recursive: true });
-    await pipeline(await getObject(options, loc.bucket, `${base}${filesLocal}`), createWriteStream(target));
+    const target = insideCache(options.cacheDir, join(root, filesLocal), s3url(loc.bucket, `${base}${filesLocal}`));
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    await pipeline(await getObject(options, loc.bucket, `${base}${filesLocal}`), createWriteStream(target, { mode: 0o600 }));
   }
   const opened = await openExport(dir);
   let listed = opened.files;
@@ -146,7 +168,7 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
       return true;
     });
   }
-  const queue = listed.map((f) => ({ ...f, key: `${base}${relative(root, f.path).split(sep).join('/')}` }));
+  const queue = listed.map((f) => ({ ...f, path: insideCache(options.cacheDir, f.path, f.path), key: `${base}${relative(root, f.path).split(sep).join('/')}` }));
   const progress = { files: queue.length, filesDone: 0, filesKept: 0, bytes: 0 };
   const worker = async (): Promise<void> => {
     for (let file = queue.shift(); file; file = queue.shift()) {
@@ -155,11 +177,11 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
         progress.filesKept++;
       } else {
         await rm(file.path, { force: true });
-        await mkdir(dirname(file.path), { recursive: true });
+        await mkdir(dirname(file.path), { recursive: true, mode: 0o700 });
         const part = `${file.path}.part`;
         const have = (await sizeOf(part)) ?? 0;
         const body = await getObject(options, loc.bucket, file.key, have > 0 ? `bytes=${have}-` : undefined);
-        await pipeline(body, createWriteStream(part, { flags: have > 0 ? 'a' : 'w' }));
+        await pipeline(body, createWriteStream(part, { flags: have > 0 ? 'a' : 'w', mode: 0o600 }));
         progress.bytes += ((await sizeOf(part)) ?? 0) - have;
         const md5 = await fileMd5(part);
         if (md5 !== file.md5Checksum) {

@@ -160,10 +160,21 @@ function portInUse(port: number): Result<never> {
   return err('conflict', `Port ${port} is already in use; choose another port or omit it to use a free one.`, { field: 'port' });
 }
 
+/**
+ * The JVM started with umask 077, so the database files it creates (named after the sandbox's key
+ * id, holding every table) are 0600, whatever the user's umask. A shell sets it and `exec`s java (the
+ * same pid, so stopping and cleanup are unchanged): no process-wide umask change racing other work.
+ */
+export function withPrivateUmask(command: string, args: readonly string[], platform: NodeJS.Platform = process.platform): [string, string[]] {
+  if (platform === 'win32') return [command, [...args]];
+  return ['/bin/sh', ['-c', 'umask 077 && exec "$0" "$@"', command, ...args]];
+}
+
 async function spawnOnce(javaPath: string, dist: DynamoDbLocalDist, port: number, options: DynamoDbLocalOptions): Promise<Result<DynamoDbLocalHandle> & { bindFailed?: boolean }> {
-  if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const tail = new OutputTail(options.onLog);
-  const child: ChildProcess = spawn(javaPath, dynamoDbLocalArgs(dist, port, options), {
+  const [command, args] = withPrivateUmask(javaPath, dynamoDbLocalArgs(dist, port, options));
+  const child: ChildProcess = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     // Own cwd: DynamoDB Local writes shared-local-instance.db into cwd only with -dbPath, but keep it predictable.
     cwd: options.dataDir ?? dirname(dist.jar),

@@ -3,10 +3,11 @@
  * Demo tables are seeded only when they do not exist yet, so a persistent data dir keeps the user's edits.
  */
 import { randomInt } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { err, ok, type Result } from '../../../shared/result';
+import { DataDirError, ensureDataDir } from '../connections/data-dir';
 import { seedDemoData, tableExists } from './demo-data';
 import { SANDBOX_CREDENTIALS, SANDBOX_REGION, startDynamoDbLocal, type DynamoDbLocalHandle } from './dynamodb-local';
 import { DEMO_TABLE_NAMES, type DemoTableName } from './expected-problems';
@@ -70,6 +71,11 @@ async function sandboxCredentials(dataDir: string | undefined): Promise<SandboxC
   return fresh;
 }
 
+/** Files an earlier start left readable by others (before umask 077): made 0600. */
+async function tightenFiles(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) if (entry.isFile()) await chmod(join(dir, entry.name), 0o600);
+}
+
 /** A running sandbox. */
 export interface SandboxHandle extends DynamoDbLocalHandle {
   /** The key that sees the sandbox's tables; only Locksmith holds it (and prints it for the user's own tools). */
@@ -89,6 +95,17 @@ export function sandboxClient(endpoint: string, credentials: SandboxCredentials 
 /** Starts DynamoDB Local, seeds the missing demo tables, and resolves once everything is ready. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Result<SandboxHandle>> {
   options.onStatus?.({ phase: 'starting' });
+  if (options.dataDir !== undefined) {
+    // The folder holds the key (in a file, and in the database file's name) and every table: its
+    // owner's only, as the data folder (0700, tightened when others can read it, refused when they can write).
+    try {
+      await ensureDataDir(options.dataDir);
+      await tightenFiles(options.dataDir);
+    } catch (error) {
+      if (error instanceof DataDirError) return err('validation', error.message.replace(/^data folder/, 'sandbox data folder'), { field: 'dataDir' });
+      throw error;
+    }
+  }
   const credentials = await sandboxCredentials(options.dataDir);
   const started = await startDynamoDbLocal({
     // No -sharedDb: anything else reaching the port (the LAN, a DNS-rebinding page) signs with another key and sees none of the tables.

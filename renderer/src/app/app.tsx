@@ -108,11 +108,11 @@ export function App({ startup }: { startup: StartupHash }) {
           <AppHeader info={info.data} theme={theme} onLookup={() => openLookup()} sidebarHidden={sidebarHidden} onToggleSidebar={() => setSidebarHidden((h) => !h)} />
           <nav className="sidebar" id="app-sidebar" aria-label="Connections and tables" hidden={sidebarHidden}>
             <ConnectionsPanel state={connections} />
-            {connection ? <TablesPanel state={tables} selected={table} onSelect={selectTable} /> : null}
+            {connection ? <TablesPanel state={tables} selected={table} onSelect={selectTable} onOverview={() => selectTable(undefined)} /> : null}
           </nav>
           <main className="main">
             <TabBar current={tab} onSelect={setTab} />
-            <MainArea connections={connections} />
+            <MainArea connections={connections} tables={tables} />
           </main>
         </div>
         {lockForm && connection && table ? <LockFormDialog seed={lockForm} connectionId={connection.id} table={table} /> : null}

@@ -6,17 +6,20 @@ import { DecodeView } from '../features/decode/decode-view';
 import { InspectorView } from '../features/inspector/inspector-view';
 import { LookupView } from '../features/lookup/lookup-view';
 import { TableDetailsView } from '../features/tables/table-details';
+import { OverviewView } from '../features/tables/overview-view';
+import type { TablesState } from '../features/tables/use-tables';
 import { Busy } from '../components/busy';
 import { useWorkspace } from '../workspace/workspace-context';
 
-/** Renders the selected tab's panel. */
-export function MainArea({ connections }: { connections: ConnectionsState }) {
+/** Renders the selected tab's panel; the inspector's tab without a table is the connection's overview. */
+export function MainArea({ connections, tables }: { connections: ConnectionsState; tables: TablesState }) {
   const { tab, connection, table } = useWorkspace();
   const needsTable = tab === 'inspector' || tab === 'table' || tab === 'convention' || tab === 'lookup';
   let body;
   if (tab === 'decode') body = <DecodeView />;
   else if (tab === 'activity') body = <ActivityView />;
   else if (!connection) body = <Welcome connections={connections} />;
+  else if (tab === 'inspector' && !table) body = <OverviewView connectionId={connection.id} tables={tables} />;
   else if (needsTable && !table) body = <p className="empty">Pick a table on the left.</p>;
   else if (table && tab === 'inspector') body = <InspectorView table={table} />;
   else if (table && tab === 'table') body = <TableDetailsView connectionId={connection.id} table={table} />;

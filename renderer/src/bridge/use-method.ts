@@ -13,15 +13,6 @@ export interface QueryState<T> {
   readonly reload: () => void;
 }
 
-// A rejected promise means the transport itself failed (server gone, IPC broken): make it an AppError so it is shown.
-function transportError(cause: unknown): AppError {
-  return {
-    kind: 'unreachable',
-    message: `Lost contact with Locksmith: ${cause instanceof Error ? cause.message : String(cause)}`,
-    fix: 'Check that the Locksmith window or `locksmith serve` is still running, then reload the page.',
-  };
-}
-
 /** Calls `method` whenever `args` (compared as JSON) change; `null` args skip the call. */
 export function useQuery<M extends MethodName>(method: M, args: MethodArgs<M> | null): QueryState<MethodResult<M>> {
   const bridge = useBridge();
@@ -35,15 +26,11 @@ export function useQuery<M extends MethodName>(method: M, args: MethodArgs<M> | 
     const current = JSON.parse(key) as MethodArgs<M>;
     let live = true;
     setState((s) => ({ ...s, loading: true, key }));
-    bridge.call(method, current).then(
-      (result: Result<MethodResult<M>>) => {
-        if (!live) return;
-        setState(result.ok ? { data: result.value, loading: false, key } : { error: result.error, loading: false, key });
-      },
-      (cause: unknown) => {
-        if (live) setState({ error: transportError(cause), loading: false, key });
-      },
-    );
+    // The bridge never rejects (shared/contract/transport.ts): a lost answer is an error Result like any other.
+    void bridge.call(method, current).then((result: Result<MethodResult<M>>) => {
+      if (!live) return;
+      setState(result.ok ? { data: result.value, loading: false, key } : { error: result.error, loading: false, key });
+    });
     return () => {
       live = false;
     };
@@ -71,12 +58,7 @@ export function useAction<M extends MethodName>(method: M): ActionState<M> {
   const run = useCallback(
     async (args: MethodArgs<M>): Promise<Result<MethodResult<M>>> => {
       setState({ pending: true });
-      let result: Result<MethodResult<M>>;
-      try {
-        result = await bridge.call(method, args);
-      } catch (cause) {
-        result = { ok: false, error: transportError(cause) };
-      }
+      const result = await bridge.call(method, args);
       setState(result.ok ? { pending: false, data: result.value } : { pending: false, error: result.error });
       return result;
     },

@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import { tokenizeJson } from './json-tokens';
 import { CopyButton } from './copy-button';
-import { escapeHiddenInJson } from './visible-text';
+import { escapeHiddenInJson } from '../../../shared/visible-text';
 
 /** Shows `value` as pretty JSON with syntax colours and a Copy button. */
 export function JsonView({ value, label, testId }: { value: unknown; label: string; testId?: string }) {

@@ -1,5 +1,5 @@
 /** Shows a stored value or key with its hidden characters (bidi controls, zero-width…) as visible marks. */
-import { visibleParts, visibleString } from './visible-text';
+import { visibleParts, visibleString } from '../../../shared/visible-text';
 
 /**
  * The text isolated from its surroundings (an override inside cannot reorder the page around it), each

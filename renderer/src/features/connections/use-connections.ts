@@ -66,12 +66,7 @@ export function useConnections(): ConnectionsState {
     async <T,>(label: string, call: () => Promise<Result<T>>): Promise<Result<T>> => {
       setBusy((list) => [...list, label]);
       setError(undefined);
-      let result: Result<T>;
-      try {
-        result = await call();
-      } catch (cause) {
-        result = { ok: false, error: { kind: 'unreachable', message: `Lost contact with Locksmith: ${String(cause)}` } };
-      }
+      const result = await call();
       setBusy((list) => {
         const at = list.indexOf(label);
         return at < 0 ? list : [...list.slice(0, at), ...list.slice(at + 1)];

@@ -146,31 +146,25 @@ export function useAudit(connectionId: string | undefined, table: string | undef
       const generation = generationRef.current;
       const args = { connectionId, table, ...(convention ? { convention } : {}) };
       const call = fromExport ? bridge.call('audit.startExport', { ...args, ...fromExport }) : bridge.call('audit.start', args);
-      call.then(
-        (result) => {
-          if (generation !== generationRef.current) {
-            // Superseded while starting: stop the orphaned run instead of showing it.
-            if (result.ok) void bridge.call('audit.cancel', { runId: result.value.runId });
-            return;
-          }
-          if (!result.ok) {
-            setState({ ...IDLE, phase: 'error', error: result.error });
-            return;
-          }
-          const { runId } = result.value;
-          runIdRef.current = runId;
-          setState({ ...IDLE, phase: 'running', runId, convention: result.value.convention, ...(result.value.source ? { source: result.value.source } : {}) });
-          // Browser mode: the row store (a worker) subscribes itself, so no row is parsed on this thread.
-          const target = store().streamTarget;
-          if (target) post({ type: 'stream', run: generation, runId, ...target });
-          else unsubscribeRef.current = bridge.subscribe('audit.events', { runId }, enqueue);
-        },
-        (cause: unknown) => {
-          if (generation === generationRef.current) {
-            setState({ ...IDLE, phase: 'error', error: { kind: 'unreachable', message: `Could not start the audit: ${String(cause)}` } });
-          }
-        },
-      );
+      // The bridge never rejects (shared/contract/transport.ts): a lost answer arrives as an error Result.
+      void call.then((result) => {
+        if (generation !== generationRef.current) {
+          // Superseded while starting: stop the orphaned run instead of showing it.
+          if (result.ok) void bridge.call('audit.cancel', { runId: result.value.runId });
+          return;
+        }
+        if (!result.ok) {
+          setState({ ...IDLE, phase: 'error', error: result.error });
+          return;
+        }
+        const { runId } = result.value;
+        runIdRef.current = runId;
+        setState({ ...IDLE, phase: 'running', runId, convention: result.value.convention, ...(result.value.source ? { source: result.value.source } : {}) });
+        // Browser mode: the row store (a worker) subscribes itself, so no row is parsed on this thread.
+        const target = store().streamTarget;
+        if (target) post({ type: 'stream', run: generation, runId, ...target });
+        else unsubscribeRef.current = bridge.subscribe('audit.events', { runId }, enqueue);
+      });
     },
     [bridge, connectionId, table, stop, enqueue, store, post],
   );
@@ -219,25 +213,19 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     const runId = runIdRef.current;
     if (!runId) return;
     setState((s) => ({ ...s, cancelling: true }));
-    bridge.call('audit.cancel', { runId }).then(
-      (result) => {
-        if (!result.ok) setState((s) => ({ ...s, cancelling: false, error: result.error }));
-      },
-      (cause: unknown) => setState((s) => ({ ...s, cancelling: false, error: { kind: 'unreachable', message: String(cause) } })),
-    );
+    void bridge.call('audit.cancel', { runId }).then((result) => {
+      if (!result.ok) setState((s) => ({ ...s, cancelling: false, error: result.error }));
+    });
   }, [bridge]);
 
   const confirm = useCallback(() => {
     const runId = runIdRef.current;
     if (!runId || !connectionId || !table) return;
     setState((s) => ({ ...s, confirming: true }));
-    bridge.call('audit.confirmExport', { connectionId, table, runId }).then(
-      (result) => {
-        if (runId !== runIdRef.current) return;
-        setState((s) => (result.ok ? { ...s, confirming: false, confirmation: result.value } : { ...s, confirming: false, error: result.error }));
-      },
-      (cause: unknown) => setState((s) => ({ ...s, confirming: false, error: { kind: 'unreachable', message: String(cause) } })),
-    );
+    void bridge.call('audit.confirmExport', { connectionId, table, runId }).then((result) => {
+      if (runId !== runIdRef.current) return;
+      setState((s) => (result.ok ? { ...s, confirming: false, confirmation: result.value } : { ...s, confirming: false, error: result.error }));
+    });
   }, [bridge, connectionId, table]);
 
   const patch = useCallback(

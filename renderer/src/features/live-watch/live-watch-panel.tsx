@@ -2,6 +2,7 @@
 import type { Convention, PlainKey } from '../../../../shared/model';
 import { Badge } from '../../components/badge';
 import { ErrorBox } from '../../components/error-box';
+import { VisibleText } from '../../components/visible-text-view';
 import { useWorkspace } from '../../workspace/workspace-context';
 import { ProblemChip } from '../inspector/status-chips';
 import { useLiveWatch, type LiveWatchState } from './use-live-watch';
@@ -57,14 +58,16 @@ export function LiveWatchPanel({ table, convention }: { table: string; conventio
                 <ProblemChip kind={p.problem.kind} />
                 <span>
                   {p.problem.rule ? `${p.problem.rule} ` : ''}
-                  <code>{p.problem.value}</code>
+                  <code>
+                    <VisibleText text={p.problem.value} />
+                  </code>
                 </span>
-                {p.problem.lock ? <span className="muted">lock {keyText(p.problem.lock)}</span> : null}
-                {p.problem.accounts ? <span className="muted">accounts {p.problem.accounts.map(keyText).join(' | ')}</span> : null}
+                {p.problem.lock ? <span className="muted">lock <VisibleText text={keyText(p.problem.lock)} /></span> : null}
+                {p.problem.accounts ? <span className="muted">accounts <VisibleText text={p.problem.accounts.map(keyText).join(' | ')} /></span> : null}
               </div>
               <details data-testid="live-cause">
                 <summary>
-                  caused by {p.cause.eventName} {keyText(p.cause.keys)}
+                  caused by {p.cause.eventName} <VisibleText text={keyText(p.cause.keys)} />
                 </summary>
                 <dl className="muted">
                   <dt>Write</dt>

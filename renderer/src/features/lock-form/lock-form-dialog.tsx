@@ -12,7 +12,7 @@ import { OutcomePanel } from './outcome-panel';
 import { PreviewPanel } from './preview-panel';
 import { parseKeyInput } from './parse-key-input';
 import { errorTitle, useLockForm } from './use-lock-form';
-import { visibleString } from '../../components/visible-text';
+import { visibleString } from '../../../../shared/visible-text';
 import { VisibleText } from '../../components/visible-text-view';
 
 const TITLES: Readonly<Record<LockFormSeed['kind'], string>> = {

@@ -56,9 +56,11 @@ export function OutcomePanel({ outcome, recheck, auditsAgain = false }: { outcom
           <li key={reason.index} data-testid="tx-reason">
             <strong>
               Action {reason.index + 1}
-              {reason.action ? ` (${reason.action.type} ${reason.action.explanation})` : ''}: {reason.code}
+              {reason.action ? <>{` (${reason.action.type} `}<VisibleText text={reason.action.explanation} />{')'}</> : null}: {reason.code}
             </strong>
-            <div>{reason.message}</div>
+            <div>
+              <VisibleText text={reason.message} />
+            </div>
           </li>
         ))}
       </ol>

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { ConnectionView, TxPreviewView } from '../../../../shared/contract';
 import { CopyButton } from '../../components/copy-button';
 import { JsonView } from '../../components/json-view';
+import { VisibleText } from '../../components/visible-text-view';
 
 /** Why Execute is disabled, or undefined when it may run. */
 export function executeBlocker(preview: TxPreviewView, connection: ConnectionView | undefined, typed: string): string | undefined {
@@ -39,7 +40,7 @@ export function PreviewPanel({
       <ol className="actions-list" data-testid="tx-actions">
         {preview.actions.map((action) => (
           <li key={action.index} data-action-type={action.type}>
-            {action.explanation}
+            <VisibleText text={action.explanation} />
           </li>
         ))}
       </ol>
@@ -48,7 +49,9 @@ export function PreviewPanel({
           <div className="alert-title">Guarded by DynamoDB conditions (checked at commit)</div>
           <ul>
             {preview.guarded.map((line) => (
-              <li key={line}>{line}</li>
+              <li key={line}>
+                <VisibleText text={line} />
+              </li>
             ))}
           </ul>
         </div>
@@ -58,7 +61,9 @@ export function PreviewPanel({
           <div className="alert-title">Not guarded by DynamoDB (checked by Locksmith right before sending)</div>
           <ul>
             {preview.notGuarded.map((line) => (
-              <li key={line}>{line}</li>
+              <li key={line}>
+                <VisibleText text={line} />
+              </li>
             ))}
           </ul>
         </div>

@@ -6,7 +6,8 @@ import { useCallback, useState } from 'react';
 import type { LookupView, TxOutcomeView, TxPreviewView } from '../../../../shared/contract';
 import type { TxRequest } from '../../../../shared/contract';
 import type { Convention } from '../../../../shared/model';
-import type { AppError, Result } from '../../../../shared/result';
+import { namingSent } from '../../../../shared/contract';
+import type { AppError } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
 
 /** Where the flow is. */
@@ -46,8 +47,6 @@ export function useLockForm(
   const [error, setError] = useState<AppError>();
   const [request, setRequest] = useState<TxRequest>();
 
-  const fail = (cause: unknown): AppError => ({ kind: 'unreachable', message: `Lost contact with Locksmith: ${String(cause)}` });
-
   const makePreview = useCallback(
     async (next: TxRequest) => {
       setStep('previewing');
@@ -55,17 +54,12 @@ export function useLockForm(
       setOutcome(undefined);
       setRecheck(undefined);
       setRequest(next);
-      try {
-        const result = await bridge.call('tx.preview', { connectionId, table, request: next, ...(convention ? { convention } : {}) });
-        if (result.ok) {
-          setPreview(result.value);
-          setStep('preview');
-        } else {
-          setError(result.error);
-          setStep('edit');
-        }
-      } catch (cause) {
-        setError(fail(cause));
+      const result = await bridge.call('tx.preview', { connectionId, table, request: next, ...(convention ? { convention } : {}) });
+      if (result.ok) {
+        setPreview(result.value);
+        setStep('preview');
+      } else {
+        setError(result.error);
         setStep('edit');
       }
     },
@@ -77,22 +71,10 @@ export function useLockForm(
       if (!preview) return;
       setStep('executing');
       setError(undefined);
-      let result: Result<TxOutcomeView>;
-      try {
-        result = await bridge.call('tx.execute', { previewId: preview.previewId, confirmation });
-      } catch (cause) {
-        // The execute may have been sent before contact was lost: never "not accepted".
-        setError({
-          kind: 'unreachable',
-          outcome: 'unknown',
-          message: `lost contact with Locksmith during the execute (${String(cause)}): the request may have been sent and applied`,
-          fix: 'look the value up to see what was written; Execute again re-sends the same request with the same ClientRequestToken, which DynamoDB applies at most once (within 10 minutes)',
-        });
-        setStep('preview');
-        return;
-      }
+      const result = await bridge.call('tx.execute', { previewId: preview.previewId, confirmation });
       if (!result.ok) {
-        setError(result.error);
+        // A lost answer is an unknown outcome (the bridge says so): name the request that may have been applied.
+        setError(namingSent(result.error, `ClientRequestToken ${preview.clientRequestToken}`));
         setStep('preview');
         return;
       }
@@ -105,20 +87,16 @@ export function useLockForm(
       if (result.value.status !== 'succeeded' || !request || !('value' in request) || typeof request.value !== 'string') return;
       // Re-check the group: a fresh lookup of the value updates the inspector rows in place. Whatever happens
       // to it, the outcome stands (step 'outcome': a failure here is "the re-check failed", never "not accepted").
-      try {
-        const rule = 'rule' in request ? { rule: request.rule } : {};
-        const scope = request.kind === 'release' && request.scope ? { scope: request.scope } : {};
-        const fresh = await bridge.call('lookup.run', { connectionId, table, value: request.value, ...rule, ...scope, ...(convention ? { convention } : {}) });
-        if (!fresh.ok) {
-          setError(fresh.error);
-          return;
-        }
-        setRecheck(fresh.value);
-        // A lookup whose holder scan did not finish cannot be written over a complete audit's rows.
-        if (fresh.value.complete !== false) onRechecked(fresh.value);
-      } catch (cause) {
-        setError(fail(cause));
+      const rule = 'rule' in request ? { rule: request.rule } : {};
+      const scope = request.kind === 'release' && request.scope ? { scope: request.scope } : {};
+      const fresh = await bridge.call('lookup.run', { connectionId, table, value: request.value, ...rule, ...scope, ...(convention ? { convention } : {}) });
+      if (!fresh.ok) {
+        setError(fresh.error);
+        return;
       }
+      setRecheck(fresh.value);
+      // A lookup whose holder scan did not finish cannot be written over a complete audit's rows.
+      if (fresh.value.complete !== false) onRechecked(fresh.value);
     },
     [bridge, preview, request, connectionId, table, convention, onRechecked, onAccountChanged],
   );

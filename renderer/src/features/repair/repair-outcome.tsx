@@ -1,6 +1,7 @@
 /** Progress of a running repair (with Stop), then the outcome of every transaction and every fix. */
 import type { RepairPlanView, RepairStatusView } from '../../../../shared/contract';
 import { ProgressBar } from '../../components/progress-bar';
+import { VisibleText } from '../../components/visible-text-view';
 
 const STATE_WORDS: Readonly<Record<RepairStatusView['transactions'][number]['state'], string>> = {
   pending: 'waiting',
@@ -40,12 +41,17 @@ export function RepairOutcome({ plan, status, running, onStop }: { plan: RepairP
           {status.transactions.map((t) => (
             <li key={t.index} data-testid="repair-tx-outcome" data-state={t.state}>
               <strong>Transaction {t.index + 1}</strong>: {t.state === 'succeeded' ? (t.verified ? 'applied and verified' : 'applied, NOT verified') : STATE_WORDS[t.state]}
-              {t.message && t.state !== 'succeeded' ? ` — ${t.message}` : ''}
+              {t.message && t.state !== 'succeeded' ? (
+                <>
+                  {' — '}
+                  <VisibleText text={t.message} />
+                </>
+              ) : null}
               {t.reasons && t.reasons.length > 0 ? (
                 <ul data-testid="repair-reasons">
                   {t.reasons.map((r) => (
                     <li key={r.index}>
-                      Action {r.index} (fix {r.fix + 1}): {r.code} — {r.message}
+                      Action {r.index} (fix {r.fix + 1}): {r.code} — <VisibleText text={r.message} />
                     </li>
                   ))}
                 </ul>
@@ -53,14 +59,16 @@ export function RepairOutcome({ plan, status, running, onStop }: { plan: RepairP
               {t.differences ? (
                 <ul>
                   {t.differences.map((d) => (
-                    <li key={d}>{d}</li>
+                    <li key={d}>
+                      <VisibleText text={d} />
+                    </li>
                   ))}
                 </ul>
               ) : null}
               <ul>
                 {(plan.transactions[t.index]?.fixes ?? []).map((f) => (
                   <li key={f} data-testid="repair-fix-outcome" data-state={status.fixes[f]?.state}>
-                    {plan.fixes[f]?.summary}: {status.fixes[f]?.message}
+                    <VisibleText text={plan.fixes[f]?.summary ?? ''} />: <VisibleText text={status.fixes[f]?.message ?? ''} />
                   </li>
                 ))}
               </ul>

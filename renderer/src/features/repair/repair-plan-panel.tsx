@@ -3,11 +3,17 @@ import { useState, type FormEvent } from 'react';
 import type { ConnectionView, RepairLeftView, RepairPlanView } from '../../../../shared/contract';
 import { CopyButton } from '../../components/copy-button';
 import { JsonView } from '../../components/json-view';
+import { VisibleText } from '../../components/visible-text-view';
 
-function problemText(left: RepairLeftView): string {
+/** A problem left for a person: its value (and scope) with hidden characters marked, as in the inspector. */
+function ProblemText({ left }: { left: RepairLeftView }) {
   const p = left.problem;
   const scope = p.scope ? ` in ${Object.entries(p.scope).map(([k, v]) => `${k}=${v}`).join(', ')}` : '';
-  return `${p.kind} ${p.rule ? `${p.rule.toLowerCase()} ` : ''}\`${p.value}\`${scope}`;
+  return (
+    <>
+      {p.kind} {p.rule ? `${p.rule.toLowerCase()} ` : ''}`<VisibleText text={p.value} />`{scope ? <VisibleText text={scope} /> : null}
+    </>
+  );
 }
 
 function LeftList({ title, items, testId }: { title: string; items: readonly RepairLeftView[]; testId: string }) {
@@ -20,7 +26,11 @@ function LeftList({ title, items, testId }: { title: string; items: readonly Rep
       <ul>
         {items.map((left, i) => (
           <li key={i}>
-            <strong>{problemText(left)}</strong>: {left.why}
+            <strong>
+              <ProblemText left={left} />
+            </strong>
+            {': '}
+            <VisibleText text={left.why} />
           </li>
         ))}
       </ul>
@@ -62,13 +72,15 @@ export function RepairPlanPanel({ plan, connection, onExecute, onBack }: { plan:
           </summary>
           <ul>
             {t.fixes.map((f) => (
-              <li key={f}>{plan.fixes[f]?.summary}</li>
+              <li key={f}>
+                <VisibleText text={plan.fixes[f]?.summary ?? ''} />
+              </li>
             ))}
           </ul>
           <ol className="actions-list" start={0}>
             {t.actions.map((a) => (
               <li key={a.index} data-action-type={a.type}>
-                {a.explanation}
+                <VisibleText text={a.explanation} />
               </li>
             ))}
           </ol>

@@ -4,6 +4,7 @@ import { PROBLEM_KINDS, type Problem, type ProblemKind } from '../../../../share
 import { problemId } from '../../../../shared/repair/select';
 import type { InspectorFilter } from '../inspector/row-filter';
 import { PROBLEM_LABEL } from '../inspector/status-chips';
+import { VisibleText } from '../../components/visible-text-view';
 
 /** What the bridge is asked to plan. */
 export interface SelectionRequest {
@@ -14,9 +15,15 @@ export interface SelectionRequest {
 /** The hand-picked list shows this many problems at most (a larger set: choose a kind or the filter). */
 const MAX_LISTED = 500;
 
-function label(p: Problem): string {
+/** A problem in the hand-picked list: its value (and scope) shown with hidden characters marked, as in the inspector. */
+function Label({ p }: { p: Problem }) {
   const scope = p.scope ? ` in ${Object.entries(p.scope).map(([k, v]) => `${k}=${v}`).join(', ')}` : '';
-  return `${PROBLEM_LABEL[p.kind]} · ${p.rule ? `${p.rule.toLowerCase()} ` : ''}${p.value}${scope}`;
+  return (
+    <>
+      {PROBLEM_LABEL[p.kind]} · {p.rule ? `${p.rule.toLowerCase()} ` : ''}
+      <VisibleText text={`${p.value}${scope}`} />
+    </>
+  );
 }
 
 /** The problems the selection offers, from the inspector's row store: of every row, and of the rows its filter keeps. */
@@ -82,7 +89,7 @@ export function RepairSelection({ problems, filter, planning, onPlan }: { proble
             return (
               <li key={id}>
                 <label className="row">
-                  <input type="checkbox" checked={picked.has(id)} onChange={() => toggle(id)} /> {label(p)}
+                  <input type="checkbox" checked={picked.has(id)} onChange={() => toggle(id)} /> <Label p={p} />
                 </label>
               </li>
             );

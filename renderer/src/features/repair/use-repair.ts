@@ -4,7 +4,7 @@
  * the values of the applied fixes looked up again and the inspector rows patched in place.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LookupView, RepairPlanView, RepairStatusView } from '../../../../shared/contract';
+import { namingSent, type LookupView, type RepairPlanView, type RepairStatusView } from '../../../../shared/contract';
 import type { Convention, ProblemKind } from '../../../../shared/model';
 import type { AppError } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
@@ -33,6 +33,19 @@ export interface RepairFlow {
   readonly back: () => void;
 }
 
+/**
+ * A progress read that failed once the repair had started: it goes on in Locksmith (or stopped there),
+ * so what it sent is not known here — an unknown outcome, however the read failed.
+ */
+function lostTrack(error: AppError): AppError {
+  return {
+    kind: error.kind,
+    outcome: 'unknown',
+    message: `lost track of the repair (${error.message}): it may still be running, and its transactions may have been applied`,
+    fix: 'the Activity tab lists every transaction sent and how it ended; audit the table again before another repair',
+  };
+}
+
 /** Runs the flow for an audit run of `table` on `connectionId`. */
 export function useRepair(connectionId: string, table: string, runId: string | undefined, convention: Convention | undefined, onRechecked: (lookup: LookupView) => void, auditAgain: () => void): RepairFlow {
   const bridge = useBridge();
@@ -48,25 +61,18 @@ export function useRepair(connectionId: string, table: string, runId: string | u
       alive.current = false;
     };
   }, []);
-  const lost = (cause: unknown): AppError => ({ kind: 'unreachable', message: `Lost contact with Locksmith: ${String(cause)}` });
-
   const makePlan = useCallback(
     async (selection: { kinds?: ProblemKind[]; ids?: string[] }) => {
       if (!runId) return;
       setStep('planning');
       setError(undefined);
-      try {
-        const result = await bridge.call('repair.plan', { connectionId, table, runId, ...selection });
-        if (!alive.current) return;
-        if (result.ok) {
-          setPlan(result.value);
-          setStep('plan');
-        } else {
-          setError(result.error);
-          setStep('select');
-        }
-      } catch (cause) {
-        setError(lost(cause));
+      const result = await bridge.call('repair.plan', { connectionId, table, runId, ...selection });
+      if (!alive.current) return;
+      if (result.ok) {
+        setPlan(result.value);
+        setStep('plan');
+      } else {
+        setError(result.error);
         setStep('select');
       }
     },
@@ -109,35 +115,25 @@ export function useRepair(connectionId: string, table: string, runId: string | u
       if (!plan) return;
       setStep('executing');
       setError(undefined);
-      let finished = false;
-      try {
-        let current = await bridge.call('repair.execute', { connectionId, planId: plan.planId, confirmation });
-        const started = current.ok;
-        while (current.ok && (current.value.phase === 'running' || current.value.phase === 'stopping')) {
-          if (!alive.current) return;
-          setStatus(current.value);
-          await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-          current = await bridge.call('repair.status', { connectionId, planId: plan.planId });
-        }
+      let current = await bridge.call('repair.execute', { connectionId, planId: plan.planId, confirmation });
+      const started: boolean = current.ok;
+      while (current.ok && (current.value.phase === 'running' || current.value.phase === 'stopping')) {
         if (!alive.current) return;
-        if (!current.ok) {
-          setError(current.error);
-          // Refused before anything was sent (read-only, wrong count): back to the plan.
-          setStep(started ? 'finished' : 'plan');
-          return;
-        }
         setStatus(current.value);
-        setStep('finished');
-        finished = true;
-        await recheckApplied(current.value, plan);
-      } catch (cause) {
-        // Contact lost while the repair ran: it goes on in Locksmith (or stopped there) — what was sent is not known here.
-        setError(
-          finished
-            ? lost(cause)
-            : { kind: 'unreachable', outcome: 'unknown', message: `lost contact with Locksmith during the repair (${String(cause)}): it may still be running, and its transactions may have been applied`, fix: 'the Activity tab lists every transaction sent and how it ended; audit the table again before another repair' },
-        );
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        current = await bridge.call('repair.status', { connectionId, planId: plan.planId });
       }
+      if (!alive.current) return;
+      if (!current.ok) {
+        const failure: AppError = started ? lostTrack(current.error) : current.error;
+        setError(namingSent(failure, `plan ${plan.planId}`));
+        // Refused before anything was sent (read-only, wrong count): back to the plan. A lost answer may have started it.
+        setStep(failure.outcome === 'unknown' ? 'finished' : 'plan');
+        return;
+      }
+      setStatus(current.value);
+      setStep('finished');
+      await recheckApplied(current.value, plan);
     },
     [bridge, connectionId, plan, recheckApplied],
   );

@@ -22,15 +22,12 @@ export function useTheme(): { theme: ThemeChoice; setTheme: (theme: ThemeChoice)
 
   useEffect(() => {
     let live = true;
-    bridge.call('settings.get', {}).then(
-      (result) => {
-        if (!live) return;
-        if (result.ok) setThemeState(result.value.theme);
-        else setError(result.error);
-        setLoaded(true);
-      },
-      () => live && setLoaded(true),
-    );
+    void bridge.call('settings.get', {}).then((result) => {
+      if (!live) return;
+      if (result.ok) setThemeState(result.value.theme);
+      else setError(result.error);
+      setLoaded(true);
+    });
     return () => {
       live = false;
     };
@@ -41,10 +38,7 @@ export function useTheme(): { theme: ThemeChoice; setTheme: (theme: ThemeChoice)
   const setTheme = useCallback(
     (next: ThemeChoice) => {
       setThemeState(next);
-      bridge.call('settings.set', { theme: next }).then(
-        (result) => setError(result.ok ? undefined : result.error),
-        (cause: unknown) => setError({ kind: 'unreachable', message: `Could not save the theme: ${String(cause)}` }),
-      );
+      void bridge.call('settings.set', { theme: next }).then((result) => setError(result.ok ? undefined : result.error));
     },
     [bridge],
   );

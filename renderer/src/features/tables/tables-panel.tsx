@@ -4,8 +4,8 @@ import type { TablesState } from './use-tables';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
 
-/** Lists table names; the selected one is marked. */
-export function TablesPanel({ state, selected, onSelect }: { state: TablesState; selected: string | undefined; onSelect: (table: string) => void }) {
+/** Lists table names; the selected one is marked; `onOverview` goes back to the connection's overview. */
+export function TablesPanel({ state, selected, onSelect, onOverview }: { state: TablesState; selected: string | undefined; onSelect: (table: string) => void; onOverview: () => void }) {
   const { page } = state;
   return (
     <section aria-labelledby="tables-title" data-testid="tables">
@@ -13,6 +13,9 @@ export function TablesPanel({ state, selected, onSelect }: { state: TablesState;
         <h2 id="tables-title" className="section-title spacer">
           Tables
         </h2>
+        <button type="button" className="btn btn-small" onClick={onOverview} aria-current={selected === undefined} data-testid="tables-overview">
+          Overview
+        </button>
         <button type="button" className="btn btn-small" onClick={state.reload} aria-label="Reload tables">
           Reload
         </button>
