@@ -107,10 +107,10 @@ describe('a convention the table contradicts cannot write at scale', () => {
     expect((await auditJson(table)).code).toBe(0);
   });
 
-  it('claim and release under a warned rule take a reviewed --convention FILE: a detected convention is refused, nothing sent', async () => {
+  it('claim and release under a warned rule take a reviewed --convention FILE: a preset convention is refused, nothing sent', async () => {
     const table = await fx.table(users((email) => layout.raw(`UNIQ#EMAIL#${email}`, `UNIQ#EMAIL#${email}`)));
-    const detected = ['--endpoint', endpoint, '--table', table];
-    // Detection reads the literal sort key of the handle locks, so the EMAIL rule it gives is the one the table contradicts.
+    // The uniq preset says the literal sort key LOCK for every rule: its EMAIL rule is the one the table contradicts.
+    const detected = ['--endpoint', endpoint, '--table', table, '--preset', 'uniq'];
     const audit = await runCli(['audit', ...detected, '--json'], fx.env);
     expect(audit.code).toBe(1);
     expect((JSON.parse(audit.stdout) as AuditReport).warnings.map((w) => w.rule)).toEqual(['EMAIL']);
@@ -126,6 +126,9 @@ describe('a convention the table contradicts cannot write at scale', () => {
     // Another rule of the same convention is not held back.
     const handle = await runCli(['claim', ...detected, '--rule', 'HANDLE', '--value', 'u0', '--account', JSON.stringify({ PK: 'ACCT#a0', SK: 'PROFILE' }), '--yes'], fx.env);
     expect(handle.code).toBe(0);
+    // Detection learns this layout from the data (the value in both keys): that convention explains the table and does not warn.
+    const learned = await runCli(['audit', '--endpoint', endpoint, '--table', table, '--json'], fx.env);
+    expect((JSON.parse(learned.stdout) as AuditReport).warnings).toEqual([]);
     // A person who reviewed the convention passes it explicitly: that claim is theirs to make.
     const reviewed = await runCli(['claim', ...base(table), '--rule', 'EMAIL', '--value', 'user5@example.com', '--account', account, '--yes'], fx.env);
     expect(reviewed.code).toBe(0);
