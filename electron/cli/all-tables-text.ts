@@ -1,6 +1,32 @@
 /** The readable summary of `audit --all-tables`: a line per table, evidence under a table that needs a convention. */
+import type { ProblemSummary } from '../../shared/model';
 import { PROBLEM_KINDS } from '../../shared/model';
-import type { TableOutcome } from './all-tables';
+
+/** Why a table was or was not audited. */
+export type TableStatus = 'audited' | 'no-locks' | 'empty' | 'needs-convention' | 'failed' | 'not-started';
+
+/** One table's line of the summary (the `tables[]` entry of `--json`). */
+export interface TableOutcome {
+  readonly table: string;
+  /** Whether it holds lock items; null when that could not be told (a failed read, not started). */
+  readonly locks: boolean | null;
+  readonly status: TableStatus;
+  readonly convention?: { readonly preset: string; readonly source: string; readonly confidence?: number };
+  /** Detection's evidence, for a table that needs a convention. */
+  readonly evidence?: readonly string[];
+  readonly complete: boolean;
+  readonly reason?: string;
+  /** The single audit's exit code for this table (0, 1 or 2); absent when it was not audited. */
+  readonly exit?: number;
+  readonly items?: number;
+  readonly accounts?: number;
+  readonly lockItems?: number;
+  /** Exactly the `summary` of `audit --table` for this table. */
+  readonly summary?: ProblemSummary;
+  /** The single audit's `warnings`, when its report has any (they count in its exit code already). */
+  readonly warnings?: readonly unknown[];
+}
+
 
 const n = (value: number): string => value.toLocaleString('en-US');
 

@@ -8,41 +8,18 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AuditReport } from '../../shared/audit/types';
-import type { ProblemSummary } from '../../shared/model';
 import { optionalInt, optionalString } from './args';
 import type { CliCommand, CliIo, FlagValues } from './command';
 import { CliError, EXIT_ERROR, EXIT_OK, unwrap, usageError } from './command';
 import type { Connection } from './connection';
 import { openConnection } from './connection';
 import { presetFlag } from './convention-source';
+import type { TableOutcome } from './all-tables-text';
+
+export type { TableOutcome, TableStatus } from './all-tables-text';
 
 /** Tables audited at the same time (each scan runs its own parallel segments). */
 export const TABLES_AT_ONCE = 2;
-
-/** Why a table was or was not audited. */
-export type TableStatus = 'audited' | 'no-locks' | 'empty' | 'needs-convention' | 'failed' | 'not-started';
-
-/** One table's line of the summary (the `tables[]` entry of `--json`). */
-export interface TableOutcome {
-  readonly table: string;
-  /** Whether it holds lock items; null when that could not be told (a failed read, not started). */
-  readonly locks: boolean | null;
-  readonly status: TableStatus;
-  readonly convention?: { readonly preset: string; readonly source: string; readonly confidence?: number };
-  /** Detection's evidence, for a table that needs a convention. */
-  readonly evidence?: readonly string[];
-  readonly complete: boolean;
-  readonly reason?: string;
-  /** The single audit's exit code for this table (0, 1 or 2); absent when it was not audited. */
-  readonly exit?: number;
-  readonly items?: number;
-  readonly accounts?: number;
-  readonly lockItems?: number;
-  /** Exactly the `summary` of `audit --table` for this table. */
-  readonly summary?: ProblemSummary;
-  /** The single audit's `warnings`, when its report has any (they count in its exit code already). */
-  readonly warnings?: readonly unknown[];
-}
 
 /** The exit code of a table: the single audit's, 2 for one that needs a convention, failed or was not started, 0 for one with nothing to audit. */
 export function tableExit(outcome: TableOutcome): number {

@@ -1,6 +1,16 @@
 /** What a CLI command is: its flags, its help, and a run function. One file per command under commands/. */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AppError } from '../../shared/result';
-import type { Connection } from './connection';
+import type { DynamoTarget } from '../services/dynamo/client';
+import type { ErrorContext } from '../services/dynamo/errors';
+
+/** An open connection: the target, its client and the context for error messages. */
+export interface Connection {
+  readonly target: DynamoTarget;
+  readonly client: DynamoDBClient;
+  readonly local: boolean;
+  readonly errorContext: ErrorContext;
+}
 
 /** Exit codes: 0 complete and clean, 1 complete with problems (or a convention warning), 2 error or incomplete. */
 export const EXIT_OK = 0;

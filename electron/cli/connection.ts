@@ -1,10 +1,11 @@
 /** Turning the connection flags (--endpoint | --profile, --region, AWS_* env) into a DynamoTarget and a client. */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { fromIni as FromIni } from '@aws-sdk/credential-providers';
 import type { SignInLimits } from '../services/connections/credentials';
 import type { DynamoTarget } from '../services/dynamo/client';
 import type { ErrorContext } from '../services/dynamo/errors';
-import type { CliIo, FlagValues } from './command';
+import type { CliIo, Connection, FlagValues } from './command';
+
+export type { Connection } from './command';
 import { CliError, usageError } from './command';
 import { optionalString } from './args';
 
@@ -18,14 +19,6 @@ export interface ConnectionRequest {
   readonly region?: string;
   /** Where the endpoint came from, when it came from the environment. */
   readonly endpointSource?: 'flag' | 'AWS_ENDPOINT_URL_DYNAMODB' | 'AWS_ENDPOINT_URL';
-}
-
-/** An open connection: the target, its client and the context for error messages. */
-export interface Connection {
-  readonly target: DynamoTarget;
-  readonly client: DynamoDBClient;
-  readonly local: boolean;
-  readonly errorContext: ErrorContext;
 }
 
 function checkEndpoint(url: string): string {

@@ -20,15 +20,19 @@ function run(args: readonly string[]): Promise<{ code: number; stderr: string; s
   });
 }
 
-/** Arguments that let each command start without reaching anything real (the sandbox refuses port 0 before starting Java). */
-const argsOf = (name: string): string[] => (name === 'sandbox' ? ['--port', '0'] : ['--endpoint', 'http://127.0.0.1:9']);
+/** Arguments that let each command start without reaching anything real (the sandbox refuses port 0 before starting Java; a command that does not connect takes no endpoint). */
+const argsOf = async (name: string): Promise<string[]> => {
+  if (name === 'sandbox') return ['--port', '0'];
+  const command = await COMMANDS.find((c) => c.name === name)!.load();
+  return command.connects === false ? [] : ['--endpoint', 'http://127.0.0.1:9'];
+};
 
 /** The `locksmith:` lines of stderr (what a person or a CI log reads). */
 const errorLines = (stderr: string): string[] => stderr.split('\n').filter((l) => l.startsWith('locksmith:'));
 
 describe.each(['throw', 'reject', 'sync'] as const)('a fault (%s) in a command', (fault) => {
   it.each(COMMANDS.map((c) => c.name))('%s: exit 2 and one line, no stack', async (name) => {
-    const result = await run([fault, name, ...argsOf(name)]);
+    const result = await run([fault, name, ...(await argsOf(name))]);
     expect(result.code).toBe(2);
     expect(errorLines(result.stderr)).toEqual([`locksmith: unexpected error: injected into ${name} (run with --debug for details)`]);
     expect(result.stderr).not.toMatch(/^\s+at /m);
