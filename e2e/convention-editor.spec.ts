@@ -15,7 +15,7 @@ test('a misspelt attribute is caught on its field before it runs, and Reset rest
   await attribute.fill('emial');
   await expect(page.getByTestId('rule-0-attribute-sample')).toHaveText(/^Check this: 0 of [\d,]+ sampled accounts have `emial`$/);
   await page.locator('#rule-0-template').fill('UNIQ#EMAIL#');
-  await expect(page.getByTestId('rule-0-template-error')).toHaveText('The template must contain {value} exactly once.');
+  await expect(page.getByTestId('rule-0-template-error')).toHaveText('The template must contain {value} (in the partition key, the sort key, or both).');
   await expect(page.locator('#rule-0-template')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('button', { name: 'Re-run the audit with these rules' })).toBeDisabled();
 
