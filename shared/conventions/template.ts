@@ -74,18 +74,18 @@ function partsProblem(template: string): string | undefined {
  * absent when the sort key holds it; a template that begins with a placeholder needs a sort key that
  * begins with literal text (lockKeyProblem), or every item would read as a lock.
  */
-export function hashTemplateProblem(template: string): string | undefined {
+function hashTemplateProblem(template: string): string | undefined {
   if (template === '') return 'must not be empty';
   return partsProblem(template);
 }
 
 /** Whether a template begins with literal text (a literal template does). */
-export function startsLiteral(template: string): boolean {
+function startsLiteral(template: string): boolean {
   return splitPlaceholders(template).literals[0] !== '';
 }
 
 /** Why a sort-key template (a literal such as `LOCK`, or text around placeholders) cannot be read, or undefined when it can. */
-export function rangeTemplateProblem(template: string): string | undefined {
+function rangeTemplateProblem(template: string): string | undefined {
   if (template === '') return 'must not be empty';
   return partsProblem(template);
 }
@@ -121,16 +121,6 @@ export function lockKeyProblem(template: { readonly hash: string; readonly range
     return { field: 'hash', message: `must contain ${VALUE_PLACEHOLDER} (in the partition key, the sort key, or both)` };
   }
   return undefined;
-}
-
-/**
- * Why a hash template cannot be read on its own as a lock key with the value in it, or undefined
- * when it can (the editor's single-template check; files use lockKeyProblem).
- */
-export function templateProblem(template: string): string | undefined {
-  const problem = lockKeyProblem({ hash: template });
-  if (problem !== undefined) return problem.message;
-  return holdsValue(template) ? undefined : `must contain ${VALUE_PLACEHOLDER} exactly once`;
 }
 
 /** A key template compiled for reading (partition or sort key). */
