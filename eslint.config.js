@@ -13,7 +13,19 @@ const rendererPatterns = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'dist-electron/**', 'release/**', 'test-results/**', 'playwright-report/**', '.cache/**', 'bin/*.mjs', 'bin/locksmith'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'dist-electron/**',
+      'release/**',
+      'test-results/**',
+      'playwright-report/**',
+      '.cache/**',
+      'bin/*.mjs',
+      'bin/locksmith',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,7 +38,16 @@ export default tseslint.config(
   {
     // Plain Node scripts (bench helpers run as child processes): Node's globals are defined there.
     files: ['**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
+    },
   },
   {
     // Type-aware rules cost a TypeScript program per lint run, so only the rules that pay for it, and only
@@ -44,14 +65,17 @@ export default tseslint.config(
     ignores: ['shared/**/*.test.ts'],
     rules: {
       'no-restricted-imports': 'off',
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { group: nodeBuiltins, message: 'shared/ is pure: no Node imports.' },
-          { group: ['electron', 'react', 'react-dom', '@tanstack/*'], message: 'shared/ is pure: no electron or react.' },
-          { group: ['@aws-sdk/*'], allowTypeImports: true, message: 'shared/ may import SDK types only.' },
-          { group: ['**/electron/**', '**/renderer/**'], message: 'shared/ must not depend on electron/ or renderer/.' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: nodeBuiltins, message: 'shared/ is pure: no Node imports.' },
+            { group: ['electron', 'react', 'react-dom', '@tanstack/*'], message: 'shared/ is pure: no electron or react.' },
+            { group: ['@aws-sdk/*'], allowTypeImports: true, message: 'shared/ may import SDK types only.' },
+            { group: ['**/electron/**', '**/renderer/**'], message: 'shared/ must not depend on electron/ or renderer/.' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -69,17 +93,35 @@ export default tseslint.config(
     // those three import neither. (Flat config replaces a rule's options, so the browser patterns repeat.)
     files: ['renderer/src/features/**/*.{ts,tsx}'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [...rendererPatterns, { group: ['**/app', '**/app/**'], message: 'features/ must not import app/: shared window state lives in renderer/src/workspace/.' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...rendererPatterns,
+            {
+              group: ['**/app', '**/app/**'],
+              message: 'features/ must not import app/: shared window state lives in renderer/src/workspace/.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['renderer/src/{workspace,bridge,components}/**/*.{ts,tsx}'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [...rendererPatterns, { group: ['**/app', '**/app/**', '**/features', '**/features/**'], message: 'workspace/, bridge/ and components/ sit below app/ and features/: import neither.' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...rendererPatterns,
+            {
+              group: ['**/app', '**/app/**', '**/features', '**/features/**'],
+              message: 'workspace/, bridge/ and components/ sit below app/ and features/: import neither.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -87,10 +129,19 @@ export default tseslint.config(
     files: ['electron/**/*.ts'],
     ignores: ['electron/main/ipc.ts', 'electron/preload/preload.ts', 'electron/**/*.test.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: [{ name: 'electron', importNames: ['ipcMain', 'ipcRenderer'], message: 'Use the contract-generated bridge (electron/main/ipc.ts).' }],
-        patterns: [{ group: ['**/renderer/**'], message: 'electron/ must not import renderer/.' }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              importNames: ['ipcMain', 'ipcRenderer'],
+              message: 'Use the contract-generated bridge (electron/main/ipc.ts).',
+            },
+          ],
+          patterns: [{ group: ['**/renderer/**'], message: 'electron/ must not import renderer/.' }],
+        },
+      ],
     },
   },
 );

@@ -71,7 +71,13 @@ async function startAdmin(script: string, endpoint: string): Promise<{ child: Ch
 }
 
 /** Pages every item whose partition key starts with `prefix` through dynamodb-admin's API, as its UI does. */
-export async function benchAdmin(endpoint: string, table: string, prefix: string, expected: number, budgetMs = ADMIN_BUDGET_MS): Promise<AdminFigures> {
+export async function benchAdmin(
+  endpoint: string,
+  table: string,
+  prefix: string,
+  expected: number,
+  budgetMs = ADMIN_BUDGET_MS,
+): Promise<AdminFigures> {
   const { script, version } = adminScript();
   const { child, url } = await startAdmin(script, endpoint);
   try {
@@ -83,7 +89,9 @@ export async function benchAdmin(endpoint: string, table: string, prefix: string
     const started = performance.now();
     for (;;) {
       const query = `filters=${encodeURIComponent(filters)}&pageSize=${ADMIN_PAGE_SIZE}${startKey ? `&startKey=${startKey}` : ''}`;
-      const response = await fetch(`${url}/tables/${encodeURIComponent(table)}/items?${query}`, { headers: { accept: 'application/json' } });
+      const response = await fetch(`${url}/tables/${encodeURIComponent(table)}/items?${query}`, {
+        headers: { accept: 'application/json' },
+      });
       if (!response.ok) throw new Error(`dynamodb-admin answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
       const page = (await response.json()) as AdminPage;
       pages++;
@@ -94,7 +102,8 @@ export async function benchAdmin(endpoint: string, table: string, prefix: string
     }
     const ms = performance.now() - started;
     const complete = startKey === '' || items >= expected;
-    if (complete && items !== expected) throw new Error(`dynamodb-admin listed ${items} items under ${prefix}, the generator planted ${expected}`);
+    if (complete && items !== expected)
+      throw new Error(`dynamodb-admin listed ${items} items under ${prefix}, the generator planted ${expected}`);
     return { ms, items, expected, complete, pages, pageSize: ADMIN_PAGE_SIZE, version };
   } finally {
     child.kill();

@@ -3,11 +3,27 @@ import { parseBenchArgs } from './args';
 
 describe('parseBenchArgs', () => {
   it('defaults to 200,000 items, 3 runs, 4 segments, a 2g heap, the UI included', () => {
-    expect(parseBenchArgs([])).toEqual({ items: 200_000, runs: 3, segments: 4, heap: '2g', lookups: 40, json: false, skipUi: false, uiOnly: false, exportItems: 200_000, exportOnly: false, cliOnly: false, startupRuns: 15, admin: false });
+    expect(parseBenchArgs([])).toEqual({
+      items: 200_000,
+      runs: 3,
+      segments: 4,
+      heap: '2g',
+      lookups: 40,
+      json: false,
+      skipUi: false,
+      uiOnly: false,
+      exportItems: 200_000,
+      exportOnly: false,
+      cliOnly: false,
+      startupRuns: 15,
+      admin: false,
+    });
   });
 
   it('reads every flag, accepting digit separators', () => {
-    expect(parseBenchArgs(['--items', '1_000_000', '--runs', '5', '--segments', '8', '--heap', '6g', '--lookups', '10', '--json', '--skip-ui'])).toEqual({
+    expect(
+      parseBenchArgs(['--items', '1_000_000', '--runs', '5', '--segments', '8', '--heap', '6g', '--lookups', '10', '--json', '--skip-ui']),
+    ).toEqual({
       items: 1_000_000,
       runs: 5,
       segments: 8,

@@ -38,7 +38,8 @@ function positiveInt(text: string | undefined, name: string, fallback: number, m
   if (text === undefined) return fallback;
   const clean = text.replace(/[_,]/g, '');
   const value = /^\d+$/.test(clean) ? Number(clean) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw new Error(`--${name} must be an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
+  if (!Number.isSafeInteger(value) || value < 1 || value > max)
+    throw new Error(`--${name} must be an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -66,8 +67,10 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   });
   const items = positiveInt(values.items, 'items', 200_000, 10_000_000);
   if (values['skip-ui'] === true && values['ui-only'] === true) throw new Error('--skip-ui and --ui-only exclude each other');
-  if (values['cli-only'] === true && (values['ui-only'] === true || values['export-only'] === true)) throw new Error('--cli-only excludes --ui-only and --export-only');
-  if (values.admin === true && (values['export-only'] === true || values['ui-only'] === true)) throw new Error('--admin needs the live table: not with --export-only or --ui-only');
+  if (values['cli-only'] === true && (values['ui-only'] === true || values['export-only'] === true))
+    throw new Error('--cli-only excludes --ui-only and --export-only');
+  if (values.admin === true && (values['export-only'] === true || values['ui-only'] === true))
+    throw new Error('--admin needs the live table: not with --export-only or --ui-only');
   const heap = values.heap ?? (items >= 500_000 ? '4g' : '2g');
   if (!/^\d+[mg]$/i.test(heap)) throw new Error(`--heap must look like 2g or 1536m, got ${JSON.stringify(heap)}`);
   return {

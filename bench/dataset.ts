@@ -26,7 +26,13 @@ type SlotKind = 'healthy' | 'missing-lock' | 'orphan-lock' | 'duplicate-value' |
 const PROBLEM_CYCLE: readonly SlotKind[] = ['missing-lock', 'orphan-lock', 'duplicate-value', 'malformed-lock'];
 
 /** Items each slot kind writes. */
-const SLOT_ITEMS: Readonly<Record<SlotKind, number>> = { healthy: 3, 'missing-lock': 2, 'orphan-lock': 2, 'duplicate-value': 2, 'malformed-lock': 4 };
+const SLOT_ITEMS: Readonly<Record<SlotKind, number>> = {
+  healthy: 3,
+  'missing-lock': 2,
+  'orphan-lock': 2,
+  'duplicate-value': 2,
+  'malformed-lock': 4,
+};
 
 function slotKind(slot: number): SlotKind {
   if (slot === 0 || slot % PROBLEM_EVERY !== 0) return 'healthy';
@@ -45,7 +51,11 @@ function person(slot: number): { email: string; username: string; plan: string }
   const last = LAST[(slot >>> 3) % LAST.length] ?? 'lovelace';
   // Every 7th email is stored in mixed case: its lock holds the lowercased value.
   const local = slot % 7 === 0 ? `${first.toUpperCase()}.${last}.${slot}` : `${first}.${last}.${slot}`;
-  return { email: `${local}@${DOMAINS[slot % DOMAINS.length] ?? 'example.com'}`, username: `${first}_${last}${slot}`, plan: PLANS[slot % PLANS.length] ?? 'free' };
+  return {
+    email: `${local}@${DOMAINS[slot % DOMAINS.length] ?? 'example.com'}`,
+    username: `${first}_${last}${slot}`,
+    plan: PLANS[slot % PLANS.length] ?? 'free',
+  };
 }
 
 const account = (slot: number, email: string, username: string, plan: string): Item => ({
@@ -76,13 +86,24 @@ export function slotItems(slot: number): Item[] {
       return [account(slot, taken, p.username, p.plan), lock('HANDLE', p.username)];
     }
     case 'malformed-lock':
-      return [account(slot, p.email, p.username, p.plan), lock('EMAIL', p.email), lock('HANDLE', p.username), { PK: S('UNIQ#EMAIL#'), SK: S(`LOCK#${slot}`) }];
+      return [
+        account(slot, p.email, p.username, p.plan),
+        lock('EMAIL', p.email),
+        lock('HANDLE', p.username),
+        { PK: S('UNIQ#EMAIL#'), SK: S(`LOCK#${slot}`) },
+      ];
   }
 }
 
 /** How many slots make at least `items` items, and what an audit of them must find. */
 export function planDataset(items: number): DatasetPlan & { readonly slots: number } {
-  const summary: Record<ProblemKind, number> = { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 };
+  const summary: Record<ProblemKind, number> = {
+    'orphan-lock': 0,
+    'missing-lock': 0,
+    'duplicate-value': 0,
+    'owner-mismatch': 0,
+    'malformed-lock': 0,
+  };
   let count = 0;
   let accounts = 0;
   let slots = 0;

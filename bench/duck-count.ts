@@ -15,7 +15,9 @@ if (mode !== 'bare' && mode !== 'columns') throw new Error(`duck-count: mode mus
 mkdirSync(dirname(dbPath!), { recursive: true });
 const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
 const files = (await openExport(dir!)).files.filter((f) => f.itemCount > 0).map((f) => sqlString(f.path));
-const type = `STRUCT(${itemStructFields(convention).map((f) => `"${f.name}" STRUCT(S VARCHAR, N VARCHAR, B VARCHAR)`).join(', ')})`;
+const type = `STRUCT(${itemStructFields(convention)
+  .map((f) => `"${f.name}" STRUCT(S VARCHAR, N VARCHAR, B VARCHAR)`)
+  .join(', ')})`;
 const db = await DuckDBInstance.create(dbPath!, { memory_limit: '512MB', temp_directory: `${dbPath}.tmp` });
 const conn = await db.connect();
 // The same read as the audit's load (explicit columns, the same projection), counted instead of stored.

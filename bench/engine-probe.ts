@@ -13,7 +13,9 @@ const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.un
 const gc = (globalThis as { gc?: () => void }).gc;
 const pages: Item[][] = [];
 const all: Item[] = [];
-for (const chunk of datasetChunks(items, 20_000)) for (const i of chunk) all.push({ PK: i.PK!, SK: i.SK!, ...(i.email ? { email: i.email } : {}), ...(i.username ? { username: i.username } : {}) });
+for (const chunk of datasetChunks(items, 20_000))
+  for (const i of chunk)
+    all.push({ PK: i.PK!, SK: i.SK!, ...(i.email ? { email: i.email } : {}), ...(i.username ? { username: i.username } : {}) });
 // Scan order is hash order, not slot order: shuffle (deterministically) so the join is probed as a real scan probes it.
 let seed = 1;
 for (let i = all.length - 1; i > 0; i--) {
@@ -43,4 +45,6 @@ gc?.();
 const retained = withEngine - process.memoryUsage().heapUsed;
 const plan = planDataset(items);
 const ok = report.scanned === plan.items && JSON.stringify(report.summary) === JSON.stringify(plan.summary);
-process.stdout.write(`${JSON.stringify({ items: report.scanned, ok, ms: Math.round(ms), cpuUsPerItem: +((used.user + used.system) / report.scanned).toFixed(2), retainedBytesPerItem: gc ? Math.round(retained / report.scanned) : undefined, problems, engineAlive: engine === undefined ? 'freed' : 'kept' })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ items: report.scanned, ok, ms: Math.round(ms), cpuUsPerItem: +((used.user + used.system) / report.scanned).toFixed(2), retainedBytesPerItem: gc ? Math.round(retained / report.scanned) : undefined, problems, engineAlive: engine === undefined ? 'freed' : 'kept' })}\n`,
+);

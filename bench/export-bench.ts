@@ -53,7 +53,8 @@ async function runChild(args: readonly string[], env: NodeJS.ProcessEnv, watchDi
       const peaks = sampler.stop();
       const ms = performance.now() - started;
       // Exit 1 = complete with problems, which the dataset has on purpose.
-      if (code !== 0 && code !== 1) reject(new Error(`${args.join(' ')} exited ${String(code)}: ${Buffer.concat(err).toString('utf8').trim().slice(-500)}`));
+      if (code !== 0 && code !== 1)
+        reject(new Error(`${args.join(' ')} exited ${String(code)}: ${Buffer.concat(err).toString('utf8').trim().slice(-500)}`));
       else resolve({ ms, ...peaks, stdout: Buffer.concat(out).toString('utf8') });
     });
   });
@@ -63,7 +64,12 @@ async function runChild(args: readonly string[], env: NodeJS.ProcessEnv, watchDi
 export async function writeDatasetExport(out: string, items: number): Promise<{ dir: string; files: number; ms: number }> {
   const started = performance.now();
   const partitions = Math.max(8, Math.ceil(items / 125_000));
-  const writer = new ExportWriter({ out, keys: { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } }, tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/bench_accounts', partitions });
+  const writer = new ExportWriter({
+    out,
+    keys: { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } },
+    tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/bench_accounts',
+    partitions,
+  });
   await writer.start();
   for (const chunk of datasetChunks(items)) await writer.add(chunk);
   const written = await writer.finish();
@@ -77,7 +83,9 @@ export async function benchExport(items: number, runs: number, log: (line: strin
     const plan = planDataset(items);
     const { dir, files, ms: writeMs } = await writeDatasetExport(join(work, 'export'), items);
     const exportBytes = folderBytes(dir);
-    log(`  wrote the export: ${plan.items.toLocaleString('en-US')} items, ${files} files, ${(exportBytes / 1e6).toFixed(1)} MB in ${(writeMs / 1000).toFixed(1)} s`);
+    log(
+      `  wrote the export: ${plan.items.toLocaleString('en-US')} items, ${files} files, ${(exportBytes / 1e6).toFixed(1)} MB in ${(writeMs / 1000).toFixed(1)} s`,
+    );
     const count: ChildSample[] = [];
     const countColumns: ChildSample[] = [];
     const audit: ChildSample[] = [];
@@ -87,15 +95,20 @@ export async function benchExport(items: number, runs: number, log: (line: strin
       const report = JSON.parse(a.stdout) as AuditReport;
       const got = { scanned: report.scanned, accounts: report.accounts, locks: report.locks, summary: report.summary };
       const want = { scanned: plan.items, accounts: plan.accounts, locks: plan.locks, summary: plan.summary };
-      if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`the export audit found ${JSON.stringify(got)}, the generator planted ${JSON.stringify(want)}`);
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        throw new Error(`the export audit found ${JSON.stringify(got)}, the generator planted ${JSON.stringify(want)}`);
       audit.push({ ...a, stdout: '' });
-      log(`  run ${run + 1}/${runs} export audit: ${(a.ms / 1000).toFixed(2)} s, peak RSS ${(a.peakRssBytes / 2 ** 20).toFixed(0)} MiB, disk ${(a.peakDiskBytes / 2 ** 20).toFixed(0)} MiB`);
+      log(
+        `  run ${run + 1}/${runs} export audit: ${(a.ms / 1000).toFixed(2)} s, peak RSS ${(a.peakRssBytes / 2 ** 20).toFixed(0)} MiB, disk ${(a.peakDiskBytes / 2 ** 20).toFixed(0)} MiB`,
+      );
       for (const mode of ['bare', 'columns'] as const) {
         const countDir = join(work, `count-${mode}${run}`);
         const c = await runChild(['--import', 'tsx', COUNT, dir, join(countDir, 'count.duckdb'), mode], {}, countDir);
         if (Number(c.stdout.trim()) !== plan.items) throw new Error(`DuckDB counted ${c.stdout.trim()} items, expected ${plan.items}`);
         (mode === 'bare' ? count : countColumns).push({ ...c, stdout: '' });
-        log(`  run ${run + 1}/${runs} DuckDB ${mode === 'bare' ? 'count(*)' : 'count of the loaded columns'}: ${(c.ms / 1000).toFixed(2)} s, peak RSS ${(c.peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
+        log(
+          `  run ${run + 1}/${runs} DuckDB ${mode === 'bare' ? 'count(*)' : 'count of the loaded columns'}: ${(c.ms / 1000).toFixed(2)} s, peak RSS ${(c.peakRssBytes / 2 ** 20).toFixed(0)} MiB`,
+        );
         rmSync(countDir, { recursive: true, force: true });
       }
       rmSync(cache, { recursive: true, force: true });
@@ -107,7 +120,10 @@ export async function benchExport(items: number, runs: number, log: (line: strin
 }
 
 /** Medians and ratios of an export bench, with the 100M extrapolation labelled as such. */
-export function summarizeExport(f: ExportFigures, liveCli?: { ms: number; peakRssBytes: number; items: number }): Record<string, string | number> {
+export function summarizeExport(
+  f: ExportFigures,
+  liveCli?: { ms: number; peakRssBytes: number; items: number },
+): Record<string, string | number> {
   const m = (xs: readonly number[]): number => median(xs);
   const auditMs = m(f.audit.map((s) => s.ms));
   const countMs = m(f.count.map((s) => s.ms));

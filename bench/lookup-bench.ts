@@ -18,14 +18,30 @@ export interface LookupSamples {
   readonly audit: number[];
 }
 
-async function timeLookup(client: DynamoDBClient, table: string, convention: Convention, value: string, via: 'gsi' | 'scan' | AuditIndex, segments: number): Promise<number> {
+async function timeLookup(
+  client: DynamoDBClient,
+  table: string,
+  convention: Convention,
+  value: string,
+  via: 'gsi' | 'scan' | AuditIndex,
+  segments: number,
+): Promise<number> {
   const started = performance.now();
-  const result = await lookupValue({ client, table: { name: table, gsis: via === 'gsi' ? [EMAIL_INDEX] : [] }, convention, value, rule: 'EMAIL', segments, ...(typeof via === 'object' ? { auditIndex: via } : {}) });
+  const result = await lookupValue({
+    client,
+    table: { name: table, gsis: via === 'gsi' ? [EMAIL_INDEX] : [] },
+    convention,
+    value,
+    rule: 'EMAIL',
+    segments,
+    ...(typeof via === 'object' ? { auditIndex: via } : {}),
+  });
   const ms = performance.now() - started;
   if (!result.ok) throw new Error(`lookup of ${value} failed: ${result.error.message}`);
   const verdict = result.value.rules[0]?.verdict;
   const method = typeof via === 'object' ? 'audit' : via;
-  if (verdict !== 'held' || result.value.method !== method) throw new Error(`lookup of ${value} (${method}) answered ${String(verdict)} by ${result.value.method}, expected held by ${method}`);
+  if (verdict !== 'held' || result.value.method !== method)
+    throw new Error(`lookup of ${value} (${method}) answered ${String(verdict)} by ${result.value.method}, expected held by ${method}`);
   return ms;
 }
 
@@ -34,7 +50,15 @@ async function timeLookup(client: DynamoDBClient, table: string, convention: Con
  * (each reads the whole table), interleaved so all see the same machine load; each answer is
  * checked ("held", by the method asked for).
  */
-export async function benchLookups(client: DynamoDBClient, table: string, items: number, convention: Convention, gsiCount: number, scanCount: number, segments: number): Promise<LookupSamples> {
+export async function benchLookups(
+  client: DynamoDBClient,
+  table: string,
+  items: number,
+  convention: Convention,
+  gsiCount: number,
+  scanCount: number,
+  segments: number,
+): Promise<LookupSamples> {
   const out: LookupSamples = { gsi: [], scan: [], audit: [] };
   const audit = await runAudit({ client, table, convention, segments });
   if (!audit.index) throw new Error(`the audit for the lookups did not complete: ${audit.report.reason ?? ''}`);
@@ -45,7 +69,8 @@ export async function benchLookups(client: DynamoDBClient, table: string, items:
       // Same values both ways, alternating which goes first.
       const value = lookupEmail(items, g, gsiCount);
       const order: ('gsi' | AuditIndex)[] = g % 2 === 0 ? ['gsi', audit.index] : [audit.index, 'gsi'];
-      for (const via of order) (via === 'gsi' ? out.gsi : out.audit).push(await timeLookup(client, table, convention, value, via, segments));
+      for (const via of order)
+        (via === 'gsi' ? out.gsi : out.audit).push(await timeLookup(client, table, convention, value, via, segments));
     }
     if (s < scanCount) out.scan.push(await timeLookup(client, table, convention, lookupEmail(items, s, scanCount), 'scan', segments));
   }

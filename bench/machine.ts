@@ -16,7 +16,9 @@ function javaVersion(): Promise<string> {
 // The commit measured, with a mark when the working tree has changes (figures then describe more than the commit).
 function gitRevision(): Promise<string> {
   return new Promise((resolve) => {
-    execFile('git', ['describe', '--always', '--dirty'], { timeout: 10_000 }, (error, stdout) => resolve(error ? 'unknown' : stdout.trim()));
+    execFile('git', ['describe', '--always', '--dirty'], { timeout: 10_000 }, (error, stdout) =>
+      resolve(error ? 'unknown' : stdout.trim()),
+    );
   });
 }
 

@@ -11,13 +11,31 @@ const client = createDynamoClient({ label: 'x', endpoint: process.argv[2]!, regi
 const gc = (globalThis as { gc?: () => void }).gc!;
 gc();
 const base = process.memoryUsage();
-let peakRss = 0, peakHeap = 0;
-const timer = setInterval(() => { const m = process.memoryUsage(); peakRss = Math.max(peakRss, m.rss); peakHeap = Math.max(peakHeap, m.heapUsed); }, 20);
+let peakRss = 0,
+  peakHeap = 0;
+const timer = setInterval(() => {
+  const m = process.memoryUsage();
+  peakRss = Math.max(peakRss, m.rss);
+  peakHeap = Math.max(peakHeap, m.heapUsed);
+}, 20);
 const run = await runAudit({ client, table: process.argv[3] ?? 'bench_accounts', convention, segments: 4 });
 clearInterval(timer);
 const end = process.memoryUsage();
 gc();
 const after = process.memoryUsage();
 const mb = (n: number) => (n / 1048576).toFixed(1);
-console.log(JSON.stringify({ scanned: run.report.scanned, baseRss: mb(base.rss), baseHeap: mb(base.heapUsed), peakRss: mb(peakRss), peakHeap: mb(peakHeap), endHeap: mb(end.heapUsed), heapAfterGc: mb(after.heapUsed), rssAfterGc: mb(after.rss), external: mb(after.external), ab: mb(after.arrayBuffers) }));
+console.log(
+  JSON.stringify({
+    scanned: run.report.scanned,
+    baseRss: mb(base.rss),
+    baseHeap: mb(base.heapUsed),
+    peakRss: mb(peakRss),
+    peakHeap: mb(peakHeap),
+    endHeap: mb(end.heapUsed),
+    heapAfterGc: mb(after.heapUsed),
+    rssAfterGc: mb(after.rss),
+    external: mb(after.external),
+    ab: mb(after.arrayBuffers),
+  }),
+);
 client.destroy();

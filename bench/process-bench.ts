@@ -59,11 +59,16 @@ async function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv): Pro
   try {
     const started = performance.now();
     const ms = await new Promise<number>((resolve, reject) => {
-      execFile(process.execPath, ['--import', RSS_HOOK, ...args], { env: { ...env, LOCKSMITH_BENCH_RSS_FILE: rssFile } }, (error, _stdout, stderr) => {
-        const elapsed = performance.now() - started;
-        if (error) reject(new Error(`${args.join(' ')} failed: ${stderr.trim() || error.message}`));
-        else resolve(elapsed);
-      });
+      execFile(
+        process.execPath,
+        ['--import', RSS_HOOK, ...args],
+        { env: { ...env, LOCKSMITH_BENCH_RSS_FILE: rssFile } },
+        (error, _stdout, stderr) => {
+          const elapsed = performance.now() - started;
+          if (error) reject(new Error(`${args.join(' ')} failed: ${stderr.trim() || error.message}`));
+          else resolve(elapsed);
+        },
+      );
     });
     return { ms, cpuMs: (JSON.parse(readFileSync(rssFile, 'utf8')) as { cpuMs: number }).cpuMs };
   } finally {
@@ -74,8 +79,13 @@ async function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv): Pro
 /** `runs` interleaved rounds of node -e 0, locksmith --help (bundle) and (tsx); checks the bundle is what ran. */
 export async function measureStartup(runs: number, log: (line: string) => void): Promise<StartupRuns> {
   const out: StartupRuns = { node: [], bundle: [], tsx: [], nodeCpu: [], bundleCpu: [], tsxCpu: [] };
-  const check = await new Promise<string>((resolve) => execFile(process.execPath, [BIN, '--help'], { env: { ...process.env, LOCKSMITH_TRACE_LAUNCH: '1' } }, (_e, _o, stderr) => resolve(stderr)));
-  if (!check.startsWith('locksmith launch: bundle ')) throw new Error(`locksmith --help did not start from the bundle (${check.trim()}): run \`node bin/build-cli.mjs\` first`);
+  const check = await new Promise<string>((resolve) =>
+    execFile(process.execPath, [BIN, '--help'], { env: { ...process.env, LOCKSMITH_TRACE_LAUNCH: '1' } }, (_e, _o, stderr) =>
+      resolve(stderr),
+    ),
+  );
+  if (!check.startsWith('locksmith launch: bundle '))
+    throw new Error(`locksmith --help did not start from the bundle (${check.trim()}): run \`node bin/build-cli.mjs\` first`);
   for (let run = 0; run < runs; run++) {
     for (const variant of interleave<StartupVariant>(['node', 'bundle', 'tsx'], run)) {
       const env = variant === 'tsx' ? { ...process.env, LOCKSMITH_CLI_BUNDLE: 'off' } : process.env;
@@ -84,28 +94,51 @@ export async function measureStartup(runs: number, log: (line: string) => void):
       out[`${variant}Cpu`].push(cpuMs);
     }
   }
-  log(`  start-up, ${runs} runs: node -e 0 ${formatMs(median(out.node))} (CPU ${formatMs(median(out.nodeCpu))}), --help (bundle) ${formatMs(median(out.bundle))} (CPU ${formatMs(median(out.bundleCpu))}), --help (tsx) ${formatMs(median(out.tsx))} (CPU ${formatMs(median(out.tsxCpu))})`);
+  log(
+    `  start-up, ${runs} runs: node -e 0 ${formatMs(median(out.node))} (CPU ${formatMs(median(out.nodeCpu))}), --help (bundle) ${formatMs(median(out.bundle))} (CPU ${formatMs(median(out.bundleCpu))}), --help (tsx) ${formatMs(median(out.tsx))} (CPU ${formatMs(median(out.tsxCpu))})`,
+  );
   return out;
 }
 
 /** The raw-scan process: node + SDK only; peak RSS and CPU from the same hook as the CLI's. */
-async function rawScanProcess(endpoint: string, table: string, segments: number, convention: Convention): Promise<{ ms: number; items: number; cpuMs: number; peakRssBytes: number }> {
+async function rawScanProcess(
+  endpoint: string,
+  table: string,
+  segments: number,
+  convention: Convention,
+): Promise<{ ms: number; items: number; cpuMs: number; peakRssBytes: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'locksmith-bench-raw-'));
   const rssFile = join(dir, 'rss.json');
   const projection = scanProjection(convention);
   const started = performance.now();
   try {
     const stdout = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', RSS_HOOK, RAW_PROCESS, endpoint, table, String(segments), JSON.stringify({ expression: projection.expression, names: projection.names })], {
-        env: { ...process.env, ...CREDENTIALS, LOCKSMITH_BENCH_RSS_FILE: rssFile },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          RSS_HOOK,
+          RAW_PROCESS,
+          endpoint,
+          table,
+          String(segments),
+          JSON.stringify({ expression: projection.expression, names: projection.names }),
+        ],
+        {
+          env: { ...process.env, ...CREDENTIALS, LOCKSMITH_BENCH_RSS_FILE: rssFile },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (c: Buffer) => out.push(c));
       child.stderr.on('data', (c: Buffer) => err.push(c));
       child.once('error', reject);
-      child.once('close', (code) => (code === 0 ? resolve(Buffer.concat(out).toString('utf8')) : reject(new Error(`raw-scan process exited ${String(code)}: ${Buffer.concat(err).toString('utf8').trim()}`))));
+      child.once('close', (code) =>
+        code === 0
+          ? resolve(Buffer.concat(out).toString('utf8'))
+          : reject(new Error(`raw-scan process exited ${String(code)}: ${Buffer.concat(err).toString('utf8').trim()}`)),
+      );
     });
     const ms = performance.now() - started;
     const usage = JSON.parse(readFileSync(rssFile, 'utf8')) as { cpuMs: number; maxRssBytes: number };
@@ -120,11 +153,33 @@ async function rawScanProcess(endpoint: string, table: string, segments: number,
  * `check` verifies each CLI report against the planted data (a wrong audit is no figure).
  */
 export async function measureProcessPair(
-  options: { endpoint: string; table: string; segments: number; convention: Convention; items: number; runs: number; tiny: { table: string; items: number } },
+  options: {
+    endpoint: string;
+    table: string;
+    segments: number;
+    convention: Convention;
+    items: number;
+    runs: number;
+    tiny: { table: string; items: number };
+  },
   check: (report: Awaited<ReturnType<typeof auditCli>>['report']) => void,
   log: (line: string) => void,
 ): Promise<ProcessPairRuns> {
-  const out: ProcessPairRuns = { rawProcess: [], cli: [], cliCold: [], rawProcessCpu: [], cliCpu: [], cliColdCpu: [], cliPeakRss: [], rawPeakRss: [], cliTinyPeakRss: [], rawTinyPeakRss: [], items: options.items, tinyItems: options.tiny.items, load: [] };
+  const out: ProcessPairRuns = {
+    rawProcess: [],
+    cli: [],
+    cliCold: [],
+    rawProcessCpu: [],
+    cliCpu: [],
+    cliColdCpu: [],
+    cliPeakRss: [],
+    rawPeakRss: [],
+    cliTinyPeakRss: [],
+    rawTinyPeakRss: [],
+    items: options.items,
+    tinyItems: options.tiny.items,
+    load: [],
+  };
   // One data folder for the warm variant, filled by an audit that is not counted (a user's earlier audit).
   const dataDir = mkdtempSync(join(tmpdir(), 'locksmith-bench-data-'));
   try {
@@ -139,9 +194,12 @@ export async function measureProcessPair(
     // The RSS baseline: both processes on the 1k-item table (target 2 is growth per item above it).
     for (let run = 0; run < 3; run++) {
       const cli = await auditCli(options.endpoint, options.tiny.table, options.segments, dataDir);
-      if (cli.report.scanned !== options.tiny.items) throw new Error(`the CLI read ${cli.report.scanned} items of ${options.tiny.table}, expected ${options.tiny.items}`);
+      if (cli.report.scanned !== options.tiny.items)
+        throw new Error(`the CLI read ${cli.report.scanned} items of ${options.tiny.table}, expected ${options.tiny.items}`);
       out.cliTinyPeakRss.push(cli.peakRssBytes ?? Number.NaN);
-      out.rawTinyPeakRss.push((await rawScanProcess(options.endpoint, options.tiny.table, options.segments, options.convention)).peakRssBytes);
+      out.rawTinyPeakRss.push(
+        (await rawScanProcess(options.endpoint, options.tiny.table, options.segments, options.convention)).peakRssBytes,
+      );
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -208,14 +266,20 @@ export function summarizeProcesses(startup: StartupRuns | undefined, pair: Proce
 export function processLines(s: Record<string, number>): string[] {
   const lines: string[] = [];
   if (s.helpBundleMs !== undefined) {
-    lines.push(`locksmith --help (bundle): ${formatMs(s.helpBundleMs)} median of ${s.startupRuns} (target ≤ 150 ms: ${s.helpBundleMs <= 150 ? 'met' : 'MISSED'}); node -e 0 floor ${formatMs(s.nodeFloorMs ?? Number.NaN)}, ${(s.helpBundleOverFloorMs ?? 0) < 0 ? '−' : '+'}${formatMs(Math.abs(s.helpBundleOverFloorMs ?? Number.NaN))} over it (median of the per-round differences); from the sources through tsx ${formatMs(s.helpTsxMs ?? Number.NaN)} (${formatRatio(s.helpTsxVsBundle ?? Number.NaN)} the bundle). Process CPU time (user + system): node -e 0 ${formatMs(s.nodeFloorCpuMs ?? Number.NaN)}, bundle ${formatMs(s.helpBundleCpuMs ?? Number.NaN)}, tsx ${formatMs(s.helpTsxCpuMs ?? Number.NaN)}`);
+    lines.push(
+      `locksmith --help (bundle): ${formatMs(s.helpBundleMs)} median of ${s.startupRuns} (target ≤ 150 ms: ${s.helpBundleMs <= 150 ? 'met' : 'MISSED'}); node -e 0 floor ${formatMs(s.nodeFloorMs ?? Number.NaN)}, ${(s.helpBundleOverFloorMs ?? 0) < 0 ? '−' : '+'}${formatMs(Math.abs(s.helpBundleOverFloorMs ?? Number.NaN))} over it (median of the per-round differences); from the sources through tsx ${formatMs(s.helpTsxMs ?? Number.NaN)} (${formatRatio(s.helpTsxVsBundle ?? Number.NaN)} the bundle). Process CPU time (user + system): node -e 0 ${formatMs(s.nodeFloorCpuMs ?? Number.NaN)}, bundle ${formatMs(s.helpBundleCpuMs ?? Number.NaN)}, tsx ${formatMs(s.helpTsxCpuMs ?? Number.NaN)}`,
+    );
   }
   if (s.cliVsRawProcess !== undefined) {
-    lines.push(`audit, whole CLI process vs whole raw-scan process: ${formatMs(s.cliProcessMs ?? Number.NaN)} vs ${formatMs(s.rawProcessMs ?? Number.NaN)}, ${formatRatio(s.cliVsRawProcess)} (median of ${s.pairRuns} paired runs; target ≤ 1.10×: ${s.cliVsRawProcess <= 1.1 ? 'met' : 'MISSED'}); CPU ${formatRatio(s.cliCpuVsRawProcess ?? Number.NaN)} the raw process's. The table's key schema and detected convention remembered from an earlier audit (the scan starts at once; the keys are re-checked by GetItem and Query, the convention by detection on a fresh sample, and the run is kept only if both agree); a first audit of the table (fresh data folder, waits for DescribeTable): ${formatMs(s.cliColdProcessMs ?? Number.NaN)}, ${formatRatio(s.cliColdVsRawProcess ?? Number.NaN)}`);
+    lines.push(
+      `audit, whole CLI process vs whole raw-scan process: ${formatMs(s.cliProcessMs ?? Number.NaN)} vs ${formatMs(s.rawProcessMs ?? Number.NaN)}, ${formatRatio(s.cliVsRawProcess)} (median of ${s.pairRuns} paired runs; target ≤ 1.10×: ${s.cliVsRawProcess <= 1.1 ? 'met' : 'MISSED'}); CPU ${formatRatio(s.cliCpuVsRawProcess ?? Number.NaN)} the raw process's. The table's key schema and detected convention remembered from an earlier audit (the scan starts at once; the keys are re-checked by GetItem and Query, the convention by detection on a fresh sample, and the run is kept only if both agree); a first audit of the table (fresh data folder, waits for DescribeTable): ${formatMs(s.cliColdProcessMs ?? Number.NaN)}, ${formatRatio(s.cliColdVsRawProcess ?? Number.NaN)}`,
+    );
   }
   if (s.cliRssGrowthPerItem !== undefined) {
     const mib = (b: number | undefined): string => `${((b ?? Number.NaN) / 1048576).toFixed(0)} MiB`;
-    lines.push(`CLI peak RSS ${mib(s.cliPeakRssBytes)}, growth ${Math.round(s.cliRssGrowthPerItem)} B/item over the 1k-item table (target ≤ 250: ${s.cliRssGrowthPerItem <= 250 ? 'met' : 'MISSED'}); the raw-scan process ${mib(s.rawPeakRssBytes)}, ${Math.round(s.rawRssGrowthPerItem ?? Number.NaN)} B/item`);
+    lines.push(
+      `CLI peak RSS ${mib(s.cliPeakRssBytes)}, growth ${Math.round(s.cliRssGrowthPerItem)} B/item over the 1k-item table (target ≤ 250: ${s.cliRssGrowthPerItem <= 250 ? 'met' : 'MISSED'}); the raw-scan process ${mib(s.rawPeakRssBytes)}, ${Math.round(s.rawRssGrowthPerItem ?? Number.NaN)} B/item`,
+    );
   }
   return lines;
 }

@@ -57,7 +57,11 @@ export function folderBytes(dir: string): number {
 }
 
 /** Samples a process tree's RSS and a folder's size every `everyMs` until stopped; returns the peaks. */
-export function sampleTree(pid: number, dir: string | undefined, everyMs = 100): { stop: () => { peakRssBytes: number; peakDiskBytes: number } } {
+export function sampleTree(
+  pid: number,
+  dir: string | undefined,
+  everyMs = 100,
+): { stop: () => { peakRssBytes: number; peakDiskBytes: number } } {
   let peakRssBytes = 0;
   let peakDiskBytes = 0;
   const tick = (): void => {

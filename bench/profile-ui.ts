@@ -65,7 +65,11 @@ interface TraceEvent {
 function longTaskBreakdown(events: readonly TraceEvent[]): string[] {
   const complete = events.filter((e) => e.ph === 'X' && typeof e.dur === 'number');
   // The page's main thread only (a worker's or the browser's own long tasks do not block the page).
-  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && (e.args as { name?: string } | undefined)?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const main = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && (e.args as { name?: string } | undefined)?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
   const tasks = complete.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000 && main.has(`${e.pid}:${e.tid}`));
   // When each task ran, from the trace's first main-thread task (the click's, for the audit's trace).
   const t0 = Math.min(...complete.filter((e) => e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`)).map((e) => e.ts));
@@ -73,13 +77,22 @@ function longTaskBreakdown(events: readonly TraceEvent[]): string[] {
     .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
     .slice(0, 12)
     .map((task) => {
-      const inner = complete.filter((e) => e.tid === task.tid && e.pid === task.pid && e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0));
+      const inner = complete.filter(
+        (e) =>
+          e.tid === task.tid && e.pid === task.pid && e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0),
+      );
       const byName = new Map<string, number>();
       for (const e of inner) {
-        const label = e.name === 'FunctionCall' || e.name === 'EventDispatch' || e.name === 'TimerFire' ? `${e.name}(${e.args?.data?.functionName ?? e.args?.data?.type ?? ''})` : e.name;
+        const label =
+          e.name === 'FunctionCall' || e.name === 'EventDispatch' || e.name === 'TimerFire'
+            ? `${e.name}(${e.args?.data?.functionName ?? e.args?.data?.type ?? ''})`
+            : e.name;
         byName.set(label, Math.max(byName.get(label) ?? 0, (e.dur ?? 0) / 1000));
       }
-      const top = [...byName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([n, ms]) => `${n} ${ms.toFixed(0)}`);
+      const top = [...byName.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8)
+        .map(([n, ms]) => `${n} ${ms.toFixed(0)}`);
       return `${((task.dur ?? 0) / 1000).toFixed(0)} ms at +${((task.ts - t0) / 1e6).toFixed(1)} s: ${top.join(' | ')}`;
     });
 }
@@ -133,11 +146,16 @@ if (measure && endpoint) {
       const r = await uiRun(browser, endpoint, table);
       const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
       const frames = sorted(r.frameMs);
-      const at = (p: number): string => (frames[Math.min(frames.length - 1, Math.floor((frames.length * p) / 100))] ?? Number.NaN).toFixed(1);
+      const at = (p: number): string =>
+        (frames[Math.min(frames.length - 1, Math.floor((frames.length * p) / 100))] ?? Number.NaN).toFixed(1);
       process.stdout.write(
         `raw ${raw.ms.toFixed(0)} ms; first rows ${r.firstRowsMs.toFixed(0)} ms, complete ${r.completeMs.toFixed(0)} ms (${(r.completeMs / raw.ms).toFixed(2)}× raw), ${r.longTasksMs.length} long tasks, largest ${sorted(r.longTasksMs).slice(-8).join(', ')} ms; ` +
           `scroll ${frames.length} frames p50 ${at(50)} p95 ${at(95)} ms, ${r.scrollLongTasksMs.length} scroll long tasks, largest ${sorted(r.scrollLongTasksMs).slice(-5).join(', ')}; ${r.rowsText}; ` +
-          `baseline scroll p50 ${percentileOf(r.baselineFrameMs, 50).toFixed(1)} p95 ${percentileOf(r.baselineFrameMs, 95).toFixed(1)} ms; heap ${((r.heapBytes.page + r.heapBytes.workers) / 1048576).toFixed(0)} MiB; CPU during the audit ${Object.entries(r.cpuMs).map(([n, ms]) => `${n} ${ms.toFixed(0)}`).join(', ')} ms\n`,
+          `baseline scroll p50 ${percentileOf(r.baselineFrameMs, 50).toFixed(1)} p95 ${percentileOf(r.baselineFrameMs, 95).toFixed(1)} ms; heap ${((r.heapBytes.page + r.heapBytes.workers) / 1048576).toFixed(0)} MiB; CPU during the audit ${Object.entries(
+            r.cpuMs,
+          )
+            .map(([n, ms]) => `${n} ${ms.toFixed(0)}`)
+            .join(', ')} ms\n`,
       );
     }
   } finally {
@@ -160,7 +178,9 @@ if (network && endpoint) {
     await page.waitForSelector(`[data-testid="table-${table}"]`, { timeout: 60_000 });
     const t0 = performance.now();
     const at = (): string => `${(performance.now() - t0).toFixed(0)} ms`;
-    page.on('request', (r) => process.stdout.write(`${at()} → ${r.method()} ${new URL(r.url()).pathname} ${(r.postData() ?? '').slice(0, 80)}\n`));
+    page.on('request', (r) =>
+      process.stdout.write(`${at()} → ${r.method()} ${new URL(r.url()).pathname} ${(r.postData() ?? '').slice(0, 80)}\n`),
+    );
     page.on('requestfinished', (r) => process.stdout.write(`${at()} ✓ ${new URL(r.url()).pathname}\n`));
     await app.selectTable(table);
     await page.waitForSelector('[data-testid="inspector-row"]', { timeout: 60_000 });
@@ -206,7 +226,9 @@ try {
     }
     const top = [...totals.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
     process.stdout.write(`long tasks during the scroll (largest inner events, ms):\n${longTaskBreakdown(scrollTrace).join('\n')}\n`);
-    process.stdout.write(`scroll (100 steps), total ms by event (nested events count in their parents too):\n${top.map(([n, t]) => `${t.ms.toFixed(0).padStart(7)} ms ${String(t.n).padStart(6)}×  ${n}`).join('\n')}\n`);
+    process.stdout.write(
+      `scroll (100 steps), total ms by event (nested events count in their parents too):\n${top.map(([n, t]) => `${t.ms.toFixed(0).padStart(7)} ms ${String(t.n).padStart(6)}×  ${n}`).join('\n')}\n`,
+    );
   } else {
     await cdp.send('Profiler.start');
     const t0 = Date.now();
@@ -224,7 +246,9 @@ try {
     const frames = (await page.evaluate(SCROLL_100)) as number[];
     const scroll = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
     frames.sort((a, b) => a - b);
-    process.stdout.write(`scroll: ${frames.length} frames, p50 ${frames[Math.floor(frames.length / 2)]?.toFixed(1)} ms, p95 ${frames[Math.floor(frames.length * 0.95)]?.toFixed(1)} ms; top self time:\n${topSelf(scroll).join('\n')}\n`);
+    process.stdout.write(
+      `scroll: ${frames.length} frames, p50 ${frames[Math.floor(frames.length / 2)]?.toFixed(1)} ms, p95 ${frames[Math.floor(frames.length * 0.95)]?.toFixed(1)} ms; top self time:\n${topSelf(scroll).join('\n')}\n`,
+    );
     writeFileSync(join(tmpdir(), 'locksmith-scroll.cpuprofile'), JSON.stringify(scroll));
   }
 } finally {

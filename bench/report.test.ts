@@ -43,11 +43,25 @@ describe('summarize', () => {
     const s = summarize({ ...figures, halfItems: 500, scans: { ...figures.scans, cliHalfRss: [180_000_000, 181_000_000, 179_000_000] } });
     // (200,000,000 − 180,000,000) / (1000 − 500) items.
     expect(s.rssSlopePerItem).toBe(40_000);
-    expect(targets(1000, s).find((t) => t.target.startsWith('RSS'))?.value).toBe('100000 B/item vs a 1k table; 40000 B/item marginal (half → full table)');
+    expect(targets(1000, s).find((t) => t.target.startsWith('RSS'))?.value).toBe(
+      '100000 B/item vs a 1k table; 40000 B/item marginal (half → full table)',
+    );
   });
 
   it('summarises UI runs over all their frames and long tasks', () => {
-    const s = summarize({ ...figures, ui: [{ firstRowsMs: 300, completeMs: 900, longTasksMs: [60, 140], frameMs: [16, 16, 33], scrollLongTasksMs: [], rowsText: '10 of 10 rows shown' }] });
+    const s = summarize({
+      ...figures,
+      ui: [
+        {
+          firstRowsMs: 300,
+          completeMs: 900,
+          longTasksMs: [60, 140],
+          frameMs: [16, 16, 33],
+          scrollLongTasksMs: [],
+          rowsText: '10 of 10 rows shown',
+        },
+      ],
+    });
     expect(s.ui).toMatchObject({ firstRowsMs: 300, maxLongTaskMs: 140, longTasks: 2, scrollP50: 16, frames: 3 });
     const verdicts = targets(1000, s);
     expect(verdicts.find((t) => t.target.startsWith('no main-thread'))?.met).toBe(false);
@@ -59,7 +73,13 @@ describe('summarize', () => {
 
   it('takes the UI against its own raw scan when it has one, and counts scroll long tasks and the heap', () => {
     const run = { firstRowsMs: 600, longTasksMs: [], frameMs: [16, 17], scrollLongTasksMs: [70], rowsText: '', baselineFrameMs: [16, 16] };
-    const s = summarize({ ...figures, ui: [{ ...run, completeMs: 300, rawMs: 200, heapBytes: { page: 10, workers: 30 } }, { ...run, completeMs: 1000, rawMs: 400, heapBytes: { page: 20, workers: 40 } }] });
+    const s = summarize({
+      ...figures,
+      ui: [
+        { ...run, completeMs: 300, rawMs: 200, heapBytes: { page: 10, workers: 30 } },
+        { ...run, completeMs: 1000, rawMs: 400, heapBytes: { page: 20, workers: 40 } },
+      ],
+    });
     // Per-run ratios 1.5 and 2.5 → 2 (not the figures' raw median).
     expect(s.ui).toMatchObject({ completeVsRaw: 2, maxLongTaskMs: 0, maxScrollLongTaskMs: 70, heapBytes: 50, pageHeapBytes: 15 });
     const verdicts = targets(1000, s);
@@ -70,9 +90,26 @@ describe('summarize', () => {
   });
 
   it('reports the scroll baseline beside the inspector scroll', () => {
-    const s = summarize({ ...figures, ui: [{ firstRowsMs: 300, completeMs: 900, longTasksMs: [], frameMs: [16, 33], scrollLongTasksMs: [], rowsText: '', baselineFrameMs: [16, 16, 17] }] });
+    const s = summarize({
+      ...figures,
+      ui: [
+        {
+          firstRowsMs: 300,
+          completeMs: 900,
+          longTasksMs: [],
+          frameMs: [16, 33],
+          scrollLongTasksMs: [],
+          rowsText: '',
+          baselineFrameMs: [16, 16, 17],
+        },
+      ],
+    });
     expect(s.ui).toMatchObject({ baselineP50: 16, scrollP50: 24.5 });
-    expect(figureRows(1000, s).find((r) => r[0]?.startsWith('UI: scroll baseline'))?.slice(1, 3)).toEqual(['p50 16 ms', 'p95 17 ms']);
+    expect(
+      figureRows(1000, s)
+        .find((r) => r[0]?.startsWith('UI: scroll baseline'))
+        ?.slice(1, 3),
+    ).toEqual(['p50 16 ms', 'p95 17 ms']);
   });
 });
 

@@ -102,7 +102,14 @@ export interface BenchSummary {
   readonly cliCpuUsPerItem: number;
   /** Median of the per-run ratios of Node CPU, audit / raw. */
   readonly auditCpuVsRaw: number;
-  readonly lookup?: { readonly gsiP50: number; readonly gsiP95: number; readonly scanP50: number; readonly scanP95: number; readonly auditP50?: number; readonly auditP95?: number };
+  readonly lookup?: {
+    readonly gsiP50: number;
+    readonly gsiP95: number;
+    readonly scanP50: number;
+    readonly scanP95: number;
+    readonly auditP50?: number;
+    readonly auditP95?: number;
+  };
   readonly ui?: {
     readonly firstRowsMs: number;
     readonly completeMs: number;
@@ -211,11 +218,23 @@ export function targets(items: number, s: BenchSummary): TargetVerdict[] {
       value: `${Math.round(s.rssGrowthPerItem)} B/item vs a 1k table${Number.isFinite(s.rssSlopePerItem) ? `; ${Math.round(s.rssSlopePerItem)} B/item marginal (half → full table)` : ''}`,
       met: s.rssGrowthPerItem <= 250,
     },
-    { target: 'lookup without GSI after an audit: p95 ≤ 50 ms', value: s.lookup?.auditP95 !== undefined ? formatMs(s.lookup.auditP95) : 'not this run', met: s.lookup?.auditP95 !== undefined ? s.lookup.auditP95 <= 50 : undefined },
-    { target: '--items 1000000 completes', value: items >= 1_000_000 ? 'completed' : 'not this run', met: items >= 1_000_000 ? true : undefined },
+    {
+      target: 'lookup without GSI after an audit: p95 ≤ 50 ms',
+      value: s.lookup?.auditP95 !== undefined ? formatMs(s.lookup.auditP95) : 'not this run',
+      met: s.lookup?.auditP95 !== undefined ? s.lookup.auditP95 <= 50 : undefined,
+    },
+    {
+      target: '--items 1000000 completes',
+      value: items >= 1_000_000 ? 'completed' : 'not this run',
+      met: items >= 1_000_000 ? true : undefined,
+    },
     // The UI targets: first rows, audit time against a raw scan, main-thread tasks.
     { target: 'UI first rows ≤ 500 ms', value: ui ? formatMs(ui.firstRowsMs) : 'skipped', met: ui ? ui.firstRowsMs <= 500 : undefined },
-    { target: 'UI audit start → complete ≤ 1.5× raw scan', value: ui ? formatRatio(ui.completeVsRaw) : 'skipped', met: ui ? ui.completeVsRaw <= 1.5 : undefined },
+    {
+      target: 'UI audit start → complete ≤ 1.5× raw scan',
+      value: ui ? formatRatio(ui.completeVsRaw) : 'skipped',
+      met: ui ? ui.completeVsRaw <= 1.5 : undefined,
+    },
     {
       target: 'no main-thread task > 50 ms (audit and scroll)',
       value: ui ? `max ${formatMs(ui.maxLongTaskMs)} during the audit, ${formatMs(ui.maxScrollLongTaskMs)} during the scroll` : 'skipped',
@@ -235,23 +254,95 @@ export function figureRows(items: number, s: BenchSummary): string[][] {
   const cpu = (us: number): string => (Number.isFinite(us) ? `${us.toFixed(1)} µs` : '–');
   const rows: string[][] = [
     ['raw SDK parallel scan (baseline)', formatMs(s.rawMs), rate(s.rawMs), '1.00×', cpu(s.rawCpuUsPerItem), ''],
-    ['single-segment scan (baseline)', formatMs(s.singleMs), rate(s.singleMs), formatRatio(ratio(s.singleMs, s.rawMs)), cpu(s.singleCpuUsPerItem), ''],
-    ['audit, in process (engine, as the CLI)', formatMs(s.auditMs), rate(s.auditMs), formatRatio(s.auditVsRaw), cpu(s.auditCpuUsPerItem), `${formatRatio(s.auditSpeedupVsSingle)} faster than single; CPU ${formatRatio(s.auditCpuVsRaw)} raw's`],
-    ['audit, in process with UI deltas (as the app)', formatMs(s.auditUiMs), rate(s.auditUiMs), formatRatio(s.auditUiVsRaw), cpu(s.auditUiCpuUsPerItem), `first group ${formatMs(s.firstGroupMs)}; ${formatBytes(s.streamedBytes)} of JSON streamed`],
-    ['audit, CLI process (incl. start-up)', formatMs(s.cliMs), rate(s.cliMs), formatRatio(s.cliVsRaw), cpu(s.cliCpuUsPerItem), `${formatRatio(s.cliSpeedupVsSingle)} faster than single; peak RSS ${formatBytes(s.cliPeakRssBytes)}, growth ${Math.round(s.rssGrowthPerItem)} B/item vs a 1k table${Number.isFinite(s.rssSlopePerItem) ? `, ${Math.round(s.rssSlopePerItem)} B/item marginal` : ''}`],
+    [
+      'single-segment scan (baseline)',
+      formatMs(s.singleMs),
+      rate(s.singleMs),
+      formatRatio(ratio(s.singleMs, s.rawMs)),
+      cpu(s.singleCpuUsPerItem),
+      '',
+    ],
+    [
+      'audit, in process (engine, as the CLI)',
+      formatMs(s.auditMs),
+      rate(s.auditMs),
+      formatRatio(s.auditVsRaw),
+      cpu(s.auditCpuUsPerItem),
+      `${formatRatio(s.auditSpeedupVsSingle)} faster than single; CPU ${formatRatio(s.auditCpuVsRaw)} raw's`,
+    ],
+    [
+      'audit, in process with UI deltas (as the app)',
+      formatMs(s.auditUiMs),
+      rate(s.auditUiMs),
+      formatRatio(s.auditUiVsRaw),
+      cpu(s.auditUiCpuUsPerItem),
+      `first group ${formatMs(s.firstGroupMs)}; ${formatBytes(s.streamedBytes)} of JSON streamed`,
+    ],
+    [
+      'audit, CLI process (incl. start-up)',
+      formatMs(s.cliMs),
+      rate(s.cliMs),
+      formatRatio(s.cliVsRaw),
+      cpu(s.cliCpuUsPerItem),
+      `${formatRatio(s.cliSpeedupVsSingle)} faster than single; peak RSS ${formatBytes(s.cliPeakRssBytes)}, growth ${Math.round(s.rssGrowthPerItem)} B/item vs a 1k table${Number.isFinite(s.rssSlopePerItem) ? `, ${Math.round(s.rssSlopePerItem)} B/item marginal` : ''}`,
+    ],
   ];
   if (s.lookup) {
     rows.push(['lookup with GSI', `p50 ${formatMs(s.lookup.gsiP50)}`, `p95 ${formatMs(s.lookup.gsiP95)}`, '', '', '']);
     rows.push(['lookup without GSI (filtered scan)', `p50 ${formatMs(s.lookup.scanP50)}`, `p95 ${formatMs(s.lookup.scanP95)}`, '', '', '']);
-    if (s.lookup.auditP50 !== undefined) rows.push(['lookup without GSI after an audit (holders re-read by key)', `p50 ${formatMs(s.lookup.auditP50)}`, `p95 ${formatMs(s.lookup.auditP95 ?? Number.NaN)}`, '', '', 'same values as the GSI lookups, alternating']);
+    if (s.lookup.auditP50 !== undefined)
+      rows.push([
+        'lookup without GSI after an audit (holders re-read by key)',
+        `p50 ${formatMs(s.lookup.auditP50)}`,
+        `p95 ${formatMs(s.lookup.auditP95 ?? Number.NaN)}`,
+        '',
+        '',
+        'same values as the GSI lookups, alternating',
+      ]);
   }
   if (s.ui) {
     rows.push(['UI: audit start → first rows', formatMs(s.ui.firstRowsMs), '', '', '', '']);
-    rows.push(['UI: audit start → complete', formatMs(s.ui.completeMs), rate(s.ui.completeMs), formatRatio(s.ui.completeVsRaw), '', s.ui.rows]);
-    rows.push(['UI: long tasks during audit', `max ${formatMs(s.ui.maxLongTaskMs)}`, `${s.ui.longTasks} per run (median)`, '', '', `during the scrolls: max ${formatMs(s.ui.maxScrollLongTaskMs)}`]);
-    if (Number.isFinite(s.ui.heapBytes)) rows.push(['UI: tab JS heap after the audit', formatBytes(s.ui.heapBytes), '', '', '', `page ${formatBytes(s.ui.pageHeapBytes)}, the rest in the row-store worker`]);
-    rows.push(['UI: scroll frame time', `p50 ${formatMs(s.ui.scrollP50)}`, `p95 ${formatMs(s.ui.scrollP95)}`, '', '', `${s.ui.frames} frames`]);
-    rows.push(['UI: scroll baseline (plain virtual list, same browser)', `p50 ${formatMs(s.ui.baselineP50)}`, `p95 ${formatMs(s.ui.baselineP95)}`, '', '', 'the machine\'s floor for this scroll']);
+    rows.push([
+      'UI: audit start → complete',
+      formatMs(s.ui.completeMs),
+      rate(s.ui.completeMs),
+      formatRatio(s.ui.completeVsRaw),
+      '',
+      s.ui.rows,
+    ]);
+    rows.push([
+      'UI: long tasks during audit',
+      `max ${formatMs(s.ui.maxLongTaskMs)}`,
+      `${s.ui.longTasks} per run (median)`,
+      '',
+      '',
+      `during the scrolls: max ${formatMs(s.ui.maxScrollLongTaskMs)}`,
+    ]);
+    if (Number.isFinite(s.ui.heapBytes))
+      rows.push([
+        'UI: tab JS heap after the audit',
+        formatBytes(s.ui.heapBytes),
+        '',
+        '',
+        '',
+        `page ${formatBytes(s.ui.pageHeapBytes)}, the rest in the row-store worker`,
+      ]);
+    rows.push([
+      'UI: scroll frame time',
+      `p50 ${formatMs(s.ui.scrollP50)}`,
+      `p95 ${formatMs(s.ui.scrollP95)}`,
+      '',
+      '',
+      `${s.ui.frames} frames`,
+    ]);
+    rows.push([
+      'UI: scroll baseline (plain virtual list, same browser)',
+      `p50 ${formatMs(s.ui.baselineP50)}`,
+      `p95 ${formatMs(s.ui.baselineP95)}`,
+      '',
+      '',
+      "the machine's floor for this scroll",
+    ]);
   }
   return rows;
 }
@@ -274,7 +365,10 @@ export function docsSection(machine: MachineInfo, f: BenchFigures, s: BenchSumma
     '',
     markdownTable([...FIGURE_HEADER], figureRows(f.items, s)),
     '',
-    markdownTable(['target', 'this run', 'verdict'], targets(f.items, s).map((t) => [t.target, t.value, verdict(t.met)])),
+    markdownTable(
+      ['target', 'this run', 'verdict'],
+      targets(f.items, s).map((t) => [t.target, t.value, verdict(t.met)]),
+    ),
     `<!-- /bench:${f.items} -->`,
   ].join('\n');
 }

@@ -42,17 +42,58 @@ const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.un
 function checkReport(report: AuditReport, plan: DatasetPlan, what: string): void {
   const got = { scanned: report.scanned, accounts: report.accounts, locks: report.locks, summary: report.summary };
   const want = { scanned: plan.items, accounts: plan.accounts, locks: plan.locks, summary: plan.summary };
-  if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`${what} found ${JSON.stringify(got)}, the generator planted ${JSON.stringify(want)}`);
+  if (JSON.stringify(got) !== JSON.stringify(want))
+    throw new Error(`${what} found ${JSON.stringify(got)}, the generator planted ${JSON.stringify(want)}`);
 }
 
 function emptyScans(): BenchFigures['scans'] {
-  return { raw: [], single: [], audit: [], auditUi: [], cli: [], firstGroup: [], cliPeakRss: [], cliIdleRss: [], rawCpu: [], singleCpu: [], auditCpu: [], auditUiCpu: [], cliCpu: [], cliIdleCpu: [], cliHalfRss: [] };
+  return {
+    raw: [],
+    single: [],
+    audit: [],
+    auditUi: [],
+    cli: [],
+    firstGroup: [],
+    cliPeakRss: [],
+    cliIdleRss: [],
+    rawCpu: [],
+    singleCpu: [],
+    auditCpu: [],
+    auditUiCpu: [],
+    cliCpu: [],
+    cliIdleCpu: [],
+    cliHalfRss: [],
+  };
 }
 
 type Variant = 'raw' | 'single' | 'audit' | 'auditUi' | 'cli';
 
-async function measureScans(args: BenchArgs, client: DynamoDBClient, endpoint: string, plan: DatasetPlan, halfPlan: DatasetPlan, log: (line: string) => void): Promise<BenchFigures['scans']> {
-  const out = { raw: [] as number[], single: [] as number[], audit: [] as number[], cli: [] as number[], firstGroup: [] as number[], cliPeakRss: [] as number[], cliIdleRss: [] as number[], rawCpu: [] as number[], singleCpu: [] as number[], auditCpu: [] as number[], auditUi: [] as number[], auditUiCpu: [] as number[], cliCpu: [] as number[], cliIdleCpu: [] as number[], streamedBytes: [] as number[], cliHalfRss: [] as number[] };
+async function measureScans(
+  args: BenchArgs,
+  client: DynamoDBClient,
+  endpoint: string,
+  plan: DatasetPlan,
+  halfPlan: DatasetPlan,
+  log: (line: string) => void,
+): Promise<BenchFigures['scans']> {
+  const out = {
+    raw: [] as number[],
+    single: [] as number[],
+    audit: [] as number[],
+    cli: [] as number[],
+    firstGroup: [] as number[],
+    cliPeakRss: [] as number[],
+    cliIdleRss: [] as number[],
+    rawCpu: [] as number[],
+    singleCpu: [] as number[],
+    auditCpu: [] as number[],
+    auditUi: [] as number[],
+    auditUiCpu: [] as number[],
+    cliCpu: [] as number[],
+    cliIdleCpu: [] as number[],
+    streamedBytes: [] as number[],
+    cliHalfRss: [] as number[],
+  };
   // One unmeasured pass warms the JIT, the SDK and DynamoDB Local's page cache for everyone.
   await rawScan(client, TABLE, args.segments, convention);
   for (let run = 0; run < args.runs; run++) {
@@ -132,7 +173,19 @@ async function measureUi(args: BenchArgs, client: DynamoDBClient, endpoint: stri
 /** `--help` start-up and the whole-process audit pair (the CLI vs node + SDK scanning), each verified. */
 async function measureProcesses(args: BenchArgs, endpoint: string, plan: DatasetPlan, log: (line: string) => void) {
   const startup = await measureStartup(args.startupRuns, log);
-  const pair = await measureProcessPair({ endpoint, table: TABLE, segments: args.segments, convention, items: plan.items, runs: args.runs, tiny: { table: TINY_TABLE, items: planDataset(TINY_ITEMS).items } }, (report) => checkReport(report, plan, 'the CLI audit'), log);
+  const pair = await measureProcessPair(
+    {
+      endpoint,
+      table: TABLE,
+      segments: args.segments,
+      convention,
+      items: plan.items,
+      runs: args.runs,
+      tiny: { table: TINY_TABLE, items: planDataset(TINY_ITEMS).items },
+    },
+    (report) => checkReport(report, plan, 'the CLI audit'),
+    log,
+  );
   const summary = summarizeProcesses(startup, pair);
   if (!args.admin) return { startup, pair, summary, lines: processLines(summary) };
   log('dynamodb-admin (paging every UNIQ# item through its API)…');
@@ -142,7 +195,15 @@ async function measureProcesses(args: BenchArgs, endpoint: string, plan: Dataset
 }
 
 /** `--cli-only`: whole processes only, on the bench table; results.json written, docs untouched. */
-async function cliOnly(args: BenchArgs, client: DynamoDBClient, endpoint: string, plan: DatasetPlan, loadMs: number, machine: Awaited<ReturnType<typeof describeMachine>>, log: (line: string) => void): Promise<void> {
+async function cliOnly(
+  args: BenchArgs,
+  client: DynamoDBClient,
+  endpoint: string,
+  plan: DatasetPlan,
+  loadMs: number,
+  machine: Awaited<ReturnType<typeof describeMachine>>,
+  log: (line: string) => void,
+): Promise<void> {
   log(`loaded ${plan.items.toLocaleString('en-US')} items in ${formatMs(loadMs)}`);
   // One unmeasured pass warms DynamoDB Local's page cache for both processes.
   await rawScan(client, TABLE, args.segments, convention);
@@ -151,7 +212,10 @@ async function cliOnly(args: BenchArgs, client: DynamoDBClient, endpoint: string
   writeFileSync(RESULTS, `${JSON.stringify({ machine: finished, args, plan, processes }, null, 2)}\n`);
   const load = (l: readonly number[]): string => l.map((x) => x.toFixed(2)).join(' / ');
   if (args.json) process.stdout.write(`${JSON.stringify({ machine: finished, args, summary: processes.summary })}\n`);
-  else process.stdout.write(`${processes.lines.join('\n')}\nload average ${load(machine.loadAverageStart)} at start, ${load(finished.loadAverageEnd)} at end\nwrote bench/results.json (whole processes only; docs/benchmarks.md untouched)\n`);
+  else
+    process.stdout.write(
+      `${processes.lines.join('\n')}\nload average ${load(machine.loadAverageStart)} at start, ${load(finished.loadAverageEnd)} at end\nwrote bench/results.json (whole processes only; docs/benchmarks.md untouched)\n`,
+    );
 }
 
 async function main(): Promise<void> {
@@ -168,12 +232,18 @@ async function main(): Promise<void> {
   if (args.exportOnly) {
     log(`bench: export audit of ${args.exportItems.toLocaleString('en-US')} items, ${args.runs} runs (no live baseline in --export-only)`);
     const exportSummary = summarizeExport(await benchExport(args.exportItems, args.runs, log));
-    writeFileSync(EXPORT_RESULTS, `${JSON.stringify({ machine: { ...machine, loadAverageEnd: loadavg() }, args, summary: exportSummary }, null, 2)}\n`);
+    writeFileSync(
+      EXPORT_RESULTS,
+      `${JSON.stringify({ machine: { ...machine, loadAverageEnd: loadavg() }, args, summary: exportSummary }, null, 2)}\n`,
+    );
     process.stdout.write(`${JSON.stringify(exportSummary, null, 2)}\nwrote bench/export-results.json\n`);
     return;
   }
-  if (!args.skipUi && !args.cliOnly && !existsSync(fileURLToPath(new URL('../dist/renderer/index.html', import.meta.url)))) throw new Error('the UI benchmark needs the built renderer: run `npx vite build` (or pass --skip-ui)');
-  log(`bench: ${args.items.toLocaleString('en-US')} items, ${args.runs} runs, ${args.segments} segments, heap ${args.heap}; load average ${machine.loadAverageStart.map((l) => l.toFixed(2)).join(' ')}`);
+  if (!args.skipUi && !args.cliOnly && !existsSync(fileURLToPath(new URL('../dist/renderer/index.html', import.meta.url))))
+    throw new Error('the UI benchmark needs the built renderer: run `npx vite build` (or pass --skip-ui)');
+  log(
+    `bench: ${args.items.toLocaleString('en-US')} items, ${args.runs} runs, ${args.segments} segments, heap ${args.heap}; load average ${machine.loadAverageStart.map((l) => l.toFixed(2)).join(' ')}`,
+  );
 
   const started = await startDynamoDbLocal({ heap: args.heap });
   if (!started.ok) throw new Error(`DynamoDB Local: ${started.error.message}`);
@@ -205,11 +275,20 @@ async function main(): Promise<void> {
       await rawScan(client, TABLE, args.segments, convention); // warm-up, unmeasured, as in a full run
       const ui = await measureUi(args, client, local.endpoint, log);
       const all = summarize({ items: plan.items, segments: args.segments, runs: args.runs, loadMs, scans: emptyScans(), ui });
-      const uiTargets = targets(plan.items, all).filter((t) => t.target.startsWith('UI') || t.target.startsWith('no main-thread') || t.target.startsWith('scroll'));
+      const uiTargets = targets(plan.items, all).filter(
+        (t) => t.target.startsWith('UI') || t.target.startsWith('no main-thread') || t.target.startsWith('scroll'),
+      );
       const machineEnd = { ...machine, loadAverageEnd: loadavg() };
       writeFileSync(RESULTS, `${JSON.stringify({ machine: machineEnd, args, ui, summary: all.ui, targets: uiTargets }, null, 2)}\n`);
-      process.stdout.write(`${JSON.stringify(all.ui, null, 2)}\n${textTable(['target', 'this run', 'verdict'], uiTargets.map((t) => [t.target, t.value, t.met === undefined ? '–' : t.met ? 'met' : 'MISSED']))}\n`);
-      process.stdout.write(`load average ${machine.loadAverageStart.map((l) => l.toFixed(2)).join(' / ')} at start, ${machineEnd.loadAverageEnd.map((l) => l.toFixed(2)).join(' / ')} at end\nwrote bench/results.json (UI only; docs/benchmarks.md untouched)\n`);
+      process.stdout.write(
+        `${JSON.stringify(all.ui, null, 2)}\n${textTable(
+          ['target', 'this run', 'verdict'],
+          uiTargets.map((t) => [t.target, t.value, t.met === undefined ? '–' : t.met ? 'met' : 'MISSED']),
+        )}\n`,
+      );
+      process.stdout.write(
+        `load average ${machine.loadAverageStart.map((l) => l.toFixed(2)).join(' / ')} at start, ${machineEnd.loadAverageEnd.map((l) => l.toFixed(2)).join(' / ')} at end\nwrote bench/results.json (UI only; docs/benchmarks.md untouched)\n`,
+      );
       return;
     }
     if (!args.uiOnly) {
@@ -221,7 +300,15 @@ async function main(): Promise<void> {
     log('whole processes…');
     const processes = await measureProcesses(args, local.endpoint, plan, log);
     log('lookups…');
-    const lookups = await benchLookups(client, TABLE, args.items, convention, args.lookups, Math.max(3, Math.min(5, Math.round(1_000_000 / args.items))), args.segments);
+    const lookups = await benchLookups(
+      client,
+      TABLE,
+      args.items,
+      convention,
+      args.lookups,
+      Math.max(3, Math.min(5, Math.round(1_000_000 / args.items))),
+      args.segments,
+    );
     let ui: UiRun[] | undefined;
     let uiError: string | undefined;
     if (!args.skipUi) {
@@ -239,22 +326,49 @@ async function main(): Promise<void> {
     if (args.exportItems > 0) {
       log('export audit…');
       const cli = summary0(scans);
-      exportSummary = summarizeExport(await benchExport(args.exportItems, args.runs, log), { ms: cli.ms, peakRssBytes: cli.rss, items: plan.items });
-      writeFileSync(EXPORT_RESULTS, `${JSON.stringify({ machine: { ...machine, loadAverageEnd: loadavg() }, args, summary: exportSummary }, null, 2)}\n`);
+      exportSummary = summarizeExport(await benchExport(args.exportItems, args.runs, log), {
+        ms: cli.ms,
+        peakRssBytes: cli.rss,
+        items: plan.items,
+      });
+      writeFileSync(
+        EXPORT_RESULTS,
+        `${JSON.stringify({ machine: { ...machine, loadAverageEnd: loadavg() }, args, summary: exportSummary }, null, 2)}\n`,
+      );
     }
-    const figures: BenchFigures = { items: plan.items, halfItems: halfPlan.items, segments: args.segments, runs: args.runs, loadMs, scans, lookups, ...(ui ? { ui } : {}) };
+    const figures: BenchFigures = {
+      items: plan.items,
+      halfItems: halfPlan.items,
+      segments: args.segments,
+      runs: args.runs,
+      loadMs,
+      scans,
+      lookups,
+      ...(ui ? { ui } : {}),
+    };
     const summary = summarize(figures);
     const finished = { ...machine, loadAverageEnd: loadavg() };
     const verdicts = targets(plan.items, summary);
-    writeFileSync(RESULTS, `${JSON.stringify({ machine: finished, args, plan, figures, summary, targets: verdicts, processes, ...(uiError ? { uiError } : {}) }, null, 2)}\n`);
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ machine: finished, args, plan, figures, summary, targets: verdicts, processes, ...(uiError ? { uiError } : {}) }, null, 2)}\n`,
+    );
     const doc = existsSync(DOCS) ? readFileSync(DOCS, 'utf8') : '# Benchmarks\n';
-    const section = docsSection(finished, figures, summary).replace(`<!-- /bench:${plan.items} -->`, `\nWhole processes, started cold (node + SDK only for the raw one):\n\n${processes.lines.map((l) => `- ${l}`).join('\n')}\n<!-- /bench:${plan.items} -->`);
+    const section = docsSection(finished, figures, summary).replace(
+      `<!-- /bench:${plan.items} -->`,
+      `\nWhole processes, started cold (node + SDK only for the raw one):\n\n${processes.lines.map((l) => `- ${l}`).join('\n')}\n<!-- /bench:${plan.items} -->`,
+    );
     writeFileSync(DOCS, upsertSection(doc, plan.items, section));
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ machine: finished, args, plan, summary, targets: verdicts })}\n`);
     } else {
       process.stdout.write(`\n${textTable([...FIGURE_HEADER], figureRows(plan.items, summary))}\n\n`);
-      process.stdout.write(`${textTable(['target', 'this run', 'verdict'], verdicts.map((t) => [t.target, t.value, t.met === undefined ? '–' : t.met ? 'met' : 'MISSED']))}\n`);
+      process.stdout.write(
+        `${textTable(
+          ['target', 'this run', 'verdict'],
+          verdicts.map((t) => [t.target, t.value, t.met === undefined ? '–' : t.met ? 'met' : 'MISSED']),
+        )}\n`,
+      );
       process.stdout.write(`\n${processes.lines.join('\n')}\n`);
       if (exportSummary) process.stdout.write(`\nexport audit:\n${JSON.stringify(exportSummary, null, 2)}\n`);
       process.stdout.write(`\nwrote bench/results.json${exportSummary ? ', bench/export-results.json' : ''} and docs/benchmarks.md\n`);

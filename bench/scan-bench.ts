@@ -36,7 +36,12 @@ function cpuMs(since: NodeJS.CpuUsage): number {
 }
 
 /** Scans with plain ScanCommand calls, `segments` in parallel, doing nothing with the items: the physical limit. */
-export async function rawScan(client: DynamoDBClient, table: string, segments: number, convention: Convention | undefined): Promise<ScanSample> {
+export async function rawScan(
+  client: DynamoDBClient,
+  table: string,
+  segments: number,
+  convention: Convention | undefined,
+): Promise<ScanSample> {
   const projection = convention ? scanProjection(convention) : undefined;
   const started = performance.now();
   const cpu = process.cpuUsage();
@@ -65,7 +70,13 @@ export async function rawScan(client: DynamoDBClient, table: string, segments: n
  * The audit through runAudit in this process: with `deltas`, as the app and browser mode run it
  * (rows built for the UI every 100 ms); without, as the CLI runs it (report only).
  */
-export async function auditInProcess(client: DynamoDBClient, table: string, segments: number, convention: Convention, deltas: boolean): Promise<ScanSample & { readonly report: AuditReport }> {
+export async function auditInProcess(
+  client: DynamoDBClient,
+  table: string,
+  segments: number,
+  convention: Convention,
+  deltas: boolean,
+): Promise<ScanSample & { readonly report: AuditReport }> {
   const started = performance.now();
   const cpu = process.cpuUsage();
   let firstGroupMs: number | undefined;
@@ -89,29 +100,67 @@ export async function auditInProcess(client: DynamoDBClient, table: string, segm
   const ms = performance.now() - started;
   const cpuSpent = cpuMs(cpu);
   if (!run.report.complete) throw new Error(`the audit did not complete: ${run.report.reason ?? 'unknown'}`);
-  return { ms, items: run.report.scanned, cpuMs: cpuSpent, report: run.report, ...(firstGroupMs === undefined ? {} : { firstGroupMs }), ...(deltas ? { streamedBytes } : {}) };
+  return {
+    ms,
+    items: run.report.scanned,
+    cpuMs: cpuSpent,
+    report: run.report,
+    ...(firstGroupMs === undefined ? {} : { firstGroupMs }),
+    ...(deltas ? { streamedBytes } : {}),
+  };
 }
 
 /**
  * `locksmith audit --json` as a separate process; wall time includes Node, tsx and SDK start-up. A fresh
  * data folder per run unless `dataDir` is given: a shared one keeps the key-schema cache between runs.
  */
-export async function auditCli(endpoint: string, table: string, segments: number, dataDir?: string): Promise<ScanSample & { readonly report: AuditReport }> {
+export async function auditCli(
+  endpoint: string,
+  table: string,
+  segments: number,
+  dataDir?: string,
+): Promise<ScanSample & { readonly report: AuditReport }> {
   const dir = mkdtempSync(join(tmpdir(), 'locksmith-bench-'));
   const rssFile = join(dir, 'rss.json');
   const started = performance.now();
   try {
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', RSS_HOOK, BIN, 'audit', '--endpoint', endpoint, '--table', table, '--preset', 'uniq', '--segments', String(segments), '--json'], {
-        env: { ...process.env, LOCKSMITH_BENCH_RSS_FILE: rssFile, LOCKSMITH_DATA_DIR: dataDir ?? dir, AWS_ACCESS_KEY_ID: 'locksmith', AWS_SECRET_ACCESS_KEY: 'locksmith' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          RSS_HOOK,
+          BIN,
+          'audit',
+          '--endpoint',
+          endpoint,
+          '--table',
+          table,
+          '--preset',
+          'uniq',
+          '--segments',
+          String(segments),
+          '--json',
+        ],
+        {
+          env: {
+            ...process.env,
+            LOCKSMITH_BENCH_RSS_FILE: rssFile,
+            LOCKSMITH_DATA_DIR: dataDir ?? dir,
+            AWS_ACCESS_KEY_ID: 'locksmith',
+            AWS_SECRET_ACCESS_KEY: 'locksmith',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (c: Buffer) => out.push(c));
       child.stderr.on('data', (c: Buffer) => err.push(c));
       child.once('error', reject);
-      child.once('close', (exitCode) => resolve({ code: exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+      child.once('close', (exitCode) =>
+        resolve({ code: exitCode, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+      );
     });
     const ms = performance.now() - started;
     // Exit 1 = complete with problems, which the bench table has on purpose.

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatMs, formatRate, formatRatio, interleave, itemsPerSecond, markdownTable, median, percentile, ratio, textTable } from './stats';
+import {
+  formatBytes,
+  formatMs,
+  formatRate,
+  formatRatio,
+  interleave,
+  itemsPerSecond,
+  markdownTable,
+  median,
+  percentile,
+  ratio,
+  textTable,
+} from './stats';
 
 describe('median and percentile', () => {
   it('takes the middle value of an odd count and the mean of the middle two of an even count', () => {

@@ -22,7 +22,13 @@ export async function createBenchTable(client: DynamoDBClient, table: string): P
         { AttributeName: 'PK', KeyType: 'HASH' },
         { AttributeName: 'SK', KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: [{ IndexName: EMAIL_INDEX.name, KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } }],
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: EMAIL_INDEX.name,
+          KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+      ],
     }),
   );
   for (;;) {
@@ -51,7 +57,13 @@ export async function createPlainTable(client: DynamoDBClient, table: string): P
 }
 
 /** Loads the generated items with parallel BatchWriteItem writers; returns the items written. */
-export async function loadBenchTable(client: DynamoDBClient, table: string, items: number, writers = 8, onChunk?: (written: number) => void): Promise<number> {
+export async function loadBenchTable(
+  client: DynamoDBClient,
+  table: string,
+  items: number,
+  writers = 8,
+  onChunk?: (written: number) => void,
+): Promise<number> {
   let written = 0;
   for (const chunk of datasetChunks(items, 20_000)) {
     await batchWriteAll(client, table, chunk, writers);

@@ -44,7 +44,12 @@ export function cpuByName(): Record<string, number> {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         // ppid is the line's 4th field; utime and stime its 14th and 15th, in clock ticks (100 a second).
-        procs.push({ pid: Number(pid), ppid: Number(fields[1]), name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 });
+        procs.push({
+          pid: Number(pid),
+          ppid: Number(fields[1]),
+          name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+          ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100,
+        });
       } catch {
         // The process ended meanwhile.
       }
@@ -53,7 +58,7 @@ export function cpuByName(): Record<string, number> {
     return {};
   }
   const mine = new Set([process.pid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of procs) if (!mine.has(p.pid) && mine.has(p.ppid)) grew = mine.add(p.pid) !== undefined;
   }
@@ -62,7 +67,10 @@ export function cpuByName(): Record<string, number> {
     if (p.pid === process.pid || !mine.has(p.pid)) continue;
     // Chromium's processes by kind: the page's renderer, the GPU (compositing), the network service, the browser.
     const cmd = p.name === 'chromium' ? readCmdline(p.pid) : '';
-    const kind = p.name === 'chromium' ? (/--utility-sub-type=\w+\.mojom\.(\w+)/.exec(cmd)?.[1] ?? /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser') : undefined;
+    const kind =
+      p.name === 'chromium'
+        ? (/--utility-sub-type=\w+\.mojom\.(\w+)/.exec(cmd)?.[1] ?? /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser')
+        : undefined;
     const name = kind ? `chromium ${kind}` : p.name;
     out[name] = (out[name] ?? 0) + p.ms;
   }
@@ -122,7 +130,14 @@ export async function tabHeap(browser: Browser, page: Page): Promise<{ page: num
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -263,14 +278,29 @@ export async function uiRun(browser: Browser, endpoint: string, table: string): 
     await app.selectTable(table);
     // A function, not a string: the app's CSP forbids eval, which a string predicate needs.
     try {
-      await page.waitForFunction(() => (globalThis as unknown as { __bench: PageProbe }).__bench.done !== undefined, undefined, { timeout: Number(process.env.BENCH_UI_TIMEOUT_MS ?? 900_000), polling: 250 });
+      await page.waitForFunction(() => (globalThis as unknown as { __bench: PageProbe }).__bench.done !== undefined, undefined, {
+        timeout: Number(process.env.BENCH_UI_TIMEOUT_MS ?? 900_000),
+        polling: 250,
+      });
     } catch (error) {
       // Say where the UI stood, so a stuck audit can be told apart from a slow one.
-      const phase = await page.getByTestId('inspector').getAttribute('data-audit-phase').catch(() => null);
-      const rows = await page.getByTestId('inspector-row-count').textContent().catch(() => null);
-      const progress = await page.getByTestId('progress').textContent().catch(() => null);
+      const phase = await page
+        .getByTestId('inspector')
+        .getAttribute('data-audit-phase')
+        .catch(() => null);
+      const rows = await page
+        .getByTestId('inspector-row-count')
+        .textContent()
+        .catch(() => null);
+      const progress = await page
+        .getByTestId('progress')
+        .textContent()
+        .catch(() => null);
       const seen = (await page.evaluate(READ_PROBE).catch(() => null)) as PageProbe | null;
-      throw new Error(`${error instanceof Error ? error.message.split('\n')[0] : String(error)}; phase=${String(phase)} rows=${String(rows)} progress=${String(progress)} probe=${JSON.stringify(seen && { ...seen, longTasks: seen.longTasks.length })}`, { cause: error });
+      throw new Error(
+        `${error instanceof Error ? error.message.split('\n')[0] : String(error)}; phase=${String(phase)} rows=${String(rows)} progress=${String(progress)} probe=${JSON.stringify(seen && { ...seen, longTasks: seen.longTasks.length })}`,
+        { cause: error },
+      );
     }
     const cpuMs = cpuSince(cpuBefore);
     const probe = (await page.evaluate(READ_PROBE)) as PageProbe;
@@ -286,7 +316,17 @@ export async function uiRun(browser: Browser, endpoint: string, table: string): 
     const rowsText = (await page.getByTestId('inspector-row-count').textContent())?.trim() ?? '';
     const rowCount = Number(/^(\d+)/.exec(rowsText)?.[1] ?? '0');
     const baselineFrameMs = await baselineScroll(browser, rowCount);
-    return { firstRowsMs: (probe.firstRows ?? Number.NaN) - start, completeMs: done - start, longTasksMs: during, frameMs, rowsText, scrollLongTasksMs, baselineFrameMs, heapBytes, cpuMs };
+    return {
+      firstRowsMs: (probe.firstRows ?? Number.NaN) - start,
+      completeMs: done - start,
+      longTasksMs: during,
+      frameMs,
+      rowsText,
+      scrollLongTasksMs,
+      baselineFrameMs,
+      heapBytes,
+      cpuMs,
+    };
   } finally {
     await context.close();
     await server.stop();

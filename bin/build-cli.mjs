@@ -33,7 +33,10 @@ function sourceUrlPlugin(outdir) {
         const text = readFileSync(args.path, 'utf8');
         if (!text.includes('import.meta.url')) return undefined;
         const fromChunk = relative(outdir, args.path).split('\\').join('/');
-        return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`), loader: 'ts' };
+        return {
+          contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`),
+          loader: 'ts',
+        };
       });
     },
   };

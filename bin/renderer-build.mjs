@@ -27,7 +27,12 @@ export const stale = (output, inputs) => !existsSync(output) || statSync(output)
 export const rendererEntry = (root) => join(root, 'dist', 'renderer', 'index.html');
 
 /** What the renderer build reads: its sources, shared/, the Vite config and package.json. */
-export const rendererInputs = (root) => [join(root, 'renderer'), join(root, 'vite.config.ts'), join(root, 'shared'), join(root, 'package.json')];
+export const rendererInputs = (root) => [
+  join(root, 'renderer'),
+  join(root, 'vite.config.ts'),
+  join(root, 'shared'),
+  join(root, 'package.json'),
+];
 
 /** True when the renderer must be (re)built before it is served. */
 export const rendererStale = (root) => stale(rendererEntry(root), rendererInputs(root));

@@ -16,5 +16,8 @@ function run(command, args, env = process.env) {
 }
 
 run('npm', ['run', 'build']);
-run('npx', ['playwright', 'test', 'e2e/screenshots.spec.ts', '--project', 'browser-mode', '--grep', 'light'], { ...process.env, LOCKSMITH_DOCS_IMAGES: images });
+run('npx', ['playwright', 'test', 'e2e/screenshots.spec.ts', '--project', 'browser-mode', '--grep', 'light'], {
+  ...process.env,
+  LOCKSMITH_DOCS_IMAGES: images,
+});
 process.stdout.write(`wrote ${join('docs', 'images', 'inspector.png')}\n`);

@@ -45,11 +45,14 @@ const forward = (child) => {
 };
 
 if (binary) {
-  if (stale(at('dist-electron', 'main.cjs'), [at('electron'), ...shared])) run('bundling the Electron main process', process.execPath, [at('bin', 'build-electron.mjs')]);
+  if (stale(at('dist-electron', 'main.cjs'), [at('electron'), ...shared]))
+    run('bundling the Electron main process', process.execPath, [at('bin', 'build-electron.mjs')]);
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE;
   forward(spawn(binary, [root], { cwd: root, stdio: 'inherit', env }));
 } else {
-  process.stderr.write('No Electron binary on this machine (node_modules/electron/dist is missing: it is fetched on first launch and this machine is offline) — starting browser mode instead.\n');
+  process.stderr.write(
+    'No Electron binary on this machine (node_modules/electron/dist is missing: it is fetched on first launch and this machine is offline) — starting browser mode instead.\n',
+  );
   forward(spawn(process.execPath, [at('bin', 'locksmith'), 'serve', '--open', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }));
 }

@@ -11,7 +11,8 @@ import type { AppPage } from './pages/app-page';
 import type { ExportedJson, InspectorPage } from './pages/inspector-page';
 
 // One row per account, per orphan lock and per malformed lock.
-const rowTotal = (expected: ExpectedTable): number => expected.accounts + expected.summary['orphan-lock'] + expected.summary['malformed-lock'];
+const rowTotal = (expected: ExpectedTable): number =>
+  expected.accounts + expected.summary['orphan-lock'] + expected.summary['malformed-lock'];
 const signatures = (problems: readonly Problem[]): string[] => problems.map(problemSignature).sort();
 const number = (n: number): string => n.toLocaleString('en-US');
 
@@ -26,7 +27,8 @@ async function expectTable(page: Page, inspector: InspectorPage, expected: Expec
   await inspector.filter('orphan-lock');
   const orphans = expected.problems.filter((p) => p.kind === 'orphan-lock');
   await expect(inspector.rows).toHaveCount(orphans.length);
-  for (const orphan of orphans) await expect(inspector.rows.filter({ hasText: Object.values(orphan.lock ?? {})[0] as string })).toHaveCount(1);
+  for (const orphan of orphans)
+    await expect(inspector.rows.filter({ hasText: Object.values(orphan.lock ?? {})[0] as string })).toHaveCount(1);
   await inspector.filter('all');
 }
 
@@ -68,7 +70,13 @@ test('switching tables back and forth shows each table exactly, never the rows o
   await expectTable(page, inspector, EXPECTED_PROBLEMS.accounts);
 });
 
-test('after a release, the inspector, the lookup card, both exports and a re-run agree', async ({ app, inspector, lookup, lockForm, page }) => {
+test('after a release, the inspector, the lookup card, both exports and a re-run agree', async ({
+  app,
+  inspector,
+  lookup,
+  lockForm,
+  page,
+}) => {
   const before = EXPECTED_PROBLEMS.accounts;
   const after: ExpectedTable = {
     ...before,
@@ -104,7 +112,13 @@ test('after a release, the inspector, the lookup card, both exports and a re-run
   expect([json.scanned, json.accounts, json.locks]).toEqual([after.items, after.accounts, after.locks]);
   expect(signatures(json.problems as Problem[])).toEqual(signatures(after.problems));
   expect(json.complete).toBe(true);
-  expect(json.exported).toMatchObject({ filter: 'all problems', search: '', rowsShown: rowTotal(after), writesSinceAudit: 1, connection: { id: 'sandbox' } });
+  expect(json.exported).toMatchObject({
+    filter: 'all problems',
+    search: '',
+    rowsShown: rowTotal(after),
+    writesSinceAudit: 1,
+    connection: { id: 'sandbox' },
+  });
   expect(Date.parse(json.exported.exportedAt)).not.toBeNaN();
   const csv = await inspector.exportCsv();
   expect(csv).not.toContain(STUCK_HANDLE);

@@ -19,7 +19,9 @@ test('claims the missing handle lock of an account', async ({ app, inspector, lo
   const json = (await lockForm.previewJson()) as { TransactItems: unknown[] };
   expect(json.TransactItems).toEqual(
     expect.arrayContaining([
-      expect.objectContaining({ Put: expect.objectContaining({ Item: expect.objectContaining({ PK: { S: `UNIQ#HANDLE#${hedy.username}` } }) }) }),
+      expect.objectContaining({
+        Put: expect.objectContaining({ Item: expect.objectContaining({ PK: { S: `UNIQ#HANDLE#${hedy.username}` } }) }),
+      }),
       expect.objectContaining({ ConditionCheck: expect.objectContaining({ Key: { PK: { S: `ACCT#${hedy.id}` }, SK: { S: 'PROFILE' } } }) }),
     ]),
   );

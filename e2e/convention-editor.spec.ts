@@ -9,13 +9,17 @@ test('a misspelt attribute is caught on its field before it runs, and Reset rest
   const attribute = page.locator('#rule-0-attribute');
   await expect(attribute).toHaveValue('email');
   await expect(page.getByTestId('rule-0-attribute-sample')).toHaveText(/^\d[\d,]* of [\d,]+ sampled accounts have `email`$/);
-  await expect(page.getByTestId('rule-0-template-sample')).toHaveText(/^[1-9][\d,]* of [\d,]+ sampled lock keys match UNIQ#EMAIL#\{value\}$/);
+  await expect(page.getByTestId('rule-0-template-sample')).toHaveText(
+    /^[1-9][\d,]* of [\d,]+ sampled lock keys match UNIQ#EMAIL#\{value\}$/,
+  );
 
   // Act: the typo from the issue, and a template without {value}.
   await attribute.fill('emial');
   await expect(page.getByTestId('rule-0-attribute-sample')).toHaveText(/^Check this: 0 of [\d,]+ sampled accounts have `emial`$/);
   await page.locator('#rule-0-template').fill('UNIQ#EMAIL#');
-  await expect(page.getByTestId('rule-0-template-error')).toHaveText('The template must contain {value} (in the partition key, the sort key, or both).');
+  await expect(page.getByTestId('rule-0-template-error')).toHaveText(
+    'The template must contain {value} (in the partition key, the sort key, or both).',
+  );
   await expect(page.locator('#rule-0-template')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('button', { name: 'Re-run the audit with these rules' })).toBeDisabled();
 

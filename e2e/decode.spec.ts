@@ -14,7 +14,10 @@ test('decodes a cancellation, shows the ALL_OLD item and looks its value up', as
   await expect(page.getByTestId('decode-request')).toHaveValue(/UNIQ#HANDLE#ada/);
 
   // A pasted CancellationReasons array with the ALL_OLD item of the failed action.
-  const reasons = JSON.stringify([{ Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: { PK: { S: `UNIQ#HANDLE#${STUCK_HANDLE}` }, SK: { S: 'LOCK' } } }]);
+  const reasons = JSON.stringify([
+    { Code: 'None' },
+    { Code: 'ConditionalCheckFailed', Item: { PK: { S: `UNIQ#HANDLE#${STUCK_HANDLE}` }, SK: { S: 'LOCK' } } },
+  ]);
   await page.getByTestId('decode-text').fill(reasons);
   await page.getByRole('button', { name: 'Decode', exact: true }).click();
   const failed = page.getByTestId('decode-reason').nth(1);

@@ -69,13 +69,20 @@ test.describe('Electron app', () => {
   });
 
   test('loads no remote content', async () => {
-    const fetched = await page.evaluate(() => fetch('https://example.com/').then(() => 'loaded', () => 'blocked'));
+    const fetched = await page.evaluate(() =>
+      fetch('https://example.com/').then(
+        () => 'loaded',
+        () => 'blocked',
+      ),
+    );
     expect(fetched).toBe('blocked');
   });
 
   test('answers a bridge call and refuses bad arguments', async () => {
     const results = await page.evaluate(async () => {
-      const bridge = (globalThis as unknown as { locksmith: { call(m: string, a: unknown): Promise<{ ok: boolean; error?: { kind: string } }> } }).locksmith;
+      const bridge = (
+        globalThis as unknown as { locksmith: { call(m: string, a: unknown): Promise<{ ok: boolean; error?: { kind: string } }> } }
+      ).locksmith;
       return [await bridge.call('settings.get', {}), await bridge.call('tables.list', { connectionId: 'x'.repeat(999) })];
     });
     expect(results[0]?.ok).toBe(true);

@@ -11,7 +11,13 @@ import { tableArnFor } from '../electron/services/export/layout';
 import { expect, test } from './fixtures';
 import { expectAccessible } from './support/accessible';
 
-test('audit from an export shows its problem groups labelled with its time, and confirming drops what was fixed since', async ({ app, server, inspector, page, dataDir }) => {
+test('audit from an export shows its problem groups labelled with its time, and confirming drops what was fixed since', async ({
+  app,
+  server,
+  inspector,
+  page,
+  dataDir,
+}) => {
   const expected = EXPECTED_PROBLEMS.accounts;
   await app.selectConnection('sandbox');
   if ((await app.table('accounts').getAttribute('aria-current')) !== 'true') await app.selectTable('accounts');
@@ -19,9 +25,18 @@ test('audit from an export shows its problem groups labelled with its time, and 
   const client = sandboxClient(await app.effectiveEndpoint(), server.sandboxKey());
   try {
     const out = join(dataDir, 'accounts-export');
-    const written = await exportTable({ client, table: 'accounts', keys: { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } }, tableArn: tableArnFor('accounts', 'us-east-1'), out, partitions: 4 });
+    const written = await exportTable({
+      client,
+      table: 'accounts',
+      keys: { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } },
+      tableArn: tableArnFor('accounts', 'us-east-1'),
+      out,
+      partitions: 4,
+    });
     // After the export: the stuck handle's orphan lock is released.
-    await client.send(new DeleteItemCommand({ TableName: 'accounts', Key: { PK: { S: `UNIQ#HANDLE#${STUCK_HANDLE}` }, SK: { S: 'LOCK' } } }));
+    await client.send(
+      new DeleteItemCommand({ TableName: 'accounts', Key: { PK: { S: `UNIQ#HANDLE#${STUCK_HANDLE}` }, SK: { S: 'LOCK' } } }),
+    );
 
     const live = await inspector.runId();
     // Keyboard: Escape closes the form and gives the focus back; the path field has it when open; Enter starts.
@@ -56,7 +71,9 @@ test('audit from an export shows its problem groups labelled with its time, and 
     await expect(inspector.rows).toHaveCount(expected.summary['orphan-lock'] - 1);
     await expect(inspector.rows.filter({ hasText: `UNIQ#HANDLE#${STUCK_HANDLE}` })).toHaveCount(0);
     // A file saved from it says what it is: the export, its time, the confirmation.
-    const saved = (await inspector.exportJson()) as Awaited<ReturnType<typeof inspector.exportJson>> & { source?: { exportArn: string; exportTime: string; confirmed?: { stale: number } } };
+    const saved = (await inspector.exportJson()) as Awaited<ReturnType<typeof inspector.exportJson>> & {
+      source?: { exportArn: string; exportTime: string; confirmed?: { stale: number } };
+    };
     expect(saved.source).toMatchObject({ exportArn: written.exportArn, exportTime, confirmed: { stale: 1 } });
     expect(saved.summary['orphan-lock']).toBe(expected.summary['orphan-lock'] - 1);
   } finally {

@@ -43,7 +43,8 @@ export const test = base.extend<LocksmithFixtures>({
     const server = await startServe({ dataDir, args: serveArgs });
     await use(server);
     await server.stop();
-    if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('server-output', { body: server.output(), contentType: 'text/plain' });
+    if (testInfo.status !== testInfo.expectedStatus)
+      await testInfo.attach('server-output', { body: server.output(), contentType: 'text/plain' });
   },
   app: async ({ page, server }, use) => {
     // Item values are data: any browser dialog (an alert from injected markup) fails the test.

@@ -24,7 +24,12 @@ async function expectMarked(surface: Locator): Promise<void> {
   expect(await surface.innerText()).not.toContain('\u202e');
 }
 
-test('bidi and invisible characters in a lock key are visible in the inspector and the lookup', async ({ app, server, inspector, lookup }) => {
+test('bidi and invisible characters in a lock key are visible in the inspector and the lookup', async ({
+  app,
+  server,
+  inspector,
+  lookup,
+}) => {
   // Arrange: an orphan lock with the hostile handle, written into the sandbox's accounts table.
   await app.selectConnection('sandbox');
   // The sandbox is a private database: only its own access key sees its tables.
@@ -58,13 +63,25 @@ test('bidi and invisible characters in a lock key are visible in the inspector a
   expect(await lookup.rule('HANDLE').innerText()).not.toContain('\u202e');
 });
 
-test('bidi controls are marked in the lock form and the repair dialog: hand-picked list, fixes, actions, left for you', async ({ app, server, inspector, lockForm, page }) => {
+test('bidi controls are marked in the lock form and the repair dialog: hand-picked list, fixes, actions, left for you', async ({
+  app,
+  server,
+  inspector,
+  lockForm,
+  page,
+}) => {
   // Arrange: an orphan lock that reads "alice", and two accounts sharing a spoofed e-mail (a duplicate, left for a person).
   await app.selectConnection('sandbox');
   const client = sandboxClient(await app.effectiveEndpoint(), server.sandboxKey());
   try {
     await client.send(new PutItemCommand({ TableName: 'accounts', Item: { PK: { S: `UNIQ#HANDLE#${SPOOF}` }, SK: { S: 'LOCK' } } }));
-    for (const id of ['spoof1', 'spoof2']) await client.send(new PutItemCommand({ TableName: 'accounts', Item: { PK: { S: `ACCT#${id}` }, SK: { S: 'PROFILE' }, email: { S: `${SPOOF}@example.com` }, username: { S: id } } }));
+    for (const id of ['spoof1', 'spoof2'])
+      await client.send(
+        new PutItemCommand({
+          TableName: 'accounts',
+          Item: { PK: { S: `ACCT#${id}` }, SK: { S: 'PROFILE' }, email: { S: `${SPOOF}@example.com` }, username: { S: id } },
+        }),
+      );
   } finally {
     client.destroy();
   }

@@ -21,7 +21,10 @@ test('the inspector and dialogs work from the keyboard', async ({ app, inspector
   await expect(page.locator('#inspector-row-1').getByTestId('row-detail')).toBeVisible();
 
   // The expanded row's item viewer closes with Esc and gives focus back.
-  await page.locator('#inspector-row-1').getByRole('button', { name: /View lock item|View account item/ }).click();
+  await page
+    .locator('#inspector-row-1')
+    .getByRole('button', { name: /View lock item|View account item/ })
+    .click();
   await expect(page.getByTestId('item-viewer')).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('item-viewer')).toBeHidden();

@@ -19,7 +19,11 @@ async function expectInside(inner: Locator, outer: Locator | { x: number; width:
   expect(box.x + box.width, `${what}: right edge`).toBeLessThanOrEqual(frame.x + frame.width + 1);
 }
 
-test('at 1024×700 the header, the grid and an expanded row fit, long values end in an ellipsis', async ({ app, inspector, page }, testInfo) => {
+test('at 1024×700 the header, the grid and an expanded row fit, long values end in an ellipsis', async ({
+  app,
+  inspector,
+  page,
+}, testInfo) => {
   const viewport = { width: 1024, height: 700 };
   await page.setViewportSize(viewport);
   await app.selectConnection('sandbox');
@@ -50,7 +54,11 @@ test('at 1024×700 the header, the grid and an expanded row fit, long values end
   const found = inspector.row('UNIQ#EMAIL#ex-employee#42@example.com');
   await expect(found).toBeVisible();
   const value = found.locator('.cell-value').first();
-  const cut = await value.evaluate((el) => ({ overflow: el.scrollWidth > el.clientWidth, ellipsis: el.ownerDocument.defaultView?.getComputedStyle(el).textOverflow, title: el.getAttribute('title') }));
+  const cut = await value.evaluate((el) => ({
+    overflow: el.scrollWidth > el.clientWidth,
+    ellipsis: el.ownerDocument.defaultView?.getComputedStyle(el).textOverflow,
+    title: el.getAttribute('title'),
+  }));
   expect(cut.ellipsis).toBe('ellipsis');
   expect(cut.title).toContain('UNIQ#EMAIL#ex-employee#42@example.com');
   await inspector.search('');

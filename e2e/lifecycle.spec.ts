@@ -7,7 +7,12 @@
 import { ACCOUNTS_NAMED, EXPECTED_PROBLEMS } from '../electron/services/sandbox';
 import { expect, test } from './fixtures';
 
-test('change a handle, then delete the account with its locks: previewed, verified, audited again', async ({ app, inspector, lockForm, page }) => {
+test('change a handle, then delete the account with its locks: previewed, verified, audited again', async ({
+  app,
+  inspector,
+  lockForm,
+  page,
+}) => {
   const { ada } = ACCOUNTS_NAMED;
   const expected = EXPECTED_PROBLEMS.accounts;
   await app.selectConnection('sandbox');
@@ -21,7 +26,9 @@ test('change a handle, then delete the account with its locks: previewed, verifi
   await expect(lockForm.root.getByTestId('tx-account-fixed')).toContainText(`ACCT#${ada.id}`);
   await lockForm.root.getByTestId('tx-value').fill('ada2');
   await lockForm.preview();
-  const change = (await lockForm.previewJson()) as { TransactItems: Record<string, { Key?: unknown; Item?: Record<string, unknown>; UpdateExpression?: string }>[] };
+  const change = (await lockForm.previewJson()) as {
+    TransactItems: Record<string, { Key?: unknown; Item?: Record<string, unknown>; UpdateExpression?: string }>[];
+  };
   expect(change.TransactItems.map((t) => Object.keys(t)[0])).toEqual(['Put', 'Delete', 'Update']);
   expect(change.TransactItems[0]?.Put?.Item).toMatchObject({ PK: { S: 'UNIQ#HANDLE#ada2' } });
   expect(change.TransactItems[1]?.Delete?.Key).toEqual({ PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' } });
@@ -40,7 +47,11 @@ test('change a handle, then delete the account with its locks: previewed, verifi
   await detail.getByTestId('action-delete-account').click();
   await lockForm.preview();
   const del = (await lockForm.previewJson()) as { TransactItems: Record<string, { Key?: Record<string, { S: string }> }>[] };
-  expect(del.TransactItems.map((t) => Object.values(t)[0]?.Key?.PK?.S)).toEqual([`ACCT#${ada.id}`, `UNIQ#EMAIL#${ada.email}`, 'UNIQ#HANDLE#ada2']);
+  expect(del.TransactItems.map((t) => Object.values(t)[0]?.Key?.PK?.S)).toEqual([
+    `ACCT#${ada.id}`,
+    `UNIQ#EMAIL#${ada.email}`,
+    'UNIQ#HANDLE#ada2',
+  ]);
   await lockForm.confirm(`ACCT#${ada.id}`);
   outcome = await lockForm.execute();
   await expect(outcome).toHaveAttribute('data-status', 'succeeded');

@@ -10,7 +10,12 @@ import { AppPage } from './pages/app-page';
 import { InspectorPage } from './pages/inspector-page';
 import { startServe } from './support/server';
 
-test('live in two tabs: one switching it off leaves the other live, and a later write still reaches it', async ({ localDynamo, dataDir, page, context }) => {
+test('live in two tabs: one switching it off leaves the other live, and a later write still reaches it', async ({
+  localDynamo,
+  dataDir,
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   const client = testClient(localDynamo.endpoint);
   const table = await createStreamTable(client, 'live_two_tabs');
@@ -35,7 +40,9 @@ test('live in two tabs: one switching it off leaves the other live, and a later 
 
     // The second still reads the stream: a raw delete made now shows up there.
     await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#b1' }, SK: { S: 'PROFILE' } } }));
-    await expect(second.locator('[data-testid="live-problem"][data-kind="orphan-lock"][data-value="grace"]')).toBeVisible({ timeout: 30_000 });
+    await expect(second.locator('[data-testid="live-problem"][data-kind="orphan-lock"][data-value="grace"]')).toBeVisible({
+      timeout: 30_000,
+    });
     await expect(second.getByTestId('live-watch')).toHaveAttribute('data-live-status', 'live');
   } finally {
     client.destroy();

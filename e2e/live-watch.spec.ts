@@ -6,7 +6,12 @@ import { expect, test } from './fixtures';
 import { AppPage } from './pages/app-page';
 import { startServe } from './support/server';
 
-test('live on, a raw delete from outside: the orphan appears marked new with its cause, and clears when fixed', async ({ localDynamo, dataDir, page, inspector }) => {
+test('live on, a raw delete from outside: the orphan appears marked new with its cause, and clears when fixed', async ({
+  localDynamo,
+  dataDir,
+  page,
+  inspector,
+}) => {
   test.setTimeout(120_000);
   // Arrange: a stream-enabled seed-1 table with healthy accounts, and a server pointed at it.
   const client = testClient(localDynamo.endpoint);

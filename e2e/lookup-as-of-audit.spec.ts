@@ -9,7 +9,12 @@ import { DeleteItemCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/clie
 import { sandboxClient, USERS_ORPHAN_NAME } from '../electron/services/sandbox';
 import { expect, test } from './fixtures';
 
-test('a lookup answered from the audit is labelled as of that audit, confirms by a scan, and suggests the GSI', async ({ app, inspector, lookup, page }) => {
+test('a lookup answered from the audit is labelled as of that audit, confirms by a scan, and suggests the GSI', async ({
+  app,
+  inspector,
+  lookup,
+  page,
+}) => {
   await app.selectConnection('sandbox');
   await app.selectTable('users');
   await inspector.waitComplete();
@@ -38,7 +43,13 @@ test('a lookup answered from the audit is labelled as of that audit, confirms by
   await expect(lookup.rule('NAME').getByTestId('lookup-suggested-index')).toBeVisible();
 });
 
-test('an orphan answered from the audit offers its release only after a scan confirms it', async ({ app, server, inspector, lookup, lockForm }) => {
+test('an orphan answered from the audit offers its release only after a scan confirms it', async ({
+  app,
+  server,
+  inspector,
+  lookup,
+  lockForm,
+}) => {
   await app.selectConnection('sandbox');
   await app.selectTable('users');
   await inspector.waitComplete();

@@ -30,7 +30,13 @@ async function loseNextAnswer(page: Page, method: string, fault: (route: Route) 
 
 const UNKNOWN = 'Outcome unknown — the request may have been applied';
 
-test('tx.execute: a release whose answer was reset, then one whose answer was a 502 page — outcome unknown, lock gone, Activity lists both', async ({ app, server, inspector, lockForm, page }) => {
+test('tx.execute: a release whose answer was reset, then one whose answer was a 502 page — outcome unknown, lock gone, Activity lists both', async ({
+  app,
+  server,
+  inspector,
+  lockForm,
+  page,
+}) => {
   await app.selectConnection('sandbox');
   await app.selectTable('accounts');
   await inspector.waitComplete();
@@ -53,7 +59,9 @@ test('tx.execute: a release whose answer was reset, then one whose answer was a 
       await expect(error).toContainText('look the value up');
       await expect(lockForm.root).not.toContainText('not accepted');
       // It was applied: the lock is gone.
-      const lock = await client.send(new GetItemCommand({ TableName: 'accounts', Key: { PK: { S: `UNIQ#${rule}#${value}` }, SK: { S: 'LOCK' } }, ConsistentRead: true }));
+      const lock = await client.send(
+        new GetItemCommand({ TableName: 'accounts', Key: { PK: { S: `UNIQ#${rule}#${value}` }, SK: { S: 'LOCK' } }, ConsistentRead: true }),
+      );
       expect(lock.Item, fault).toBeUndefined();
       await lockForm.close();
     }
@@ -66,7 +74,12 @@ test('tx.execute: a release whose answer was reset, then one whose answer was a 
   }
 });
 
-test('tx.execute with the server gone before the send: the page cannot tell, so it says outcome unknown; nothing was sent, and Activity says so', async ({ app, inspector, lockForm, page }) => {
+test('tx.execute with the server gone before the send: the page cannot tell, so it says outcome unknown; nothing was sent, and Activity says so', async ({
+  app,
+  inspector,
+  lockForm,
+  page,
+}) => {
   await app.selectConnection('sandbox');
   await app.selectTable('accounts');
   await inspector.waitComplete();
@@ -84,7 +97,13 @@ test('tx.execute with the server gone before the send: the page cannot tell, so 
   await expect(page.getByTestId('activity-entry')).toHaveCount(0);
 });
 
-test('a lifecycle write (change a handle) whose answer was reset: outcome unknown, the change applied', async ({ app, server, inspector, lockForm, page }) => {
+test('a lifecycle write (change a handle) whose answer was reset: outcome unknown, the change applied', async ({
+  app,
+  server,
+  inspector,
+  lockForm,
+  page,
+}) => {
   const { ada } = ACCOUNTS_NAMED;
   await app.selectConnection('sandbox');
   await app.selectTable('accounts');
@@ -101,7 +120,9 @@ test('a lifecycle write (change a handle) whose answer was reset: outcome unknow
   await expect(lockForm.root).not.toContainText('not accepted');
   const client = sandboxClient(await app.effectiveEndpoint(), server.sandboxKey());
   try {
-    const lock = await client.send(new GetItemCommand({ TableName: 'accounts', Key: { PK: { S: 'UNIQ#HANDLE#ada2' }, SK: { S: 'LOCK' } }, ConsistentRead: true }));
+    const lock = await client.send(
+      new GetItemCommand({ TableName: 'accounts', Key: { PK: { S: 'UNIQ#HANDLE#ada2' }, SK: { S: 'LOCK' } }, ConsistentRead: true }),
+    );
     expect(lock.Item).toBeDefined();
   } finally {
     client.destroy();
@@ -113,7 +134,11 @@ test('a lifecycle write (change a handle) whose answer was reset: outcome unknow
 });
 
 for (const fault of ['reset', '502 HTML'] as const) {
-  test(`repair.execute whose answer was lost (${fault}): the dialog says it lost track — it may still be running — and Activity lists what was sent`, async ({ app, inspector, page }) => {
+  test(`repair.execute whose answer was lost (${fault}): the dialog says it lost track — it may still be running — and Activity lists what was sent`, async ({
+    app,
+    inspector,
+    page,
+  }) => {
     await app.selectConnection('sandbox');
     await app.selectTable('accounts');
     await inspector.waitComplete();
@@ -139,6 +164,7 @@ for (const fault of ['reset', '502 HTML'] as const) {
       await page.getByTestId('activity').getByRole('button', { name: 'Reload' }).click();
       await expect(page.getByTestId('activity-entry')).toHaveCount(2, { timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
-    for (const entry of await page.getByTestId('activity-entry').all()) await expect(entry.getByTestId('activity-kind')).toHaveText('repair');
+    for (const entry of await page.getByTestId('activity-entry').all())
+      await expect(entry.getByTestId('activity-kind')).toHaveText('repair');
   });
 }

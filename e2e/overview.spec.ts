@@ -13,7 +13,12 @@ import { startServe } from './support/server';
 const pair = { hash: { name: 'PK', type: 'S' as const }, range: { name: 'SK', type: 'S' as const } };
 const s = (value: string): { S: string } => ({ S: value });
 
-test('the overview shows each table’s lock health and trend, audits all, and opens a table', async ({ localDynamo, dataDir, page, inspector }) => {
+test('the overview shows each table’s lock health and trend, audits all, and opens a table', async ({
+  localDynamo,
+  dataDir,
+  page,
+  inspector,
+}) => {
   test.setTimeout(180_000);
   // Arrange: two layouts with problems, a table without locks, an empty one, a doubtful one; two past audits of the first.
   const client = testClient(localDynamo.endpoint);
@@ -26,13 +31,23 @@ test('the overview shows each table’s lock health and trend, audits all, and o
   await client.send(new PutItemCommand({ TableName: plain, Item: { PK: s('order-1'), SK: s('v1') } }));
   const empty = await createTempTable(client, pair, 'ov_empty');
   const doubtful = await createTempTable(client, pair, 'ov_doubtful');
-  await putItems(client, doubtful, [{ PK: s('ACCT#1'), SK: s('PROFILE'), email: s('a@x.io') }, { PK: s('UNIQ#EMAIL#a@x.io'), SK: s('LOCK') }, { PK: s('UNIQ#HANDLE#zed'), SK: s('LOCK') }]);
+  await putItems(client, doubtful, [
+    { PK: s('ACCT#1'), SK: s('PROFILE'), email: s('a@x.io') },
+    { PK: s('UNIQ#EMAIL#a@x.io'), SK: s('LOCK') },
+    { PK: s('UNIQ#HANDLE#zed'), SK: s('LOCK') },
+  ]);
   const target = historyTarget({ endpoint: localDynamo.endpoint, region: 'us-east-1' });
   const past = (problems: number): AuditReport => ({
     table: uniqTable,
     complete: true,
     warnings: [],
-    convention: { preset: 'uniq', keys: uniq.keys, account: { kind: 'key-prefix', prefix: 'ACCT#', range: 'PROFILE' }, rules: [], lockPrefixes: ['UNIQ#'] },
+    convention: {
+      preset: 'uniq',
+      keys: uniq.keys,
+      account: { kind: 'key-prefix', prefix: 'ACCT#', range: 'PROFILE' },
+      rules: [],
+      lockPrefixes: ['UNIQ#'],
+    },
     scanned: 12,
     accounts: 4,
     locks: 7,
@@ -54,7 +69,9 @@ test('the overview shows each table’s lock health and trend, audits all, and o
     await expect(row(uniqTable)).toContainText('uniq (detected)');
     await expect(row(uniqTable)).toContainText('5 problems');
     await expect(row(uniqTable)).toContainText('(export)');
-    await expect(row(uniqTable).getByRole('img')).toHaveAccessibleName('Problems over past audits: 2 complete audits: 3, 5 problems (oldest first), rising');
+    await expect(row(uniqTable).getByRole('img')).toHaveAccessibleName(
+      'Problems over past audits: 2 complete audits: 3, 5 problems (oldest first), rising',
+    );
     await expect(row(markerTable)).toContainText('marker (detected)');
     await expect(row(markerTable)).toContainText('never');
     await expect(row(plain).getByRole('cell').first()).toHaveText('no');
@@ -74,7 +91,9 @@ test('the overview shows each table’s lock health and trend, audits all, and o
     // Assert: the new audits are in the history, and in the trend.
     await expect(row(uniqTable)).toContainText('2 problems');
     await expect(row(uniqTable)).not.toContainText('(export)');
-    await expect(row(uniqTable).getByRole('img')).toHaveAccessibleName('Problems over past audits: 3 complete audits: 3, 5, 2 problems (oldest first), falling');
+    await expect(row(uniqTable).getByRole('img')).toHaveAccessibleName(
+      'Problems over past audits: 3 complete audits: 3, 5, 2 problems (oldest first), falling',
+    );
     await expect(row(markerTable)).toContainText('2 problems');
     await expect(row(doubtful)).toContainText('never');
     await expectAccessible(page, 'overview after Audit all');
@@ -91,13 +110,19 @@ test('the overview shows each table’s lock health and trend, audits all, and o
   }
 });
 
-test('Audit all stops on Cancel: the running audit ends cancelled and is not recorded; a finished one is', async ({ localDynamo, dataDir, page }) => {
+test('Audit all stops on Cancel: the running audit ends cancelled and is not recorded; a finished one is', async ({
+  localDynamo,
+  dataDir,
+  page,
+}) => {
   test.setTimeout(180_000);
   let small = '';
   // Arrange: a table big enough that its scan is still running when Cancel is pressed.
   const client = testClient(localDynamo.endpoint);
   await seedLargeUniqTable(client, 'ov_big', 20_000);
-  await createTempTable(client, PRESET_TABLES[0]!.keys, 'ov_small').then((name) => putItems(client, name, PRESET_TABLES[0]!.items.slice(0, 6)).then(() => (small = name)));
+  await createTempTable(client, PRESET_TABLES[0]!.keys, 'ov_small').then((name) =>
+    putItems(client, name, PRESET_TABLES[0]!.items.slice(0, 6)).then(() => (small = name)),
+  );
   const server = await startServe({ dataDir, args: ['--endpoint', localDynamo.endpoint] });
   try {
     const app = new AppPage(page);

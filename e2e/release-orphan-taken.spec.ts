@@ -6,7 +6,12 @@ import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { sandboxClient } from '../electron/services/sandbox';
 import { expect, test } from './fixtures';
 
-test("releasing an audit's orphan that an account took since: the form says the verdict is the audit's, Execute refuses naming the account", async ({ app, server, inspector, lockForm }) => {
+test("releasing an audit's orphan that an account took since: the form says the verdict is the audit's, Execute refuses naming the account", async ({
+  app,
+  server,
+  inspector,
+  lockForm,
+}) => {
   await app.selectConnection('sandbox');
   await app.selectTable('accounts');
   await inspector.waitComplete();
@@ -19,7 +24,9 @@ test("releasing an audit's orphan that an account took since: the form says the 
     await expect(lockForm.root.getByTestId('tx-orphan-as-of')).toContainText('when the audit read it: an account may hold it since');
 
     // After the audit, an account comes to hold the value (written outside a transaction).
-    await client.send(new PutItemCommand({ TableName: 'accounts', Item: { PK: { S: 'ACCT#taker1' }, SK: { S: 'PROFILE' }, username: { S: 'Ghost' } } }));
+    await client.send(
+      new PutItemCommand({ TableName: 'accounts', Item: { PK: { S: 'ACCT#taker1' }, SK: { S: 'PROFILE' }, username: { S: 'Ghost' } } }),
+    );
     await lockForm.preview();
     await lockForm.confirm('ghost');
     const outcome = await lockForm.execute();

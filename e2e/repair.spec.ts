@@ -25,11 +25,16 @@ test('plan → preview → confirm → execute → problems gone → Activity en
   await expect(plan).toHaveAttribute('data-action-count', String(actions));
   const transactions = plan.getByTestId('repair-transaction');
   await expect(transactions).toHaveCount(2);
-  await expect(plan.getByTestId('repair-manual').locator('li')).toHaveCount(expected['duplicate-value'] + expected['malformed-lock'] + expected['owner-mismatch']);
+  await expect(plan.getByTestId('repair-manual').locator('li')).toHaveCount(
+    expected['duplicate-value'] + expected['malformed-lock'] + expected['owner-mismatch'],
+  );
 
   // The exact request of the first transaction, behind its summary.
   await transactions.first().locator('summary').click();
-  const json = JSON.parse((await transactions.first().getByTestId('repair-json').innerText()).trim()) as { TransactItems: unknown[]; ClientRequestToken: string };
+  const json = JSON.parse((await transactions.first().getByTestId('repair-json').innerText()).trim()) as {
+    TransactItems: unknown[];
+    ClientRequestToken: string;
+  };
   expect(json.ClientRequestToken).toMatch(/^[0-9a-f-]{36}$/);
   await expect(transactions.first().locator('summary')).toContainText(json.ClientRequestToken);
   expect(json.TransactItems.length).toBeGreaterThan(0);
@@ -41,7 +46,9 @@ test('plan → preview → confirm → execute → problems gone → Activity en
   await expect(outcome).toHaveAttribute('data-phase', 'done');
   await expect(outcome.getByTestId('repair-tx-outcome')).toHaveCount(2);
   for (const tx of await outcome.getByTestId('repair-tx-outcome').all()) await expect(tx).toHaveAttribute('data-state', 'succeeded');
-  await expect(outcome.getByTestId('repair-fix-outcome').filter({ hasText: 'applied and verified' })).toHaveCount(expected['orphan-lock'] + expected['missing-lock']);
+  await expect(outcome.getByTestId('repair-fix-outcome').filter({ hasText: 'applied and verified' })).toHaveCount(
+    expected['orphan-lock'] + expected['missing-lock'],
+  );
   // Each repaired value is looked up again (a consistent holder scan on a table without an index).
   await expect(dialog.getByTestId('repair-recheck')).toHaveAttribute('data-done', 'true', { timeout: 30_000 });
   await dialog.getByTestId('repair-close').click();

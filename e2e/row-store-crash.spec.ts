@@ -2,7 +2,11 @@
 import { EXPECTED_PROBLEMS } from '../electron/services/sandbox';
 import { expect, test } from './fixtures';
 
-test('a row store worker that crashes after answering shows an error, and a re-run shows every row again', async ({ app, inspector, page }) => {
+test('a row store worker that crashes after answering shows an error, and a re-run shows every row again', async ({
+  app,
+  inspector,
+  page,
+}) => {
   const expected = EXPECTED_PROBLEMS.users;
   await app.selectConnection('sandbox');
   await app.selectTable('users');

@@ -2,7 +2,11 @@
 import { EXPECTED_PROBLEMS } from '../electron/services/sandbox';
 import { expect, test } from './fixtures';
 
-test('stopping and starting the sandbox: confirmation, an honest card, a stale audit, then a fresh one', async ({ app, inspector, page }) => {
+test('stopping and starting the sandbox: confirmation, an honest card, a stale audit, then a fresh one', async ({
+  app,
+  inspector,
+  page,
+}) => {
   const expected = EXPECTED_PROBLEMS.accounts;
   await app.selectConnection('sandbox');
   await app.selectTable('accounts');

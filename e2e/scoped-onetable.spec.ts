@@ -12,7 +12,13 @@ import { AppPage } from './pages/app-page';
 import { LockFormPage } from './pages/lock-form-page';
 import { startServe } from './support/server';
 
-test('a OneTable nickname unique per org: shown with its org, released in that org only, accepted by OneTable after', async ({ localDynamo, dataDir, page, inspector, lookup }) => {
+test('a OneTable nickname unique per org: shown with its org, released in that org only, accepted by OneTable after', async ({
+  localDynamo,
+  dataDir,
+  page,
+  inspector,
+  lookup,
+}) => {
   test.setTimeout(120_000);
   // Arrange: OneTable writes the table; a raw delete strands bob's locks in acme.
   const client = testClient(localDynamo.endpoint);

@@ -10,7 +10,10 @@ export type EndpointTrust = 'loopback' | 'remote' | 'aws';
 /** The URL's host name, lower-cased, without brackets or a trailing dot (undefined when not a URL). */
 export function endpointHost(url: string): string | undefined {
   if (!URL.canParse(url)) return undefined;
-  return new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return new URL(url).hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 const IPV4_LOOPBACK = /^127(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { layoutFor } from './conventions/test-layouts';
-import { checkKeyValue, checkLockKeyLimits, maxValueBytes, PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from './key-limits';
+import {
+  checkKeyValue,
+  checkLockKeyLimits,
+  maxValueBytes,
+  PARTITION_KEY_MAX_BYTES,
+  SORT_KEY_MAX_BYTES,
+  utf8ByteLength,
+} from './key-limits';
 
 describe('utf8ByteLength', () => {
   it.each([
@@ -30,7 +37,14 @@ describe('key limits', () => {
 
   it('says how many bytes and how many too many', () => {
     const r = checkKeyValue('a'.repeat(2051), 'partition', 'hash');
-    expect(r).toEqual({ ok: false, error: { kind: 'validation', message: 'the partition key is 2,051 bytes in UTF-8; DynamoDB allows at most 2,048 (3 too many)', field: 'hash' } });
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        kind: 'validation',
+        message: 'the partition key is 2,051 bytes in UTF-8; DynamoDB allows at most 2,048 (3 too many)',
+        field: 'hash',
+      },
+    });
   });
 
   it('checks a lock key, counting the template prefix', () => {
@@ -40,7 +54,10 @@ describe('key limits', () => {
     expect(checkLockKeyLimits(email, 'a'.repeat(room)).ok).toBe(true);
     const over = checkLockKeyLimits(email, 'a'.repeat(room - 2) + 'é!');
     expect(over.ok).toBe(false);
-    if (!over.ok) expect(over.error.message).toBe(`EMAIL: the lock key is 2,049 bytes in UTF-8; DynamoDB allows at most 2,048 for a partition key, so the value may have at most 2,037 bytes (it has 2,038)`);
+    if (!over.ok)
+      expect(over.error.message).toBe(
+        `EMAIL: the lock key is 2,049 bytes in UTF-8; DynamoDB allows at most 2,048 for a partition key, so the value may have at most 2,037 bytes (it has 2,038)`,
+      );
     expect(checkLockKeyLimits(email, '').ok).toBe(false);
   });
 });

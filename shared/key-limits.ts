@@ -42,7 +42,11 @@ export function checkKeyValue(text: string, part: KeyPart, field?: string): Resu
   if (text.length === 0) return err('validation', `the ${part} key must not be empty`, extra);
   const bytes = utf8ByteLength(text);
   if (bytes > max) {
-    return err('validation', `the ${part} key is ${fmt(bytes)} bytes in UTF-8; DynamoDB allows at most ${fmt(max)} (${fmt(bytes - max)} too many)`, extra);
+    return err(
+      'validation',
+      `the ${part} key is ${fmt(bytes)} bytes in UTF-8; DynamoDB allows at most ${fmt(max)} (${fmt(bytes - max)} too many)`,
+      extra,
+    );
   }
   return ok(undefined);
 }

@@ -29,8 +29,17 @@ describe('text from items, marked wherever it is formatted', () => {
   it.each(ATTACKS)('%s: formatKey, q, repair labels and watch lines carry no raw control', (_name, hostile) => {
     expect(formatKey({ PK: hostile, SK: hostile }, KEYS)).not.toMatch(RAW);
     expect(q(hostile)).not.toMatch(RAW);
-    const problem: Problem = { kind: 'orphan-lock', rule: 'HANDLE', value: hostile, lock: { PK: `UNIQ#HANDLE#${hostile}`, SK: 'LOCK' }, scope: { tenant: hostile } };
-    const plan = planRepairs([problem, { kind: 'duplicate-value', rule: 'EMAIL', value: hostile, accounts: [{ PK: hostile, SK: 'PROFILE' }] }]);
+    const problem: Problem = {
+      kind: 'orphan-lock',
+      rule: 'HANDLE',
+      value: hostile,
+      lock: { PK: `UNIQ#HANDLE#${hostile}`, SK: 'LOCK' },
+      scope: { tenant: hostile },
+    };
+    const plan = planRepairs([
+      problem,
+      { kind: 'duplicate-value', rule: 'EMAIL', value: hostile, accounts: [{ PK: hostile, SK: 'PROFILE' }] },
+    ]);
     expect(plan.fixes[0]?.summary).not.toMatch(RAW);
     expect(plan.manual[0]?.why).not.toMatch(RAW);
     const cause = { eventName: 'INSERT' as const, keys: { PK: hostile, SK: 'LOCK' }, at: '2026-01-01T00:00:00Z', sequenceNumber: '1' };
@@ -51,8 +60,10 @@ describe('terminalSafe (the writer\u2019s last line of defence)', () => {
   });
 
   it.each(ATTACKS)('%s inside a line is marked', (_name, hostile) => {
-    // eslint-disable-next-line no-control-regex -- matching control characters is the point
-    expect(terminalSafe(`x ${hostile} y\n`).replace(/\n$/, '')).not.toMatch(hostile.includes('\n') ? /\u001b|\u0007|\u009b|\u007f|\u202e|\r/ : RAW);
+    expect(terminalSafe(`x ${hostile} y\n`).replace(/\n$/, '')).not.toMatch(
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      hostile.includes('\n') ? /\u001b|\u0007|\u009b|\u007f|\u202e|\r/ : RAW,
+    );
   });
 
   it('marks an escape the CLI does not write itself, even one shaped like a colour (concealed text)', () => {

@@ -54,8 +54,9 @@ function markSegment(segment: string): string {
  * A fast pre-check: any C0 but newline/tab, DEL, C1, or a character from the ranges visible-text.ts
  * marks (spaces, zero-width, bidi, BOM, tags). False means the text needs no marks.
  */
-// eslint-disable-next-line no-control-regex, no-misleading-character-class -- control and combining characters are what it looks for
-const HIDDEN_CANDIDATE = /[\u0000-\u0008\u000b-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2069\u3000\u3164\ufeff\uffa0]|\udb40[\udc00-\udc7f]/;
+const HIDDEN_CANDIDATE =
+  // eslint-disable-next-line no-control-regex, no-misleading-character-class -- control and combining characters are what it looks for
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2069\u3000\u3164\ufeff\uffa0]|\udb40[\udc00-\udc7f]/;
 
 /**
  * JSON for a terminal: every C1, DEL, bidi or invisible character inside its strings written as a

@@ -104,7 +104,8 @@ export function escapeHiddenInJson(json: string): string {
   let out = '';
   for (const ch of json) {
     const cp = ch.codePointAt(0) ?? 0;
-    if (hiddenName(cp) === undefined || cp < 0x20) out += ch; // JSON.stringify already escapes C0 controls
+    if (hiddenName(cp) === undefined || cp < 0x20)
+      out += ch; // JSON.stringify already escapes C0 controls
     else for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
   }
   return out;

@@ -12,7 +12,14 @@ export interface ExportedJson {
   readonly locks: number;
   readonly summary: Record<ProblemKind, number>;
   readonly problems: readonly { readonly kind: ProblemKind; readonly rule?: string; readonly value: string }[];
-  readonly exported: { readonly filter: string; readonly search: string; readonly rowsShown: number; readonly writesSinceAudit: number; readonly exportedAt: string; readonly connection: { readonly id: string; readonly label: string } | null };
+  readonly exported: {
+    readonly filter: string;
+    readonly search: string;
+    readonly rowsShown: number;
+    readonly writesSinceAudit: number;
+    readonly exportedAt: string;
+    readonly connection: { readonly id: string; readonly label: string } | null;
+  };
 }
 
 /** Page object of the inspector. */

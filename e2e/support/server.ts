@@ -49,7 +49,10 @@ export async function startServe(options: ServeOptions): Promise<ServeHandle> {
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`locksmith serve printed no URL within ${options.timeoutMs ?? 120_000} ms:\n${output}`)), options.timeoutMs ?? 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`locksmith serve printed no URL within ${options.timeoutMs ?? 120_000} ms:\n${output}`)),
+      options.timeoutMs ?? 120_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = URL_PATTERN.exec(output);

@@ -22,24 +22,48 @@ function prng(seed: number): () => number {
   };
 }
 
-const NASTY_STRINGS = ['', ' ', '__proto__', 'constructor', 'sandbox\u0000', '../../etc/passwd', '<img src=x onerror=alert(1)>', 'x'.repeat(300_000), '\ud800', 'profile:', 'endpoint:'];
+const NASTY_STRINGS = [
+  '',
+  ' ',
+  '__proto__',
+  'constructor',
+  'sandbox\u0000',
+  '../../etc/passwd',
+  '<img src=x onerror=alert(1)>',
+  'x'.repeat(300_000),
+  '\ud800',
+  'profile:',
+  'endpoint:',
+];
 
 function randomValue(random: () => number, depth = 0): unknown {
   const pick = Math.floor(random() * 14);
   switch (pick) {
-    case 0: return null;
-    case 1: return undefined;
-    case 2: return random() < 0.5;
-    case 3: return [NaN, Infinity, -Infinity, -0, 2 ** 53 + 1, 1e308, Math.floor(random() * 1000) - 500][Math.floor(random() * 7)];
-    case 4: return NASTY_STRINGS[Math.floor(random() * NASTY_STRINGS.length)];
-    case 5: return Math.random().toString(36).slice(2);
-    case 6: return new Uint8Array([1, 2, 3]);
-    case 7: return new Date(0);
-    case 8: return new Map([['a', 1]]);
-    case 9: return JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}');
+    case 0:
+      return null;
+    case 1:
+      return undefined;
+    case 2:
+      return random() < 0.5;
+    case 3:
+      return [NaN, Infinity, -Infinity, -0, 2 ** 53 + 1, 1e308, Math.floor(random() * 1000) - 500][Math.floor(random() * 7)];
+    case 4:
+      return NASTY_STRINGS[Math.floor(random() * NASTY_STRINGS.length)];
+    case 5:
+      return Math.random().toString(36).slice(2);
+    case 6:
+      return new Uint8Array([1, 2, 3]);
+    case 7:
+      return new Date(0);
+    case 8:
+      return new Map([['a', 1]]);
+    case 9:
+      return JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}');
     case 10:
     case 11:
-      return depth > 2 ? {} : Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, (_, i) => [`k${i}`, randomValue(random, depth + 1)]));
+      return depth > 2
+        ? {}
+        : Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, (_, i) => [`k${i}`, randomValue(random, depth + 1)]));
     default:
       return depth > 2 ? [] : Array.from({ length: Math.floor(random() * 4) }, () => randomValue(random, depth + 1));
   }

@@ -43,8 +43,14 @@ export interface ComposeOptions {
   readonly log?: BridgeLogger;
   /** A connection asked for on the command line (`serve --endpoint/--profile`): opened instead of the first-run sandbox. */
   /** Told the sandbox's private key each time it starts (serve prints it for the user's own tools; the renderer never sees it). */
-  readonly onSandboxKey?: (key: { readonly endpoint: string; readonly region: string; readonly accessKeyId: string; readonly secretAccessKey: string }) => void;
-  readonly startupConnection?: { readonly endpoint: string; readonly region?: string } | { readonly profile: string; readonly region?: string };
+  readonly onSandboxKey?: (key: {
+    readonly endpoint: string;
+    readonly region: string;
+    readonly accessKeyId: string;
+    readonly secretAccessKey: string;
+  }) => void;
+  readonly startupConnection?:
+    { readonly endpoint: string; readonly region?: string } | { readonly profile: string; readonly region?: string };
 }
 
 /** Everything a shell (Electron window or HTTP server) needs. */
@@ -120,7 +126,13 @@ export function composeApp(options: ComposeOptions): ComposedApp {
     mfa,
     runs,
     watches,
-    tx: { previews: new PreviewStore(), dataDir, indexes: runs.indexes, warnings: runs.warnings, saved: (connectionId, table) => savedConvention(settings, connectionId, table) },
+    tx: {
+      previews: new PreviewStore(),
+      dataDir,
+      indexes: runs.indexes,
+      warnings: runs.warnings,
+      saved: (connectionId, table) => savedConvention(settings, connectionId, table),
+    },
     repairs: new RepairService({ dataDir }),
     env,
   };
@@ -135,7 +147,10 @@ export function composeApp(options: ComposeOptions): ComposedApp {
       }
       // Typed on the command line next to the environment's keys: like the CLI, sign with them when present.
       const credentials = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY ? { source: 'env' as const } : { source: 'dummy' as const };
-      const added = await connections.addEndpoint({ endpoint: wanted.endpoint, credentials, ...(wanted.region ? { region: wanted.region } : {}) }, 'command-line');
+      const added = await connections.addEndpoint(
+        { endpoint: wanted.endpoint, credentials, ...(wanted.region ? { region: wanted.region } : {}) },
+        'command-line',
+      );
       return added.ok ? { connectionId: added.value.id } : null;
     }
     const id = `profile:${wanted.profile}`;
@@ -158,7 +173,11 @@ export function composeApp(options: ComposeOptions): ComposedApp {
       const saved = await settings.read();
       const firstRun = saved.selectedId === null;
       if (firstRun || saved.selectedId === SANDBOX_ID) await sandbox.start();
-      startup = firstRun ? { connectionId: SANDBOX_ID, table: FIRST_RUN_TABLE } : saved.selectedId ? { connectionId: saved.selectedId } : null;
+      startup = firstRun
+        ? { connectionId: SANDBOX_ID, table: FIRST_RUN_TABLE }
+        : saved.selectedId
+          ? { connectionId: saved.selectedId }
+          : null;
       return startup;
     },
     async shutdown() {

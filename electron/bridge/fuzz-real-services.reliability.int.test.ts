@@ -41,7 +41,26 @@ function prng(seed: number): () => number {
   };
 }
 
-const ODD: readonly unknown[] = [null, undefined, true, 0, -1, 1e308, NaN, '', ' ', 'x'.repeat(100_000), '\ud800', '__proto__', ...HOSTILE_VALUES, [], {}, [[[]]], { __proto__: { polluted: true } }, JSON.parse('{"__proto__":{"polluted":true}}') as unknown];
+const ODD: readonly unknown[] = [
+  null,
+  undefined,
+  true,
+  0,
+  -1,
+  1e308,
+  NaN,
+  '',
+  ' ',
+  'x'.repeat(100_000),
+  '\ud800',
+  '__proto__',
+  ...HOSTILE_VALUES,
+  [],
+  {},
+  [[[]]],
+  { __proto__: { polluted: true } },
+  JSON.parse('{"__proto__":{"polluted":true}}') as unknown,
+];
 
 function pick<T>(random: () => number, list: readonly T[]): T {
   return list[Math.floor(random() * list.length)] as T;
@@ -66,13 +85,20 @@ function argsFor(name: MethodName, random: () => number): unknown {
 
 async function snapshot(): Promise<string> {
   const items = (await admin.send(new ScanCommand({ TableName: table, ConsistentRead: true }))).Items ?? [];
-  return items.map((i) => JSON.stringify(i)).sort().join('\n');
+  return items
+    .map((i) => JSON.stringify(i))
+    .sort()
+    .join('\n');
 }
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'locksmith-fuzz-real-'));
   table = await createTempTable(admin, layout.convention.keys, 'fuzz');
-  await putItems(admin, table, [layout.account('a1', { username: 'ada', email: 'ada@lovelace.io' }), layout.lock('HANDLE', 'ada'), layout.lock('HANDLE', 'orphan')]);
+  await putItems(admin, table, [
+    layout.account('a1', { username: 'ada', email: 'ada@lovelace.io' }),
+    layout.lock('HANDLE', 'ada'),
+    layout.lock('HANDLE', 'orphan'),
+  ]);
   app = composeApp({
     mode: 'browser',
     version: 'fuzz',

@@ -15,7 +15,10 @@ const sources = readdirSync(BRIDGE, { recursive: true, encoding: 'utf8' })
   .map((file) => ({ file, text: readFileSync(join(BRIDGE, file), 'utf8') }));
 const handlers = sources.find((s) => s.file === 'handlers.ts')?.text ?? '';
 /** Handler entries: `'<method>': …` up to the next entry, blank line or the end of the table. */
-const entries = [...handlers.matchAll(/^ {4}'([a-z]+\.[A-Za-z]+)': ([\s\S]*?)(?=\n {4}'|\n\n|\n {2}\};)/gm)].map((m) => ({ method: m[1] ?? '', lines: (m[2] ?? '').split('\n').length }));
+const entries = [...handlers.matchAll(/^ {4}'([a-z]+\.[A-Za-z]+)': ([\s\S]*?)(?=\n {4}'|\n\n|\n {2}\};)/gm)].map((m) => ({
+  method: m[1] ?? '',
+  lines: (m[2] ?? '').split('\n').length,
+}));
 
 describe('the handler table', () => {
   it('has exactly one entry per contract method, in contract order', () => {
@@ -27,7 +30,9 @@ describe('the handler table', () => {
   });
 
   it('is the only file of the bridge that names a method', () => {
-    const naming = sources.filter((s) => s.file !== 'handlers.ts' && METHOD_NAMES.some((m) => s.text.includes(`'${m}'`))).map((s) => s.file);
+    const naming = sources
+      .filter((s) => s.file !== 'handlers.ts' && METHOD_NAMES.some((m) => s.text.includes(`'${m}'`)))
+      .map((s) => s.file);
     expect(naming).toEqual([]);
   });
 

@@ -58,7 +58,9 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     'audit.start': on.keyedConvention((ctx, args: Args<'audit.start'>) => startAudit(ctx, runs, args)),
     'audit.cancel': (args) => cancelAudit(runs, args),
     'audit.report': (args) => auditReport(runs, args),
-    'audit.startExport': on.connection((ctx, args: Args<'audit.startExport'>) => startExportAudit(ctx, { runs, settings, dataDir: tx.dataDir, env: deps.env }, args)),
+    'audit.startExport': on.connection((ctx, args: Args<'audit.startExport'>) =>
+      startExportAudit(ctx, { runs, settings, dataDir: tx.dataDir, env: deps.env }, args),
+    ),
     'audit.confirmExport': on.table((ctx, args: Args<'audit.confirmExport'>) => confirmExportRun(ctx, runs, args)),
 
     'watch.start': on.convention((ctx) => deps.watches.start(ctx)),
@@ -67,7 +69,10 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     'lookup.run': on.convention((ctx, args: Args<'lookup.run'>) => lookupView(ctx, args, runs.indexes)),
 
     'tx.preview': on.convention((ctx, args: Args<'tx.preview'>) => previewTx(ctx, tx, args)),
-    'tx.execute': on.connectionOf((args: Args<'tx.execute'>) => previewConnection(tx, args.previewId), (ctx, args) => executeView(ctx, tx, args)),
+    'tx.execute': on.connectionOf(
+      (args: Args<'tx.execute'>) => previewConnection(tx, args.previewId),
+      (ctx, args) => executeView(ctx, tx, args),
+    ),
     'tx.decode': decodeView,
     'repair.plan': on.connection((ctx, args: Args<'repair.plan'>) => planRepair(ctx, deps, args)),
     'repair.execute': on.connection((ctx, args: Args<'repair.execute'>) => executeRepair(ctx, deps, args)),

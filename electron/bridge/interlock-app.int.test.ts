@@ -30,7 +30,12 @@ beforeAll(async () => {
   table = await createTempTable(admin, convention.keys, 'interlock-app');
   const items: Item[] = [];
   // The email value stands in the sort key too, where the convention says the literal LOCK.
-  for (let i = 0; i < 20; i++) items.push(layout.account(`a${i}`, { email: `user${i}@example.com`, username: `u${i}` }), layout.raw(`UNIQ#EMAIL#user${i}@example.com`, `UNIQ#EMAIL#user${i}@example.com`), layout.lock('HANDLE', `u${i}`));
+  for (let i = 0; i < 20; i++)
+    items.push(
+      layout.account(`a${i}`, { email: `user${i}@example.com`, username: `u${i}` }),
+      layout.raw(`UNIQ#EMAIL#user${i}@example.com`, `UNIQ#EMAIL#user${i}@example.com`),
+      layout.lock('HANDLE', `u${i}`),
+    );
   await putItems(admin, table, items);
   app = composeApp({ mode: 'browser', version: 'interlock', env: { LOCKSMITH_DATA_DIR: join(dir, 'data') }, log: quiet });
 });
@@ -44,7 +49,8 @@ afterAll(async () => {
 type Answer<T> = { ok: true; value: T } | { ok: false; error: { kind: string; message: string } };
 
 it('warns at the end of the audit, plans no write for the rule, and previews its claims only under the saved convention', async () => {
-  const call = async <T>(method: string, args: Record<string, unknown>): Promise<Answer<T>> => (await app.dispatch(method, args, 'http', trusted)) as Answer<T>;
+  const call = async <T>(method: string, args: Record<string, unknown>): Promise<Answer<T>> =>
+    (await app.dispatch(method, args, 'http', trusted)) as Answer<T>;
   const added = await call<{ id: string }>('connections.addEndpoint', { endpoint, region: 'us-east-1' });
   if (!added.ok) throw new Error(added.error.message);
   const connectionId = added.value.id;
@@ -63,12 +69,15 @@ it('warns at the end of the audit, plans no write for the rule, and previews its
   if (!plan.ok) throw new Error(plan.error.message);
   expect(plan.value.actionCount).toBe(0);
   expect(plan.value.manual.filter((m) => m.problem.kind === 'missing-lock')).toHaveLength(20);
-  for (const m of plan.value.manual.filter((x) => x.problem.kind === 'missing-lock')) expect(m.why).toMatch(/^the convention does not explain this table for rule EMAIL: /);
+  for (const m of plan.value.manual.filter((x) => x.problem.kind === 'missing-lock'))
+    expect(m.why).toMatch(/^the convention does not explain this table for rule EMAIL: /);
 
   const claim = { kind: 'claim', rule: 'EMAIL', value: 'user3@example.com', account: { PK: 'ACCT#a3', SK: 'PROFILE' } };
   const refused = await call('tx.preview', { connectionId, table, convention, request: claim });
   expect(refused).toMatchObject({ ok: false, error: { kind: 'validation' } });
-  expect(!refused.ok && refused.error.message).toMatch(/rule EMAIL: .*Claims and releases of EMAIL need a reviewed convention: check it in the Convention tab and save it/);
+  expect(!refused.ok && refused.error.message).toMatch(
+    /rule EMAIL: .*Claims and releases of EMAIL need a reviewed convention: check it in the Convention tab and save it/,
+  );
   // Another rule of the same convention is not held back.
   const handle = await call('tx.preview', { connectionId, table, convention, request: { kind: 'release', rule: 'HANDLE', value: 'u3' } });
   expect(handle.ok).toBe(true);

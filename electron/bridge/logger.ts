@@ -18,7 +18,8 @@ export function scrubSecrets(text: string): string {
 /** The default logger: one line on stderr per event. */
 export function createConsoleLogger(write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): BridgeLogger {
   return {
-    refused: ({ method, transport, reason }) => write(scrubSecrets(`[bridge] refused ${transport} call ${JSON.stringify(method)}: ${reason}`)),
+    refused: ({ method, transport, reason }) =>
+      write(scrubSecrets(`[bridge] refused ${transport} call ${JSON.stringify(method)}: ${reason}`)),
     failed: ({ method, transport, cause }) => {
       const detail = cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
       write(`[bridge] ${transport} call ${method} failed: ${scrubSecrets(detail)}`);

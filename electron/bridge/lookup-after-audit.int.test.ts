@@ -68,7 +68,8 @@ describe('lookup after an audit, through the handler table', () => {
   it('uses the finished audit (and says which), and stops using it after a write through Locksmith', async () => {
     const detected = await call<{ convention: Convention }>('conventions.detect', { connectionId, table, sampleSize: 50 });
     const { convention } = detected;
-    const lookup = (value: string, with_: Convention = convention) => call<LookupView>('lookup.run', { connectionId, table, convention: with_, value, rule: 'EMAIL' });
+    const lookup = (value: string, with_: Convention = convention) =>
+      call<LookupView>('lookup.run', { connectionId, table, convention: with_, value, rule: 'EMAIL' });
 
     const before = await lookup('u3@x.io');
     expect(before).toMatchObject({ method: 'scan', rules: [{ verdict: 'held' }] });
@@ -76,7 +77,11 @@ describe('lookup after an audit, through the handler table', () => {
     // The scan names the GSI that would make it one Query: suggest-index's exact command.
     expect(before.rules[0]?.asOfAudit).toBeUndefined();
     expect(before.rules[0]?.suggestedIndex).toMatchObject({ indexName: 'locksmith-by-email', attribute: 'email' });
-    expect(before.rules[0]?.suggestedIndex?.awsCli).toMatch(new RegExp(`^aws dynamodb update-table --cli-input-json '\\{"TableName":"${table}".*"GlobalSecondaryIndexUpdates":\\[\\{"Create":\\{"IndexName":"locksmith-by-email"`));
+    expect(before.rules[0]?.suggestedIndex?.awsCli).toMatch(
+      new RegExp(
+        `^aws dynamodb update-table --cli-input-json '\\{"TableName":"${table}".*"GlobalSecondaryIndexUpdates":\\[\\{"Create":\\{"IndexName":"locksmith-by-email"`,
+      ),
+    );
 
     await auditToEnd(convention);
     const audited = await lookup('u3@x.io');
@@ -96,7 +101,12 @@ describe('lookup after an audit, through the handler table', () => {
     expect((await lookup('u3@x.io')).method).toBe('audit');
 
     // Locksmith releases the orphan HANDLE lock: from now on the audit may be out of date.
-    const preview = await call<TxPreviewView>('tx.preview', { connectionId, table, convention, request: { kind: 'release', rule: 'HANDLE', value: 'ghost' } });
+    const preview = await call<TxPreviewView>('tx.preview', {
+      connectionId,
+      table,
+      convention,
+      request: { kind: 'release', rule: 'HANDLE', value: 'ghost' },
+    });
     const executed = await call<TxOutcomeView>('tx.execute', { previewId: preview.previewId, confirmation: preview.confirmText });
     expect(executed.status).toBe('succeeded');
     expect(await lookup('u3@x.io')).toMatchObject({ method: 'scan', rules: [{ verdict: 'held' }] });
@@ -115,7 +125,11 @@ describe('lookup after an audit, through the handler table', () => {
     expect(fromAudit.rules[0]?.suggestedIndex?.indexName).toBe('locksmith-by-email');
 
     const confirmed = await call<LookupView>('lookup.run', { ...args, confirm: true });
-    expect(confirmed).toMatchObject({ method: 'scan', complete: true, rules: [{ verdict: 'unprotected', holders: [{ PK: 'ACCT#late', SK: 'PROFILE' }] }] });
+    expect(confirmed).toMatchObject({
+      method: 'scan',
+      complete: true,
+      rules: [{ verdict: 'unprotected', holders: [{ PK: 'ACCT#late', SK: 'PROFILE' }] }],
+    });
     expect(confirmed.usedAudit).toBeUndefined();
     expect(confirmed.rules[0]?.asOfAudit).toBeUndefined();
   });

@@ -28,7 +28,12 @@ export type Handler<M extends MethodName> = (args: ParsedArgs<M>, context: Handl
 export type HandlerTable = { readonly [M in MethodName]: Handler<M> };
 
 /** Dispatches one call; resolves to a Result for every input, however hostile. */
-export type Dispatch = (method: unknown, args: unknown, transport: HandlerContext['transport'], sender: SenderVerdict) => Promise<Result<unknown>>;
+export type Dispatch = (
+  method: unknown,
+  args: unknown,
+  transport: HandlerContext['transport'],
+  sender: SenderVerdict,
+) => Promise<Result<unknown>>;
 
 /** Turns a zod failure into a validation error naming the first bad field. */
 export function validationError(error: z.ZodError): Result<never> {
@@ -60,7 +65,9 @@ export function createDispatcher(handlers: HandlerTable, log: BridgeLogger): Dis
     try {
       const result = await handler(parsed.data, { transport, sender: sender.label });
       // The last gate before the renderer: no secret the process knows crosses it, whatever path produced the result.
-      return isResultShape(result) ? scrubKnownSecrets(result) : internal(log, method, transport, new Error('handler returned a non-Result'));
+      return isResultShape(result)
+        ? scrubKnownSecrets(result)
+        : internal(log, method, transport, new Error('handler returned a non-Result'));
     } catch (cause) {
       return internal(log, method, transport, cause);
     }

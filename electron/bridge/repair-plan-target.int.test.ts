@@ -25,7 +25,11 @@ let app: ComposedApp;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'locksmith-repair-target-'));
   table = await createTempTable(admin, layout.convention.keys, 'repair-target');
-  await putItems(admin, table, [layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }), layout.lock('EMAIL', 'ada@lovelace.io'), layout.lock('HANDLE', 'ghost')]);
+  await putItems(admin, table, [
+    layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }),
+    layout.lock('EMAIL', 'ada@lovelace.io'),
+    layout.lock('HANDLE', 'ghost'),
+  ]);
   app = composeApp({ mode: 'browser', version: 'repair-target', env: { LOCKSMITH_DATA_DIR: join(dir, 'data') }, log: quiet });
 });
 afterAll(async () => {
@@ -36,7 +40,10 @@ afterAll(async () => {
 });
 
 it('plans from a run of this connection as it points now, and refuses the run once it points elsewhere', async () => {
-  const call = async <T>(method: string, args: Record<string, unknown>): Promise<{ ok: true; value: T } | { ok: false; error: { kind: string; message: string } }> =>
+  const call = async <T>(
+    method: string,
+    args: Record<string, unknown>,
+  ): Promise<{ ok: true; value: T } | { ok: false; error: { kind: string; message: string } }> =>
     (await app.dispatch(method, args, 'http', trusted)) as { ok: true; value: T } | { ok: false; error: { kind: string; message: string } };
   const added = await call<{ id: string }>('connections.addEndpoint', { endpoint, region: 'us-east-1' });
   if (!added.ok) throw new Error(added.error.message);

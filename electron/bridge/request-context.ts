@@ -14,7 +14,14 @@ import type { SettingsStore } from '../services/connections/settings-store';
 import { savedConvention } from '../services/conventions/convention-methods';
 import type { ClientPool } from '../services/context/client-pool';
 import { chooseConvention, startSample } from '../services/context/convention-choice';
-import type { ChosenConvention, ConnectionContext, ConventionContext, KeyedConventionContext, KeyedTableContext, TableContext } from '../services/context/request-context';
+import type {
+  ChosenConvention,
+  ConnectionContext,
+  ConventionContext,
+  KeyedConventionContext,
+  KeyedTableContext,
+  TableContext,
+} from '../services/context/request-context';
 import { connectionContext, keyedTableContext, tableContext } from '../services/context/request-context';
 import { auditKeySchema } from '../services/audit/audit-keys';
 import { effectiveEndpoint, isLocalTarget } from '../services/dynamo/client';
@@ -61,7 +68,11 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
   const { connections, clients, settings, env } = options;
 
   /** Resolves the connection, runs `run` on it, turns a throw into an AppError and marks connection failures. */
-  async function on<R>(connectionId: string, table: string | undefined, run: (ctx: ConnectionContext) => Promise<Result<R>>): Promise<Result<R>> {
+  async function on<R>(
+    connectionId: string,
+    table: string | undefined,
+    run: (ctx: ConnectionContext) => Promise<Result<R>>,
+  ): Promise<Result<R>> {
     const resolved = await connections.resolve(connectionId);
     if (!resolved.ok) return resolved;
     const { view, target } = resolved.value;
@@ -99,7 +110,10 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
   ): Promise<Result<R>> {
     const saved = args.convention ? undefined : await savedConvention(settings, args.connectionId, args.table);
     // Detection's sample needs no description: both reads at once.
-    const sample = args.convention || saved ? undefined : startSample(ctx.client, args.table, { errorContext: { ...ctx.errorContext, table: args.table } });
+    const sample =
+      args.convention || saved
+        ? undefined
+        : startSample(ctx.client, args.table, { errorContext: { ...ctx.errorContext, table: args.table } });
     const withTable = await resolve(args.convention ?? saved, sample);
     if (!withTable.ok) return withTable;
     const chosen = await chooseConvention(withTable.value, args.convention, saved, sample);
@@ -107,13 +121,15 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
   }
 
   return {
-    connection: (run) => (args) => on(args.connectionId, 'table' in args && typeof args.table === 'string' ? args.table : undefined, (ctx) => run(ctx, args)),
+    connection: (run) => (args) =>
+      on(args.connectionId, 'table' in args && typeof args.table === 'string' ? args.table : undefined, (ctx) => run(ctx, args)),
     table: (run) => (args) =>
       on(args.connectionId, args.table, async (ctx) => {
         const withTable = await described(ctx, args.table);
         return withTable.ok ? run(withTable.value, args) : withTable;
       }),
-    convention: (run) => (args) => on(args.connectionId, args.table, (ctx) => withConvention(ctx, args, () => described(ctx, args.table), run)),
+    convention: (run) => (args) =>
+      on(args.connectionId, args.table, (ctx) => withConvention(ctx, args, () => described(ctx, args.table), run)),
     keyedConvention: (run) => (args) =>
       on(args.connectionId, args.table, (ctx) =>
         withConvention(

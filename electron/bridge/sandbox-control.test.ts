@@ -27,7 +27,11 @@ describe('sandbox controller', () => {
     const events: SandboxView[] = [];
     const fake = fakeSandbox();
     let starts = 0;
-    const control = createSandboxController({ ...base, publish: (v) => events.push(v), start: async () => ((starts += 1), ok(fake.sandbox)) });
+    const control = createSandboxController({
+      ...base,
+      publish: (v) => events.push(v),
+      start: async () => ((starts += 1), ok(fake.sandbox)),
+    });
     const [a, b] = await Promise.all([control.start(), control.start()]);
     expect(starts).toBe(1);
     expect(a).toEqual(b);
@@ -38,7 +42,11 @@ describe('sandbox controller', () => {
   });
 
   it('reports a missing Java as an error state with the fix', async () => {
-    const control = createSandboxController({ ...base, publish: () => undefined, start: async () => err('java-missing', 'Java 17+ is needed', { fix: 'apt-get install openjdk-17-jre-headless' }) });
+    const control = createSandboxController({
+      ...base,
+      publish: () => undefined,
+      start: async () => err('java-missing', 'Java 17+ is needed', { fix: 'apt-get install openjdk-17-jre-headless' }),
+    });
     expect(await control.start()).toMatchObject({ ok: false, error: { kind: 'java-missing' } });
     expect(control.info()).toMatchObject({ state: 'error', error: { kind: 'java-missing' } });
   });

@@ -60,7 +60,11 @@ export function createSandboxController(options: SandboxControlOptions): Sandbox
         if (running !== sandbox) return;
         running = undefined;
         if (stopping) return;
-        const error: AppError = { kind: 'unreachable', message: 'The sandbox stopped unexpectedly.', fix: 'Start it again from the connections list.' };
+        const error: AppError = {
+          kind: 'unreachable',
+          message: 'The sandbox stopped unexpectedly.',
+          fix: 'Start it again from the connections list.',
+        };
         set({ state: 'error', error });
       });
       return ok(set({ state: 'running', endpoint: sandbox.endpoint }));

@@ -44,13 +44,21 @@ function startProxy(): Promise<Server> {
       if (ECHOED.has(target)) {
         echoes++;
         res.writeHead(400, { 'Content-Type': 'application/x-amz-json-1.0' });
-        res.end(JSON.stringify({ __type: 'com.amazon.coral.validate#ValidationException', message: `invalid request signed with token ${String(req.headers['x-amz-security-token'])}` }));
+        res.end(
+          JSON.stringify({
+            __type: 'com.amazon.coral.validate#ValidationException',
+            message: `invalid request signed with token ${String(req.headers['x-amz-security-token'])}`,
+          }),
+        );
         return;
       }
-      const forward = request({ host: dynamo.hostname, port: dynamo.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 500, answer.headers);
-        answer.pipe(res);
-      });
+      const forward = request(
+        { host: dynamo.hostname, port: dynamo.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 500, answer.headers);
+          answer.pipe(res);
+        },
+      );
       forward.end(Buffer.concat(chunks));
     });
   });
@@ -66,7 +74,14 @@ beforeAll(async () => {
   app = composeApp({
     mode: 'browser',
     version: 'echo',
-    env: { LOCKSMITH_DATA_DIR: join(dir, 'data'), AWS_CONFIG_FILE: join(dir, 'none'), AWS_SHARED_CREDENTIALS_FILE: join(dir, 'none'), AWS_ACCESS_KEY_ID: KEY_ID, AWS_SECRET_ACCESS_KEY: SECRET, AWS_SESSION_TOKEN: SESSION },
+    env: {
+      LOCKSMITH_DATA_DIR: join(dir, 'data'),
+      AWS_CONFIG_FILE: join(dir, 'none'),
+      AWS_SHARED_CREDENTIALS_FILE: join(dir, 'none'),
+      AWS_ACCESS_KEY_ID: KEY_ID,
+      AWS_SECRET_ACCESS_KEY: SECRET,
+      AWS_SESSION_TOKEN: SESSION,
+    },
     log: createConsoleLogger((line) => logLines.push(line)),
   });
 });
@@ -81,11 +96,19 @@ afterAll(async () => {
 describe('a session token echoed by the endpoint', () => {
   it('reaches no result, activity-log line, activity entry, log line or CLI output', async () => {
     const call = (method: string, args: unknown) => app.dispatch(method, args, 'http', { trusted: true, label: 'echo test' });
-    const added = (await call('connections.addEndpoint', { endpoint: proxyUrl, region: 'us-east-1', credentials: { source: 'env' } })) as { ok: true; value: { id: string } };
+    const added = (await call('connections.addEndpoint', { endpoint: proxyUrl, region: 'us-east-1', credentials: { source: 'env' } })) as {
+      ok: true;
+      value: { id: string };
+    };
     const connectionId = added.value.id;
     const results: unknown[] = [];
     results.push(await call('tables.list', { connectionId }));
-    const preview = (await call('tx.preview', { connectionId, table, convention: layout.convention, request: { kind: 'claim', rule: 'HANDLE', value: 'echo', account: { PK: 'ACCT#e1', SK: 'PROFILE' } } })) as { ok: true; value: { previewId: string; confirmText: string } };
+    const preview = (await call('tx.preview', {
+      connectionId,
+      table,
+      convention: layout.convention,
+      request: { kind: 'claim', rule: 'HANDLE', value: 'echo', account: { PK: 'ACCT#e1', SK: 'PROFILE' } },
+    })) as { ok: true; value: { previewId: string; confirmText: string } };
     expect(preview.ok).toBe(true);
     results.push(preview, await call('tx.execute', { previewId: preview.value.previewId, confirmation: preview.value.confirmText }));
     results.push(await call('activity.list', {}));

@@ -48,8 +48,14 @@ describe('stream hub', () => {
     expect(seen).toHaveLength(2);
     expect(JSON.stringify(seen)).not.toContain(token);
     expect(seen).toEqual([
-      { state: 'error', error: { kind: 'aws', message: 'cannot read s3://bucket/data.json.gz: AccessDenied (request signed with token ***)' } },
-      { state: 'error', error: { kind: 'aws', message: 'cannot read s3://bucket/data.json.gz: AccessDenied (request signed with token ***)' } },
+      {
+        state: 'error',
+        error: { kind: 'aws', message: 'cannot read s3://bucket/data.json.gz: AccessDenied (request signed with token ***)' },
+      },
+      {
+        state: 'error',
+        error: { kind: 'aws', message: 'cannot read s3://bucket/data.json.gz: AccessDenied (request signed with token ***)' },
+      },
     ]);
   });
 

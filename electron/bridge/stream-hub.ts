@@ -54,12 +54,14 @@ export function createStreamHub(onDeliveryError: (cause: unknown) => void = () =
   const subscriptions = new Set<Subscription>();
   const replays = new Map<StreamName, (filter: Readonly<Record<string, unknown>>) => readonly unknown[]>();
   const presences = new Map<StreamName, (filter: Readonly<Record<string, unknown>>, listening: number) => void>();
-  const sameFilter = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean => matchesFilter(a, b) && matchesFilter(b, a);
+  const sameFilter = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean =>
+    matchesFilter(a, b) && matchesFilter(b, a);
   const announce = (subscription: Subscription): void => {
     const presence = presences.get(subscription.stream);
     if (!presence) return;
     let listening = 0;
-    for (const other of subscriptions) if (other.stream === subscription.stream && sameFilter(other.filter, subscription.filter)) listening += 1;
+    for (const other of subscriptions)
+      if (other.stream === subscription.stream && sameFilter(other.filter, subscription.filter)) listening += 1;
     presence(subscription.filter, listening);
   };
   const drop = (subscription: Subscription): void => {

@@ -27,7 +27,6 @@ export interface TableOutcome {
   readonly warnings?: readonly unknown[];
 }
 
-
 const n = (value: number): string => value.toLocaleString('en-US');
 
 /** The convention column: `uniq (detected, confidence 1)`, `file`, or `—`. */
@@ -60,12 +59,21 @@ function outcomeText(o: TableOutcome): string {
 }
 
 /** The readable summary. */
-export function fleetText(document: { readonly endpoint: string; readonly region: string; readonly complete: boolean; readonly reason?: string; readonly tables: readonly TableOutcome[]; readonly hint?: string }): string {
+export function fleetText(document: {
+  readonly endpoint: string;
+  readonly region: string;
+  readonly complete: boolean;
+  readonly reason?: string;
+  readonly tables: readonly TableOutcome[];
+  readonly hint?: string;
+}): string {
   const { tables } = document;
   const width = Math.max(5, ...tables.map((t) => t.table.length));
   const conventions = tables.map(conventionText);
   const cwidth = Math.max(10, ...conventions.map((c) => c.length));
-  const lines = [`${n(tables.length)} table${tables.length === 1 ? '' : 's'} at ${document.endpoint} (${document.region})${document.reason ? ` — ${document.reason}` : ''}${document.hint ? `: ${document.hint}` : ''}`];
+  const lines = [
+    `${n(tables.length)} table${tables.length === 1 ? '' : 's'} at ${document.endpoint} (${document.region})${document.reason ? ` — ${document.reason}` : ''}${document.hint ? `: ${document.hint}` : ''}`,
+  ];
   tables.forEach((t, i) => {
     lines.push(`  ${t.table.padEnd(width)}  ${conventions[i]!.padEnd(cwidth)}  ${outcomeText(t)}`);
     for (const line of t.evidence ?? []) lines.push(`      ${line}`);

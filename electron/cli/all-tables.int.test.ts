@@ -42,7 +42,10 @@ beforeAll(async () => {
   admin = testClient(endpoint);
   // A table without locks, an empty one, and a clean one first: a fleet with nothing wrong.
   names.plain = await createTempTable(admin, pair, 'orders');
-  await putItems(admin, names.plain, [{ PK: s('order-1'), SK: s('v1'), total: s('12') }, { PK: s('order-2'), SK: s('v1') }]);
+  await putItems(admin, names.plain, [
+    { PK: s('order-1'), SK: s('v1'), total: s('12') },
+    { PK: s('order-2'), SK: s('v1') },
+  ]);
   names.empty = await createTempTable(admin, pair, 'empty');
   names.clean = await createTempTable(admin, pair, 'clean');
   await putItems(admin, names.clean, PRESET_TABLES[0]!.items.slice(0, 6));
@@ -60,7 +63,13 @@ describe('audit --all-tables', () => {
     expect(doc.complete).toBe(true);
     expect(byName(doc, names.plain)).toMatchObject({ locks: false, status: 'no-locks', complete: true });
     expect(byName(doc, names.empty)).toMatchObject({ locks: false, status: 'empty', complete: true });
-    expect(byName(doc, names.clean)).toMatchObject({ locks: true, status: 'audited', complete: true, exit: 0, convention: { preset: 'uniq', source: 'detected', confidence: 1 } });
+    expect(byName(doc, names.clean)).toMatchObject({
+      locks: true,
+      status: 'audited',
+      complete: true,
+      exit: 0,
+      convention: { preset: 'uniq', source: 'detected', confidence: 1 },
+    });
   }, 120_000);
 
   it('audits every layout as audit --table does (the same summary, the same exit code), and exits 1 for problems', async () => {
@@ -76,19 +85,37 @@ describe('audit --all-tables', () => {
       const name = names.presets.get(t.preset)!;
       const single = await runCli(['audit', '--endpoint', endpoint, '--table', name, '--json'], env());
       const report = JSON.parse(single.stdout) as AuditReport;
-      expect(byName(doc, name)).toMatchObject({ locks: true, status: 'audited', complete: true, exit: single.code, summary: report.summary, items: report.scanned, lockItems: report.locks, convention: { preset: t.preset } });
+      expect(byName(doc, name)).toMatchObject({
+        locks: true,
+        status: 'audited',
+        complete: true,
+        exit: single.code,
+        summary: report.summary,
+        items: report.scanned,
+        lockItems: report.locks,
+        convention: { preset: t.preset },
+      });
       expect(report.summary['orphan-lock']).toBe(1);
     }
   }, 180_000);
 
   it('lists a table whose detection is not sure with its evidence, does not audit it, and exits 2: it needs a convention', async () => {
     names.doubtful = await createTempTable(admin, pair, 'doubtful');
-    await putItems(admin, names.doubtful, [{ PK: s('ACCT#1'), SK: s('PROFILE'), email: s('a@x.io') }, { PK: s('UNIQ#EMAIL#a@x.io'), SK: s('LOCK') }, { PK: s('UNIQ#HANDLE#zed'), SK: s('LOCK') }]);
+    await putItems(admin, names.doubtful, [
+      { PK: s('ACCT#1'), SK: s('PROFILE'), email: s('a@x.io') },
+      { PK: s('UNIQ#EMAIL#a@x.io'), SK: s('LOCK') },
+      { PK: s('UNIQ#HANDLE#zed'), SK: s('LOCK') },
+    ]);
     const { code, doc, stderr } = await fleet();
     expect(code).toBe(2);
     expect(doc.complete).toBe(false);
     const doubtful = byName(doc, names.doubtful);
-    expect(doubtful).toMatchObject({ locks: true, status: 'needs-convention', complete: false, convention: { preset: 'uniq', confidence: 0.5 } });
+    expect(doubtful).toMatchObject({
+      locks: true,
+      status: 'needs-convention',
+      complete: false,
+      convention: { preset: 'uniq', confidence: 0.5 },
+    });
     expect(doubtful?.summary).toBeUndefined();
     expect(doubtful?.evidence?.some((line) => line.includes('HANDLE'))).toBe(true);
     expect(stderr).toContain(`${names.doubtful}: needs a convention`);
@@ -97,7 +124,11 @@ describe('audit --all-tables', () => {
     expect(text.code).toBe(2);
     expect(text.stdout).toMatch(new RegExp(`${names.doubtful}\\s+uniq \\(detected, confidence 0\\.5\\)\\s+NEEDS A CONVENTION`));
     expect(text.stdout).toMatch(new RegExp(`${names.empty}\\s+—\\s+no locks: the table is empty`));
-    expect(text.stdout).toMatch(new RegExp(`${names.presets.get('uniq')!}\\s+uniq \\(detected, confidence 1\\)\\s+12 items.*2 problems: orphan-lock 1, missing-lock 1\\s+complete`));
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `${names.presets.get('uniq')!}\\s+uniq \\(detected, confidence 1\\)\\s+12 items.*2 problems: orphan-lock 1, missing-lock 1\\s+complete`,
+      ),
+    );
   }, 180_000);
 
   it('audits a doubtful table with its file from --convention DIR', async () => {
@@ -107,9 +138,17 @@ describe('audit --all-tables', () => {
     writeFileSync(join(dir, `${names.doubtful}.json`), JSON.stringify((JSON.parse(detect.stdout) as { convention: unknown }).convention));
     const run = await runCli(['audit', '--all-tables', '--endpoint', endpoint, '--convention', dir, '--json'], env());
     const doc = JSON.parse(run.stdout) as Fleet;
-    const single = await runCli(['audit', '--endpoint', endpoint, '--table', names.doubtful, '--convention', join(dir, `${names.doubtful}.json`), '--json'], env());
+    const single = await runCli(
+      ['audit', '--endpoint', endpoint, '--table', names.doubtful, '--convention', join(dir, `${names.doubtful}.json`), '--json'],
+      env(),
+    );
     expect(byName(doc, names.doubtful)?.reason).toBeUndefined();
-    expect(byName(doc, names.doubtful)).toMatchObject({ status: 'audited', convention: { source: 'file' }, summary: (JSON.parse(single.stdout) as AuditReport).summary, exit: single.code });
+    expect(byName(doc, names.doubtful)).toMatchObject({
+      status: 'audited',
+      convention: { source: 'file' },
+      summary: (JSON.parse(single.stdout) as AuditReport).summary,
+      exit: single.code,
+    });
     expect(run.code).toBe(1);
   }, 180_000);
 
@@ -121,10 +160,22 @@ describe('audit --all-tables', () => {
     const uniq = names.presets.get('uniq')!;
     const ofUniq = entries.filter((e) => e.table === uniq);
     expect(ofUniq.length).toBeGreaterThanOrEqual(2);
-    expect(ofUniq.at(-1)).toMatchObject({ source: 'live', complete: true, items: 12, target: { endpoint, region: 'us-east-1' }, convention: { preset: 'uniq' }, summary: { 'orphan-lock': 1, 'missing-lock': 1 } });
+    expect(ofUniq.at(-1)).toMatchObject({
+      source: 'live',
+      complete: true,
+      items: 12,
+      target: { endpoint, region: 'us-east-1' },
+      convention: { preset: 'uniq' },
+      summary: { 'orphan-lock': 1, 'missing-lock': 1 },
+    });
     expect(entries.some((e) => e.table === names.plain || e.table === names.empty)).toBe(false);
     const one = await runCli(['history', '--table', uniq], env());
-    expect(one.stdout.trim().split('\n').every((line) => line.includes(uniq) && line.includes('orphan-lock 1'))).toBe(true);
+    expect(
+      one.stdout
+        .trim()
+        .split('\n')
+        .every((line) => line.includes(uniq) && line.includes('orphan-lock 1')),
+    ).toBe(true);
   }, 60_000);
 
   it('Ctrl+C stops cleanly: what finished is summarised, the rest is not started, exit 2', async () => {

@@ -5,10 +5,35 @@ import { main } from './main';
 import { captureIo } from './testing-io';
 
 const summary = { 'orphan-lock': 1, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 2 };
-const audited = (exit: number): TableOutcome => ({ table: `t${exit}`, locks: true, status: 'audited', complete: exit !== 2, exit, summary, items: 10, accounts: 2, lockItems: 5, convention: { preset: 'uniq', source: 'detected', confidence: 1 } });
-const none: TableOutcome = { table: 'orders', locks: false, status: 'no-locks', complete: true, reason: 'no lock items in a sample of 2 items' };
+const audited = (exit: number): TableOutcome => ({
+  table: `t${exit}`,
+  locks: true,
+  status: 'audited',
+  complete: exit !== 2,
+  exit,
+  summary,
+  items: 10,
+  accounts: 2,
+  lockItems: 5,
+  convention: { preset: 'uniq', source: 'detected', confidence: 1 },
+});
+const none: TableOutcome = {
+  table: 'orders',
+  locks: false,
+  status: 'no-locks',
+  complete: true,
+  reason: 'no lock items in a sample of 2 items',
+};
 const empty: TableOutcome = { table: 'empty', locks: false, status: 'empty', complete: true, reason: 'the table is empty' };
-const doubtful: TableOutcome = { table: 'doubtful', locks: true, status: 'needs-convention', complete: false, convention: { preset: 'uniq', source: 'detected', confidence: 0.5 }, evidence: ['lock tag HANDLE: no attribute holds their values'], reason: 'needs a convention' };
+const doubtful: TableOutcome = {
+  table: 'doubtful',
+  locks: true,
+  status: 'needs-convention',
+  complete: false,
+  convention: { preset: 'uniq', source: 'detected', confidence: 0.5 },
+  evidence: ['lock tag HANDLE: no attribute holds their values'],
+  reason: 'needs a convention',
+};
 
 describe('audit --all-tables: the exit code', () => {
   it('is the worst table’s: an audited table counts with its single audit’s code, one without locks or empty with 0', () => {
@@ -28,10 +53,17 @@ describe('audit --all-tables: the exit code', () => {
 
 describe('audit --all-tables: the readable summary', () => {
   it('gives a line per table, and the evidence under one that needs a convention', () => {
-    const text = fleetText({ endpoint: 'http://localhost:8000', region: 'us-east-1', complete: false, tables: [audited(1), none, empty, doubtful] });
+    const text = fleetText({
+      endpoint: 'http://localhost:8000',
+      region: 'us-east-1',
+      complete: false,
+      tables: [audited(1), none, empty, doubtful],
+    });
     const lines = text.trimEnd().split('\n');
     expect(lines[0]).toBe('4 tables at http://localhost:8000 (us-east-1)');
-    expect(lines[1]).toMatch(/^ {2}t1 +uniq \(detected, confidence 1\) +10 items, 2 accounts, 5 locks {2}3 problems: orphan-lock 1, malformed-lock 2 {2}complete$/);
+    expect(lines[1]).toMatch(
+      /^ {2}t1 +uniq \(detected, confidence 1\) +10 items, 2 accounts, 5 locks {2}3 problems: orphan-lock 1, malformed-lock 2 {2}complete$/,
+    );
     expect(lines[2]).toMatch(/^ {2}orders +— +no locks: no lock items in a sample of 2 items$/);
     expect(lines[3]).toMatch(/^ {2}empty +— +no locks: the table is empty$/);
     expect(lines[4]).toMatch(/^ {2}doubtful +uniq \(detected, confidence 0\.5\) +NEEDS A CONVENTION — needs a convention$/);

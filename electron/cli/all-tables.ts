@@ -32,13 +32,27 @@ export function fleetExit(outcomes: readonly TableOutcome[]): number {
   return outcomes.reduce((worst, o) => Math.max(worst, tableExit(o)), EXIT_OK);
 }
 
-const failed = (table: string, reason: string, locks: boolean | null = null): TableOutcome => ({ table, locks, status: 'failed', complete: false, reason });
+const failed = (table: string, reason: string, locks: boolean | null = null): TableOutcome => ({
+  table,
+  locks,
+  status: 'failed',
+  complete: false,
+  reason,
+});
 
 /** A captured io for one table's audit: its JSON report and its error lines, the run's signal. */
 function captureFor(io: CliIo): CliIo & { out: () => string; err: () => string } {
   let out = '';
   let err = '';
-  return { env: io.env, interactive: false, signal: io.signal, stdout: (t) => void (out += t), stderr: (t) => void (err += t), out: () => out, err: () => err };
+  return {
+    env: io.env,
+    interactive: false,
+    signal: io.signal,
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    out: () => out,
+    err: () => err,
+  };
 }
 
 /** The convention file `<DIR>/<table>.json` for a table, when --convention names a folder and it holds one. */
@@ -50,25 +64,56 @@ async function conventionFileFor(dir: string | undefined, table: string): Promis
 }
 
 /** Surveys and (when it holds locks) audits one table. */
-async function oneTable(name: string, connection: Connection, values: FlagValues, io: CliIo, debug: boolean, audit: CliCommand): Promise<TableOutcome> {
+async function oneTable(
+  name: string,
+  connection: Connection,
+  values: FlagValues,
+  io: CliIo,
+  debug: boolean,
+  audit: CliCommand,
+): Promise<TableOutcome> {
   if (io.signal.aborted) return { table: name, locks: null, status: 'not-started', complete: false, reason: 'cancelled before it started' };
   const file = await conventionFileFor(optionalString(values, 'convention'), name);
   let convention: TableOutcome['convention'];
   if (file === undefined) {
-    const [{ describeTable }, { surveyTable }, { defaultSegments }] = await Promise.all([import('../services/dynamo/tables'), import('../services/fleet/survey'), import('../services/dynamo/client')]);
+    const [{ describeTable }, { surveyTable }, { defaultSegments }] = await Promise.all([
+      import('../services/dynamo/tables'),
+      import('../services/fleet/survey'),
+      import('../services/dynamo/client'),
+    ]);
     const described = await describeTable(connection.client, name, { signal: io.signal, errorContext: connection.errorContext });
     if (!described.ok) return failed(name, described.error.message);
     const preset = presetFlag(values);
     const segments = optionalInt(values, 'segments', 'audit', 1, 1_000_000) ?? defaultSegments(connection.target, io.env);
-    const surveyed = await surveyTable(connection.client, described.value, { segments, signal: io.signal, errorContext: connection.errorContext, ...(preset ? { preset } : {}) });
+    const surveyed = await surveyTable(connection.client, described.value, {
+      segments,
+      signal: io.signal,
+      errorContext: connection.errorContext,
+      ...(preset ? { preset } : {}),
+    });
     if (!surveyed.ok) return failed(name, surveyed.error.message);
     const locks = surveyed.value;
     if (locks.kind === 'empty') return { table: name, locks: false, status: 'empty', complete: true, reason: 'the table is empty' };
-    if (locks.kind === 'no-locks') return { table: name, locks: false, status: 'no-locks', complete: true, reason: `no lock items in a sample of ${locks.sampled} items` };
+    if (locks.kind === 'no-locks')
+      return {
+        table: name,
+        locks: false,
+        status: 'no-locks',
+        complete: true,
+        reason: `no lock items in a sample of ${locks.sampled} items`,
+      };
     const { detection } = locks;
     convention = { preset: detection.convention.preset, source: preset ? 'preset' : 'detected', confidence: detection.confidence };
     if (detection.confidence < 1) {
-      return { table: name, locks: true, status: 'needs-convention', convention, evidence: detection.evidence, complete: false, reason: `needs a convention: detection is not sure (confidence ${detection.confidence}); pass --convention DIR with ${name}.json, or --preset` };
+      return {
+        table: name,
+        locks: true,
+        status: 'needs-convention',
+        convention,
+        evidence: detection.evidence,
+        complete: false,
+        reason: `needs a convention: detection is not sure (confidence ${detection.confidence}); pass --convention DIR with ${name}.json, or --preset`,
+      };
     }
   } else convention = { preset: 'file', source: 'file' };
   // The single audit itself, on this connection, as `audit --table <name> --json` (with the table's convention file, if any).
@@ -98,7 +143,9 @@ async function oneTable(name: string, connection: Connection, values: FlagValues
     accounts: report.accounts,
     lockItems: report.locks,
     summary: report.summary,
-    ...(Array.isArray((report as { warnings?: unknown }).warnings) ? { warnings: (report as unknown as { warnings: unknown[] }).warnings } : {}),
+    ...(Array.isArray((report as { warnings?: unknown }).warnings)
+      ? { warnings: (report as unknown as { warnings: unknown[] }).warnings }
+      : {}),
   };
 }
 
@@ -119,17 +166,25 @@ async function bounded<T>(count: number, limit: number, task: (i: number) => Pro
 /** Audits every table at the connection; returns the worst exit code (see tableExit). */
 export async function auditAllTables(values: FlagValues, io: CliIo, debug: boolean, audit: CliCommand): Promise<number> {
   if (values.table !== undefined) usageError('use either --table or --all-tables, not both', 'table');
-  if (values.export !== undefined) usageError('--all-tables audits the live tables; an export is one table: use --export without --all-tables', 'export');
+  if (values.export !== undefined)
+    usageError('--all-tables audits the live tables; an export is one table: use --export without --all-tables', 'export');
   // Flags every table's audit would refuse are refused once, before any table is read.
   presetFlag(values);
   optionalInt(values, 'segments', 'audit', 1, 1_000_000);
   const dir = optionalString(values, 'convention');
   if (dir !== undefined && values.preset !== undefined) usageError('use either --preset or --convention, not both', 'preset');
-  if (dir !== undefined && !(await stat(dir).catch(() => undefined))?.isDirectory()) usageError(`--convention with --all-tables names a folder of <table>.json files; ${dir} is not a folder`, 'convention');
+  if (dir !== undefined && !(await stat(dir).catch(() => undefined))?.isDirectory())
+    usageError(`--convention with --all-tables names a folder of <table>.json files; ${dir} is not a folder`, 'convention');
   const connection = await openConnection(values, io);
   try {
-    const [{ listAllTables }, { effectiveEndpoint }, { fleetText }] = await Promise.all([import('../services/dynamo/tables'), import('../services/dynamo/client'), import('./all-tables-text')]);
-    const listed = unwrap(await listAllTables(connection.client, { local: connection.local, signal: io.signal, errorContext: connection.errorContext }));
+    const [{ listAllTables }, { effectiveEndpoint }, { fleetText }] = await Promise.all([
+      import('../services/dynamo/tables'),
+      import('../services/dynamo/client'),
+      import('./all-tables-text'),
+    ]);
+    const listed = unwrap(
+      await listAllTables(connection.client, { local: connection.local, signal: io.signal, errorContext: connection.errorContext }),
+    );
     const endpoint = effectiveEndpoint(connection.target, io.env).url ?? 'aws';
     let done = 0;
     const outcomes = await bounded(listed.names.length, TABLES_AT_ONCE, async (i) => {
@@ -141,7 +196,14 @@ export async function auditAllTables(values: FlagValues, io: CliIo, debug: boole
     if (io.interactive && listed.names.length > 0) io.stderr('\n');
     const cancelled = io.signal.aborted;
     const complete = !cancelled && outcomes.every((o) => o.complete);
-    const document = { endpoint, region: connection.target.region, complete, ...(cancelled ? { reason: 'cancelled' } : {}), tables: outcomes, ...(listed.hint ? { hint: listed.hint } : {}) };
+    const document = {
+      endpoint,
+      region: connection.target.region,
+      complete,
+      ...(cancelled ? { reason: 'cancelled' } : {}),
+      tables: outcomes,
+      ...(listed.hint ? { hint: listed.hint } : {}),
+    };
     io.stdout(values.json === true ? `${JSON.stringify(document)}\n` : fleetText(document));
     const code = fleetExit(outcomes);
     if (code === EXIT_ERROR) {

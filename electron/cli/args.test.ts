@@ -55,7 +55,9 @@ describe('flag readers', () => {
   });
 
   it.each([['0'], ['1.5'], ['-3'], ['abc'], ['1000001']])('optionalInt rejects %s', (value) => {
-    expect(failure(() => optionalInt({ segments: value }, 'segments', 'audit', 1, 1_000_000)).message).toMatch(/--segments must be an integer from 1 to 1000000/);
+    expect(failure(() => optionalInt({ segments: value }, 'segments', 'audit', 1, 1_000_000)).message).toMatch(
+      /--segments must be an integer from 1 to 1000000/,
+    );
   });
 
   it('optionalInt accepts integers in range and absence', () => {

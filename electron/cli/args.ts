@@ -8,7 +8,11 @@ import { PRESET_NAMES } from '../../shared/model';
 export const CONNECTION_FLAGS: FlagSpecs = {
   endpoint: { type: 'string', valueName: 'URL', description: 'DynamoDB Local or another endpoint, e.g. http://localhost:8000' },
   profile: { type: 'string', valueName: 'NAME', description: 'AWS profile from ~/.aws/config (default: $AWS_PROFILE)' },
-  region: { type: 'string', valueName: 'R', description: 'AWS region (default: $AWS_REGION, the profile’s region, or us-east-1 for an endpoint)' },
+  region: {
+    type: 'string',
+    valueName: 'R',
+    description: 'AWS region (default: $AWS_REGION, the profile’s region, or us-east-1 for an endpoint)',
+  },
 };
 
 /** Flags every command takes. */
@@ -39,8 +43,10 @@ export function parseFlags(command: CliCommand, argv: readonly string[]): FlagVa
     const { values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false, allowNegative: false });
     return values as FlagValues;
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
-    return usageError(`${command.name}: ${message.replace(/\. To specify a positional argument.*$/, '')} (see locksmith ${command.name} --help)`);
+    const message = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
+    return usageError(
+      `${command.name}: ${message.replace(/\. To specify a positional argument.*$/, '')} (see locksmith ${command.name} --help)`,
+    );
   }
 }
 
@@ -67,14 +73,17 @@ export function scopeFlag(values: FlagValues, command: string): Record<string, s
   const out: Record<string, string> = {};
   for (const pair of text.split(',')) {
     const at = pair.indexOf('=');
-    if (at <= 0 || at === pair.length - 1) return usageError(`${command}: --scope takes attribute=value pairs (e.g. --scope orgId=acme), not \`${pair}\``, 'scope');
+    if (at <= 0 || at === pair.length - 1)
+      return usageError(`${command}: --scope takes attribute=value pairs (e.g. --scope orgId=acme), not \`${pair}\``, 'scope');
     out[pair.slice(0, at)] = pair.slice(at + 1);
   }
   return out;
 }
 
 /** The --scope flag's spec, for commands that address one scoped value. */
-export const SCOPE_FLAG = { scope: { type: 'string', valueName: 'ATTR=V', description: 'for a scoped rule: the scope the value is unique within, e.g. orgId=acme' } } as const;
+export const SCOPE_FLAG = {
+  scope: { type: 'string', valueName: 'ATTR=V', description: 'for a scoped rule: the scope the value is unique within, e.g. orgId=acme' },
+} as const;
 
 /** An optional positive integer flag within [min, max]. */
 export function optionalInt(values: FlagValues, name: string, command: string, min: number, max: number): number | undefined {
@@ -92,12 +101,16 @@ export function optionalPositive(values: FlagValues, name: string, command: stri
   const value = optionalString(values, name);
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) return usageError(`${command}: --${name} must be a positive number (got ${JSON.stringify(value)})`, name);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
+    return usageError(`${command}: --${name} must be a positive number (got ${JSON.stringify(value)})`, name);
   return n;
 }
 
 function flagLines(specs: FlagSpecs): string[] {
-  const rows = Object.entries(specs).map(([name, spec]) => [`${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.valueName ? ` ${spec.valueName}` : ''}`, spec.description] as const);
+  const rows = Object.entries(specs).map(
+    ([name, spec]) =>
+      [`${spec.short ? `-${spec.short}, ` : '    '}--${name}${spec.valueName ? ` ${spec.valueName}` : ''}`, spec.description] as const,
+  );
   const width = Math.max(...rows.map(([left]) => left.length));
   return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`);
 }

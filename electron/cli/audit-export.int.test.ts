@@ -55,7 +55,9 @@ describe('locksmith audit --export', () => {
       const fromExport = await cli(['audit', '--export', exports.get(t.preset)!, '--table', table, '--preset', t.preset, '--json']);
       expect(fromExport.err).toBe('');
       expect(fromExport.code).toBe(live.code);
-      const { source, ...rest } = JSON.parse(fromExport.out) as Record<string, unknown> & { source: { exportArn: string; itemsRead: number } };
+      const { source, ...rest } = JSON.parse(fromExport.out) as Record<string, unknown> & {
+        source: { exportArn: string; itemsRead: number };
+      };
       expect(`${JSON.stringify(rest)}\n`).toBe(live.out);
       expect(source.exportArn).toContain(`table/${table}/export/`);
       expect(source.itemsRead).toBe(t.items.length);
@@ -88,13 +90,25 @@ describe('locksmith audit --export', () => {
       const unconfirmed = await cli(['audit', '--export', dir, '--preset', 'uniq', '--json']);
       expect(unconfirmed.code).toBe(1);
       const confirmed = await cli(['audit', '--export', dir, '--endpoint', endpoint, '--table', table, '--preset', 'uniq', '--json']);
-      const report = JSON.parse(confirmed.out) as { summary: Record<string, number>; problems: unknown[]; stale: { kind: string; value: string }[] };
+      const report = JSON.parse(confirmed.out) as {
+        summary: Record<string, number>;
+        problems: unknown[];
+        stale: { kind: string; value: string }[];
+      };
       expect(report.stale.map((p) => [p.kind, p.value])).toEqual([
         ['orphan-lock', 'ghost#1'],
         ['missing-lock', 'lost'],
       ]);
-      expect(report.problems).toEqual([{ kind: 'orphan-lock', rule: 'HANDLE', value: 'still-orphan', lock: { PK: 'UNIQ#HANDLE#still-orphan', SK: 'LOCK' } }]);
-      expect(report.summary).toEqual({ 'orphan-lock': 1, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 });
+      expect(report.problems).toEqual([
+        { kind: 'orphan-lock', rule: 'HANDLE', value: 'still-orphan', lock: { PK: 'UNIQ#HANDLE#still-orphan', SK: 'LOCK' } },
+      ]);
+      expect(report.summary).toEqual({
+        'orphan-lock': 1,
+        'missing-lock': 0,
+        'duplicate-value': 0,
+        'owner-mismatch': 0,
+        'malformed-lock': 0,
+      });
       expect(confirmed.code).toBe(1);
     } finally {
       await deleteTable(admin, table);
@@ -104,7 +118,18 @@ describe('locksmith audit --export', () => {
   it('refuses to confirm an export against a table it was not taken from: exit 2, both tables named', async () => {
     const [from, other] = [...tables.values()];
     const preset = [...tables.entries()].find(([, name]) => name === from)![0];
-    const wrong = await cli(['audit', '--export', exports.get(preset)!, '--endpoint', endpoint, '--table', other!, '--preset', preset, '--json']);
+    const wrong = await cli([
+      'audit',
+      '--export',
+      exports.get(preset)!,
+      '--endpoint',
+      endpoint,
+      '--table',
+      other!,
+      '--preset',
+      preset,
+      '--json',
+    ]);
     expect(wrong.code).toBe(2);
     expect(JSON.parse(wrong.out)).toMatchObject({ complete: false, reason: expect.stringContaining(`this export is of table ${from}`) });
     expect(JSON.parse(wrong.out).reason).toContain(`not ${other}`);
@@ -140,15 +165,36 @@ describe('locksmith audit --export', () => {
     const t = PRESET_TABLES.find((p) => p.preset === 'uniq')!;
     const full = exports.get('uniq')!;
     const lock = (v: string): Item => ({ PK: { S: `UNIQ#HANDLE#${v}` }, SK: { S: 'LOCK' } });
-    const first = await writeIncremental(join(work, 'inc'), 'a', [
-      // Claims the missing lock, deletes the orphan, then a stray lock that the second incremental deletes again.
-      { keys: lock('lost'), image: lock('lost'), micros: 1 },
-      { keys: lock('ghost#1'), micros: 2 },
-      { keys: lock('later'), image: lock('later'), micros: 3 },
-    ], full);
-    const second = await writeIncremental(join(work, 'inc'), 'b', [{ keys: lock('later'), micros: 4 }, { keys: { PK: { S: 'ACCT#u2' }, SK: { S: 'PROFILE' } }, image: { PK: { S: 'ACCT#u2' }, SK: { S: 'PROFILE' }, email: { S: 'c#dev@example.com' }, username: { S: 'renamed' } }, micros: 5 }], full);
+    const first = await writeIncremental(
+      join(work, 'inc'),
+      'a',
+      [
+        // Claims the missing lock, deletes the orphan, then a stray lock that the second incremental deletes again.
+        { keys: lock('lost'), image: lock('lost'), micros: 1 },
+        { keys: lock('ghost#1'), micros: 2 },
+        { keys: lock('later'), image: lock('later'), micros: 3 },
+      ],
+      full,
+    );
+    const second = await writeIncremental(
+      join(work, 'inc'),
+      'b',
+      [
+        { keys: lock('later'), micros: 4 },
+        {
+          keys: { PK: { S: 'ACCT#u2' }, SK: { S: 'PROFILE' } },
+          image: { PK: { S: 'ACCT#u2' }, SK: { S: 'PROFILE' }, email: { S: 'c#dev@example.com' }, username: { S: 'renamed' } },
+          micros: 5,
+        },
+      ],
+      full,
+    );
     const run = await cli(['audit', '--export', full, '--export', first, '--export', second, '--preset', 'uniq', '--json']);
-    const report = JSON.parse(run.out) as { scanned: number; problems: { kind: string; value: string }[]; source: { itemsRead: number; incrementals: unknown[] } };
+    const report = JSON.parse(run.out) as {
+      scanned: number;
+      problems: { kind: string; value: string }[];
+      source: { itemsRead: number; incrementals: unknown[] };
+    };
     expect(report.problems.map((p) => [p.kind, p.value])).toEqual([
       ['orphan-lock', '백과'],
       ['missing-lock', 'renamed'],
@@ -167,7 +213,12 @@ describe('locksmith audit --export', () => {
 });
 
 /** Writes an incremental export as AWS lays it out: data in the shared AWSDynamoDB/data/ folder, selected by the manifest. */
-async function writeIncremental(out: string, id: string, records: { keys: Item; image?: Item; micros: number }[], after: string): Promise<string> {
+async function writeIncremental(
+  out: string,
+  id: string,
+  records: { keys: Item; image?: Item; micros: number }[],
+  after: string,
+): Promise<string> {
   // The window follows the full export (a) or the first incremental (b), of the full export's table, as AWS states them.
   const base = (await openExport(after)).summary;
   const hour = 3_600_000;
@@ -177,13 +228,31 @@ async function writeIncremental(out: string, id: string, records: { keys: Item; 
   const dir = join(out, 'AWSDynamoDB', exportId);
   await mkdir(join(out, 'AWSDynamoDB', 'data'), { recursive: true });
   await mkdir(dir, { recursive: true });
-  const lines = records.map((r) => JSON.stringify({ Metadata: { WriteTimestampMicros: { N: String(r.micros) } }, Keys: r.keys, ...(r.image ? { NewImage: r.image } : {}) })).join('\n');
+  const lines = records
+    .map((r) =>
+      JSON.stringify({
+        Metadata: { WriteTimestampMicros: { N: String(r.micros) } },
+        Keys: r.keys,
+        ...(r.image ? { NewImage: r.image } : {}),
+      }),
+    )
+    .join('\n');
   const gz = gzipSync(`${lines}\n`);
   const key = `AWSDynamoDB/data/${id}.json.gz`;
   await writeFile(join(out, key), gz);
   const files = `${JSON.stringify({ itemCount: records.length, md5Checksum: md5Base64(gz), etag: 'x', dataFileS3Key: key })}\n`;
   await writeFile(join(dir, 'manifest-files.json'), files);
-  const summary = { version: '2023-08-01', exportArn: `${base.tableArn}/export/${exportId}`, tableArn: base.tableArn, exportFromTime: from, exportToTime: to, manifestFilesS3Key: `AWSDynamoDB/${exportId}/manifest-files.json`, itemCount: records.length, outputFormat: 'DYNAMODB_JSON', exportType: 'INCREMENTAL_EXPORT' };
+  const summary = {
+    version: '2023-08-01',
+    exportArn: `${base.tableArn}/export/${exportId}`,
+    tableArn: base.tableArn,
+    exportFromTime: from,
+    exportToTime: to,
+    manifestFilesS3Key: `AWSDynamoDB/${exportId}/manifest-files.json`,
+    itemCount: records.length,
+    outputFormat: 'DYNAMODB_JSON',
+    exportType: 'INCREMENTAL_EXPORT',
+  };
   await writeFile(join(dir, 'manifest-summary.json'), JSON.stringify(summary));
   return dir;
 }

@@ -22,7 +22,12 @@ beforeAll(async () => {
   table = await createTempTable(admin, { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } }, 'killed');
   // ~4 KB per item: Scan pages stop at 1 MB read, so one segment needs several pages.
   const padding = 'x'.repeat(4_000);
-  const items: Item[] = Array.from({ length: ITEMS }, (_, i) => ({ PK: { S: `ACCT#${i}` }, SK: { S: 'PROFILE' }, email: { S: `u${i}@example.com` }, padding: { S: padding } }));
+  const items: Item[] = Array.from({ length: ITEMS }, (_, i) => ({
+    PK: { S: `ACCT#${i}` },
+    SK: { S: 'PROFILE' },
+    email: { S: `u${i}@example.com` },
+    padding: { S: padding },
+  }));
   await putItems(admin, table, items);
 });
 
@@ -50,7 +55,10 @@ describe('audit when DynamoDB Local dies mid-scan', () => {
       interactive: true,
       signal: new AbortController().signal,
     };
-    const code = await main(['audit', '--endpoint', dynamo.endpoint, '--table', table, '--preset', 'uniq', '--segments', '1', '--json'], io);
+    const code = await main(
+      ['audit', '--endpoint', dynamo.endpoint, '--table', table, '--preset', 'uniq', '--segments', '1', '--json'],
+      io,
+    );
     expect(killed).toBe(true);
     expect(code).toBe(2);
     const report = JSON.parse(out) as AuditReport;

@@ -48,10 +48,25 @@ describe.each(PRESET_TABLES)('audit, preset $preset, through bin/locksmith', (t)
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as AuditReport;
-    expect(Object.keys(report).sort()).toEqual(['accounts', 'complete', 'convention', 'locks', 'problems', 'scanned', 'summary', 'table', 'warnings']);
+    expect(Object.keys(report).sort()).toEqual([
+      'accounts',
+      'complete',
+      'convention',
+      'locks',
+      'problems',
+      'scanned',
+      'summary',
+      'table',
+      'warnings',
+    ]);
     // The preset's own convention explains its table: no false alarm from the write interlock.
     expect(report.warnings).toEqual([]);
-    expect(report).toMatchObject({ table, complete: true, scanned: t.items.length, summary: { 'orphan-lock': 1, 'missing-lock': 1, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 } });
+    expect(report).toMatchObject({
+      table,
+      complete: true,
+      scanned: t.items.length,
+      summary: { 'orphan-lock': 1, 'missing-lock': 1, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 },
+    });
     expect(report.convention.preset).toBe(t.preset);
     expect(comparable(report.problems)).toEqual(comparable(t.problems));
   });
@@ -63,10 +78,27 @@ describe.each(PRESET_TABLES)('audit, preset $preset, through bin/locksmith', (t)
   });
 
   it('looks up a held value (with # or unicode) through a scan', async () => {
-    const run = await runCli(['lookup', '--endpoint', endpoint, '--table', tables.get(t.preset)!, '--preset', t.preset, '--value', t.held.value, '--rule', t.held.rule, '--json']);
+    const run = await runCli([
+      'lookup',
+      '--endpoint',
+      endpoint,
+      '--table',
+      tables.get(t.preset)!,
+      '--preset',
+      t.preset,
+      '--value',
+      t.held.value,
+      '--rule',
+      t.held.rule,
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     const answer = JSON.parse(run.stdout) as LookupAnswer;
-    expect(answer).toMatchObject({ method: 'scan', complete: true, rules: [{ rule: t.held.rule, verdict: 'held', holders: [t.held.account] }] });
+    expect(answer).toMatchObject({
+      method: 'scan',
+      complete: true,
+      rules: [{ rule: t.held.rule, verdict: 'held', holders: [t.held.account] }],
+    });
   });
 });
 
@@ -96,15 +128,21 @@ describe('audit exit codes and errors', () => {
     const run = await runCli(['audit', '--endpoint', endpoint, '--table', 'no-such-table', '--json']);
     expect(run.code).toBe(2);
     // --json: the error as one JSON document on stdout too, never an empty stdout.
-    expect(JSON.parse(run.stdout)).toMatchObject({ error: { kind: 'not-found', message: expect.stringMatching(/^table no-such-table not found/) } });
-    expect(run.stderr).toMatch(/^locksmith: table no-such-table not found at http:\/\/127\.0\.0\.1:\d+, region [a-z0-9-]+ \(tables: .*\)\n$/);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      error: { kind: 'not-found', message: expect.stringMatching(/^table no-such-table not found/) },
+    });
+    expect(run.stderr).toMatch(
+      /^locksmith: table no-such-table not found at http:\/\/127\.0\.0\.1:\d+, region [a-z0-9-]+ \(tables: .*\)\n$/,
+    );
   });
 
   it('says the endpoint is unreachable in one line, exit 2', async () => {
     const port = await findFreePort();
     const run = await runCli(['audit', '--endpoint', `http://127.0.0.1:${port}`, '--table', 'accounts']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`locksmith: cannot reach http://127.0.0.1:${port} (ECONNREFUSED) — to fix: check that DynamoDB Local is running at that address\n`);
+    expect(run.stderr).toBe(
+      `locksmith: cannot reach http://127.0.0.1:${port} (ECONNREFUSED) — to fix: check that DynamoDB Local is running at that address\n`,
+    );
   });
 
   it('rejects an unknown preset and a broken convention file, exit 2', async () => {
@@ -169,7 +207,11 @@ describe('AWS profiles', () => {
       '',
     ].join('\n');
     await writeFile(join(home, '.aws', 'config'), config);
-    return cleanEnv({ HOME: home, AWS_CONFIG_FILE: join(home, '.aws', 'config'), AWS_SHARED_CREDENTIALS_FILE: join(home, '.aws', 'credentials') });
+    return cleanEnv({
+      HOME: home,
+      AWS_CONFIG_FILE: join(home, '.aws', 'config'),
+      AWS_SHARED_CREDENTIALS_FILE: join(home, '.aws', 'credentials'),
+    });
   }
 
   it('turns an expired SSO session into one line with the login command, exit 2', async () => {
@@ -192,9 +234,15 @@ describe('AWS profiles', () => {
   });
 
   it('a table command with no connection at all says to pass --endpoint or --profile', async () => {
-    const run = await runCli(['audit', '--table', 'accounts'], { ...(await awsHome()), AWS_CONFIG_FILE: '/nonexistent', AWS_SHARED_CREDENTIALS_FILE: '/nonexistent' });
+    const run = await runCli(['audit', '--table', 'accounts'], {
+      ...(await awsHome()),
+      AWS_CONFIG_FILE: '/nonexistent',
+      AWS_SHARED_CREDENTIALS_FILE: '/nonexistent',
+    });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^locksmith: no connection given .* — to fix: pass --endpoint http:\/\/localhost:8000 \(DynamoDB Local\) or --profile NAME \(AWS\)\n$/);
+    expect(run.stderr).toMatch(
+      /^locksmith: no connection given .* — to fix: pass --endpoint http:\/\/localhost:8000 \(DynamoDB Local\) or --profile NAME \(AWS\)\n$/,
+    );
   });
 });
 
@@ -202,7 +250,11 @@ describe('detect through bin/locksmith', () => {
   it.each(PRESET_TABLES)('proposes the rules of a $preset table with evidence', async (t) => {
     const run = await runCli(['detect', '--endpoint', endpoint, '--table', tables.get(t.preset)!, '--json']);
     expect(run.code).toBe(0);
-    const out = JSON.parse(run.stdout) as { convention: { preset: string; rules: { name: string }[] }; evidence: string[]; confidence: number };
+    const out = JSON.parse(run.stdout) as {
+      convention: { preset: string; rules: { name: string }[] };
+      evidence: string[];
+      confidence: number;
+    };
     // marker and aws-blog tables look alike (`<TAG>#value` on a hash key): only the rules are certain there.
     if (t.keys.range) expect(out.convention.preset).toBe(t.preset);
     expect(out.convention.rules.map((r) => r.name).sort()).toEqual([...t.rules].sort());

@@ -99,7 +99,10 @@ export function unwrap<T>(result: { readonly ok: true; readonly value: T } | { r
  * The exit code of a complete audit report: 0 only when it has no problem and no convention warning.
  * A warning alone is exit 1, never 0: a CI job reading "clean" would trust a convention the table contradicts.
  */
-export function auditExitCode(report: { readonly summary: Readonly<Record<string, number>>; readonly warnings?: readonly unknown[] }): number {
+export function auditExitCode(report: {
+  readonly summary: Readonly<Record<string, number>>;
+  readonly warnings?: readonly unknown[];
+}): number {
   const problems = Object.values(report.summary).reduce((a, b) => a + b, 0);
   return problems > 0 || (report.warnings?.length ?? 0) > 0 ? EXIT_PROBLEMS : EXIT_OK;
 }

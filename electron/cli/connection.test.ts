@@ -10,7 +10,11 @@ import { connectionRequest, openConnection } from './connection';
 
 describe('connectionRequest', () => {
   it('takes --endpoint with the default region for local endpoints', () => {
-    expect(connectionRequest({ endpoint: 'http://localhost:8000' }, {})).toEqual({ endpoint: 'http://localhost:8000', endpointSource: 'flag', region: 'us-east-1' });
+    expect(connectionRequest({ endpoint: 'http://localhost:8000' }, {})).toEqual({
+      endpoint: 'http://localhost:8000',
+      endpointSource: 'flag',
+      region: 'us-east-1',
+    });
   });
 
   it('lets --region, then AWS_REGION, then AWS_DEFAULT_REGION choose the region', () => {
@@ -25,7 +29,11 @@ describe('connectionRequest', () => {
   });
 
   it('treats AWS_ENDPOINT_URL_DYNAMODB as the endpoint when no flag says otherwise', () => {
-    expect(connectionRequest({}, { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9000' })).toEqual({ endpoint: 'http://127.0.0.1:9000', endpointSource: 'AWS_ENDPOINT_URL_DYNAMODB', region: 'us-east-1' });
+    expect(connectionRequest({}, { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9000' })).toEqual({
+      endpoint: 'http://127.0.0.1:9000',
+      endpointSource: 'AWS_ENDPOINT_URL_DYNAMODB',
+      region: 'us-east-1',
+    });
     expect(connectionRequest({ profile: 'p' }, { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9000' })).toEqual({ profile: 'p' });
   });
 
@@ -74,18 +82,34 @@ describe('signing in with --profile through a silent STS', () => {
     try {
       const config = join(dir, 'config');
       const credentials = join(dir, 'credentials');
-      await writeFile(config, '[profile role]\nregion = eu-west-1\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = src\n[profile src]\nregion = eu-west-1\n');
+      await writeFile(
+        config,
+        '[profile role]\nregion = eu-west-1\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = src\n[profile src]\nregion = eu-west-1\n',
+      );
       await writeFile(credentials, '[src]\naws_access_key_id = AKIASOURCESOURCE0001\naws_secret_access_key = sourcesecretsourcesecret\n');
       // The SDK's providers read these from the process environment.
       vi.stubEnv('AWS_CONFIG_FILE', config);
       vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', credentials);
       vi.stubEnv('AWS_ENDPOINT_URL_STS', `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-      const io = { stdout: () => undefined, stderr: () => undefined, env: { AWS_CONFIG_FILE: config, AWS_SHARED_CREDENTIALS_FILE: credentials }, interactive: false, signal: new AbortController().signal };
-      const connection = await openConnection({ profile: 'role', region: 'eu-west-1' }, io, { connectMs: 200, idleMs: 200, deadlineMs: 1_000 });
+      const io = {
+        stdout: () => undefined,
+        stderr: () => undefined,
+        env: { AWS_CONFIG_FILE: config, AWS_SHARED_CREDENTIALS_FILE: credentials },
+        interactive: false,
+        signal: new AbortController().signal,
+      };
+      const connection = await openConnection({ profile: 'role', region: 'eu-west-1' }, io, {
+        connectMs: 200,
+        idleMs: 200,
+        deadlineMs: 1_000,
+      });
       try {
         const provider = connection.target.credentials;
         if (typeof provider !== 'function') throw new Error('a profile signs through a provider');
-        const failure = await provider().then(() => undefined, (error: unknown) => error);
+        const failure = await provider().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
         expect(sockets.length).toBeGreaterThan(0);
         const mapped = toAppError(failure, connection.errorContext);
         expect(mapped.kind).toBe('unreachable');

@@ -28,7 +28,8 @@ function checkEndpoint(url: string): string {
   } catch {
     return usageError(`--endpoint: not a URL: ${JSON.stringify(url)} (e.g. http://localhost:8000)`, 'endpoint');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return usageError(`--endpoint: must be http:// or https:// (got ${parsed.protocol})`, 'endpoint');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return usageError(`--endpoint: must be http:// or https:// (got ${parsed.protocol})`, 'endpoint');
   return url;
 }
 
@@ -36,20 +37,35 @@ function checkEndpoint(url: string): string {
 export function connectionRequest(values: FlagValues, env: NodeJS.ProcessEnv): ConnectionRequest {
   const flagEndpoint = optionalString(values, 'endpoint');
   const flagProfile = optionalString(values, 'profile');
-  if (flagEndpoint !== undefined && flagProfile !== undefined) usageError('use either --endpoint (DynamoDB Local) or --profile (AWS), not both', 'endpoint');
+  if (flagEndpoint !== undefined && flagProfile !== undefined)
+    usageError('use either --endpoint (DynamoDB Local) or --profile (AWS), not both', 'endpoint');
   const region = optionalString(values, 'region') ?? (env.AWS_REGION || env.AWS_DEFAULT_REGION || undefined);
-  if (flagEndpoint !== undefined) return { endpoint: checkEndpoint(flagEndpoint), endpointSource: 'flag', region: region ?? DEFAULT_ENDPOINT_REGION };
+  if (flagEndpoint !== undefined)
+    return { endpoint: checkEndpoint(flagEndpoint), endpointSource: 'flag', region: region ?? DEFAULT_ENDPOINT_REGION };
   if (flagProfile !== undefined) return region ? { profile: flagProfile, region } : { profile: flagProfile };
   // The SDK itself would honour these; taking them as the endpoint makes dummy credentials and the label right.
-  const envEndpoint = env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS === 'true' ? undefined : env.AWS_ENDPOINT_URL_DYNAMODB ? 'AWS_ENDPOINT_URL_DYNAMODB' : env.AWS_ENDPOINT_URL ? 'AWS_ENDPOINT_URL' : undefined;
-  if (envEndpoint) return { endpoint: checkEndpoint(env[envEndpoint] ?? ''), endpointSource: envEndpoint, region: region ?? DEFAULT_ENDPOINT_REGION };
+  const envEndpoint =
+    env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS === 'true'
+      ? undefined
+      : env.AWS_ENDPOINT_URL_DYNAMODB
+        ? 'AWS_ENDPOINT_URL_DYNAMODB'
+        : env.AWS_ENDPOINT_URL
+          ? 'AWS_ENDPOINT_URL'
+          : undefined;
+  if (envEndpoint)
+    return { endpoint: checkEndpoint(env[envEndpoint] ?? ''), endpointSource: envEndpoint, region: region ?? DEFAULT_ENDPOINT_REGION };
   const profile = env.AWS_PROFILE || undefined;
   return { ...(profile ? { profile } : {}), ...(region ? { region } : {}) };
 }
 
 /** Asks for an MFA code on the terminal (assume-role profiles with mfa_serial). */
 async function promptMfa(io: CliIo, serial: string): Promise<string> {
-  if (!process.stdin.isTTY) throw new CliError({ kind: 'mfa-required', message: `profile needs an MFA code for ${serial}, but stdin is not a terminal`, fix: 'run interactively, or use credentials that need no MFA' });
+  if (!process.stdin.isTTY)
+    throw new CliError({
+      kind: 'mfa-required',
+      message: `profile needs an MFA code for ${serial}, but stdin is not a terminal`,
+      fix: 'run interactively, or use credentials that need no MFA',
+    });
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
@@ -83,12 +99,18 @@ export async function openConnection(values: FlagValues, io: CliIo, signInLimits
   } else {
     const region = request.region ?? (await profileRegion(request.profile));
     if (!region && request.profile === undefined) {
-      throw new CliError({ kind: 'validation', field: 'endpoint', message: 'no connection given (no --endpoint, --profile, AWS_PROFILE or AWS_REGION)', fix: 'pass --endpoint http://localhost:8000 (DynamoDB Local) or --profile NAME (AWS)' });
+      throw new CliError({
+        kind: 'validation',
+        field: 'endpoint',
+        message: 'no connection given (no --endpoint, --profile, AWS_PROFILE or AWS_REGION)',
+        fix: 'pass --endpoint http://localhost:8000 (DynamoDB Local) or --profile NAME (AWS)',
+      });
     }
     if (!region) usageError(`no region: pass --region or set AWS_REGION (profile ${request.profile} has none)`, 'region');
     const { fromIni, fromNodeProviderChain } = await import('@aws-sdk/credential-providers');
     const { rememberCredentials } = await import('../services/dynamo/errors');
-    const { DEFAULT_SIGN_IN_LIMITS, rememberSsoTokens, signInClientConfig, signInNetworkError, withDeadline } = await import('../services/connections/credentials');
+    const { DEFAULT_SIGN_IN_LIMITS, rememberSsoTokens, signInClientConfig, signInNetworkError, withDeadline } =
+      await import('../services/connections/credentials');
     const limits = signInLimits ?? DEFAULT_SIGN_IN_LIMITS;
     // The STS / SSO clients the SDK makes get timeouts (they have none otherwise: a hung proxy would hang the command).
     const clientConfig = signInClientConfig(limits);
@@ -99,7 +121,9 @@ export async function openConnection(values: FlagValues, io: CliIo, signInLimits
       const message = `signing in with ${who} took over ${Math.round(limits.deadlineMs / 1000)} s: STS or SSO did not answer`;
       const identity = await withDeadline(limits.deadlineMs, message, (pause) => {
         const mfaCodeProvider = (serial: string) => pause(promptMfa(io, serial));
-        const provider = request.profile ? fromIni({ profile: request.profile, mfaCodeProvider, clientConfig }) : fromNodeProviderChain({ mfaCodeProvider, clientConfig });
+        const provider = request.profile
+          ? fromIni({ profile: request.profile, mfaCodeProvider, clientConfig })
+          : fromNodeProviderChain({ mfaCodeProvider, clientConfig });
         return provider(options).catch((error: unknown) => {
           throw signInNetworkError(error, who);
         });
@@ -108,7 +132,12 @@ export async function openConnection(values: FlagValues, io: CliIo, signInLimits
       rememberCredentials(identity);
       return identity;
     };
-    target = { label: request.profile ? `profile ${request.profile}` : 'aws (default credentials)', region, credentials, ...(request.profile ? { profile: request.profile } : {}) };
+    target = {
+      label: request.profile ? `profile ${request.profile}` : 'aws (default credentials)',
+      region,
+      credentials,
+      ...(request.profile ? { profile: request.profile } : {}),
+    };
   }
   const client = createDynamoClient(target, { env: io.env });
   // The endpoint requests really go to, so "cannot reach …" names a profile's configured endpoint too.

@@ -71,6 +71,8 @@ describe('presetDefaults (the fallback when the sample shows no locks)', () => {
   });
 
   it('refuses defaults that do not fit the key types, naming why', async () => {
-    await expect(presetDefaults('uniq', { hash: { name: 'id', type: 'N' } }, 'numbers', 'empty')).rejects.toThrow(/defaults do not fit numbers: .*string \(S\) hash key/);
+    await expect(presetDefaults('uniq', { hash: { name: 'id', type: 'N' } }, 'numbers', 'empty')).rejects.toThrow(
+      /defaults do not fit numbers: .*string \(S\) hash key/,
+    );
   });
 });

@@ -38,7 +38,8 @@ export interface ConventionRequest {
 export function presetFlag(values: FlagValues): PresetName | undefined {
   const preset = optionalString(values, 'preset');
   if (preset === undefined) return undefined;
-  if (!(PRESET_NAMES as readonly string[]).includes(preset)) usageError(`--preset: unknown preset ${JSON.stringify(preset)} (presets: ${PRESET_NAMES.join(', ')})`, 'preset');
+  if (!(PRESET_NAMES as readonly string[]).includes(preset))
+    usageError(`--preset: unknown preset ${JSON.stringify(preset)} (presets: ${PRESET_NAMES.join(', ')})`, 'preset');
   return preset as PresetName;
 }
 
@@ -55,7 +56,11 @@ export async function loadConventionFile(path: string, keys: KeySchema): Promise
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new CliError({ kind: 'validation', message: `${path}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`, field: 'convention' });
+    throw new CliError({
+      kind: 'validation',
+      message: `${path}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+      field: 'convention',
+    });
   }
   const { parseConventionFile } = await import('../../shared/conventions/file');
   const parsed = parseConventionFile(json, keys);
@@ -70,7 +75,11 @@ async function detectFromSample(request: ConventionRequest, preset?: PresetName)
     return detectConvention(request.keys, request.sample ? await request.sample() : [], preset ? { preset } : {});
   }
   const { detectFromTable } = await import('../services/context/convention-choice');
-  const detected = await detectFromTable(request.client, { name: request.table, keys: request.keys }, { segments: request.segments, signal: request.signal, errorContext: request.errorContext, ...(preset ? { preset } : {}) });
+  const detected = await detectFromTable(
+    request.client,
+    { name: request.table, keys: request.keys },
+    { segments: request.segments, signal: request.signal, errorContext: request.errorContext, ...(preset ? { preset } : {}) },
+  );
   // A failed read is an error of its own (exit 2), not "nothing detected".
   if (!detected.ok && detected.error.kind !== 'validation') throw new CliError(detected.error);
   return detected.ok ? ok(detected.value.detection) : detected;
@@ -82,7 +91,10 @@ async function detectFromSample(request: ConventionRequest, preset?: PresetName)
  * sort key can only be learnt from existing locks, so without any this refuses instead of guessing.
  */
 export async function presetDefaults(preset: PresetName, keys: KeySchema, table: string, why: string): Promise<Convention> {
-  const [{ presetConvention, PRESET_DEFAULTS }, { checkConvention }] = await Promise.all([import('../../shared/conventions/presets'), import('../../shared/conventions/file')]);
+  const [{ presetConvention, PRESET_DEFAULTS }, { checkConvention }] = await Promise.all([
+    import('../../shared/conventions/presets'),
+    import('../../shared/conventions/file'),
+  ]);
   const instead = 'write a convention file and pass it with --convention (see FORMAT.md)';
   if ((preset === 'marker' || preset === 'aws-blog') && keys.range) {
     throw new CliError({
@@ -94,7 +106,12 @@ export async function presetDefaults(preset: PresetName, keys: KeySchema, table:
   }
   const checked = checkConvention(presetConvention(preset, keys, PRESET_DEFAULTS[preset]), keys);
   if (!checked.ok) {
-    throw new CliError({ kind: 'validation', field: 'preset', message: `--preset ${preset}: the preset's defaults do not fit ${table}: ${checked.error.message} (and detection found nothing: ${why})`, fix: instead });
+    throw new CliError({
+      kind: 'validation',
+      field: 'preset',
+      message: `--preset ${preset}: the preset's defaults do not fit ${table}: ${checked.error.message} (and detection found nothing: ${why})`,
+      fix: instead,
+    });
   }
   return checked.value;
 }
@@ -104,12 +121,18 @@ async function withLockTable(request: ConventionRequest, convention: Convention)
   if (convention.lockTable === undefined) return convention;
   if (request.client === undefined) {
     // An export holds one table: its locks would all be missing. Say so rather than report them missing.
-    throw new CliError({ kind: 'validation', field: 'convention', message: `--convention: the convention keeps its locks in ${convention.lockTable}; an audit from one table's export cannot see them (audit the live tables instead)` });
+    throw new CliError({
+      kind: 'validation',
+      field: 'convention',
+      message: `--convention: the convention keeps its locks in ${convention.lockTable}; an audit from one table's export cannot see them (audit the live tables instead)`,
+    });
   }
   const { checkLockTableOf } = await import('../services/context/convention-choice');
   const checked = await checkLockTableOf(request.client, convention, { signal: request.signal, errorContext: request.errorContext });
   if (checked.ok) return checked.value;
-  throw new CliError(checked.error.kind === 'validation' ? { ...checked.error, message: `--convention: ${checked.error.message}` } : checked.error);
+  throw new CliError(
+    checked.error.kind === 'validation' ? { ...checked.error, message: `--convention: ${checked.error.message}` } : checked.error,
+  );
 }
 
 /** Resolves the convention from --convention, --preset, or detection. */

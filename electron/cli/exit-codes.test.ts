@@ -14,9 +14,14 @@ function run(args: readonly string[]): Promise<{ code: number; stderr: string; s
   return new Promise((resolve) => {
     // A closed port and no AWS environment: a command that gets as far as the network fails there, not elsewhere.
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('AWS_')));
-    execFile(process.execPath, ['--import', 'tsx', HARNESS, ...args], { env: { ...env, LOCKSMITH_DATA_DIR: '/nonexistent/locksmith-exit-codes' }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', HARNESS, ...args],
+      { env: { ...env, LOCKSMITH_DATA_DIR: '/nonexistent/locksmith-exit-codes' }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+      },
+    );
   });
 }
 

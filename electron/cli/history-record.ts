@@ -6,9 +6,17 @@ import type { CliIo } from './command';
  * Appends the audit's summary to the data folder's history (see services/history/audit-history.ts).
  * Best effort: a history that cannot be written is one line on stderr, never the audit's exit code.
  */
-export async function recordCliAudit(io: CliIo, report: AuditReport, target: { readonly endpoint?: string; readonly profile?: string; readonly region?: string } | undefined, source: 'live' | 'export'): Promise<void> {
+export async function recordCliAudit(
+  io: CliIo,
+  report: AuditReport,
+  target: { readonly endpoint?: string; readonly profile?: string; readonly region?: string } | undefined,
+  source: 'live' | 'export',
+): Promise<void> {
   if (io.signal.aborted) return;
-  const [{ recordAudit, historyTarget }, { resolveDataDir }] = await Promise.all([import('../services/history/audit-history'), import('../services/connections/data-dir')]);
+  const [{ recordAudit, historyTarget }, { resolveDataDir }] = await Promise.all([
+    import('../services/history/audit-history'),
+    import('../services/connections/data-dir'),
+  ]);
   try {
     await recordAudit(resolveDataDir(io.env), report, { target: historyTarget(target ?? {}), source });
   } catch (error) {

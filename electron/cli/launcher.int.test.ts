@@ -22,7 +22,12 @@ function cacheFolder(): string {
 }
 
 function env(cache: string): NodeJS.ProcessEnv {
-  return cleanEnv({ LOCKSMITH_CLI_CACHE: cache, LOCKSMITH_TRACE_LAUNCH: '1', AWS_ACCESS_KEY_ID: 'launcherkey', AWS_SECRET_ACCESS_KEY: 'launchersecret' });
+  return cleanEnv({
+    LOCKSMITH_CLI_CACHE: cache,
+    LOCKSMITH_TRACE_LAUNCH: '1',
+    AWS_ACCESS_KEY_ID: 'launcherkey',
+    AWS_SECRET_ACCESS_KEY: 'launchersecret',
+  });
 }
 
 /** The build current.json names (undefined before the first build). */
@@ -92,7 +97,11 @@ describe('bin/locksmith launcher', () => {
     // The SDK is inside the chunks (Node loading its files one by one cost every audit CPU at start).
     const sdkImports = readdirSync(chunkDir)
       .filter((name) => name.endsWith('.js'))
-      .flatMap((name) => [...readFileSync(join(chunkDir, name), 'utf8').matchAll(/(?:from\s*|import\s*\(\s*)"(@aws-sdk\/[^"]+|@smithy\/[^"]+)"/g)].map((m) => `${name}: ${m[1]}`));
+      .flatMap((name) =>
+        [...readFileSync(join(chunkDir, name), 'utf8').matchAll(/(?:from\s*|import\s*\(\s*)"(@aws-sdk\/[^"]+|@smithy\/[^"]+)"/g)].map(
+          (m) => `${name}: ${m[1]}`,
+        ),
+      );
     expect(sdkImports).toEqual([]);
 
     const help = await runCli(['--help'], env(cache));

@@ -39,7 +39,9 @@ describe('main', () => {
   it('with --json, a run that ends in an error prints it as JSON on stdout (a script never reads an empty stdout)', async () => {
     const io = captureIo();
     expect(await main(['audit', '--table', 't', '--segments', 'many', '--json'], io)).toBe(2);
-    expect(JSON.parse(io.out())).toEqual({ error: { kind: 'validation', message: 'audit: --segments must be an integer from 1 to 1000000 (got "many")', field: 'segments' } });
+    expect(JSON.parse(io.out())).toEqual({
+      error: { kind: 'validation', message: 'audit: --segments must be an integer from 1 to 1000000 (got "many")', field: 'segments' },
+    });
     expect(io.err()).toBe('locksmith: audit: --segments must be an integer from 1 to 1000000 (got "many")\n');
   });
 

@@ -125,7 +125,11 @@ export function guardProcess(debug: boolean, write: (text: string) => void, exit
 export async function runProcess(argv: readonly string[]): Promise<number> {
   // Secrets of the environment are known to the scrubber before anything can fail.
   rememberEnvSecrets(process.env);
-  guardProcess(argv.includes('--debug'), (text) => void process.stderr.write(text), (code) => process.exit(code));
+  guardProcess(
+    argv.includes('--debug'),
+    (text) => void process.stderr.write(text),
+    (code) => process.exit(code),
+  );
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (): void => {

@@ -7,7 +7,15 @@ import type { ScanProgress } from '../../shared/scan-types';
 import { auditText, etaMs, formatDuration, progressLine } from './report-text';
 import { ANSI } from './style';
 
-const progress = (items: number, elapsedMs: number): ScanProgress => ({ items, pages: 3, segments: 4, segmentsDone: 1, capacityUnits: 0, elapsedMs, retries: 0 });
+const progress = (items: number, elapsedMs: number): ScanProgress => ({
+  items,
+  pages: 3,
+  segments: 4,
+  segmentsDone: 1,
+  capacityUnits: 0,
+  elapsedMs,
+  retries: 0,
+});
 const convention = layoutFor('uniq').convention;
 const report: AuditReport = {
   table: 'accounts',
@@ -23,7 +31,11 @@ const report: AuditReport = {
   ],
   warnings: [],
 };
-const clean: AuditReport = { ...report, summary: { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 }, problems: [] };
+const clean: AuditReport = {
+  ...report,
+  summary: { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 },
+  problems: [],
+};
 const warning: ConventionWarning = {
   rule: 'EMAIL',
   kind: 'values-elsewhere',
@@ -58,7 +70,12 @@ describe('progress', () => {
     expect(progressLine(progress(1_000, 2_000))).not.toContain('left');
   });
 
-  it.each([[900, '1 s'], [45_000, '45 s'], [200_000, '3 min 20 s'], [3_900_000, '1 h 5 min']])('formats %i ms as %s', (ms, text) => {
+  it.each([
+    [900, '1 s'],
+    [45_000, '45 s'],
+    [200_000, '3 min 20 s'],
+    [3_900_000, '1 h 5 min'],
+  ])('formats %i ms as %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
   });
 });

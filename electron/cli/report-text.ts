@@ -31,14 +31,31 @@ export interface ProblemColumns {
 
 /** The widths that align `problems`. */
 export function problemColumns(problems: readonly Problem[]): ProblemColumns {
-  return problems.reduce((w, p) => ({ kind: Math.max(w.kind, p.kind.length), rule: Math.max(w.rule, (p.rule ?? '-').length) }), { kind: 0, rule: 0 });
+  return problems.reduce((w, p) => ({ kind: Math.max(w.kind, p.kind.length), rule: Math.max(w.rule, (p.rule ?? '-').length) }), {
+    kind: 0,
+    rule: 0,
+  });
 }
 
 /** One problem as one line (columns aligned to `columns`, the kind coloured by `style`). */
-export function problemLine(problem: Problem, schema: KeySchema, columns: ProblemColumns = problemColumns([problem]), style: Style = PLAIN): string {
+export function problemLine(
+  problem: Problem,
+  schema: KeySchema,
+  columns: ProblemColumns = problemColumns([problem]),
+  style: Style = PLAIN,
+): string {
   const kind = problem.kind.padEnd(columns.kind);
-  const parts = [problem.kind === 'owner-mismatch' ? style.warn(kind) : style.bad(kind), (problem.rule ?? '-').padEnd(columns.rule), shownValue(problem.value)];
-  if (problem.scope) parts.push(`in ${Object.entries(problem.scope).map(([k, v]) => `${shownText(k)}=${shownValue(v)}`).join(', ')}`);
+  const parts = [
+    problem.kind === 'owner-mismatch' ? style.warn(kind) : style.bad(kind),
+    (problem.rule ?? '-').padEnd(columns.rule),
+    shownValue(problem.value),
+  ];
+  if (problem.scope)
+    parts.push(
+      `in ${Object.entries(problem.scope)
+        .map(([k, v]) => `${shownText(k)}=${shownValue(v)}`)
+        .join(', ')}`,
+    );
   if (problem.lock) parts.push(`lock ${formatKey(problem.lock, schema)}`);
   if (problem.accounts?.length) parts.push(`${problem.accounts.length > 1 ? 'accounts' : 'account'} ${keysText(problem.accounts, schema)}`);
   if (problem.reason) parts.push(style.dim(`— ${shownText(problem.reason)}`));
@@ -59,7 +76,8 @@ export function progressLine(p: ScanProgress, expectedItems?: number): string {
   const capacity = p.capacityUnits > 0 ? `, ${n(Math.round(p.capacityUnits))} RCU` : '';
   const retries = p.retries > 0 ? `, ${n(p.retries)} retries` : '';
   const eta = etaMs(p, expectedItems);
-  const left = eta === undefined ? '' : `, ~${Math.min(99, Math.floor((p.items / (expectedItems ?? 1)) * 100))}%, about ${formatDuration(eta)} left`;
+  const left =
+    eta === undefined ? '' : `, ~${Math.min(99, Math.floor((p.items / (expectedItems ?? 1)) * 100))}%, about ${formatDuration(eta)} left`;
   return `${n(p.items)} items, ${n(p.pages)} pages, segments ${p.segmentsDone}/${p.segments}${capacity}${retries}, ${(p.elapsedMs / 1000).toFixed(1)} s${left}`;
 }
 
@@ -83,7 +101,11 @@ export function auditText(report: AuditReport, progress: ScanProgress, source: s
     '',
     // The convention's own verdict comes before the problems: they are read through it.
     ...(report.warnings ?? []).map((w) => style.bad(`WARNING ${w.rule}: ${w.message}`)),
-    total === 0 ? (report.complete ? style.good('No problems found.') : style.warn('No problems found in the part that was scanned.')) : style.bold(`Problems: ${n(total)}`),
+    total === 0
+      ? report.complete
+        ? style.good('No problems found.')
+        : style.warn('No problems found in the part that was scanned.')
+      : style.bold(`Problems: ${n(total)}`),
   ];
   if (total > 0) {
     const kinds = PROBLEM_KINDS.filter((kind) => report.summary[kind] > 0);
@@ -94,7 +116,8 @@ export function auditText(report: AuditReport, progress: ScanProgress, source: s
     const listed = report.problems.slice(0, MAX_LISTED_PROBLEMS);
     const columns = problemColumns(listed);
     for (const problem of listed) lines.push(problemLine(problem, schema, columns, style));
-    if (report.problems.length > MAX_LISTED_PROBLEMS) lines.push(`  … and ${n(report.problems.length - MAX_LISTED_PROBLEMS)} more (use --json for all)`);
+    if (report.problems.length > MAX_LISTED_PROBLEMS)
+      lines.push(`  … and ${n(report.problems.length - MAX_LISTED_PROBLEMS)} more (use --json for all)`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -120,11 +143,25 @@ export function lookupText(answer: LookupAnswer, schema: KeySchema, style: Style
   const lines = [`Lookup ${shownValue(answer.value)} in ${answer.table}${answer.complete ? '' : ` — INCOMPLETE: ${answer.reason ?? ''}`}`];
   if (answer.scan) lines.push(`Holders found by scan: ${progressLine(answer.scan)}`);
   for (const rule of answer.rules) {
-    const how = rule.search.kind === 'gsi' ? `via index ${rule.search.index}` : rule.search.kind === 'audit' ? `from the audit of ${rule.search.auditedAt}, re-read by key` : 'via scan';
-    const scope = rule.scope ? ` in ${Object.entries(rule.scope).map(([k, v]) => `${shownText(k)}=${shownValue(v)}`).join(', ')}` : '';
-    lines.push('', `${rule.rule} (${rule.attribute} = ${shownValue(rule.normalized)}${scope}, holders ${how}): ${verdictText(rule, schema, style)}`);
+    const how =
+      rule.search.kind === 'gsi'
+        ? `via index ${rule.search.index}`
+        : rule.search.kind === 'audit'
+          ? `from the audit of ${rule.search.auditedAt}, re-read by key`
+          : 'via scan';
+    const scope = rule.scope
+      ? ` in ${Object.entries(rule.scope)
+          .map(([k, v]) => `${shownText(k)}=${shownValue(v)}`)
+          .join(', ')}`
+      : '';
+    lines.push(
+      '',
+      `${rule.rule} (${rule.attribute} = ${shownValue(rule.normalized)}${scope}, holders ${how}): ${verdictText(rule, schema, style)}`,
+    );
     for (const lock of rule.locks) {
-      lines.push(`  lock ${formatKey(lock.key, schema)}${lock.legacy ? ' (legacy form)' : ''}: ${lock.exists ? 'exists' : 'absent'}${lock.owner ? `, owner ${shownText(lock.owner)}` : ''}`);
+      lines.push(
+        `  lock ${formatKey(lock.key, schema)}${lock.legacy ? ' (legacy form)' : ''}: ${lock.exists ? 'exists' : 'absent'}${lock.owner ? `, owner ${shownText(lock.owner)}` : ''}`,
+      );
     }
     for (const note of rule.notes) lines.push(`  note: ${shownText(note)}`);
   }

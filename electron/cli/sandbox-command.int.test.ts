@@ -57,7 +57,11 @@ describe('locksmith sandbox', () => {
     expect(report.complete).toBe(true);
     expect(report.summary).toEqual(expected.summary);
     expect(report.problems.map(problemSignature).sort()).toEqual(expected.problems.map(problemSignature).sort());
-    expect({ scanned: report.scanned, accounts: report.accounts, locks: report.locks }).toEqual({ scanned: expected.items, accounts: expected.accounts, locks: expected.locks });
+    expect({ scanned: report.scanned, accounts: report.accounts, locks: report.locks }).toEqual({
+      scanned: expected.items,
+      accounts: expected.accounts,
+      locks: expected.locks,
+    });
   });
 
   it('stops DynamoDB Local and exits 0 on SIGTERM', async () => {

@@ -22,7 +22,13 @@ export interface TableSession {
  * Opens the connection and describes `--table`; unknown tables get the list of what exists (or the empty-list hint).
  * `whileDescribing` starts work that needs only the connection (a sample) alongside DescribeTable.
  */
-export async function openTable(values: FlagValues, io: CliIo, command: string, whileDescribing?: (connection: Connection, table: string) => void, opened?: Connection): Promise<TableSession> {
+export async function openTable(
+  values: FlagValues,
+  io: CliIo,
+  command: string,
+  whileDescribing?: (connection: Connection, table: string) => void,
+  opened?: Connection,
+): Promise<TableSession> {
   const name = requireString(values, 'table', command);
   const connection = opened ?? (await openConnection(values, io));
   const { describeTable, listTables } = await import('../services/dynamo/tables');
@@ -37,8 +43,10 @@ export async function openTable(values: FlagValues, io: CliIo, command: string, 
   const listed = await listTables(connection.client, undefined, { local: connection.local, limit: 20, signal: io.signal });
   // The region too: AWS_REGION overrides a profile's own region (as in the AWS CLI), and DynamoDB Local keeps tables per region.
   const where = `${connection.target.label}, region ${connection.target.region}`;
-  if (listed.ok && listed.value.hint) throw new CliError({ kind: 'not-found', message: `table ${name} not found at ${where}: ${listed.value.hint}` });
-  const known = listed.ok && listed.value.names.length > 0 ? ` (tables: ${listed.value.names.join(', ')}${listed.value.cursor ? ', …' : ''})` : '';
+  if (listed.ok && listed.value.hint)
+    throw new CliError({ kind: 'not-found', message: `table ${name} not found at ${where}: ${listed.value.hint}` });
+  const known =
+    listed.ok && listed.value.names.length > 0 ? ` (tables: ${listed.value.names.join(', ')}${listed.value.cursor ? ', …' : ''})` : '';
   throw new CliError({ kind: 'not-found', message: `table ${name} not found at ${where}${known}` });
 }
 
@@ -55,16 +63,27 @@ export interface ScanSession {
  * with one GetItem and, for a pair, a Query naming the hash key (see key-schema-cache.ts, services/dynamo/key-probe.ts) instead of waiting for DescribeTable; on any doubt the
  * table is described (and the cache updated), so the keys used are always the table's own.
  */
-export async function openTableForScan(values: FlagValues, io: CliIo, command: string, whileOpening?: (connection: Connection, table: string, cachedKeys?: KeySchema) => void, opened?: Connection): Promise<ScanSession> {
+export async function openTableForScan(
+  values: FlagValues,
+  io: CliIo,
+  command: string,
+  whileOpening?: (connection: Connection, table: string, cachedKeys?: KeySchema) => void,
+  opened?: Connection,
+): Promise<ScanSession> {
   const name = requireString(values, 'table', command);
-  const [connection, cache, { auditKeySchema }] = await Promise.all([opened ?? openConnection(values, io), import('./key-schema-cache'), import('../services/audit/audit-keys')]);
+  const [connection, cache, { auditKeySchema }] = await Promise.all([
+    opened ?? openConnection(values, io),
+    import('./key-schema-cache'),
+    import('../services/audit/audit-keys'),
+  ]);
   const place = cache.tablePlace(connection.target, name);
   const cached = await cache.cachedKeySchema(io.env, place);
   if (cached) {
     // The keys are not confirmed yet: whatever starts on them must wait for this check before it counts.
     whileOpening?.(connection, name, cached);
     // GetItem accepts a key map in any order: the hash key is asked too (a table re-created with the pair swapped).
-    if ((await auditKeySchema(connection.client, name, cached, undefined, io.signal)) === cached) return { connection, table: { name, keys: cached }, keysFrom: 'cache' };
+    if ((await auditKeySchema(connection.client, name, cached, undefined, io.signal)) === cached)
+      return { connection, table: { name, keys: cached }, keysFrom: 'cache' };
   }
   // The connection is reused as it is: openTable would open a second one.
   const session = await openTable(values, io, command, cached ? undefined : whileOpening, connection);

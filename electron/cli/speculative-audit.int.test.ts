@@ -19,7 +19,12 @@ let admin: DynamoDBClient;
 let table = '';
 let dir = '';
 
-const account = (n: number, extra: Item = {}): Item => ({ PK: { S: `ACCT#${n}` }, SK: { S: 'PROFILE' }, email: { S: `u${n}@x.io` }, ...extra });
+const account = (n: number, extra: Item = {}): Item => ({
+  PK: { S: `ACCT#${n}` },
+  SK: { S: 'PROFILE' },
+  email: { S: `u${n}@x.io` },
+  ...extra,
+});
 const lock = (text: string): Item => ({ PK: { S: text }, SK: { S: 'LOCK' } });
 
 beforeAll(async () => {
@@ -43,7 +48,11 @@ async function audit(data: string): Promise<{ code: number; report: AuditReport;
 }
 
 async function remembered(data: string): Promise<[string, string, Convention][]> {
-  return (JSON.parse(await readFile(conventionCachePath({ LOCKSMITH_DATA_DIR: join(dir, data) }), 'utf8')) as { entries: [string, string, Convention][] }).entries;
+  return (
+    JSON.parse(await readFile(conventionCachePath({ LOCKSMITH_DATA_DIR: join(dir, data) }), 'utf8')) as {
+      entries: [string, string, Convention][];
+    }
+  ).entries;
 }
 
 describe('audit with the convention remembered for the table (started before the sample confirms it)', () => {
@@ -63,7 +72,10 @@ describe('audit with the convention remembered for the table (started before the
     const path = conventionCachePath({ LOCKSMITH_DATA_DIR: join(dir, 'stale') });
     const [place, request, convention] = (await remembered('stale'))[0]!;
     // Another lock prefix: no lock would match it, and every account would be missing its lock.
-    const wrong: Convention = { ...convention, rules: convention.rules.map((r) => ({ ...r, lockKeys: r.lockKeys.map((k) => ({ ...k, hash: k.hash.replace('UNIQ#', 'OTHER#') })) })) };
+    const wrong: Convention = {
+      ...convention,
+      rules: convention.rules.map((r) => ({ ...r, lockKeys: r.lockKeys.map((k) => ({ ...k, hash: k.hash.replace('UNIQ#', 'OTHER#') })) })),
+    };
     await writeFile(path, JSON.stringify({ version: 1, entries: [[place, request, wrong]] }));
     const fresh = await audit('fresh');
     const stale = await audit('stale');
@@ -76,7 +88,11 @@ describe('audit with the convention remembered for the table (started before the
 
   it('a table whose data changed what detection gives is audited under the new convention', async () => {
     await audit('changed');
-    await putItems(admin, table, [account(3, { username: { S: 'three' } }), lock('UNIQ#HANDLE#three'), account(4, { username: { S: 'four' } })]);
+    await putItems(admin, table, [
+      account(3, { username: { S: 'three' } }),
+      lock('UNIQ#HANDLE#three'),
+      account(4, { username: { S: 'four' } }),
+    ]);
     const changed = await audit('changed');
     const fresh = await audit('fresh-after-change');
     expect(changed.err).toContain(NOT_CONFIRMED);

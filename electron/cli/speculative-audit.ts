@@ -30,12 +30,21 @@ type Remembered = [place: string, request: string, convention: Convention];
 function isRemembered(e: unknown): e is Remembered {
   if (!Array.isArray(e) || typeof e[0] !== 'string' || typeof e[1] !== 'string') return false;
   const c = e[2] as Partial<Convention> | null;
-  return typeof c === 'object' && c !== null && typeof c.keys === 'object' && Array.isArray(c.rules) && Array.isArray(c.lockPrefixes) && typeof c.account === 'object';
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    typeof c.keys === 'object' &&
+    Array.isArray(c.rules) &&
+    Array.isArray(c.lockPrefixes) &&
+    typeof c.account === 'object'
+  );
 }
 
 /** The convention detection gave last time for `place` and `request`, if any (unverified: see startSpeculativeAudit). */
 export async function rememberedConvention(env: NodeJS.ProcessEnv, place: string, request: string): Promise<Convention | undefined> {
-  const hit = (await readCacheEntries(conventionCachePath(env))).find((e): e is Remembered => isRemembered(e) && e[0] === place && e[1] === request);
+  const hit = (await readCacheEntries(conventionCachePath(env))).find(
+    (e): e is Remembered => isRemembered(e) && e[0] === place && e[1] === request,
+  );
   return hit?.[2];
 }
 
@@ -62,12 +71,19 @@ export interface SpeculativeAudit {
  * Starts `start(convention, signal)` as soon as a convention remembered for `place`/`request` is read,
  * if it was remembered for the `keys` the key cache gave (still unconfirmed at that point).
  */
-export function startSpeculativeAudit(env: NodeJS.ProcessEnv, place: string, request: Promise<string>, keys: KeySchema, start: (convention: Convention, signal: AbortSignal) => Promise<AuditRun>): SpeculativeAudit {
+export function startSpeculativeAudit(
+  env: NodeJS.ProcessEnv,
+  place: string,
+  request: Promise<string>,
+  keys: KeySchema,
+  start: (convention: Convention, signal: AbortSignal) => Promise<AuditRun>,
+): SpeculativeAudit {
   const controller = new AbortController();
   const started = request
     .then((r) => rememberedConvention(env, place, r))
     .then((convention) => {
-      if (convention === undefined || controller.signal.aborted || JSON.stringify(convention.keys) !== JSON.stringify(keys)) return undefined;
+      if (convention === undefined || controller.signal.aborted || JSON.stringify(convention.keys) !== JSON.stringify(keys))
+        return undefined;
       const run = start(convention, controller.signal);
       run.catch(() => undefined);
       return { text: JSON.stringify(convention), run };

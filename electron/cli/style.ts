@@ -14,7 +14,10 @@ const same = (text: string): string => text;
 /** No colour (files, pipes, tests, `--json`). */
 export const PLAIN: Style = { bad: same, warn: same, good: same, dim: same, bold: same };
 
-const sgr = (open: number, close: number) => (text: string): string => `\u001b[${open}m${text}\u001b[${close}m`;
+const sgr =
+  (open: number, close: number) =>
+  (text: string): string =>
+    `\u001b[${open}m${text}\u001b[${close}m`;
 
 /** ANSI colours. */
 export const ANSI: Style = { bad: sgr(31, 39), warn: sgr(33, 39), good: sgr(32, 39), dim: sgr(2, 22), bold: sgr(1, 22) };

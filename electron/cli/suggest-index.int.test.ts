@@ -42,14 +42,24 @@ describe('locksmith suggest-index', () => {
     const [email] = JSON.parse(first.out) as IndexSuggestion[];
     expect(email?.existing).toBeUndefined();
     await admin.send(new UpdateTableCommand(email?.updateTable as unknown as UpdateTableCommandInput));
-    await expect.poll(async () => (await admin.send(new DescribeTableCommand({ TableName: table }))).Table?.GlobalSecondaryIndexes?.[0]?.IndexStatus, { timeout: 20_000 }).toBe('ACTIVE');
+    await expect
+      .poll(
+        async () => (await admin.send(new DescribeTableCommand({ TableName: table }))).Table?.GlobalSecondaryIndexes?.[0]?.IndexStatus,
+        { timeout: 20_000 },
+      )
+      .toBe('ACTIVE');
 
     const again = await cli('suggest-index');
     expect(again.code).toBe(0);
     expect(again.out).toContain('EMAIL (email): index locksmith-by-email already serves lookups');
-    expect(again.out).toContain(`HANDLE (username): no index; to add one:\n  aws dynamodb update-table --cli-input-json '{"TableName":"${table}"`);
+    expect(again.out).toContain(
+      `HANDLE (username): no index; to add one:\n  aws dynamodb update-table --cli-input-json '{"TableName":"${table}"`,
+    );
     const lookup = await cli('lookup', ['--value', 'ada@x.io', '--rule', 'EMAIL', '--json']);
-    expect(JSON.parse(lookup.out)).toMatchObject({ method: 'gsi', rules: [{ verdict: 'held', search: { kind: 'gsi', index: 'locksmith-by-email' } }] });
+    expect(JSON.parse(lookup.out)).toMatchObject({
+      method: 'gsi',
+      rules: [{ verdict: 'held', search: { kind: 'gsi', index: 'locksmith-by-email' } }],
+    });
   });
 
   it('refuses an unknown rule in one line, exit 2', async () => {

@@ -66,7 +66,11 @@ async function run(args: readonly string[], signal?: AbortSignal): Promise<{ cod
 
 function expectNoRawControls(text: string): void {
   const found = RAW_CONTROL.exec(text);
-  expect(found ? `U+${found[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${found.index}: ${JSON.stringify(text.slice(Math.max(0, found.index - 40), found.index + 20))}` : 'none').toBe('none');
+  expect(
+    found
+      ? `U+${found[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${found.index}: ${JSON.stringify(text.slice(Math.max(0, found.index - 40), found.index + 20))}`
+      : 'none',
+  ).toBe('none');
 }
 
 describe('readable output marks control characters from items', () => {
@@ -90,14 +94,51 @@ describe('readable output marks control characters from items', () => {
   });
 
   it('lookup: the value, its lock key and its holder are marked', async () => {
-    const orphan = await run(['lookup', '--endpoint', endpoint, '--table', table, '--preset', 'uniq', '--rule', 'HANDLE', '--value', HOSTILE]);
+    const orphan = await run([
+      'lookup',
+      '--endpoint',
+      endpoint,
+      '--table',
+      table,
+      '--preset',
+      'uniq',
+      '--rule',
+      'HANDLE',
+      '--value',
+      HOSTILE,
+    ]);
     expectNoRawControls(orphan.out);
     expectNoRawControls(orphan.err);
     expect(orphan.out).toContain('ORPHAN');
-    const held = await run(['lookup', '--endpoint', endpoint, '--table', table, '--preset', 'uniq', '--rule', 'HANDLE', '--value', 'mallory']);
+    const held = await run([
+      'lookup',
+      '--endpoint',
+      endpoint,
+      '--table',
+      table,
+      '--preset',
+      'uniq',
+      '--rule',
+      'HANDLE',
+      '--value',
+      'mallory',
+    ]);
     expectNoRawControls(held.out);
     expect(held.out).toContain('ACCT#m⟨U+000A CONTROL⟩⟨U+001B CONTROL⟩]0;pwned⟨U+0007 CONTROL⟩');
-    const json = await run(['lookup', '--endpoint', endpoint, '--table', table, '--preset', 'uniq', '--rule', 'HANDLE', '--value', 'mallory', '--json']);
+    const json = await run([
+      'lookup',
+      '--endpoint',
+      endpoint,
+      '--table',
+      table,
+      '--preset',
+      'uniq',
+      '--rule',
+      'HANDLE',
+      '--value',
+      'mallory',
+      '--json',
+    ]);
     expect((JSON.parse(json.out) as LookupAnswer).rules[0]?.holders).toEqual([{ PK: HOSTILE_ACCOUNT, SK: 'PROFILE' }]);
   });
 
@@ -124,11 +165,15 @@ describe('readable output marks control characters from items', () => {
     const keyed = await createTempTable(admin, KEYS, 'cli-escapes-detect');
     made.push(keyed);
     const prefix = 'U\u009b2J\u202e#';
-    await putItems(admin, keyed, ['a1', 'a2', 'a3'].flatMap((id): Item[] => [
-      { PK: s(`${prefix}${id}`), SK: s('PROFILE'), email: s(`${id}@example.com`), username: s(id) },
-      { PK: s(`UNIQ#EMAIL#${id}@example.com`), SK: s('LOCK') },
-      { PK: s(`UNIQ#HANDLE#${id}`), SK: s('LOCK') },
-    ]));
+    await putItems(
+      admin,
+      keyed,
+      ['a1', 'a2', 'a3'].flatMap((id): Item[] => [
+        { PK: s(`${prefix}${id}`), SK: s('PROFILE'), email: s(`${id}@example.com`), username: s(id) },
+        { PK: s(`UNIQ#EMAIL#${id}@example.com`), SK: s('LOCK') },
+        { PK: s(`UNIQ#HANDLE#${id}`), SK: s('LOCK') },
+      ]),
+    );
     const result = await run(['detect', '--endpoint', endpoint, '--table', keyed]);
     expect(result.out).toContain('U+009B');
     expectNoRawControls(result.out);
@@ -141,7 +186,10 @@ describe('readable output marks control characters from items', () => {
     await signup(admin, streamed, 'w1', 'ok@example.com', 'ok');
     const stop = new AbortController();
     const io = captureIo({}, stop.signal);
-    const running = main(['watch', '--endpoint', endpoint, '--table', streamed, '--preset', 'uniq', '--settle-ms', '200', '--poll-ms', '50'], io);
+    const running = main(
+      ['watch', '--endpoint', endpoint, '--table', streamed, '--preset', 'uniq', '--settle-ms', '200', '--poll-ms', '50'],
+      io,
+    );
     await expect.poll(() => io.out(), { timeout: 30_000 }).toContain('watching');
     await admin.send(new PutItemCommand({ TableName: streamed, Item: { PK: s(`UNIQ#HANDLE#${HOSTILE}`), SK: s('LOCK') } }));
     await expect.poll(() => io.out(), { timeout: 30_000 }).toContain('PROBLEM');

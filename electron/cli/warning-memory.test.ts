@@ -20,7 +20,10 @@ let dataDir = '';
 const env = (): NodeJS.ProcessEnv => ({ LOCKSMITH_DATA_DIR: dataDir });
 const gate = (source: string, rule = 'EMAIL', dryRun = false, conv = convention) => {
   const io = captureIo(env());
-  return warnedRuleGate(io, { place, resolved: { convention: conv, source }, rule, dryRun, refusedCode: 1 }).then((code) => ({ code, err: io.err() }));
+  return warnedRuleGate(io, { place, resolved: { convention: conv, source }, rule, dryRun, refusedCode: 1 }).then((code) => ({
+    code,
+    err: io.err(),
+  }));
 };
 
 beforeEach(async () => {

@@ -22,7 +22,13 @@ type Kept = Pick<ConventionWarning, 'rule' | 'message'>;
 type Remembered = [place: string, convention: string, warnings: Kept[]];
 
 function isRemembered(e: unknown): e is Remembered {
-  return Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && Array.isArray(e[2]) && (e[2] as unknown[]).every((w) => typeof (w as Kept | null)?.rule === 'string' && typeof (w as Kept).message === 'string');
+  return (
+    Array.isArray(e) &&
+    typeof e[0] === 'string' &&
+    typeof e[1] === 'string' &&
+    Array.isArray(e[2]) &&
+    (e[2] as unknown[]).every((w) => typeof (w as Kept | null)?.rule === 'string' && typeof (w as Kept).message === 'string')
+  );
 }
 
 /**
@@ -30,7 +36,12 @@ function isRemembered(e: unknown): e is Remembered {
  * remembered for that convention, and a clean audit forgets them. Best effort: a cache that cannot be
  * written is no error (the audit's own output already said it).
  */
-export async function rememberWarnings(env: NodeJS.ProcessEnv, place: string, convention: Convention, report: { readonly complete: boolean; readonly warnings: readonly ConventionWarning[] }): Promise<void> {
+export async function rememberWarnings(
+  env: NodeJS.ProcessEnv,
+  place: string,
+  convention: Convention,
+  report: { readonly complete: boolean; readonly warnings: readonly ConventionWarning[] },
+): Promise<void> {
   if (!report.complete) return;
   const path = warningCachePath(env);
   const text = JSON.stringify(convention);
@@ -38,14 +49,22 @@ export async function rememberWarnings(env: NodeJS.ProcessEnv, place: string, co
   const entries = all.filter((e) => isRemembered(e) && !(e[0] === place && e[1] === text));
   // A clean audit of a table nothing was remembered for writes no file.
   if (report.warnings.length === 0 && entries.length === all.length) return;
-  if (report.warnings.length > 0) entries.push([place, text, report.warnings.map((w) => ({ rule: w.rule, message: w.message }))] satisfies Remembered);
+  if (report.warnings.length > 0)
+    entries.push([place, text, report.warnings.map((w) => ({ rule: w.rule, message: w.message }))] satisfies Remembered);
   await writeCacheEntries(env, path, entries);
 }
 
 /** The warning standing for `rule` of `convention` on `place`, if the last complete audit gave one. */
-export async function standingWarning(env: NodeJS.ProcessEnv, place: string, convention: Convention, rule: string): Promise<Kept | undefined> {
+export async function standingWarning(
+  env: NodeJS.ProcessEnv,
+  place: string,
+  convention: Convention,
+  rule: string,
+): Promise<Kept | undefined> {
   const text = JSON.stringify(convention);
-  const hit = (await readCacheEntries(warningCachePath(env))).find((e): e is Remembered => isRemembered(e) && e[0] === place && e[1] === text);
+  const hit = (await readCacheEntries(warningCachePath(env))).find(
+    (e): e is Remembered => isRemembered(e) && e[0] === place && e[1] === text,
+  );
   return hit?.[2].find((w) => w.rule === rule);
 }
 
@@ -54,7 +73,16 @@ export async function standingWarning(env: NodeJS.ProcessEnv, place: string, con
  * `--convention FILE` (a detected or preset convention is what the audit found the table contradicts).
  * Returns the exit code when refused.
  */
-export async function warnedRuleGate(io: CliIo, gate: { readonly place: string; readonly resolved: { readonly convention: Convention; readonly source: string }; readonly rule: string; readonly dryRun: boolean; readonly refusedCode: number }): Promise<number | undefined> {
+export async function warnedRuleGate(
+  io: CliIo,
+  gate: {
+    readonly place: string;
+    readonly resolved: { readonly convention: Convention; readonly source: string };
+    readonly rule: string;
+    readonly dryRun: boolean;
+    readonly refusedCode: number;
+  },
+): Promise<number | undefined> {
   const { resolved } = gate;
   if (resolved.source === 'file') return undefined;
   const warning = await standingWarning(io.env, gate.place, resolved.convention, gate.rule);
@@ -65,6 +93,8 @@ export async function warnedRuleGate(io: CliIo, gate: { readonly place: string; 
     io.stderr(`locksmith: warning: ${why}\n`);
     return undefined;
   }
-  io.stderr(`locksmith: refused: ${why}. Nothing was sent — to fix: review the convention (\`locksmith detect\`), save it and pass it as --convention FILE, then audit again\n`);
+  io.stderr(
+    `locksmith: refused: ${why}. Nothing was sent — to fix: review the convention (\`locksmith detect\`), save it and pass it as --convention FILE, then audit again\n`,
+  );
   return gate.refusedCode;
 }

@@ -23,7 +23,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The semi-space's size (MiB) after a scan-like allocation pattern, in a fresh node; `fix` first when given. */
-async function newSpaceAfterPages(fix: number | undefined, nodeFlags: readonly string[] = []): Promise<{ fixed: number | undefined; after: number }> {
+async function newSpaceAfterPages(
+  fix: number | undefined,
+  nodeFlags: readonly string[] = [],
+): Promise<{ fixed: number | undefined; after: number }> {
   const script = `
     import { fixYoungGeneration, semiSpaceMib } from ${JSON.stringify(MODULE)};
     const fixed = ${fix === undefined ? 'undefined' : `fixYoungGeneration(${fix})`};

@@ -5,11 +5,15 @@ import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
 const root = new URL('../../', import.meta.url);
-const config = (require('js-yaml') as { load(text: string): Record<string, unknown> }).load(readFileSync(new URL('electron-builder.yml', root), 'utf8'));
+const config = (require('js-yaml') as { load(text: string): Record<string, unknown> }).load(
+  readFileSync(new URL('electron-builder.yml', root), 'utf8'),
+);
 
 describe('electron-builder.yml', () => {
   it('matches electron-builder’s configuration schema', async () => {
-    const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as { validateConfiguration(c: unknown, log: unknown): Promise<void> };
+    const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
+      validateConfiguration(c: unknown, log: unknown): Promise<void>;
+    };
     const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
   });

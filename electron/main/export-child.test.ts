@@ -16,9 +16,20 @@ vi.mock('electron', async () => {
     utilityProcess: {
       fork: (path: string, args: string[], options: { execArgv?: string[]; stdio?: string | string[] }) => {
         forks.push({ path, options });
-        const out = typeof options.stdio === 'string' ? ['ignore', options.stdio, options.stdio] : (options.stdio ?? ['ignore', 'inherit', 'inherit']);
-        const proc = spawn(process.execPath, [...(options.execArgv ?? []), path, ...args], { stdio: ['ignore', out[1], out[2]] as ['ignore', 'pipe', 'pipe'] });
-        const child = Object.assign(new EventEmitter(), { pid: proc.pid, stdout: proc.stdout, stderr: proc.stderr, kill: () => proc.kill(), postMessage: () => undefined });
+        const out =
+          typeof options.stdio === 'string'
+            ? ['ignore', options.stdio, options.stdio]
+            : (options.stdio ?? ['ignore', 'inherit', 'inherit']);
+        const proc = spawn(process.execPath, [...(options.execArgv ?? []), path, ...args], {
+          stdio: ['ignore', out[1], out[2]] as ['ignore', 'pipe', 'pipe'],
+        });
+        const child = Object.assign(new EventEmitter(), {
+          pid: proc.pid,
+          stdout: proc.stdout,
+          stderr: proc.stderr,
+          kill: () => proc.kill(),
+          postMessage: () => undefined,
+        });
         proc.on('exit', (code, signal) => child.emit('exit', code ?? (signal ? 128 : -1)));
         return child;
       },
@@ -51,12 +62,19 @@ async function launch(name: string, script: string): Promise<{ handle: ChildHand
 describe('utilityLauncher', () => {
   it('ignores the child’s stdout and pipes its stderr', async () => {
     await launch('quiet.mjs', '');
-    expect(forks.at(-1)?.options).toMatchObject({ execArgv: [], stdio: ['ignore', 'ignore', 'pipe'], serviceName: 'Locksmith export audit' });
+    expect(forks.at(-1)?.options).toMatchObject({
+      execArgv: [],
+      stdio: ['ignore', 'ignore', 'pipe'],
+      serviceName: 'Locksmith export audit',
+    });
   });
 
   it('does not block a child that writes more than a pipe holds to stdout, and keeps its stderr for the message', async () => {
     // stdout to a pipe is written synchronously on Linux: an unread pipe stops this child at ~64 KiB.
-    const { handle, ended } = await launch('chatty.mjs', "process.stdout.write('x'.repeat(1 << 20)); process.stderr.write('Error: boom\\n'); process.exitCode = 3;");
+    const { handle, ended } = await launch(
+      'chatty.mjs',
+      "process.stdout.write('x'.repeat(1 << 20)); process.stderr.write('Error: boom\\n'); process.exitCode = 3;",
+    );
     expect(await ended).toBe('exit 3');
     expect(handle.stderrTail()).toBe('Error: boom');
   });

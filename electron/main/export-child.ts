@@ -12,7 +12,11 @@ import type { ChildLauncher } from '../services/export/run-export-audit';
  * and read, for the message when it ends before reporting.
  */
 export const utilityLauncher: ChildLauncher = (entry) => {
-  const child = utilityProcess.fork(entry.path, [], { execArgv: [...entry.execArgv], stdio: ['ignore', 'ignore', 'pipe'], serviceName: 'Locksmith export audit' });
+  const child = utilityProcess.fork(entry.path, [], {
+    execArgv: [...entry.execArgv],
+    stdio: ['ignore', 'ignore', 'pipe'],
+    serviceName: 'Locksmith export audit',
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     if (stderr.length < 4000) stderr += chunk.toString();

@@ -44,7 +44,10 @@ describe('IPC wiring', () => {
 
   it('dispatches a call from our window', async () => {
     const { ours, invoke, calls } = wire();
-    expect(await invoke('tables.list', event(ours, appFrame), { connectionId: 'sandbox' })).toEqual({ ok: true, value: { tables: ['accounts'] } });
+    expect(await invoke('tables.list', event(ours, appFrame), { connectionId: 'sandbox' })).toEqual({
+      ok: true,
+      value: { tables: ['accounts'] },
+    });
     expect(calls).toEqual(['tables.list']);
   });
 
@@ -56,7 +59,11 @@ describe('IPC wiring', () => {
     ['a vanished frame', undefined, null],
   ] as const)('refuses %s without reaching a service', async (_name, sender, frame) => {
     const { ours, invoke, calls, log } = wire();
-    const result = await invoke('connections.setWritable', event(sender ? sender() : ours, frame), { id: 'profile:prod', writable: true, confirm: 'prod' });
+    const result = await invoke('connections.setWritable', event(sender ? sender() : ours, frame), {
+      id: 'profile:prod',
+      writable: true,
+      confirm: 'prod',
+    });
     expect(result).toMatchObject({ ok: false, error: { kind: 'validation' } });
     expect(calls).toEqual([]);
     expect(log.refused).toHaveBeenCalled();
@@ -64,10 +71,27 @@ describe('IPC wiring', () => {
 
   it('delivers stream events only to the subscribing window and subscription, until unsubscribed', async () => {
     const { ours, invoke, hub } = wire();
-    expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'audit.events', { runId: 'r1' }, 'sub-1')).toEqual({ ok: true, value: { subscribed: true } });
-    hub.publish('audit.events', { type: 'progress', runId: 'r2', progress: { items: 1, pages: 1, segments: 1, segmentsDone: 0, capacityUnits: 0, elapsedMs: 1, retries: 0 } });
+    expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'audit.events', { runId: 'r1' }, 'sub-1')).toEqual({
+      ok: true,
+      value: { subscribed: true },
+    });
+    hub.publish('audit.events', {
+      type: 'progress',
+      runId: 'r2',
+      progress: { items: 1, pages: 1, segments: 1, segmentsDone: 0, capacityUnits: 0, elapsedMs: 1, retries: 0 },
+    });
     hub.publish('sandbox.status', { state: 'running' });
-    const done = { type: 'done' as const, runId: 'r1', complete: true, counts: { scanned: 1, accounts: 1, locks: 0, summary: { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 } } };
+    const done = {
+      type: 'done' as const,
+      runId: 'r1',
+      complete: true,
+      counts: {
+        scanned: 1,
+        accounts: 1,
+        locks: 0,
+        summary: { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 },
+      },
+    };
     hub.publish('audit.events', done);
     expect(ours.sent).toEqual([{ channel: IPC_CHANNELS.event, payload: { subscriptionId: 'sub-1', event: done } }]);
     await invoke(IPC_CHANNELS.unsubscribe, event(ours, appFrame), 'sub-1');
@@ -78,8 +102,13 @@ describe('IPC wiring', () => {
 
   it('refuses subscriptions from foreign senders, bad filters and reused ids; cleans up when the window dies', async () => {
     const { ours, invoke, hub } = wire();
-    expect(await invoke(IPC_CHANNELS.subscribe, event(new FakeWebContents(), appFrame), 'sandbox.status', {}, 's1')).toMatchObject({ ok: false });
-    expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'audit.events', { runId: 'r1', extra: 1 }, 's1')).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(await invoke(IPC_CHANNELS.subscribe, event(new FakeWebContents(), appFrame), 'sandbox.status', {}, 's1')).toMatchObject({
+      ok: false,
+    });
+    expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'audit.events', { runId: 'r1', extra: 1 }, 's1')).toMatchObject({
+      ok: false,
+      error: { kind: 'validation' },
+    });
     expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'nope.stream', {}, 's1')).toMatchObject({ ok: false });
     expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'sandbox.status', {}, 'bad id!')).toMatchObject({ ok: false });
     expect(await invoke(IPC_CHANNELS.subscribe, event(ours, appFrame), 'sandbox.status', {}, 's1')).toMatchObject({ ok: true });

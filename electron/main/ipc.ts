@@ -27,7 +27,10 @@ export interface IpcOptions {
 }
 
 /** Judges an IPC sender: one of our windows, main frame, app:// origin. */
-export function ipcSenderVerdict(event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>, isKnownContents: (contents: WebContents) => boolean): SenderVerdict {
+export function ipcSenderVerdict(
+  event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>,
+  isKnownContents: (contents: WebContents) => boolean,
+): SenderVerdict {
   if (!isKnownContents(event.sender)) return { trusted: false, reason: 'not a Locksmith window' };
   const frame = event.senderFrame;
   if (!frame) return { trusted: false, reason: 'sender frame is gone' };
@@ -45,33 +48,37 @@ export function registerIpc(options: IpcOptions): () => void {
     ipcMain.handle(method, (event, args: unknown) => dispatch(method, args, 'ipc', ipcSenderVerdict(event, isKnownContents)));
   }
 
-  ipcMain.handle(IPC_CHANNELS.subscribe, (event, stream: unknown, filter: unknown, subscriptionId: unknown): Result<{ subscribed: true }> => {
-    const verdict = ipcSenderVerdict(event, isKnownContents);
-    if (!verdict.trusted) {
-      log.refused({ method: IPC_CHANNELS.subscribe, transport: 'ipc', reason: `foreign sender: ${verdict.reason}` });
-      return err('validation', 'Request refused: it does not come from the Locksmith window.');
-    }
-    if (typeof subscriptionId !== 'string' || !SUBSCRIPTION_ID.test(subscriptionId)) return err('validation', 'Bad subscription id.', { field: 'subscriptionId' });
-    const contents = event.sender;
-    let mine = subscriptions.get(contents.id);
-    if (!mine) {
-      mine = new Map();
-      subscriptions.set(contents.id, mine);
-      const owned = mine;
-      contents.once('destroyed', () => {
-        for (const stop of owned.values()) stop();
-        subscriptions.delete(contents.id);
+  ipcMain.handle(
+    IPC_CHANNELS.subscribe,
+    (event, stream: unknown, filter: unknown, subscriptionId: unknown): Result<{ subscribed: true }> => {
+      const verdict = ipcSenderVerdict(event, isKnownContents);
+      if (!verdict.trusted) {
+        log.refused({ method: IPC_CHANNELS.subscribe, transport: 'ipc', reason: `foreign sender: ${verdict.reason}` });
+        return err('validation', 'Request refused: it does not come from the Locksmith window.');
+      }
+      if (typeof subscriptionId !== 'string' || !SUBSCRIPTION_ID.test(subscriptionId))
+        return err('validation', 'Bad subscription id.', { field: 'subscriptionId' });
+      const contents = event.sender;
+      let mine = subscriptions.get(contents.id);
+      if (!mine) {
+        mine = new Map();
+        subscriptions.set(contents.id, mine);
+        const owned = mine;
+        contents.once('destroyed', () => {
+          for (const stop of owned.values()) stop();
+          subscriptions.delete(contents.id);
+        });
+      }
+      if (mine.has(subscriptionId)) return err('validation', 'Subscription id already in use.', { field: 'subscriptionId' });
+      if (mine.size >= MAX_SUBSCRIPTIONS_PER_WINDOW) return err('validation', 'Too many subscriptions from this window.');
+      const subscribed = hub.subscribe(stream, filter, (payload) => {
+        if (!contents.isDestroyed()) contents.send(IPC_CHANNELS.event, { subscriptionId, event: payload });
       });
-    }
-    if (mine.has(subscriptionId)) return err('validation', 'Subscription id already in use.', { field: 'subscriptionId' });
-    if (mine.size >= MAX_SUBSCRIPTIONS_PER_WINDOW) return err('validation', 'Too many subscriptions from this window.');
-    const subscribed = hub.subscribe(stream, filter, (payload) => {
-      if (!contents.isDestroyed()) contents.send(IPC_CHANNELS.event, { subscriptionId, event: payload });
-    });
-    if (!subscribed.ok) return subscribed;
-    mine.set(subscriptionId, subscribed.value);
-    return ok({ subscribed: true });
-  });
+      if (!subscribed.ok) return subscribed;
+      mine.set(subscriptionId, subscribed.value);
+      return ok({ subscribed: true });
+    },
+  );
 
   ipcMain.handle(IPC_CHANNELS.unsubscribe, (event, subscriptionId: unknown): Result<{ unsubscribed: boolean }> => {
     const verdict = ipcSenderVerdict(event, isKnownContents);

@@ -17,12 +17,19 @@ vi.mock('electron', async () => {
 vi.mock('../bridge/compose', async () => {
   const { createFakeHandlers } = await import('../bridge/testing/fake-handlers');
   const { createDispatcher } = await import('../bridge/pipeline');
-    const { createStreamHub } = await import('../bridge/stream-hub');
+  const { createStreamHub } = await import('../bridge/stream-hub');
   return {
     composeApp: () => {
       const { handlers } = createFakeHandlers();
       const log = { refused: () => undefined, failed: () => undefined };
-      return { dispatch: createDispatcher(handlers, log), hub: createStreamHub(), log, dataDir: '/tmp', prepareStartup: async () => ({ connectionId: 'sandbox', table: 'accounts' }), shutdown: async () => undefined };
+      return {
+        dispatch: createDispatcher(handlers, log),
+        hub: createStreamHub(),
+        log,
+        dataDir: '/tmp',
+        prepareStartup: async () => ({ connectionId: 'sandbox', table: 'accounts' }),
+        shutdown: async () => undefined,
+      };
     },
   };
 });
@@ -66,7 +73,10 @@ describe('main process', () => {
     const handler = fake.current.handlers.get('settings.get');
     const ok = await handler?.({ sender: window.webContents, senderFrame: { url: 'app://locksmith/index.html', parent: null } }, {});
     expect(ok).toMatchObject({ ok: true });
-    const foreign = await handler?.({ sender: new FakeWebContents(), senderFrame: { url: 'app://locksmith/index.html', parent: null } }, {});
+    const foreign = await handler?.(
+      { sender: new FakeWebContents(), senderFrame: { url: 'app://locksmith/index.html', parent: null } },
+      {},
+    );
     expect(foreign).toMatchObject({ ok: false, error: { kind: 'validation' } });
   });
 
@@ -110,7 +120,9 @@ describe('main process', () => {
   });
 
   it('registers app:// as a privileged standard secure scheme and serves it', () => {
-    expect(fake.current.protocolCalls.privileged).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+    expect(fake.current.protocolCalls.privileged).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    ]);
     expect(fake.current.protocolCalls.handled.has('app')).toBe(true);
   });
 });

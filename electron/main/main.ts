@@ -40,7 +40,12 @@ async function start(): Promise<void> {
       await openExternalSafely(url, openExternal);
     },
   });
-  registerIpc({ dispatch: composed.dispatch, hub: composed.hub, log: composed.log, isKnownContents: (contents: WebContents) => windows.has(contents.id) });
+  registerIpc({
+    dispatch: composed.dispatch,
+    hub: composed.hub,
+    log: composed.log,
+    isKnownContents: (contents: WebContents) => windows.has(contents.id),
+  });
 
   const startup = await composed.prepareStartup();
   // The Electron security checklist, literally: isolated, sandboxed, no Node, web security on.
@@ -66,7 +71,14 @@ async function start(): Promise<void> {
   const id = window.webContents.id;
   window.on('closed', () => windows.delete(id));
   showWhenReady(window);
-  await window.loadURL(appEntryUrl(formatStartupHash({ ...(startup?.connectionId ? { connection: startup.connectionId } : {}), ...(startup?.table ? { table: startup.table } : {}) })));
+  await window.loadURL(
+    appEntryUrl(
+      formatStartupHash({
+        ...(startup?.connectionId ? { connection: startup.connectionId } : {}),
+        ...(startup?.table ? { table: startup.table } : {}),
+      }),
+    ),
+  );
 
   app.on('second-instance', () => {
     if (window.isDestroyed()) return;

@@ -38,7 +38,10 @@ describe('preload IPC bridge', () => {
           throw new Error('Error invoking remote method: reply was never sent');
         }),
     ],
-    ['the main process gone before the send', (invoke) => invoke.mockRejectedValueOnce(new Error('Render frame was disposed before WebFrameMain could be accessed'))],
+    [
+      'the main process gone before the send',
+      (invoke) => invoke.mockRejectedValueOnce(new Error('Render frame was disposed before WebFrameMain could be accessed')),
+    ],
     ['an answer that is not a Result', (invoke) => invoke.mockResolvedValueOnce('<html>502 Bad Gateway</html>')],
   ];
   describe.each(faults)('%s', (_fault, inject) => {
@@ -46,7 +49,14 @@ describe('preload IPC bridge', () => {
       const { ipc, invoke } = fakeIpc();
       inject(invoke);
       const result = await createIpcBridge(ipc).call(method, {} as never);
-      expect(result).toMatchObject({ ok: false, error: { kind: 'unreachable', outcome: 'unknown', message: expect.stringMatching(/^the outcome is unknown — .*may have been applied/) } });
+      expect(result).toMatchObject({
+        ok: false,
+        error: {
+          kind: 'unreachable',
+          outcome: 'unknown',
+          message: expect.stringMatching(/^the outcome is unknown — .*may have been applied/),
+        },
+      });
       if (!result.ok) expect(result.error.fix).toMatch(/look the value up.*Activity tab/);
     });
     it.each(METHOD_NAMES.filter((m) => !isWriteMethod(m)))('the read %s comes back unreachable', async (method) => {

@@ -36,7 +36,13 @@ export function createIpcBridge(ipc: IpcRendererLike, newId: () => string = () =
       try {
         answer = await ipc.invoke(method, args);
       } catch (cause) {
-        return { ok: false, error: lostAnswer(method, `the main process did not answer: ${cause instanceof Error ? cause.message.slice(0, 200) : 'IPC failed'}`) };
+        return {
+          ok: false,
+          error: lostAnswer(
+            method,
+            `the main process did not answer: ${cause instanceof Error ? cause.message.slice(0, 200) : 'IPC failed'}`,
+          ),
+        };
       }
       return isResult(answer) ? answer : { ok: false, error: lostAnswer(method, 'the main process gave no Locksmith answer') };
     },

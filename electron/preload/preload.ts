@@ -13,5 +13,6 @@ const bridge = createIpcBridge({
 // Expose plain functions only: the renderer never gets the ipcRenderer object or an event with `sender`.
 contextBridge.exposeInMainWorld('locksmith', {
   call: (method: string, args: unknown) => bridge.call(method as never, args as never),
-  subscribe: (stream: string, filter: unknown, listener: (event: unknown) => void) => bridge.subscribe(stream as never, filter as never, listener as never),
+  subscribe: (stream: string, filter: unknown, listener: (event: unknown) => void) =>
+    bridge.subscribe(stream as never, filter as never, listener as never),
 });

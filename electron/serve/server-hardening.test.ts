@@ -24,12 +24,22 @@ interface Reply {
 
 function raw(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ agent: false, host: '127.0.0.1', port: host.port, path, method: init.method ?? 'GET', headers: { host: `127.0.0.1:${host.port}`, ...init.headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      {
+        agent: false,
+        host: '127.0.0.1',
+        port: host.port,
+        path,
+        method: init.method ?? 'GET',
+        headers: { host: `127.0.0.1:${host.port}`, ...init.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });
@@ -42,7 +52,7 @@ beforeAll(async () => {
   await mkdir(join(dir, 'assets'));
   await writeFile(join(dir, 'assets', 'app.js'), 'console.log(1)');
   await writeFile(join(dir, 'assets', 'app.js.map'), '{"sources":["secret-source.ts"]}');
-  await writeFile(join(outside, 'private.js'), 'the user\'s private file');
+  await writeFile(join(outside, 'private.js'), "the user's private file");
   await symlink(join(outside, 'private.js'), join(dir, 'assets', 'linked.js'));
   await symlink(outside, join(dir, 'linkdir'));
   const log = createConsoleLogger((line) => lines.push(line));
@@ -76,14 +86,25 @@ describe('malformed URLs (finding 9)', () => {
 });
 
 describe('exact content type (finding 10)', () => {
-  it.each(['application/jsonfoo', 'application/json-patch+json', 'text/plain; application/json', 'application/json; charset=latin1'])('%j is refused with 415', async (type) => {
-    const reply = await raw('/api/app.info', { method: 'POST', headers: { 'content-type': type, 'x-locksmith-token': TOKEN }, body: '{}' });
-    expect(reply.status).toBe(415);
-  });
+  it.each(['application/jsonfoo', 'application/json-patch+json', 'text/plain; application/json', 'application/json; charset=latin1'])(
+    '%j is refused with 415',
+    async (type) => {
+      const reply = await raw('/api/app.info', {
+        method: 'POST',
+        headers: { 'content-type': type, 'x-locksmith-token': TOKEN },
+        body: '{}',
+      });
+      expect(reply.status).toBe(415);
+    },
+  );
 
   it('application/json (with charset=utf-8) is accepted', async () => {
     for (const type of ['application/json', 'Application/JSON; charset=UTF-8']) {
-      const reply = await raw('/api/app.info', { method: 'POST', headers: { 'content-type': type, 'x-locksmith-token': TOKEN }, body: '{}' });
+      const reply = await raw('/api/app.info', {
+        method: 'POST',
+        headers: { 'content-type': type, 'x-locksmith-token': TOKEN },
+        body: '{}',
+      });
       expect(reply.status).toBe(200);
     }
   });
@@ -95,10 +116,19 @@ describe('bounded event streams (finding 10)', () => {
     const open: (() => void)[] = [];
     const openOne = (): Promise<number> =>
       new Promise((resolve, reject) => {
-        const req = request({ agent: false, host: '127.0.0.1', port: host.port, path: `/api/events?token=${TOKEN}`, headers: { host: `127.0.0.1:${host.port}` } }, (res) => {
-          open.push(() => req.destroy());
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          {
+            agent: false,
+            host: '127.0.0.1',
+            port: host.port,
+            path: `/api/events?token=${TOKEN}`,
+            headers: { host: `127.0.0.1:${host.port}` },
+          },
+          (res) => {
+            open.push(() => req.destroy());
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on('error', reject);
         req.end();
       });

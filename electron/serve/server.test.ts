@@ -18,21 +18,39 @@ interface Reply {
 }
 
 /** Raw HTTP so that Host and Origin can be forged (fetch cannot set Host). */
-function raw(host: ServeHost, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+function raw(
+  host: ServeHost,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ agent: false, host: '127.0.0.1', port: host.port, path, method: init.method ?? 'GET', headers: { host: `127.0.0.1:${host.port}`, ...init.headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      {
+        agent: false,
+        host: '127.0.0.1',
+        port: host.port,
+        path,
+        method: init.method ?? 'GET',
+        headers: { host: `127.0.0.1:${host.port}`, ...init.headers },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });
 }
 
 const call = (host: ServeHost, method: string, args: unknown, headers: Record<string, string> = {}) =>
-  raw(host, `/api/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-locksmith-token': host.token, ...headers }, body: JSON.stringify(args) });
+  raw(host, `/api/${method}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-locksmith-token': host.token, ...headers },
+    body: JSON.stringify(args),
+  });
 
 /** A minimal EventSource over node:http for the client test (Node 20 has none). */
 function nodeEventSource(url: string): EventSourceLike {
@@ -46,7 +64,11 @@ function nodeEventSource(url: string): EventSourceLike {
       while (end >= 0) {
         const frame = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const data = frame.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+        const data = frame
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice(6))
+          .join('\n');
         if (data) for (const listener of listeners) listener({ data });
         end = buffer.indexOf('\n\n');
       }
@@ -105,12 +127,23 @@ describe('browser mode auth', () => {
 
   it('refuses form posts and oversize bodies', async () => {
     expect((await call(host, 'tables.list', {}, { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415);
-    expect((await raw(host, '/api/tx.decode', { method: 'POST', headers: { 'content-type': 'application/json', 'x-locksmith-token': host.token }, body: 'x'.repeat(2 * 1024 * 1024) })).status).toBe(413);
+    expect(
+      (
+        await raw(host, '/api/tx.decode', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-locksmith-token': host.token },
+          body: 'x'.repeat(2 * 1024 * 1024),
+        })
+      ).status,
+    ).toBe(413);
   });
 
   it('runs unknown methods and bad arguments through the same pipeline (validation errors)', async () => {
     expect(JSON.parse((await call(host, 'tables.drop', {})).body)).toMatchObject({ ok: false, error: { kind: 'validation' } });
-    expect(JSON.parse((await call(host, 'tables.list', { connectionId: 'x'.repeat(500) })).body)).toMatchObject({ ok: false, error: { kind: 'validation', field: 'connectionId' } });
+    expect(JSON.parse((await call(host, 'tables.list', { connectionId: 'x'.repeat(500) })).body)).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', field: 'connectionId' },
+    });
     expect(refused).toContain('unknown method');
   });
 
@@ -118,22 +151,40 @@ describe('browser mode auth', () => {
     expect((await raw(host, '/api/events')).status).toBe(401);
     expect((await raw(host, `/api/events?token=${host.token}`, { headers: { host: `evil.example:${host.port}` } })).status).toBe(403);
     expect((await raw(host, `/api/events?token=${host.token}`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
-    expect((await raw(host, '/api/events/subscribe', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
-    expect((await call(host, 'events/subscribe', { channel: 'c', id: 's1', stream: 'sandbox.status' }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (await raw(host, '/api/events/subscribe', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status,
+    ).toBe(401);
+    expect(
+      (await call(host, 'events/subscribe', { channel: 'c', id: 's1', stream: 'sandbox.status' }, { origin: 'https://evil.example' }))
+        .status,
+    ).toBe(403);
   });
 
   it('refuses subscriptions to unknown channels and streams, naming the field', async () => {
-    expect(JSON.parse((await call(host, 'events/subscribe', { channel: 'nope', id: 's1', stream: 'sandbox.status' })).body)).toMatchObject({ ok: false, error: { kind: 'not-found', field: 'channel' } });
-    expect(JSON.parse((await call(host, 'events/subscribe', { channel: 'nope', id: 's1', stream: 'sandbox.status', extra: 1 })).body)).toMatchObject({ ok: false, error: { kind: 'validation' } });
+    expect(JSON.parse((await call(host, 'events/subscribe', { channel: 'nope', id: 's1', stream: 'sandbox.status' })).body)).toMatchObject({
+      ok: false,
+      error: { kind: 'not-found', field: 'channel' },
+    });
+    expect(
+      JSON.parse((await call(host, 'events/subscribe', { channel: 'nope', id: 's1', stream: 'sandbox.status', extra: 1 })).body),
+    ).toMatchObject({ ok: false, error: { kind: 'validation' } });
     const stream = nodeEventSource(`${host.origin}/api/events?token=${host.token}`);
     const frames: unknown[] = [];
     stream.addEventListener('message', (m) => frames.push(JSON.parse(m.data)));
     try {
       await expect.poll(() => frames.length).toBe(1);
       const { channel } = frames[0] as { channel: string };
-      expect(JSON.parse((await call(host, 'events/subscribe', { channel, id: 's1', stream: 'nope' })).body)).toMatchObject({ ok: false, error: { kind: 'validation' } });
-      expect(JSON.parse((await call(host, 'events/subscribe', { channel, id: 's1', stream: 'audit.events', filter: { runId: 7 } })).body)).toMatchObject({ ok: false, error: { kind: 'validation', field: 'runId' } });
-      expect(JSON.parse((await call(host, 'events/unsubscribe', { channel, id: 's1' })).body)).toEqual({ ok: true, value: { unsubscribed: false } });
+      expect(JSON.parse((await call(host, 'events/subscribe', { channel, id: 's1', stream: 'nope' })).body)).toMatchObject({
+        ok: false,
+        error: { kind: 'validation' },
+      });
+      expect(
+        JSON.parse((await call(host, 'events/subscribe', { channel, id: 's1', stream: 'audit.events', filter: { runId: 7 } })).body),
+      ).toMatchObject({ ok: false, error: { kind: 'validation', field: 'runId' } });
+      expect(JSON.parse((await call(host, 'events/unsubscribe', { channel, id: 's1' })).body)).toEqual({
+        ok: true,
+        value: { unsubscribed: false },
+      });
     } finally {
       stream.close();
     }
@@ -152,7 +203,12 @@ describe('browser mode auth', () => {
 
 describe('browser-mode client', () => {
   it('implements the bridge over fetch and SSE, with replay and unsubscribe', async () => {
-    const bridge = createHttpBridge({ baseUrl: host.origin, token: host.token, fetch: (url, init) => fetch(url, init), eventSource: nodeEventSource });
+    const bridge = createHttpBridge({
+      baseUrl: host.origin,
+      token: host.token,
+      fetch: (url, init) => fetch(url, init),
+      eventSource: nodeEventSource,
+    });
     expect(await bridge.call('settings.get', {})).toEqual({ ok: true, value: { theme: 'system' } });
     hub.setReplay('sandbox.status', () => [{ state: 'running' as const, endpoint: 'http://127.0.0.1:9' }]);
     const seen: string[] = [];
@@ -171,7 +227,12 @@ describe('browser-mode client', () => {
       opened.push(url);
       return nodeEventSource(url);
     };
-    const bridge = createHttpBridge({ baseUrl: host.origin, token: host.token, fetch: (url, init) => fetch(url, init), eventSource: counting });
+    const bridge = createHttpBridge({
+      baseUrl: host.origin,
+      token: host.token,
+      fetch: (url, init) => fetch(url, init),
+      eventSource: counting,
+    });
     hub.setReplay('sandbox.status', () => [{ state: 'running' as const, endpoint: 'http://127.0.0.1:9' }]);
     const first: string[] = [];
     const second: string[] = [];
@@ -235,7 +296,12 @@ describe('browser-mode client', () => {
       sources.push(source);
       return { addEventListener: (_type, listener) => listeners.push(listener), close: source.close };
     };
-    const bridge = createHttpBridge({ baseUrl: host.origin, token: host.token, fetch: (url, init) => fetch(url, init), eventSource: reconnecting });
+    const bridge = createHttpBridge({
+      baseUrl: host.origin,
+      token: host.token,
+      fetch: (url, init) => fetch(url, init),
+      eventSource: reconnecting,
+    });
     hub.setReplay('sandbox.status', () => [{ state: 'running' as const, endpoint: 'http://127.0.0.1:9' }]);
     const before = hub.size();
     const seen: string[] = [];
@@ -252,9 +318,19 @@ describe('browser-mode client', () => {
   });
 
   it('reports a wrong token and a dead server as Results', async () => {
-    const wrong = createHttpBridge({ baseUrl: host.origin, token: 'wrong', fetch: (url, init) => fetch(url, init), eventSource: nodeEventSource });
+    const wrong = createHttpBridge({
+      baseUrl: host.origin,
+      token: 'wrong',
+      fetch: (url, init) => fetch(url, init),
+      eventSource: nodeEventSource,
+    });
     expect(await wrong.call('settings.get', {})).toMatchObject({ ok: false, error: { kind: 'credentials' } });
-    const dead = createHttpBridge({ baseUrl: 'http://127.0.0.1:1', token: 't', fetch: (url, init) => fetch(url, init), eventSource: nodeEventSource });
+    const dead = createHttpBridge({
+      baseUrl: 'http://127.0.0.1:1',
+      token: 't',
+      fetch: (url, init) => fetch(url, init),
+      eventSource: nodeEventSource,
+    });
     expect(await dead.call('settings.get', {})).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
   });
 });

@@ -9,7 +9,14 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import { EVENTS_PATH, SUBSCRIBE_PATH, TOKEN_HEADER, TOKEN_QUERY, UNSUBSCRIBE_PATH, type EventFrame } from '../../shared/contract/http-client';
+import {
+  EVENTS_PATH,
+  SUBSCRIBE_PATH,
+  TOKEN_HEADER,
+  TOKEN_QUERY,
+  UNSUBSCRIBE_PATH,
+  type EventFrame,
+} from '../../shared/contract/http-client';
 import type { Result } from '../../shared/result';
 import { err, ok } from '../../shared/result';
 import type { BridgeLogger } from '../bridge/logger';
@@ -46,7 +53,12 @@ function isJsonContentType(header: string | undefined): boolean {
   return type === 'application/json' && params.every((p) => p === 'charset=utf-8');
 }
 
-const subscribeSchema = z.strictObject({ channel: z.string().min(1).max(100), id: z.string().min(1).max(100), stream: z.string().max(100), filter: z.unknown().optional() });
+const subscribeSchema = z.strictObject({
+  channel: z.string().min(1).max(100),
+  id: z.string().min(1).max(100),
+  stream: z.string().max(100),
+  filter: z.unknown().optional(),
+});
 const unsubscribeSchema = z.strictObject({ channel: z.string().min(1).max(100), id: z.string().min(1).max(100) });
 
 /** One page's event stream and the subscriptions it carries (id → unsubscribe). */
@@ -127,25 +139,36 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHost> 
   const allowedOrigins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
   // What is logged of a request: its path only (a query may carry the token), cut short.
   const logged = (path: string): string => path.slice(0, 100);
-  const refuse = (res: ServerResponse, status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429, method: string, reason: string, message: string): void => {
+  const refuse = (
+    res: ServerResponse,
+    status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429,
+    method: string,
+    reason: string,
+    message: string,
+  ): void => {
     options.log.refused({ method: logged(method), transport: 'http', reason });
     sendResult(res, status, err(status === 401 ? 'credentials' : 'validation', message));
   };
 
-  const server: Server = createServer({ headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 }, (req, res) => {
-    void handle(req, res).catch((cause: unknown) => {
-      options.log.failed({ method: logged(splitUrl(req.url ?? '/')?.path ?? '(malformed path)'), transport: 'http', cause });
-      if (!res.headersSent) sendResult(res, 500, err('internal', 'Unexpected server error.'));
-      else res.end();
-    });
-  });
+  const server: Server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+    (req, res) => {
+      void handle(req, res).catch((cause: unknown) => {
+        options.log.failed({ method: logged(splitUrl(req.url ?? '/')?.path ?? '(malformed path)'), transport: 'http', cause });
+        if (!res.headersSent) sendResult(res, 500, err('internal', 'Unexpected server error.'));
+        else res.end();
+      });
+    },
+  );
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Host and Origin first, from the headers alone: nothing that can fail is parsed for a foreign page.
     // DNS rebinding: a foreign name resolving to 127.0.0.1 still carries its own Host header.
-    if (!allowedHosts().has(req.headers.host ?? '')) return refuse(res, 403, '(any)', `foreign Host ${String(req.headers.host).slice(0, 100)}`, 'Forbidden host.');
+    if (!allowedHosts().has(req.headers.host ?? ''))
+      return refuse(res, 403, '(any)', `foreign Host ${String(req.headers.host).slice(0, 100)}`, 'Forbidden host.');
     const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins().has(origin)) return refuse(res, 403, '(any)', `foreign Origin ${origin.slice(0, 100)}`, 'Forbidden origin.');
+    if (origin !== undefined && !allowedOrigins().has(origin))
+      return refuse(res, 403, '(any)', `foreign Origin ${origin.slice(0, 100)}`, 'Forbidden origin.');
     if (req.headers['sec-fetch-site'] === 'cross-site') return refuse(res, 403, '(any)', 'cross-site request', 'Forbidden origin.');
     const url = splitUrl(req.url ?? '/');
     if (!url) return refuse(res, 400, '(malformed path)', 'malformed path', 'Bad request.');
@@ -153,14 +176,17 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHost> 
 
     if (path === EVENTS_PATH) {
       if (req.method !== 'GET') return refuse(res, 405, path, 'method', 'Use GET.');
-      if (!sameToken(url.query.get(TOKEN_QUERY) ?? undefined, token)) return refuse(res, 401, path, 'bad or missing token', 'Missing or wrong token.');
-      if (channels.size >= MAX_CHANNELS) return refuse(res, 429, path, 'too many event streams', `At most ${MAX_CHANNELS} pages may listen at once; close a tab.`);
+      if (!sameToken(url.query.get(TOKEN_QUERY) ?? undefined, token))
+        return refuse(res, 401, path, 'bad or missing token', 'Missing or wrong token.');
+      if (channels.size >= MAX_CHANNELS)
+        return refuse(res, 429, path, 'too many event streams', `At most ${MAX_CHANNELS} pages may listen at once; close a tab.`);
       return openChannel(res);
     }
     if (path.startsWith('/api/')) {
       if (req.method !== 'POST') return refuse(res, 405, path, 'method', 'Use POST.');
       const given = req.headers[TOKEN_HEADER];
-      if (!sameToken(typeof given === 'string' ? given : undefined, token)) return refuse(res, 401, path, 'bad or missing token', 'Missing or wrong token.');
+      if (!sameToken(typeof given === 'string' ? given : undefined, token))
+        return refuse(res, 401, path, 'bad or missing token', 'Missing or wrong token.');
       let method: string;
       try {
         method = decodeURIComponent(path.slice('/api/'.length));
@@ -189,7 +215,8 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHost> 
     const file = await readStaticFile(options.rendererDir, path);
     if (!file) {
       const index = await readStaticFile(options.rendererDir, '/index.html');
-      if (!index) return send(res, 503, 'The renderer is not built: run `npm run build` (npm start does it for you).\n', 'text/plain; charset=utf-8');
+      if (!index)
+        return send(res, 503, 'The renderer is not built: run `npm run build` (npm start does it for you).\n', 'text/plain; charset=utf-8');
       return send(res, 404, 'Not found\n', 'text/plain; charset=utf-8');
     }
     res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': file.contentType, 'Cache-Control': 'no-cache' });
@@ -204,7 +231,12 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHost> 
     const id = randomBytes(16).toString('base64url');
     const channel: Channel = { res, subscriptions: new Map() };
     channels.set(id, channel);
-    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+    });
     res.write(': connected\n\n');
     frame(res, { type: 'channel', channel: id });
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
@@ -216,7 +248,11 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHost> 
     });
   }
 
-  const noChannel = (): Result<never> => err('not-found', 'No such event channel (the stream was closed).', { field: 'channel', fix: 'The page reopens its event stream by itself; reload it if events stop.' });
+  const noChannel = (): Result<never> =>
+    err('not-found', 'No such event channel (the stream was closed).', {
+      field: 'channel',
+      fix: 'The page reopens its event stream by itself; reload it if events stop.',
+    });
 
   function subscribe(args: unknown): Result<unknown> {
     const parsed = subscribeSchema.safeParse(args);
@@ -225,7 +261,8 @@ export async function startServeHost(options: ServeOptions): Promise<ServeHost> 
     const channel = channels.get(channelId);
     if (!channel) return noChannel();
     if (channel.subscriptions.has(id)) return err('validation', `Subscription ${id} already exists on this channel.`, { field: 'id' });
-    if (channel.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CHANNEL) return err('validation', `At most ${MAX_SUBSCRIPTIONS_PER_CHANNEL} subscriptions per page.`, { field: 'id' });
+    if (channel.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CHANNEL)
+      return err('validation', `At most ${MAX_SUBSCRIPTIONS_PER_CHANNEL} subscriptions per page.`, { field: 'id' });
     // Replayed events are written inside subscribe(), so the page has them before this call answers.
     const subscribed = options.hub.subscribe(stream, filter ?? {}, (event) => frame(channel.res, { type: 'event', sub: id, event }));
     if (!subscribed.ok) return subscribed;

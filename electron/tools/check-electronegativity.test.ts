@@ -16,7 +16,11 @@ const finding = (id: string, severity: string, file = '/repo/electron/main/main.
 describe('electronegativity check', () => {
   it('fails on unreviewed HIGH and MEDIUM findings, not on LOW or reviewed ones', () => {
     const reviewed = [{ id: 'PRELOAD_JS_CHECK', file: 'electron/main/main.ts', reason: 'ours' }];
-    const { failures, stale } = judge([finding('PRELOAD_JS_CHECK', 'MEDIUM'), finding('CSP_GLOBAL_CHECK', 'LOW'), finding('NODE_INTEGRATION_JS_CHECK', 'HIGH')], '/repo', reviewed);
+    const { failures, stale } = judge(
+      [finding('PRELOAD_JS_CHECK', 'MEDIUM'), finding('CSP_GLOBAL_CHECK', 'LOW'), finding('NODE_INTEGRATION_JS_CHECK', 'HIGH')],
+      '/repo',
+      reviewed,
+    );
     expect(failures.map((f) => f.id)).toEqual(['NODE_INTEGRATION_JS_CHECK']);
     expect(stale).toEqual([]);
   });
@@ -29,11 +33,16 @@ describe('electronegativity check', () => {
   it('catches an insecure window with the real scanner', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'locksmith-eneg-'));
     try {
-      await writeFile(join(dir, 'main.js'), "const { BrowserWindow } = require('electron');\nnew BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false, sandbox: false } });\n");
+      await writeFile(
+        join(dir, 'main.js'),
+        "const { BrowserWindow } = require('electron');\nnew BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false, sandbox: false } });\n",
+      );
       const run = createRequire(import.meta.url)('@doyensec/electronegativity') as (o: object) => Promise<{ issues: Finding[] }>;
       const result = await run({ input: dir, electronVersionOverride: '45.5.0', customScan: [], excludeFromScan: [], parserPlugins: [] });
       const { failures } = judge(result.issues, dir, []);
-      expect(failures.map((f) => f.id)).toEqual(expect.arrayContaining(['CONTEXT_ISOLATION_JS_CHECK', 'SANDBOX_JS_CHECK', 'LIMIT_NAVIGATION_GLOBAL_CHECK']));
+      expect(failures.map((f) => f.id)).toEqual(
+        expect.arrayContaining(['CONTEXT_ISOLATION_JS_CHECK', 'SANDBOX_JS_CHECK', 'LIMIT_NAVIGATION_GLOBAL_CHECK']),
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -16,7 +16,9 @@ export function trackedFiles(): string[] {
 
 /** The Markdown pages a reader is sent to: the README and everything under docs/. */
 export function docPages(): string[] {
-  return trackedFiles().filter((path) => path.endsWith('.md') && (path === 'README.md' || path.startsWith('docs/') || path.startsWith('shared/conventions/')));
+  return trackedFiles().filter(
+    (path) => path.endsWith('.md') && (path === 'README.md' || path.startsWith('docs/') || path.startsWith('shared/conventions/')),
+  );
 }
 
 /** A tracked file's text. */

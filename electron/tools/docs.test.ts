@@ -78,7 +78,10 @@ async function shownProblem({ text, inline }: Shown): Promise<string | undefined
   if (inline || isSynopsis(text)) {
     // A mention names flags without values: each must be one of the command's own.
     const known = allFlags(command);
-    const unknown = args.filter((word) => word.startsWith('--')).map((word) => word.slice(2).split('=')[0] ?? '').filter((flag) => known[flag] === undefined);
+    const unknown = args
+      .filter((word) => word.startsWith('--'))
+      .map((word) => word.slice(2).split('=')[0] ?? '')
+      .filter((flag) => known[flag] === undefined);
     return unknown.length > 0 ? `unknown flags ${unknown.map((f) => `--${f}`).join(', ')}` : undefined;
   }
   try {
@@ -89,7 +92,8 @@ async function shownProblem({ text, inline }: Shown): Promise<string | undefined
   }
 }
 
-const PATH_START = /^(?:electron|shared|renderer|bench|bin|e2e|docs|\.ci)\/[\w./-]*$|^(?:package\.json|electron-builder\.yml|\.nvmrc|vite\.config\.ts|playwright\.config\.ts|eslint\.config\.js)$/;
+const PATH_START =
+  /^(?:electron|shared|renderer|bench|bin|e2e|docs|\.ci)\/[\w./-]*$|^(?:package\.json|electron-builder\.yml|\.nvmrc|vite\.config\.ts|playwright\.config\.ts|eslint\.config\.js)$/;
 
 /** Repository paths a page names: inline code that looks like one, and relative links. */
 function namedPaths(page: string, markdown: string): string[] {
@@ -107,7 +111,9 @@ const SYMBOL = /^(?:[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[A-Z][a-z]+[A-Z][a-zA-Z0-
 
 /** The code symbols a page names in inline code. */
 function namedSymbols(markdown: string): string[] {
-  return codeOf(markdown).spans.map((span) => span.trim().replace(/\(\)$/, '')).filter((span) => SYMBOL.test(span));
+  return codeOf(markdown)
+    .spans.map((span) => span.trim().replace(/\(\)$/, ''))
+    .filter((span) => SYMBOL.test(span));
 }
 
 describe('the docs', () => {

@@ -30,9 +30,13 @@ fc.sample(layoutArb, { seed, numRuns: runs }).forEach((layout, index) => {
   if (verdict.exact) exact++;
   if (verdict.sameTemplates) sameTemplates++;
   if ((!verdict.found || !verdict.exact) && failures.length < show) {
-    failures.push(`layout #${index} of seed ${seed}: ${JSON.stringify({ keys: layout.keys, accounts: layout.accounts, rules: layout.rules, lockTag: layout.lockTag, drift: layout.drift })}\n${verdict.detail}`);
+    failures.push(
+      `layout #${index} of seed ${seed}: ${JSON.stringify({ keys: layout.keys, accounts: layout.accounts, rules: layout.rules, lockTag: layout.lockTag, drift: layout.drift })}\n${verdict.detail}`,
+    );
   }
 });
 for (const f of failures) console.log(`--- failure\n${f}\n`);
-console.log(`seed ${seed}: ${tried} layouts tried, ${found} found at confidence 1, ${exact} audited exactly, ${sameTemplates} with the layout's own templates (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+console.log(
+  `seed ${seed}: ${tried} layouts tried, ${found} found at confidence 1, ${exact} audited exactly, ${sameTemplates} with the layout's own templates (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+);
 process.exitCode = found === tried && exact === tried ? 0 : 1;

@@ -20,9 +20,11 @@ function offences(pattern: RegExp, exempt: (path: string) => boolean = () => fal
   const found: string[] = [];
   for (const path of trackedFiles()) {
     if (path === SELF || path === 'package-lock.json' || !TEXT.test(path) || exempt(path)) continue;
-    readRepoFile(path).split('\n').forEach((line, index) => {
-      if (pattern.test(line)) found.push(`${path}:${index + 1}: ${line.trim().slice(0, 160)}`);
-    });
+    readRepoFile(path)
+      .split('\n')
+      .forEach((line, index) => {
+        if (pattern.test(line)) found.push(`${path}:${index + 1}: ${line.trim().slice(0, 160)}`);
+      });
   }
   return found;
 }

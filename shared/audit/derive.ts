@@ -6,7 +6,22 @@ import type { Convention, Problem } from '../model';
 import { scopeRecord } from '../conventions/scope';
 import { accountProblemKinds, lockStatus, ownerMismatchReason } from './problem-rules';
 import type { AccountGroup, GroupLock, StrayLockRow } from './types';
-import { byId, compareText, holderCount, holdersOf, idOf, keyOfState, lockCount, locksOf, rawValue, singleLock, type AccountState, type Entry, type LockState, type MalformedState } from './state';
+import {
+  byId,
+  compareText,
+  holderCount,
+  holdersOf,
+  idOf,
+  keyOfState,
+  lockCount,
+  locksOf,
+  rawValue,
+  singleLock,
+  type AccountState,
+  type Entry,
+  type LockState,
+  type MalformedState,
+} from './state';
 
 const NONE: readonly Problem[] = [];
 
@@ -86,7 +101,11 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
  * The inspector row of one account: each held value with its lock and status (one object per lock: rows are built for every account of a streaming audit).
  * `entryOf` gives the join entry of the account's value under a rule (a compact-mode value held as a string gets a transient one).
  */
-export function accountRow(convention: Convention, account: AccountState, entryOf: (account: AccountState, ruleIndex: number) => Entry | undefined): AccountGroup {
+export function accountRow(
+  convention: Convention,
+  account: AccountState,
+  entryOf: (account: AccountState, ruleIndex: number) => Entry | undefined,
+): AccountGroup {
   const keys = convention.keys;
   let missing = false;
   let duplicate = false;
@@ -103,14 +122,29 @@ export function accountRow(convention: Convention, account: AccountState, entryO
     duplicate ||= duplicated;
     mismatch ||= namesOther;
     const lockRule = convention.rules[entry.ruleIndex];
-    const row: Writable<GroupLock> = { rule: lockRule?.name ?? '', value: rawValue(account, i), normalized: entry.value, status: lockStatus(lockMissing, duplicated, namesOther) };
+    const row: Writable<GroupLock> = {
+      rule: lockRule?.name ?? '',
+      value: rawValue(account, i),
+      normalized: entry.value,
+      status: lockStatus(lockMissing, duplicated, namesOther),
+    };
     if (entry.scope !== undefined && lockRule) row.scope = scopeRecord(lockRule, entry.scope);
-    if (duplicated) row.otherHolders = byId(holdersOf(entry).filter((h) => h !== account), keys).map((h) => keyOfState(h, keys));
+    if (duplicated)
+      row.otherHolders = byId(
+        holdersOf(entry).filter((h) => h !== account),
+        keys,
+      ).map((h) => keyOfState(h, keys));
     if (lock) row.lock = keyOfState(lock, keys);
     if (lock?.owner !== undefined) row.owner = lock.owner;
     locks.push(row);
   }
-  return { kind: 'account', id: idOf(account, keys), key: keyOfState(account, keys), locks, problems: accountProblemKinds(missing, duplicate, mismatch) };
+  return {
+    kind: 'account',
+    id: idOf(account, keys),
+    key: keyOfState(account, keys),
+    locks,
+    problems: accountProblemKinds(missing, duplicate, mismatch),
+  };
 }
 
 /** The row of an orphan lock (its value as written in the key). */
@@ -118,13 +152,26 @@ export function orphanRow(convention: Convention, lock: LockState): StrayLockRow
   const keys = convention.keys;
   const rule = convention.rules[lock.ruleIndex];
   const scope = rule ? scopeRecord(rule, lock.entry.scope) : undefined;
-  const base: StrayLockRow = { kind: 'orphan-lock', id: idOf(lock, keys), key: keyOfState(lock, keys), rule: rule?.name ?? '', value: lock.raw, ...(scope ? { scope } : {}) };
+  const base: StrayLockRow = {
+    kind: 'orphan-lock',
+    id: idOf(lock, keys),
+    key: keyOfState(lock, keys),
+    rule: rule?.name ?? '',
+    value: lock.raw,
+    ...(scope ? { scope } : {}),
+  };
   return lock.owner === undefined ? base : { ...base, owner: lock.owner };
 }
 
 /** The row of a malformed lock (its raw hash key text and the reason). */
 export function malformedRow(convention: Convention, state: MalformedState): StrayLockRow {
   const keys = convention.keys;
-  const base: StrayLockRow = { kind: 'malformed-lock', id: idOf(state, keys), key: keyOfState(state, keys), value: state.text, reason: state.reason };
+  const base: StrayLockRow = {
+    kind: 'malformed-lock',
+    id: idOf(state, keys),
+    key: keyOfState(state, keys),
+    value: state.text,
+    reason: state.reason,
+  };
   return state.rule === undefined ? base : { ...base, rule: state.rule };
 }

@@ -47,7 +47,12 @@ describe.each(PRESET_NAMES.map((p) => [p]))('AuditEngine on preset %s', (preset:
 
   it('reports a duplicate value once, listing every account', () => {
     const engine = audit(
-      [layout.account('a2', { [attr]: 'twin' }), layout.account('a1', { [attr]: 'twin' }), layout.account('a3', { [attr]: 'twin' }), layout.lock(rule.name, 'twin')],
+      [
+        layout.account('a2', { [attr]: 'twin' }),
+        layout.account('a1', { [attr]: 'twin' }),
+        layout.account('a3', { [attr]: 'twin' }),
+        layout.lock(rule.name, 'twin'),
+      ],
       layout,
     );
     const problems = engine.problems();
@@ -74,7 +79,12 @@ describe.each(PRESET_NAMES.map((p) => [p]))('AuditEngine on preset %s', (preset:
     expect(problems[0]).toMatchObject({ kind: 'owner-mismatch', rule: rule.name, value: 'mine' });
     expect(problems[0]?.reason).toContain(owned.accountHash('a2'));
     // The same items without an owner attribute are healthy.
-    expect(audit(items.map((i) => ({ ...i })), layout).problems()).toEqual([]);
+    expect(
+      audit(
+        items.map((i) => ({ ...i })),
+        layout,
+      ).problems(),
+    ).toEqual([]);
   });
 
   it.each([
@@ -98,9 +108,16 @@ describe.each(PRESET_NAMES.map((p) => [p]))('AuditEngine on preset %s', (preset:
   });
 
   it('joins on normalized values', () => {
-    const normalized = layoutFor(preset, { rules: [{ attribute: attr, tag: layout.convention.preset === 'onetable' ? attr : rule.name, normalize: ['trim', 'lowercase', 'nfc'] }] });
+    const normalized = layoutFor(preset, {
+      rules: [
+        { attribute: attr, tag: layout.convention.preset === 'onetable' ? attr : rule.name, normalize: ['trim', 'lowercase', 'nfc'] },
+      ],
+    });
     const name = normalized.convention.rules[0]!.name;
-    const engine = audit([normalized.account('a1', { [attr]: '  Ada@Lovelace.IO ' }), normalized.lock(name, 'ada@lovelace.io')], normalized);
+    const engine = audit(
+      [normalized.account('a1', { [attr]: '  Ada@Lovelace.IO ' }), normalized.lock(name, 'ada@lovelace.io')],
+      normalized,
+    );
     expect(engine.problems()).toEqual([]);
     const row = engine.rows()[0] as AccountGroup;
     expect(row.locks[0]).toMatchObject({ value: '  Ada@Lovelace.IO ', normalized: 'ada@lovelace.io', status: 'ok' });
@@ -119,7 +136,14 @@ describe('AuditEngine details', () => {
   it('keeps values with #, unicode and surrounding spaces intact', () => {
     const marker = layoutFor('marker');
     const engine = audit(
-      [marker.account('u1', { name: '백과' }), marker.lock('NAME', '백과'), marker.account('u2', { name: 'a#b#c' }), marker.lock('NAME', 'a#b#c'), marker.account('u3', { name: ' spaced ' }), marker.lock('NAME', ' spaced ')],
+      [
+        marker.account('u1', { name: '백과' }),
+        marker.lock('NAME', '백과'),
+        marker.account('u2', { name: 'a#b#c' }),
+        marker.lock('NAME', 'a#b#c'),
+        marker.account('u3', { name: ' spaced ' }),
+        marker.lock('NAME', ' spaced '),
+      ],
       marker,
     );
     expect(engine.problems()).toEqual([]);
@@ -151,7 +175,11 @@ describe('AuditEngine details', () => {
     engine.addItems([layout.lock('EMAIL', 'ada@lovelace.io'), layout.account('b1', { email: 'bob@x.io', username: 'bob' })]);
     expect(engine.takeDelta(Number.POSITIVE_INFINITY, false).upserted).toEqual([]);
     // Ada's account settles her orphan; Bob's locks arrive, so his row goes out healthy.
-    engine.addItems([layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }), layout.lock('EMAIL', 'bob@x.io'), layout.lock('HANDLE', 'bob')]);
+    engine.addItems([
+      layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }),
+      layout.lock('EMAIL', 'bob@x.io'),
+      layout.lock('HANDLE', 'bob'),
+    ]);
     const running = engine.takeDelta(Number.POSITIVE_INFINITY, false);
     expect(running.removed).toEqual([]);
     expect(running.upserted.map((r) => [r.id, r.kind === 'account' ? r.problems : r.kind])).toEqual([['["ACCT#b1","PROFILE"]', []]]);
@@ -168,7 +196,10 @@ describe('AuditEngine details', () => {
   it('sends a duplicate at once, even while unsettled', () => {
     const engine = new AuditEngine(layout.convention);
     engine.addItems([layout.lock('EMAIL', 'ada@lovelace.io'), layout.lock('HANDLE', 'ada'), layout.lock('HANDLE', 'ada2')]);
-    engine.addItems([layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }), layout.account('a2', { email: 'ada@lovelace.io', username: 'ada2' })]);
+    engine.addItems([
+      layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }),
+      layout.account('a2', { email: 'ada@lovelace.io', username: 'ada2' }),
+    ]);
     const rows = engine.takeDelta(Number.POSITIVE_INFINITY, false).upserted;
     expect(rows.map((r) => (r.kind === 'account' ? r.problems : []))).toEqual([['duplicate-value'], ['duplicate-value']]);
   });
@@ -234,7 +265,12 @@ describe('AuditEngine details', () => {
   });
 
   it('builds a report with the convention, counts and sorted problems', () => {
-    const report = audit([layout.lock('HANDLE', 'zed'), layout.lock('EMAIL', 'b@x.io'), layout.account('a1', { email: 'a@x.io' }), layout.raw('UNIQ#HANDLE#undefined', 'LOCK')]).report({
+    const report = audit([
+      layout.lock('HANDLE', 'zed'),
+      layout.lock('EMAIL', 'b@x.io'),
+      layout.account('a1', { email: 'a@x.io' }),
+      layout.raw('UNIQ#HANDLE#undefined', 'LOCK'),
+    ]).report({
       table: 'accounts',
       complete: false,
       reason: 'segment 2 failed',
@@ -260,9 +296,17 @@ describe('AuditEngine canonical locks', () => {
 
   it('rebuilds the exact key of a canonical lock for rows and problems', () => {
     const engine = audit([layout.lock('EMAIL', 'ada@x.io'), layout.account('a1', { email: 'ada@x.io' }), layout.lock('HANDLE', 'zed')]);
-    expect(accountOf(engine, '["ACCT#a1","PROFILE"]').locks).toEqual([{ rule: 'EMAIL', value: 'ada@x.io', normalized: 'ada@x.io', status: 'ok', lock: { PK: 'UNIQ#EMAIL#ada@x.io', SK: 'LOCK' } }]);
+    expect(accountOf(engine, '["ACCT#a1","PROFILE"]').locks).toEqual([
+      { rule: 'EMAIL', value: 'ada@x.io', normalized: 'ada@x.io', status: 'ok', lock: { PK: 'UNIQ#EMAIL#ada@x.io', SK: 'LOCK' } },
+    ]);
     expect(engine.problems()).toEqual([{ kind: 'orphan-lock', rule: 'HANDLE', value: 'zed', lock: { PK: 'UNIQ#HANDLE#zed', SK: 'LOCK' } }]);
-    expect(engine.rows().find((r) => r.kind === 'orphan-lock')).toEqual({ kind: 'orphan-lock', id: '["UNIQ#HANDLE#zed","LOCK"]', key: { PK: 'UNIQ#HANDLE#zed', SK: 'LOCK' }, rule: 'HANDLE', value: 'zed' });
+    expect(engine.rows().find((r) => r.kind === 'orphan-lock')).toEqual({
+      kind: 'orphan-lock',
+      id: '["UNIQ#HANDLE#zed","LOCK"]',
+      key: { PK: 'UNIQ#HANDLE#zed', SK: 'LOCK' },
+      rule: 'HANDLE',
+      value: 'zed',
+    });
   });
 
   it('a canonical lock sent as an orphan is removed when its account arrives, and counted once', () => {
@@ -302,11 +346,32 @@ describe('AuditEngine canonical locks', () => {
 
   it('joins later accounts and locks to an entry a canonical lock created (rebased onto the first holder)', () => {
     const o = layoutFor('onetable');
-    const engine = audit([layout.lock('EMAIL', 'ada@x.io'), layout.account('a1', { email: ' Ada@X.io' }), layout.account('a2', { email: 'ada@x.io' })]);
-    expect(engine.problems()).toEqual([{ kind: 'duplicate-value', rule: 'EMAIL', value: 'ada@x.io', accounts: [{ PK: 'ACCT#a1', SK: 'PROFILE' }, { PK: 'ACCT#a2', SK: 'PROFILE' }] }]);
-    expect(accountOf(engine, '["ACCT#a1","PROFILE"]').locks[0]).toMatchObject({ value: ' Ada@X.io', normalized: 'ada@x.io', lock: { PK: 'UNIQ#EMAIL#ada@x.io', SK: 'LOCK' } });
+    const engine = audit([
+      layout.lock('EMAIL', 'ada@x.io'),
+      layout.account('a1', { email: ' Ada@X.io' }),
+      layout.account('a2', { email: 'ada@x.io' }),
+    ]);
+    expect(engine.problems()).toEqual([
+      {
+        kind: 'duplicate-value',
+        rule: 'EMAIL',
+        value: 'ada@x.io',
+        accounts: [
+          { PK: 'ACCT#a1', SK: 'PROFILE' },
+          { PK: 'ACCT#a2', SK: 'PROFILE' },
+        ],
+      },
+    ]);
+    expect(accountOf(engine, '["ACCT#a1","PROFILE"]').locks[0]).toMatchObject({
+      value: ' Ada@X.io',
+      normalized: 'ada@x.io',
+      lock: { PK: 'UNIQ#EMAIL#ada@x.io', SK: 'LOCK' },
+    });
     // A legacy lock read after the rebase still finds the entry.
-    const legacy = audit([o.lock('User.email', 'b@x.io', {}, 0), o.account('u1', { email: 'b@x.io' }), o.lock('User.email', 'b@x.io', {}, 2)], o);
+    const legacy = audit(
+      [o.lock('User.email', 'b@x.io', {}, 0), o.account('u1', { email: 'b@x.io' }), o.lock('User.email', 'b@x.io', {}, 2)],
+      o,
+    );
     expect(legacy.problems()).toEqual([]);
     expect(legacy.counts()).toMatchObject({ accounts: 1, locks: 2 });
   });
@@ -317,36 +382,78 @@ describe('AuditEngine canonical locks', () => {
     const lockOf = (list: Item[]): unknown => (audit(list, o).rows()[0] as AccountGroup).locks[0]?.lock;
     expect(lockOf(items)).toEqual({ pk: '_Unique:User:email:a@x.io', sk: '_unique:' });
     expect(lockOf([items[1]!, items[0]!, items[2]!])).toEqual({ pk: '_Unique:User:email:a@x.io', sk: '_unique:' });
-    expect(audit([items[0]!, items[2]!], o).rows()[0]).toMatchObject({ locks: [{ lock: { pk: '_unique#User#email#a@x.io', sk: '_unique#' } }] });
+    expect(audit([items[0]!, items[2]!], o).rows()[0]).toMatchObject({
+      locks: [{ lock: { pk: '_unique#User#email#a@x.io', sk: '_unique#' } }],
+    });
   });
 
   it('keeps scoped and legacy locks as written', () => {
     const o = layoutFor('onetable', { rules: [{ attribute: 'email', scope: 'orgId' }] });
     const scoped = o.raw('_unique#Org1#User#email#a@x.io', '_unique#');
-    expect(audit([scoped, o.account('u1', { email: 'a@x.io', orgId: 'Org1' })], o).rows()[0]).toMatchObject({ locks: [{ status: 'ok', lock: { pk: '_unique#Org1#User#email#a@x.io', sk: '_unique#' }, scope: { orgId: 'Org1' } }] });
-    expect(audit([scoped], o).problems()).toEqual([{ kind: 'orphan-lock', rule: 'User.email', value: 'a@x.io', scope: { orgId: 'Org1' }, lock: { pk: '_unique#Org1#User#email#a@x.io', sk: '_unique#' } }]);
+    expect(audit([scoped, o.account('u1', { email: 'a@x.io', orgId: 'Org1' })], o).rows()[0]).toMatchObject({
+      locks: [{ status: 'ok', lock: { pk: '_unique#Org1#User#email#a@x.io', sk: '_unique#' }, scope: { orgId: 'Org1' } }],
+    });
+    expect(audit([scoped], o).problems()).toEqual([
+      {
+        kind: 'orphan-lock',
+        rule: 'User.email',
+        value: 'a@x.io',
+        scope: { orgId: 'Org1' },
+        lock: { pk: '_unique#Org1#User#email#a@x.io', sk: '_unique#' },
+      },
+    ]);
     const unscoped = layoutFor('onetable');
-    expect(audit([scoped], unscoped).problems()).toEqual([expect.objectContaining({ kind: 'malformed-lock', rule: 'User.email', reason: expect.stringContaining('add "scope"') })]);
-    expect(audit([unscoped.lock('User.email', 'z@x.io', {}, 3)], unscoped).problems()[0]?.lock).toEqual({ pk: '_Unique:User:email:z@x.io', sk: '_unique#' });
+    expect(audit([scoped], unscoped).problems()).toEqual([
+      expect.objectContaining({ kind: 'malformed-lock', rule: 'User.email', reason: expect.stringContaining('add "scope"') }),
+    ]);
+    expect(audit([unscoped.lock('User.email', 'z@x.io', {}, 3)], unscoped).problems()[0]?.lock).toEqual({
+      pk: '_Unique:User:email:z@x.io',
+      sk: '_unique#',
+    });
   });
 
   it('keeps a lock written in another spelling than its normalized value', () => {
     const engine = audit([layout.raw('UNIQ#EMAIL#Ada@X.io', 'LOCK')]);
-    expect(engine.rows()).toEqual([{ kind: 'orphan-lock', id: '["UNIQ#EMAIL#Ada@X.io","LOCK"]', key: { PK: 'UNIQ#EMAIL#Ada@X.io', SK: 'LOCK' }, rule: 'EMAIL', value: 'Ada@X.io' }]);
+    expect(engine.rows()).toEqual([
+      {
+        kind: 'orphan-lock',
+        id: '["UNIQ#EMAIL#Ada@X.io","LOCK"]',
+        key: { PK: 'UNIQ#EMAIL#Ada@X.io', SK: 'LOCK' },
+        rule: 'EMAIL',
+        value: 'Ada@X.io',
+      },
+    ]);
   });
 
   it('keeps a lock that names an owner; a lock without one stays canonical under an owner convention', () => {
     const owned = layoutFor('uniq', { ownerAttribute: 'owner' });
     const engine = audit(
-      [owned.lock('EMAIL', 'a@x.io', { owner: S('ACCT#a2') }), owned.account('a1', { email: 'a@x.io' }), owned.lock('EMAIL', 'b@x.io'), owned.account('a2', { email: 'b@x.io' })],
+      [
+        owned.lock('EMAIL', 'a@x.io', { owner: S('ACCT#a2') }),
+        owned.account('a1', { email: 'a@x.io' }),
+        owned.lock('EMAIL', 'b@x.io'),
+        owned.account('a2', { email: 'b@x.io' }),
+      ],
       owned,
     );
     expect(engine.problems()).toEqual([
-      expect.objectContaining({ kind: 'owner-mismatch', rule: 'EMAIL', value: 'a@x.io', lock: { PK: 'UNIQ#EMAIL#a@x.io', SK: 'LOCK' }, reason: expect.stringContaining('ACCT#a2') }),
+      expect.objectContaining({
+        kind: 'owner-mismatch',
+        rule: 'EMAIL',
+        value: 'a@x.io',
+        lock: { PK: 'UNIQ#EMAIL#a@x.io', SK: 'LOCK' },
+        reason: expect.stringContaining('ACCT#a2'),
+      }),
     ]);
     expect(accountOf(engine, '["ACCT#a1","PROFILE"]').locks[0]).toMatchObject({ status: 'owner-mismatch', owner: 'ACCT#a2' });
     const clean = accountOf(engine, '["ACCT#a2","PROFILE"]').locks[0];
-    expect(clean).toEqual({ rule: 'EMAIL', value: 'b@x.io', normalized: 'b@x.io', status: 'ok', lock: { PK: 'UNIQ#EMAIL#b@x.io', SK: 'LOCK' } });
+    expect(clean).toEqual({
+      rule: 'EMAIL',
+      value: 'b@x.io',
+      normalized: 'b@x.io',
+      status: 'ok',
+      lock: { PK: 'UNIQ#EMAIL#b@x.io', SK: 'LOCK' },
+    });
   });
 
   it('rebuilds a hash-only key without a range, and never invents a range the template leaves open', () => {
@@ -354,8 +461,14 @@ describe('AuditEngine canonical locks', () => {
     hashOnly.addItems([{ PK: S('UNIQ#EMAIL#a@x.io') }, { PK: S('ACCT#1'), email: S('a@x.io') }]);
     expect((hashOnly.rows()[0] as AccountGroup).locks[0]?.lock).toEqual({ PK: 'UNIQ#EMAIL#a@x.io' });
     // A range key the template does not fix: the lock keeps whatever range it was written with.
-    const open = new AuditEngine(markerConvention({ hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } }, PRESET_DEFAULTS.marker));
-    open.addItems([{ PK: S('NAME#ada'), SK: S('anything') }, { PK: S('NAME#zed'), SK: S('v2') }, { PK: S('u1'), SK: S('p'), name: S('ada') }]);
+    const open = new AuditEngine(
+      markerConvention({ hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } }, PRESET_DEFAULTS.marker),
+    );
+    open.addItems([
+      { PK: S('NAME#ada'), SK: S('anything') },
+      { PK: S('NAME#zed'), SK: S('v2') },
+      { PK: S('u1'), SK: S('p'), name: S('ada') },
+    ]);
     expect((open.rows().find((r) => r.kind === 'account') as AccountGroup).locks[0]?.lock).toEqual({ PK: 'NAME#ada', SK: 'anything' });
     expect(open.problems()).toEqual([{ kind: 'orphan-lock', rule: 'NAME', value: 'zed', lock: { PK: 'NAME#zed', SK: 'v2' } }]);
   });

@@ -15,7 +15,30 @@ import { fitWarnings, KeySample, ruleFits } from './fit';
 import { accountRow, entryProblems, malformedProblem, malformedRow, orphanRow } from './derive';
 import { DeltaQueue } from './deltas';
 import { compareProblems } from './problem-rules';
-import { addCanonicalLock, addHolder, addLockTo, byId, canonicalForms, compareText, entryOf, expandSlot, hasCanonicalLock, holderCount, holdersOf, idOf, keyOfState, locksOf, storeLocks, type AccountState, type CanonicalForm, type Entry, type IndexSlot, type LockState, type MalformedState, type RowState } from './state';
+import {
+  addCanonicalLock,
+  addHolder,
+  addLockTo,
+  byId,
+  canonicalForms,
+  compareText,
+  entryOf,
+  expandSlot,
+  hasCanonicalLock,
+  holderCount,
+  holdersOf,
+  idOf,
+  keyOfState,
+  locksOf,
+  storeLocks,
+  type AccountState,
+  type CanonicalForm,
+  type Entry,
+  type IndexSlot,
+  type LockState,
+  type MalformedState,
+  type RowState,
+} from './state';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from './types';
 
 export { projectionFor } from './projection';
@@ -99,14 +122,27 @@ export class AuditEngine {
       // Locks only exist on string hash keys; N/B-keyed items are accounts or other.
       if (hash !== undefined) {
         let parsed = parseLockKey(compiled, hash, rangeAttr?.S);
-        if (split && !lockSide && parsed.kind === 'lock') parsed = { ...parsed, kind: 'malformed', reason: `a lock item in the accounts table, but the locks live in ${this.convention.lockTable ?? ''}: nothing checks this one` };
+        if (split && !lockSide && parsed.kind === 'lock')
+          parsed = {
+            ...parsed,
+            kind: 'malformed',
+            reason: `a lock item in the accounts table, but the locks live in ${this.convention.lockTable ?? ''}: nothing checks this one`,
+          };
         if (parsed.kind === 'lock') {
           this.addLock(item, hash, rangeAttr, parsed.ruleIndex, parsed.templateIndex, parsed.value, parsed.normalized, parsed.parts);
           continue;
         }
         if (parsed.kind === 'malformed') {
           const rule = parsed.ruleIndex === undefined ? undefined : this.convention.rules[parsed.ruleIndex]?.name;
-          const state: MalformedState = { kind: 'malformed', hash, range: toPlainValue(rangeAttr), id: undefined, reason: parsed.reason, rule, text: hash };
+          const state: MalformedState = {
+            kind: 'malformed',
+            hash,
+            range: toPlainValue(rangeAttr),
+            id: undefined,
+            reason: parsed.reason,
+            rule,
+            text: hash,
+          };
           this.malformed.push(state);
           this.summary['malformed-lock']++;
           this.deltas?.changed(state);
@@ -118,7 +154,16 @@ export class AuditEngine {
     }
   }
 
-  private addLock(item: Item, hash: string, rangeAttr: Item[string] | undefined, ruleIndex: number, templateIndex: number, raw: string, value: string, parts: Readonly<Record<string, string>> | undefined): void {
+  private addLock(
+    item: Item,
+    hash: string,
+    rangeAttr: Item[string] | undefined,
+    ruleIndex: number,
+    templateIndex: number,
+    raw: string,
+    value: string,
+    parts: Readonly<Record<string, string>> | undefined,
+  ): void {
     const byValue = this.index[ruleIndex]!;
     const ownerAttribute = this.convention.ownerAttribute;
     const owner = ownerAttribute === undefined ? undefined : scalarText(item[ownerAttribute]);
@@ -149,7 +194,17 @@ export class AuditEngine {
     if (canonical && form !== undefined && entry.locks === undefined) {
       addCanonicalLock(entry, form);
     } else {
-      const lock: LockState = { kind: 'lock', hash, range: toPlainValue(rangeAttr), id: undefined, ruleIndex, raw, owner, entry, stray: false };
+      const lock: LockState = {
+        kind: 'lock',
+        hash,
+        range: toPlainValue(rangeAttr),
+        id: undefined,
+        ruleIndex,
+        raw,
+        owner,
+        entry,
+        stray: false,
+      };
       addLockTo(entry, lock);
     }
     if (existing) this.touch(existing);
@@ -159,7 +214,15 @@ export class AuditEngine {
   private addAccount(item: Item, hashAttr: Item[string], rangeAttr: Item[string] | undefined, hashText: string | undefined): void {
     const rules = this.convention.rules;
     // By rule index, sized up front: `[]` + push would reserve 17 slots per account.
-    const state: AccountState = { kind: 'account', hash: toPlainValue(hashAttr) ?? '', range: toPlainValue(rangeAttr), id: undefined, entries: new Array<Entry | string | undefined>(rules.length), raws: undefined, locked: 0 };
+    const state: AccountState = {
+      kind: 'account',
+      hash: toPlainValue(hashAttr) ?? '',
+      range: toPlainValue(rangeAttr),
+      id: undefined,
+      entries: new Array<Entry | string | undefined>(rules.length),
+      raws: undefined,
+      locked: 0,
+    };
     let holds = false;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
@@ -222,7 +285,8 @@ export class AuditEngine {
   }
 
   /** The join entry of `account`'s value under rule `ruleIndex` (see entryOf). */
-  private readonly entryView = (account: AccountState, ruleIndex: number): Entry | undefined => entryOf(account, ruleIndex, this.canonical[ruleIndex]);
+  private readonly entryView = (account: AccountState, ruleIndex: number): Entry | undefined =>
+    entryOf(account, ruleIndex, this.canonical[ruleIndex]);
 
   /**
    * Rows added or changed and rows removed since the last call (at most `max` upserts; the rest stay
@@ -251,7 +315,9 @@ export class AuditEngine {
     this.flush();
     const states: RowState[] = [...this.accounts, ...this.malformed];
     // A canonical form is never a stray: flush stores a real lock for every orphan.
-    for (const byValue of this.index) for (const slot of byValue.values()) if (!('kind' in slot) && !hasCanonicalLock(slot)) for (const lock of locksOf(slot)) if (lock.stray) states.push(lock);
+    for (const byValue of this.index)
+      for (const slot of byValue.values())
+        if (!('kind' in slot) && !hasCanonicalLock(slot)) for (const lock of locksOf(slot)) if (lock.stray) states.push(lock);
     const keys = this.convention.keys;
     states.sort((a, b) => compareText(idOf(a, keys), idOf(b, keys)));
     const out: GroupRow[] = [];
@@ -310,10 +376,15 @@ export class AuditEngine {
   /** The report `audit --json` prints; `complete: false` with a reason when the scan did not finish. */
   report(meta: { readonly table: string; readonly complete: boolean; readonly reason?: string }): AuditReport {
     const counts = this.counts();
-    const head = meta.reason === undefined ? { table: meta.table, complete: meta.complete } : { table: meta.table, complete: meta.complete, reason: meta.reason };
+    const head =
+      meta.reason === undefined
+        ? { table: meta.table, complete: meta.complete }
+        : { table: meta.table, complete: meta.complete, reason: meta.reason };
     const problems = this.problems();
     // Measured on the whole table only: half a scan reads accounts whose locks come later as "missing".
-    const warnings = meta.complete ? fitWarnings(ruleFits({ convention: this.convention, problems, held: this.heldValues(), otherKeys: this.others.texts() })) : [];
+    const warnings = meta.complete
+      ? fitWarnings(ruleFits({ convention: this.convention, problems, held: this.heldValues(), otherKeys: this.others.texts() }))
+      : [];
     return { ...head, ...counts, convention: this.convention, problems, warnings };
   }
 

@@ -2,15 +2,38 @@ import { describe, expect, it } from 'vitest';
 import { markerConvention, uniqConvention } from '../conventions/presets';
 import type { Convention, Item, KeySchema } from '../model';
 import { AuditEngine } from './engine';
-import { boundarySubstrings, EMBEDDED_SHARE, fitWarnings, KEY_SAMPLE_LIMIT, KeySample, MIN_EVIDENCE, MISREAD_RATIO, type RuleFit } from './fit';
+import {
+  boundarySubstrings,
+  EMBEDDED_SHARE,
+  fitWarnings,
+  KEY_SAMPLE_LIMIT,
+  KeySample,
+  MIN_EVIDENCE,
+  MISREAD_RATIO,
+  type RuleFit,
+} from './fit';
 
 const COMPOSITE: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
 const HASH_ONLY: KeySchema = { hash: { name: 'userId', type: 'S' } };
-const uniq = uniqConvention(COMPOSITE, { rules: [{ attribute: 'email', normalize: ['lowercase'] }, { attribute: 'handle', normalize: [] }] });
+const uniq = uniqConvention(COMPOSITE, {
+  rules: [
+    { attribute: 'email', normalize: ['lowercase'] },
+    { attribute: 'handle', normalize: [] },
+  ],
+});
 const S = (s: string): Item[string] => ({ S: s });
 const account = (id: number, email: string): Item => ({ PK: S(`ACCT#${id}`), SK: S('PROFILE'), email: S(email), handle: S(`h${id}`) });
 const emailOf = (i: number): string => `user${i}@example.com`;
-const fit = (over: Partial<RuleFit>): RuleFit => ({ rule: 'EMAIL', held: 100, healthy: 100, missing: 0, malformed: 0, embedded: 0, unmatched: 0, ...over });
+const fit = (over: Partial<RuleFit>): RuleFit => ({
+  rule: 'EMAIL',
+  held: 100,
+  healthy: 100,
+  missing: 0,
+  malformed: 0,
+  embedded: 0,
+  unmatched: 0,
+  ...over,
+});
 
 /** A table of `n` users with their handle locks; `emailLock` writes each email's lock in whatever layout the table uses. */
 function table(n: number, emailLock: (email: string) => Item | undefined): Item[] {
@@ -48,7 +71,9 @@ describe('KeySample', () => {
 describe('fitWarnings thresholds', () => {
   it('values-elsewhere: warns at MIN_EVIDENCE embedded values reaching EMBEDDED_SHARE of the held ones, not below either', () => {
     const held = MIN_EVIDENCE / EMBEDDED_SHARE;
-    expect(fitWarnings([fit({ held, healthy: 0, missing: held, embedded: MIN_EVIDENCE })]).map((w) => w.kind)).toEqual(['values-elsewhere']);
+    expect(fitWarnings([fit({ held, healthy: 0, missing: held, embedded: MIN_EVIDENCE })]).map((w) => w.kind)).toEqual([
+      'values-elsewhere',
+    ]);
     // One fewer embedded value than the minimum.
     expect(fitWarnings([fit({ held: MIN_EVIDENCE, healthy: 0, missing: MIN_EVIDENCE, embedded: MIN_EVIDENCE - 1 })])).toEqual([]);
     // Enough values, too small a share of the held ones (an audit-log item keyed by a few emails).
@@ -78,8 +103,18 @@ describe('the audit measures how well the convention explains the table', () => 
   });
 
   it('a template off by one character: the held values stand in keys of another layout', () => {
-    const report = audit(uniq, table(200, (email) => ({ PK: S(`UNIQ#EMAI#${email}`), SK: S('LOCK') })));
-    expect(report.warnings).toEqual([{ rule: 'EMAIL', kind: 'values-elsewhere', counts: { rule: 'EMAIL', held: 200, healthy: 0, missing: 200, malformed: 0, embedded: 200, unmatched: 200 }, message: expect.stringContaining('rule EMAIL') }]);
+    const report = audit(
+      uniq,
+      table(200, (email) => ({ PK: S(`UNIQ#EMAI#${email}`), SK: S('LOCK') })),
+    );
+    expect(report.warnings).toEqual([
+      {
+        rule: 'EMAIL',
+        kind: 'values-elsewhere',
+        counts: { rule: 'EMAIL', held: 200, healthy: 0, missing: 200, malformed: 0, embedded: 200, unmatched: 200 },
+        message: expect.stringContaining('rule EMAIL'),
+      },
+    ]);
   });
 
   it('an incomplete audit warns about nothing: half a scan is no measure of the convention', () => {
@@ -89,7 +124,10 @@ describe('the audit measures how well the convention explains the table', () => 
   });
 
   it('the value in the sort key where the convention says a literal: the rule reads as misread', () => {
-    const report = audit(uniq, table(200, (email) => ({ PK: S(`UNIQ#EMAIL#${email}`), SK: S(`UNIQ#EMAIL#${email}`) })));
+    const report = audit(
+      uniq,
+      table(200, (email) => ({ PK: S(`UNIQ#EMAIL#${email}`), SK: S(`UNIQ#EMAIL#${email}`) })),
+    );
     expect(report.warnings.map((w) => [w.rule, w.kind])).toEqual([['EMAIL', 'values-elsewhere']]);
     expect(report.warnings[0]?.counts).toMatchObject({ held: 200, healthy: 0, missing: 200, malformed: 200 });
   });

@@ -44,7 +44,8 @@ export function asHistoryEntry(value: unknown): AuditHistoryEntry | undefined {
   if (!isRecord(value)) return undefined;
   const { time, table, target, convention, source, complete, reason, items, accounts, locks, summary } = value;
   if (typeof time !== 'string' || Number.isNaN(Date.parse(time)) || typeof table !== 'string' || table === '') return undefined;
-  if (!isRecord(target) || !optionalText(target.endpoint) || !optionalText(target.profile) || !optionalText(target.region)) return undefined;
+  if (!isRecord(target) || !optionalText(target.endpoint) || !optionalText(target.profile) || !optionalText(target.region))
+    return undefined;
   if (!isRecord(convention) || typeof convention.preset !== 'string' || typeof convention.id !== 'string') return undefined;
   if ((source !== 'live' && source !== 'export') || typeof complete !== 'boolean' || !optionalText(reason)) return undefined;
   if (!isCount(items) || !isCount(accounts) || !isCount(locks) || !isRecord(summary)) return undefined;
@@ -68,11 +69,16 @@ export function totalProblems(summary: ProblemSummary): number {
 
 /** True when two targets name the same place (the region only when both say one). */
 export function sameTarget(a: HistoryTarget, b: HistoryTarget): boolean {
-  return (a.endpoint ?? '') === (b.endpoint ?? '') && (a.profile ?? '') === (b.profile ?? '') && (a.region === undefined || b.region === undefined || a.region === b.region);
+  return (
+    (a.endpoint ?? '') === (b.endpoint ?? '') &&
+    (a.profile ?? '') === (b.profile ?? '') &&
+    (a.region === undefined || b.region === undefined || a.region === b.region)
+  );
 }
 
 /** The target as people read it: `http://localhost:8000 (us-east-1)`, `profile prod (eu-west-1)`, `aws`. */
 export function targetText(target: HistoryTarget): string {
-  const where = target.endpoint ?? (target.profile !== undefined ? `profile ${target.profile}` : target.region !== undefined ? 'aws' : 'no connection');
+  const where =
+    target.endpoint ?? (target.profile !== undefined ? `profile ${target.profile}` : target.region !== undefined ? 'aws' : 'no connection');
   return target.region !== undefined ? `${where} (${target.region})` : where;
 }

@@ -85,8 +85,14 @@ describe('account problem kinds', () => {
   it.each<[LockStatus[], ProblemKind[]]>([
     [[], []],
     [['ok', 'ok'], []],
-    [['owner-mismatch', 'missing'], ['missing-lock', 'owner-mismatch']],
-    [['duplicate', 'missing', 'missing'], ['missing-lock', 'duplicate-value']],
+    [
+      ['owner-mismatch', 'missing'],
+      ['missing-lock', 'owner-mismatch'],
+    ],
+    [
+      ['duplicate', 'missing', 'missing'],
+      ['missing-lock', 'duplicate-value'],
+    ],
   ])('from lock statuses %j → %j (each kind once)', (statuses, kinds) => {
     expect(problemsOfLocks(statuses.map((status) => ({ status })))).toEqual(kinds);
   });
@@ -137,6 +143,8 @@ describe('compareProblems', () => {
 
 describe('ownerMismatchReason', () => {
   it('names the owner and every holder', () => {
-    expect(ownerMismatchReason('ACCT#b', ['ACCT#a', 'ACCT#c'])).toBe('the lock names ACCT#b, which does not hold this value; held by ACCT#a, ACCT#c');
+    expect(ownerMismatchReason('ACCT#b', ['ACCT#a', 'ACCT#c'])).toBe(
+      'the lock names ACCT#b, which does not hold this value; held by ACCT#a, ACCT#c',
+    );
   });
 });

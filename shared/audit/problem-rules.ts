@@ -60,10 +60,14 @@ export function problemOfStatus(status: LockStatus): ProblemKind | undefined {
 }
 
 /** The problem kinds an account row can carry, in report order. */
-export const ACCOUNT_PROBLEM_KINDS: readonly ProblemKind[] = PROBLEM_KINDS.filter((k) => k === 'missing-lock' || k === 'duplicate-value' || k === 'owner-mismatch');
+export const ACCOUNT_PROBLEM_KINDS: readonly ProblemKind[] = PROBLEM_KINDS.filter(
+  (k) => k === 'missing-lock' || k === 'duplicate-value' || k === 'owner-mismatch',
+);
 
 // One frozen list per combination: an account row is built for every account of a streaming audit.
-const KIND_LISTS: readonly (readonly ProblemKind[])[] = Array.from({ length: 8 }, (_, bits) => Object.freeze(ACCOUNT_PROBLEM_KINDS.filter((_k, i) => (bits & (1 << i)) !== 0)));
+const KIND_LISTS: readonly (readonly ProblemKind[])[] = Array.from({ length: 8 }, (_, bits) =>
+  Object.freeze(ACCOUNT_PROBLEM_KINDS.filter((_k, i) => (bits & (1 << i)) !== 0)),
+);
 
 /** An account's problem kinds (report order) from whether any of its values misses a lock, is duplicated, or has a lock naming someone else. */
 export function accountProblemKinds(missing: boolean, duplicate: boolean, ownerMismatch: boolean): readonly ProblemKind[] {
@@ -118,7 +122,13 @@ export function compareProblems(a: Problem, b: Problem): number {
 const hashOf = (key: PlainKey, keys: KeySchema): string => String(key[keys.hash.name] ?? '');
 
 function strayProblem(row: Exclude<GroupRow, AccountGroup>): Problem {
-  const base: Problem = { kind: row.kind, value: row.value, lock: row.key, ...(row.rule !== undefined ? { rule: row.rule } : {}), ...(row.scope !== undefined ? { scope: row.scope } : {}) };
+  const base: Problem = {
+    kind: row.kind,
+    value: row.value,
+    lock: row.key,
+    ...(row.rule !== undefined ? { rule: row.rule } : {}),
+    ...(row.scope !== undefined ? { scope: row.scope } : {}),
+  };
   return row.reason !== undefined ? { ...base, reason: row.reason } : base;
 }
 
@@ -141,7 +151,10 @@ function lockProblems(row: AccountGroup, lock: GroupLock, keys: KeySchema, seen:
   if (duplicate) out.push({ kind: 'duplicate-value', ...at, accounts: holders });
   const owner = lock.owner;
   if (lock.lock !== undefined && owner !== undefined && !holders.some((h) => hashOf(h, keys) === owner)) {
-    const reason = ownerMismatchReason(owner, holders.map((h) => hashOf(h, keys)));
+    const reason = ownerMismatchReason(
+      owner,
+      holders.map((h) => hashOf(h, keys)),
+    );
     out.push({ kind: 'owner-mismatch', ...at, lock: lock.lock, accounts: holders, reason });
   }
   return out;

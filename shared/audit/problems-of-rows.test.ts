@@ -36,10 +36,18 @@ describe.each(PRESET_NAMES.map((p) => [p]))('problemsOfRows on %s', (preset: Pre
 describe('problemsOfRows on a scoped rule', () => {
   it('keeps each problem in its scope, as the engine reports it', () => {
     const layout = layoutFor('onetable', { rules: [{ attribute: 'nickname', scope: 'orgId' }] });
-    const lock = (org: string, value: string): Item => layout.raw(`_unique#${org}#User#nickname#${value}`, '_unique#', { _type: S('_Unique') });
+    const lock = (org: string, value: string): Item =>
+      layout.raw(`_unique#${org}#User#nickname#${value}`, '_unique#', { _type: S('_Unique') });
     const user = (id: string, org: string, nickname: string): Item => layout.account(id, { orgId: org, nickname });
     const engine = new AuditEngine(layout.convention);
-    engine.addItems([user('u1', 'acme', 'ada'), user('u2', 'acme', 'ada'), lock('acme', 'ada'), user('u3', 'globex', 'ada'), user('u4', 'initech', 'bob'), lock('umbrella', 'bob')]);
+    engine.addItems([
+      user('u1', 'acme', 'ada'),
+      user('u2', 'acme', 'ada'),
+      lock('acme', 'ada'),
+      user('u3', 'globex', 'ada'),
+      user('u4', 'initech', 'bob'),
+      lock('umbrella', 'bob'),
+    ]);
     const report = engine.report({ table: 't', complete: true });
     expect(report.problems.map((p) => p.kind).sort()).toEqual(['duplicate-value', 'missing-lock', 'missing-lock', 'orphan-lock']);
     expect(problemsOfRows(engine.rows(), layout.convention.keys)).toEqual(report.problems);

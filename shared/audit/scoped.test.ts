@@ -6,7 +6,8 @@ import { AuditEngine } from './engine';
 import type { AccountGroup } from './types';
 
 const scopedOnetable = layoutFor('onetable', { rules: [{ attribute: 'nickname', scope: 'orgId' }] });
-const lock = (org: string, value: string): Item => scopedOnetable.raw(`_unique#${org}#User#nickname#${value}`, '_unique#', { _type: S('_Unique') });
+const lock = (org: string, value: string): Item =>
+  scopedOnetable.raw(`_unique#${org}#User#nickname#${value}`, '_unique#', { _type: S('_Unique') });
 const user = (id: string, org: string, nickname: string): Item => scopedOnetable.account(id, { orgId: org, nickname });
 
 function problemsOf(items: readonly Item[], layout = scopedOnetable) {
@@ -21,13 +22,38 @@ describe('scoped rules: the scope is part of the join', () => {
   });
 
   it('two holders in one org are a duplicate, named with their scope', () => {
-    const problems = problemsOf([user('u1', 'acme', 'ada'), user('u2', 'acme', 'ada'), lock('acme', 'ada'), user('u3', 'globex', 'ada'), lock('globex', 'ada')]);
-    expect(problems).toEqual([{ kind: 'duplicate-value', rule: 'User.nickname', value: 'ada', scope: { orgId: 'acme' }, accounts: [{ pk: 'User#u1', sk: 'User#' }, { pk: 'User#u2', sk: 'User#' }] }]);
+    const problems = problemsOf([
+      user('u1', 'acme', 'ada'),
+      user('u2', 'acme', 'ada'),
+      lock('acme', 'ada'),
+      user('u3', 'globex', 'ada'),
+      lock('globex', 'ada'),
+    ]);
+    expect(problems).toEqual([
+      {
+        kind: 'duplicate-value',
+        rule: 'User.nickname',
+        value: 'ada',
+        scope: { orgId: 'acme' },
+        accounts: [
+          { pk: 'User#u1', sk: 'User#' },
+          { pk: 'User#u2', sk: 'User#' },
+        ],
+      },
+    ]);
   });
 
   it('an orphan in org B is not hidden by a holder in org A', () => {
     const problems = problemsOf([user('u1', 'acme', 'ada'), lock('acme', 'ada'), lock('globex', 'ada')]);
-    expect(problems).toEqual([{ kind: 'orphan-lock', rule: 'User.nickname', value: 'ada', scope: { orgId: 'globex' }, lock: { pk: '_unique#globex#User#nickname#ada', sk: '_unique#' } }]);
+    expect(problems).toEqual([
+      {
+        kind: 'orphan-lock',
+        rule: 'User.nickname',
+        value: 'ada',
+        scope: { orgId: 'globex' },
+        lock: { pk: '_unique#globex#User#nickname#ada', sk: '_unique#' },
+      },
+    ]);
   });
 
   it('a holder whose only lock is in another org is missing its lock', () => {
@@ -96,18 +122,26 @@ describe('electrodb preset', () => {
   const edb = layoutFor('electrodb', { service: 'MI6', accountEntity: 'agent', rules: [{ attribute: 'email' }] });
 
   it('joins the lower-cased key value with the stored spelling and reads the rule from the sort key', () => {
-    const agent: Item = { pk: S('$mi6#designation_00'), sk: S('$agent_1#id_7'), email: S('James.Bond@MI6.gov'), __edb_e__: S('agent'), __edb_v__: S('1') };
+    const agent: Item = {
+      pk: S('$mi6#designation_00'),
+      sk: S('$agent_1#id_7'),
+      email: S('James.Bond@MI6.gov'),
+      __edb_e__: S('agent'),
+      __edb_v__: S('1'),
+    };
     const constraint = edb.lock('agent.email', 'james.bond@mi6.gov');
     expect(constraint.pk).toEqual(S('$mi6#value_james.bond@mi6.gov'));
     expect(constraint.sk).toEqual(S('$constraint_1#name_email#entity_agent'));
     expect(constraint.gsi1pk).toEqual(S('$mi6#name_email#entity_agent'));
     expect(problemsOf([agent, constraint], edb)).toEqual([]);
-    expect(problemsOf([agent], edb)).toEqual([expect.objectContaining({ kind: 'missing-lock', rule: 'agent.email', value: 'james.bond@mi6.gov' })]);
+    expect(problemsOf([agent], edb)).toEqual([
+      expect.objectContaining({ kind: 'missing-lock', rule: 'agent.email', value: 'james.bond@mi6.gov' }),
+    ]);
   });
 });
 
 describe('detection of scoped rules', () => {
-  it('finds OneTable\'s scope attribute and a composite uniq key by (scope, value) overlap', async () => {
+  it("finds OneTable's scope attribute and a composite uniq key by (scope, value) overlap", async () => {
     const { detectConvention } = await import('../conventions/detect');
     const onetableItems: Item[] = [];
     for (let i = 0; i < 12; i++) {
@@ -121,10 +155,17 @@ describe('detection of scoped rules', () => {
     const uniqItems: Item[] = [];
     for (let i = 0; i < 12; i++) {
       const tenant = `t${i % 3}`;
-      uniqItems.push(uniq.account(`a${i}`, { email: `user${i % 4}@x.io`, tenantId: tenant }), uniq.raw(`UNIQ#EMAIL#${tenant}#user${i % 4}@x.io`, 'LOCK'));
+      uniqItems.push(
+        uniq.account(`a${i}`, { email: `user${i % 4}@x.io`, tenantId: tenant }),
+        uniq.raw(`UNIQ#EMAIL#${tenant}#user${i % 4}@x.io`, 'LOCK'),
+      );
     }
     const composite = detectConvention(uniq.convention.keys, uniqItems, { preset: 'uniq' });
-    expect(composite.ok && composite.value.convention.rules[0]).toMatchObject({ attribute: 'email', scope: { scope: 'tenantId' }, lockKeys: [{ hash: 'UNIQ#EMAIL#{scope}#{value}', range: 'LOCK' }] });
+    expect(composite.ok && composite.value.convention.rules[0]).toMatchObject({
+      attribute: 'email',
+      scope: { scope: 'tenantId' },
+      lockKeys: [{ hash: 'UNIQ#EMAIL#{scope}#{value}', range: 'LOCK' }],
+    });
     if (composite.ok) {
       const engine = new AuditEngine(composite.value.convention);
       engine.addItems(uniqItems);

@@ -1,14 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { addCanonicalLock, addLockTo, canonicalLock, hasCanonicalLock, lockCount, locksOf, singleLock, storeLocks, type CanonicalForm, type Entry, type LockState } from './state';
+import {
+  addCanonicalLock,
+  addLockTo,
+  canonicalLock,
+  hasCanonicalLock,
+  lockCount,
+  locksOf,
+  singleLock,
+  storeLocks,
+  type CanonicalForm,
+  type Entry,
+  type LockState,
+} from './state';
 
 const FORM: CanonicalForm = { kind: 'canonical', prefix: 'UNIQ#EMAIL#', suffix: '', range: 'LOCK' };
 const entry = (value = 'ada@x.io'): Entry => ({ ruleIndex: 1, value, scope: undefined, holders: undefined, locks: undefined });
-const stored = (e: Entry, hash: string): LockState => ({ kind: 'lock', hash, range: 'LOCK', id: undefined, ruleIndex: 1, raw: 'x', owner: undefined, entry: e, stray: false });
+const stored = (e: Entry, hash: string): LockState => ({
+  kind: 'lock',
+  hash,
+  range: 'LOCK',
+  id: undefined,
+  ruleIndex: 1,
+  raw: 'x',
+  owner: undefined,
+  entry: e,
+  stray: false,
+});
 
 describe('canonical locks in the join state', () => {
   it('rebuilds the lock the item was, field for field', () => {
     const e = entry();
-    expect(canonicalLock(e, { ...FORM, suffix: '#X' })).toEqual({ kind: 'lock', hash: 'UNIQ#EMAIL#ada@x.io#X', range: 'LOCK', id: undefined, ruleIndex: 1, raw: 'ada@x.io', owner: undefined, entry: e, stray: false });
+    expect(canonicalLock(e, { ...FORM, suffix: '#X' })).toEqual({
+      kind: 'lock',
+      hash: 'UNIQ#EMAIL#ada@x.io#X',
+      range: 'LOCK',
+      id: undefined,
+      ruleIndex: 1,
+      raw: 'ada@x.io',
+      owner: undefined,
+      entry: e,
+      stray: false,
+    });
     expect(canonicalLock(e, { ...FORM, range: undefined }).range).toBeUndefined();
   });
 

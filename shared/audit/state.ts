@@ -124,7 +124,13 @@ export function entryOf(account: AccountState, ruleIndex: number, form: Canonica
  * the same participants, because a second one arrives or the value has a problem to report; the
  * account (if the slot was one) then points at the entry too. `form` is the rule's canonical form.
  */
-export function expandSlot(byValue: Map<string, IndexSlot>, ruleIndex: number, key: string, slot: AccountState | CanonicalForm, form: CanonicalForm | undefined): Entry {
+export function expandSlot(
+  byValue: Map<string, IndexSlot>,
+  ruleIndex: number,
+  key: string,
+  slot: AccountState | CanonicalForm,
+  form: CanonicalForm | undefined,
+): Entry {
   if (slot.kind === 'canonical') {
     const entry: Entry = { ruleIndex, value: key, scope: undefined, holders: undefined, locks: slot };
     byValue.set(key, entry);
@@ -165,7 +171,17 @@ export function hasCanonicalLock(entry: Entry): boolean {
 /** The lock a canonical form stands for: field for field what the engine would have stored for the item. */
 export function canonicalLock(entry: Entry, form: CanonicalForm): LockState {
   const value = entry.value;
-  return { kind: 'lock', hash: form.prefix + value + form.suffix, range: form.range, id: undefined, ruleIndex: entry.ruleIndex, raw: value, owner: undefined, entry, stray: false };
+  return {
+    kind: 'lock',
+    hash: form.prefix + value + form.suffix,
+    range: form.range,
+    id: undefined,
+    ruleIndex: entry.ruleIndex,
+    raw: value,
+    owner: undefined,
+    entry,
+    stray: false,
+  };
 }
 
 /** The one lock of an entry holding a single lock (rebuilt when canonical; undefined when none or several). */

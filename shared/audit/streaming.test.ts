@@ -34,7 +34,10 @@ function pages<T>(list: readonly T[], size: number): T[][] {
 
 /** A table of `preset` with every problem kind sprinkled in. */
 function table(preset: PresetName, n: number, withOwner = true): { items: Item[]; layout: ReturnType<typeof layoutFor> } {
-  const layout = layoutFor(preset, withOwner ? { ownerAttribute: 'owner', extraLockPrefixes: ['PHONE#'] } : { extraLockPrefixes: ['PHONE#'] });
+  const layout = layoutFor(
+    preset,
+    withOwner ? { ownerAttribute: 'owner', extraLockPrefixes: ['PHONE#'] } : { extraLockPrefixes: ['PHONE#'] },
+  );
   const rule = layout.convention.rules[0]!;
   const items: Item[] = [];
   for (let i = 0; i < n; i++) {
@@ -43,7 +46,8 @@ function table(preset: PresetName, n: number, withOwner = true): { items: Item[]
     items.push(layout.account(id, { [rule.attribute]: value }));
     if (i % 40 === 3) continue; // missing-lock
     const owner = i % 60 === 11 ? layout.accountHash(`a${i + 1}`) : layout.accountHash(id); // owner-mismatch
-    if (value !== 'shared@x.io' || i === 7) items.push(withOwner ? layout.lock(rule.name, value, { owner: S(owner) }) : layout.lock(rule.name, value));
+    if (value !== 'shared@x.io' || i === 7)
+      items.push(withOwner ? layout.lock(rule.name, value, { owner: S(owner) }) : layout.lock(rule.name, value));
   }
   for (let i = 0; i < n / 20; i++) items.push(layout.lock(rule.name, `ghost${i}@x.io`)); // orphan-lock
   items.push(layout.lock(rule.name, 'undefined'), layout.lock(rule.name, '')); // malformed-lock
@@ -58,7 +62,12 @@ describe.each(PRESET_NAMES.map((p) => [p]))('streaming on %s', (preset: PresetNa
     reference.addItems(items);
     const report = reference.report({ table: 't', complete: true });
     expect(Object.values(report.summary).every((n) => n > 0)).toBe(true);
-    for (const [seed, size] of [[1, 7], [2, 100], [3, 1], [4, 1000]] as const) {
+    for (const [seed, size] of [
+      [1, 7],
+      [2, 100],
+      [3, 1],
+      [4, 1000],
+    ] as const) {
       const engine = new AuditEngine(layout.convention);
       for (const page of pages(shuffled(items, seed), size)) engine.addItems(page);
       expect(engine.report({ table: 't', complete: true })).toEqual(report);
@@ -66,20 +75,27 @@ describe.each(PRESET_NAMES.map((p) => [p]))('streaming on %s', (preset: PresetNa
     }
   });
 
-  it.each([true, false])('without deltas (healthy values kept without a join entry) gives the same report, rows and holders in any order (owner attribute: %s)', (withOwner) => {
-    const t = table(preset, 600, withOwner);
-    // With deltas every value has an entry: the reference.
-    const reference = new AuditEngine(t.layout.convention);
-    reference.addItems(t.items);
-    const report = reference.report({ table: 't', complete: true });
-    for (const [seed, size] of [[5, 13], [6, 1000]] as const) {
-      const engine = new AuditEngine(t.layout.convention, { trackDeltas: false });
-      for (const page of pages(shuffled(t.items, seed), size)) engine.addItems(page);
-      for (const value of ['shared@x.io', 'v1@x.io', 'v3@x.io', 'ghost0@x.io', 'nobody@x.io']) expect(engine.holderKeys(0, value)).toEqual(reference.holderKeys(0, value));
-      expect(engine.report({ table: 't', complete: true })).toEqual(report);
-      expect(engine.rows()).toEqual(reference.rows());
-    }
-  });
+  it.each([true, false])(
+    'without deltas (healthy values kept without a join entry) gives the same report, rows and holders in any order (owner attribute: %s)',
+    (withOwner) => {
+      const t = table(preset, 600, withOwner);
+      // With deltas every value has an entry: the reference.
+      const reference = new AuditEngine(t.layout.convention);
+      reference.addItems(t.items);
+      const report = reference.report({ table: 't', complete: true });
+      for (const [seed, size] of [
+        [5, 13],
+        [6, 1000],
+      ] as const) {
+        const engine = new AuditEngine(t.layout.convention, { trackDeltas: false });
+        for (const page of pages(shuffled(t.items, seed), size)) engine.addItems(page);
+        for (const value of ['shared@x.io', 'v1@x.io', 'v3@x.io', 'ghost0@x.io', 'nobody@x.io'])
+          expect(engine.holderKeys(0, value)).toEqual(reference.holderKeys(0, value));
+        expect(engine.report({ table: 't', complete: true })).toEqual(report);
+        expect(engine.rows()).toEqual(reference.rows());
+      }
+    },
+  );
 
   it('delivers deltas that rebuild exactly the final rows', () => {
     const engine = new AuditEngine(layout.convention);

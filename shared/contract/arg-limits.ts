@@ -23,10 +23,18 @@ export const connectionIdSchema = z
   .regex(/^(sandbox|endpoint:[A-Za-z0-9-]{1,64}|profile:[A-Za-z0-9_.@+=,/-]{1,128})$/, 'not a connection id');
 
 /** A DynamoDB table name (3–255 characters of `[A-Za-z0-9_.-]`). */
-export const tableNameSchema = z.string().min(3).max(255).regex(/^[A-Za-z0-9_.-]+$/, 'not a DynamoDB table name');
+export const tableNameSchema = z
+  .string()
+  .min(3)
+  .max(255)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'not a DynamoDB table name');
 
 /** An AWS region name such as `eu-central-1` (DynamoDB Local accepts any, so only the shape is checked). */
-export const regionSchema = z.string().min(1).max(64).regex(/^[a-z0-9-]+$/, 'not a region name');
+export const regionSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9-]+$/, 'not a region name');
 
 /** An attribute, rule or index name. */
 export const nameSchema = z.string().min(1).max(MAX_NAME_LENGTH);
@@ -35,18 +43,20 @@ export const nameSchema = z.string().min(1).max(MAX_NAME_LENGTH);
 export const valueSchema = z.string().min(1).max(MAX_VALUE_LENGTH);
 
 /** An opaque id handed out by main (run id, preview id, prompt id). */
-export const opaqueIdSchema = z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, 'not an id');
+export const opaqueIdSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/, 'not an id');
 
 /** A plain key value: string or a finite number. */
 export const plainValueSchema = z.union([z.string().max(MAX_VALUE_LENGTH), z.number().finite()]);
 
 /** An item key as plain values (one or two attributes). */
-export const plainKeySchema = z
-  .record(nameSchema, plainValueSchema)
-  .refine((key) => {
-    const size = Object.keys(key).length;
-    return size >= 1 && size <= 2;
-  }, 'a key has one or two attributes');
+export const plainKeySchema = z.record(nameSchema, plainValueSchema).refine((key) => {
+  const size = Object.keys(key).length;
+  return size >= 1 && size <= 2;
+}, 'a key has one or two attributes');
 
 /** A DynamoDB Local (or any DynamoDB-compatible) endpoint: an http(s) URL without credentials. */
 export const endpointUrlSchema = z
@@ -89,4 +99,10 @@ export const exportPathSchema = z
   .max(MAX_EXPORT_PATH_LENGTH)
   .refine((text) => ![...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), 'no control characters in a path')
   .refine((text) => !text.split(/[\\/]/).includes('..'), 'no ".." in an export path: give the folder itself')
-  .refine((text) => (text.startsWith('s3://') ? /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(text) : text.startsWith('/') || /^[A-Za-z]:[\\/]/.test(text)), 'an absolute folder (/…) or s3://bucket/prefix');
+  .refine(
+    (text) =>
+      text.startsWith('s3://')
+        ? /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(text)
+        : text.startsWith('/') || /^[A-Za-z]:[\\/]/.test(text),
+    'an absolute folder (/…) or s3://bucket/prefix',
+  );

@@ -105,8 +105,18 @@ function encodeLock(lock: GroupLock, tables: Tables): WireLock {
 
 function encodeRow(row: GroupRow, tables: Tables): WireRow {
   const id = row.id === derivedId(row.key) ? 0 : row.id;
-  if (row.kind === 'account') return [0, id, encodeKey(row.key, tables), row.locks.map((l) => encodeLock(l, tables)), row.problems.map((p) => tables.string(p))];
-  return trimmed([ROW_KINDS.indexOf(row.kind), id, encodeKey(row.key, tables), row.value, row.rule === undefined ? 0 : tables.string(row.rule) + 1, row.scope ?? 0, row.owner ?? 0, row.reason ?? 0]);
+  if (row.kind === 'account')
+    return [0, id, encodeKey(row.key, tables), row.locks.map((l) => encodeLock(l, tables)), row.problems.map((p) => tables.string(p))];
+  return trimmed([
+    ROW_KINDS.indexOf(row.kind),
+    id,
+    encodeKey(row.key, tables),
+    row.value,
+    row.rule === undefined ? 0 : tables.string(row.rule) + 1,
+    row.scope ?? 0,
+    row.owner ?? 0,
+    row.reason ?? 0,
+  ]);
 }
 
 /** Encodes a delta for the bridge. */
@@ -160,7 +170,13 @@ export function decodeDelta(wire: WireDelta): AuditDelta {
     const k = key(t[2]);
     const id = t[1] === 0 ? derivedId(k) : (t[1] as string);
     if (t[0] === 0) {
-      const account: AccountGroup = { kind: 'account', id, key: k, locks: (t[3] as (readonly unknown[])[]).map(lock), problems: (t[4] as number[]).map((p) => str(p) as ProblemKind) };
+      const account: AccountGroup = {
+        kind: 'account',
+        id,
+        key: k,
+        locks: (t[3] as (readonly unknown[])[]).map(lock),
+        problems: (t[4] as number[]).map((p) => str(p) as ProblemKind),
+      };
       return account;
     }
     const kind = t[0] === 1 || t[0] === 2 ? ROW_KINDS[t[0]] : bad('row kind');

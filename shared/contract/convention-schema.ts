@@ -34,7 +34,8 @@ export const conventionSchema = z
     if (checked.ok) return;
     const field = checked.error.field;
     // checkConvention's messages start with the field; the bridge puts the (prefixed) path back in front.
-    const message = field && checked.error.message.startsWith(`${field}: `) ? checked.error.message.slice(field.length + 2) : checked.error.message;
+    const message =
+      field && checked.error.message.startsWith(`${field}: `) ? checked.error.message.slice(field.length + 2) : checked.error.message;
     ctx.addIssue({ code: 'custom', message, path: field ? fieldPath(field) : [] });
   });
 

@@ -25,7 +25,8 @@ export const SUBSCRIBE_PATH = '/api/events/subscribe';
 export const UNSUBSCRIBE_PATH = '/api/events/unsubscribe';
 
 /** One frame of the event stream: the channel's name (first frame of every connection), or an event of one subscription. */
-export type EventFrame = { readonly type: 'channel'; readonly channel: string } | { readonly type: 'event'; readonly sub: string; readonly event: unknown };
+export type EventFrame =
+  { readonly type: 'channel'; readonly channel: string } | { readonly type: 'event'; readonly sub: string; readonly event: unknown };
 
 /** The subset of `fetch` the client needs. */
 export type FetchLike = (
@@ -50,7 +51,6 @@ export interface HttpBridgeOptions {
   readonly fetch: FetchLike;
   readonly eventSource: EventSourceFactory;
 }
-
 
 function parseFrame(data: string): EventFrame | undefined {
   try {
@@ -91,7 +91,14 @@ export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
     }
     if (response.status === 401) {
       // Our own server's token check, before any handler ran: nothing was done.
-      return { ok: false, error: { kind: 'credentials', message: 'This page has no valid session token.', fix: 'Open the URL printed by `locksmith serve` (it carries the token).' } };
+      return {
+        ok: false,
+        error: {
+          kind: 'credentials',
+          message: 'This page has no valid session token.',
+          fix: 'Open the URL printed by `locksmith serve` (it carries the token).',
+        },
+      };
     }
     let body: unknown;
     try {
@@ -153,7 +160,10 @@ export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
           return;
         }
         const on = channel;
-        if (on !== undefined) void subscription.registered.then(() => (channel === on ? post(UNSUBSCRIBE_PATH, 'events.unsubscribe', { channel: on, id }) : undefined));
+        if (on !== undefined)
+          void subscription.registered.then(() =>
+            channel === on ? post(UNSUBSCRIBE_PATH, 'events.unsubscribe', { channel: on, id }) : undefined,
+          );
       };
     },
   } as LocksmithBridge;

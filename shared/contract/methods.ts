@@ -5,8 +5,43 @@
  * one line in electron/bridge/handlers.ts (electron/bridge/handlers.test.ts keeps it so).
  */
 import { z } from 'zod';
-import type { AuditReportView, AuditStarted, ActivityPage, ExportConfirmView, AppInfo, HistoryView, TableSurveyView, ConnectionView, ConnectionsView, DecodeView, DetectionView, ItemsPage, ItemView, LookupView, SandboxView, SavedConventionView, TableDetails, TablesPage, TxOutcomeView, TxPreviewView, UiSettings } from './views';
-import { connectionIdSchema, credentialSourceSchema, endpointUrlSchema, exportPathSchema, externalUrlSchema, nameSchema, noArgsSchema, opaqueIdSchema, plainKeySchema, regionSchema, tableNameSchema, valueSchema } from './arg-limits';
+import type {
+  AuditReportView,
+  AuditStarted,
+  ActivityPage,
+  ExportConfirmView,
+  AppInfo,
+  HistoryView,
+  TableSurveyView,
+  ConnectionView,
+  ConnectionsView,
+  DecodeView,
+  DetectionView,
+  ItemsPage,
+  ItemView,
+  LookupView,
+  SandboxView,
+  SavedConventionView,
+  TableDetails,
+  TablesPage,
+  TxOutcomeView,
+  TxPreviewView,
+  UiSettings,
+} from './views';
+import {
+  connectionIdSchema,
+  credentialSourceSchema,
+  endpointUrlSchema,
+  exportPathSchema,
+  externalUrlSchema,
+  nameSchema,
+  noArgsSchema,
+  opaqueIdSchema,
+  plainKeySchema,
+  regionSchema,
+  tableNameSchema,
+  valueSchema,
+} from './arg-limits';
 import { conventionSchema } from './convention-schema';
 import { decodeInputSchema, scopeArgSchema, txRequestSchema } from './tx-schema';
 import { method } from './spec';
@@ -29,16 +64,27 @@ export const methods = {
   }),
 
   'connections.list': method<ConnectionsView>()(noArgsSchema, { writes: false, summary: 'Sandbox, local endpoints and AWS profiles.' }),
-  'connections.select': method<ConnectionView>()(z.strictObject({ id: connectionIdSchema }), { writes: true, summary: 'Make a connection the current one (saved).' }),
+  'connections.select': method<ConnectionView>()(z.strictObject({ id: connectionIdSchema }), {
+    writes: true,
+    summary: 'Make a connection the current one (saved).',
+  }),
   'connections.check': method<ConnectionView>()(z.strictObject({ id: connectionIdSchema }), {
     writes: false,
     summary: 'Resolve credentials (may prompt for MFA) and list one table to show the status.',
   }),
   'connections.addEndpoint': method<ConnectionView>()(
-    z.strictObject({ endpoint: endpointUrlSchema, region: regionSchema.optional(), label: z.string().min(1).max(100).optional(), credentials: credentialSourceSchema.optional() }),
+    z.strictObject({
+      endpoint: endpointUrlSchema,
+      region: regionSchema.optional(),
+      label: z.string().min(1).max(100).optional(),
+      credentials: credentialSourceSchema.optional(),
+    }),
     { writes: true, summary: 'Add an endpoint (http://localhost:8000 is offered); it signs with dummy keys unless told otherwise.' },
   ),
-  'connections.remove': method<ConnectionsView>()(z.strictObject({ id: connectionIdSchema }), { writes: true, summary: 'Remove a local endpoint.' }),
+  'connections.remove': method<ConnectionsView>()(z.strictObject({ id: connectionIdSchema }), {
+    writes: true,
+    summary: 'Remove a local endpoint.',
+  }),
   'connections.setRegion': method<ConnectionView>()(z.strictObject({ id: connectionIdSchema, region: regionSchema }), {
     writes: true,
     summary: 'Change the region of a connection.',
@@ -53,7 +99,10 @@ export const methods = {
     { writes: true, summary: 'Switch a connection between read-only and writable.' },
   ),
 
-  'sandbox.start': method<SandboxView>()(noArgsSchema, { writes: true, summary: 'Start the bundled DynamoDB Local, seeded with demo data.' }),
+  'sandbox.start': method<SandboxView>()(noArgsSchema, {
+    writes: true,
+    summary: 'Start the bundled DynamoDB Local, seeded with demo data.',
+  }),
   'sandbox.stop': method<SandboxView>()(noArgsSchema, { writes: true, summary: 'Stop the sandbox.' }),
   'sandbox.info': method<SandboxView>()(noArgsSchema, { writes: false, summary: 'The sandbox state now.' }),
 
@@ -66,7 +115,10 @@ export const methods = {
     writes: false,
     summary: 'Does the table hold lock items: detection on a bounded sample (no locks, or an empty table, is an answer, not an error).',
   }),
-  'items.get': method<ItemView>()(z.strictObject({ ...onTable, key: plainKeySchema }), { writes: false, summary: 'One item for the item viewer.' }),
+  'items.get': method<ItemView>()(z.strictObject({ ...onTable, key: plainKeySchema }), {
+    writes: false,
+    summary: 'One item for the item viewer.',
+  }),
   'items.browse': method<ItemsPage>()(
     z.strictObject({
       ...onTable,
@@ -79,7 +131,12 @@ export const methods = {
         .refine((f) => f.op === 'exists' || f.value !== undefined, { message: 'a value is needed for this filter', path: ['value'] })
         .optional(),
       limit: z.int().min(1).max(100).optional(),
-      cursor: z.string().min(1).max(8192).regex(/^[A-Za-z0-9_-]+$/, 'not a cursor').optional(),
+      cursor: z
+        .string()
+        .min(1)
+        .max(8192)
+        .regex(/^[A-Za-z0-9_-]+$/, 'not a cursor')
+        .optional(),
     }),
     { writes: false, summary: 'Browse items read-only: query by partition key (and sort key prefix) or scan a page, with a filter.' },
   ),
@@ -88,7 +145,10 @@ export const methods = {
     writes: false,
     summary: 'Propose a convention from a bounded sample, with evidence.',
   }),
-  'conventions.get': method<SavedConventionView>()(z.strictObject(onTable), { writes: false, summary: 'The convention saved for a table.' }),
+  'conventions.get': method<SavedConventionView>()(z.strictObject(onTable), {
+    writes: false,
+    summary: 'The convention saved for a table.',
+  }),
   'conventions.save': method<SavedConventionView>()(z.strictObject({ ...onTable, convention: conventionSchema }), {
     writes: true,
     summary: 'Save the convention for a table (settings file).',
@@ -98,8 +158,14 @@ export const methods = {
     z.strictObject({ ...onTable, convention: conventionSchema.optional(), segments: z.int().min(1).max(64).optional() }),
     { writes: false, summary: 'Start auditing a table; subscribe to `audit.events` for deltas.' },
   ),
-  'audit.cancel': method<{ cancelled: boolean }>()(z.strictObject({ runId: opaqueIdSchema }), { writes: false, summary: 'Cancel a running audit.' }),
-  'audit.report': method<AuditReportView>()(z.strictObject({ runId: opaqueIdSchema }), { writes: false, summary: 'The (partial or final) report of a run.' }),
+  'audit.cancel': method<{ cancelled: boolean }>()(z.strictObject({ runId: opaqueIdSchema }), {
+    writes: false,
+    summary: 'Cancel a running audit.',
+  }),
+  'audit.report': method<AuditReportView>()(z.strictObject({ runId: opaqueIdSchema }), {
+    writes: false,
+    summary: 'The (partial or final) report of a run.',
+  }),
   'audit.startExport': method<AuditStarted>()(
     z.strictObject({
       ...onTable,
@@ -111,22 +177,41 @@ export const methods = {
       /** An S3-compatible endpoint for an s3:// path: endpoint connections only (DynamoDB Local, the sandbox); AWS profiles use AWS S3. */
       s3Endpoint: endpointUrlSchema.optional(),
     }),
-    { writes: false, summary: 'Audit the problem groups of a DynamoDB export of the table (DuckDB in a child process); subscribe to `audit.events`.' },
+    {
+      writes: false,
+      summary: 'Audit the problem groups of a DynamoDB export of the table (DuckDB in a child process); subscribe to `audit.events`.',
+    },
   ),
   'audit.confirmExport': method<ExportConfirmView>()(z.strictObject({ ...onTable, runId: opaqueIdSchema }), {
     writes: false,
-    summary: "Re-check an export run's findings against the live table by key (consistent reads, never a scan); stale ones leave the problems.",
+    summary:
+      "Re-check an export run's findings against the live table by key (consistent reads, never a scan); stale ones leave the problems.",
   }),
 
   'watch.start': method<WatchStarted>()(z.strictObject({ ...onTable, convention: conventionSchema.optional() }), {
     writes: false,
-    summary: "Start a live watch of the table's stream (never enables one; joins the table's running reader of the same convention; at most 2 readers per table): subscribe to `watch.events` with its own id within 30 s.",
+    summary:
+      "Start a live watch of the table's stream (never enables one; joins the table's running reader of the same convention; at most 2 readers per table): subscribe to `watch.events` with its own id within 30 s.",
   }),
-  'watch.stop': method<{ stopped: boolean }>()(z.strictObject({ watchId: opaqueIdSchema }), { writes: false, summary: "Stop this live watch (others of the same table keep theirs; the reader stops with the last)." }),
+  'watch.stop': method<{ stopped: boolean }>()(z.strictObject({ watchId: opaqueIdSchema }), {
+    writes: false,
+    summary: 'Stop this live watch (others of the same table keep theirs; the reader stops with the last).',
+  }),
 
   'lookup.run': method<LookupView>()(
-    z.strictObject({ ...onTable, value: valueSchema, rule: nameSchema.optional(), scope: scopeArgSchema.optional(), convention: conventionSchema.optional(), confirm: z.boolean().optional() }),
-    { writes: false, summary: "Who holds a value: locks, holders, verdict per rule (and per scope of a scoped rule); `confirm` scans where an audit's index would answer." },
+    z.strictObject({
+      ...onTable,
+      value: valueSchema,
+      rule: nameSchema.optional(),
+      scope: scopeArgSchema.optional(),
+      convention: conventionSchema.optional(),
+      confirm: z.boolean().optional(),
+    }),
+    {
+      writes: false,
+      summary:
+        "Who holds a value: locks, holders, verdict per rule (and per scope of a scoped rule); `confirm` scans where an audit's index would answer.",
+    },
   ),
 
   'tx.preview': method<TxPreviewView>()(z.strictObject({ ...onTable, request: txRequestSchema, convention: conventionSchema.optional() }), {
@@ -137,7 +222,10 @@ export const methods = {
     writes: true,
     summary: 'Send exactly the previewed request, after the value is typed back.',
   }),
-  'tx.decode': method<DecodeView>()(decodeInputSchema, { writes: false, summary: 'Explain a TransactionCanceledException or CancellationReasons.' }),
+  'tx.decode': method<DecodeView>()(decodeInputSchema, {
+    writes: false,
+    summary: 'Explain a TransactionCanceledException or CancellationReasons.',
+  }),
   'repair.plan': method<RepairPlanView>()(
     z.strictObject({
       ...onTable,
@@ -147,14 +235,26 @@ export const methods = {
       /** Problem ids (shared/repair/select.ts), for a filter or a hand-picked set. */
       ids: z.array(z.string().regex(PROBLEM_ID_PATTERN, 'not a problem id')).min(1).max(10_000).optional(),
     }),
-    { writes: false, summary: "Plan the repair of a complete audit run's problems: fresh reads, transactions of at most 100 actions, each request exact." },
+    {
+      writes: false,
+      summary: "Plan the repair of a complete audit run's problems: fresh reads, transactions of at most 100 actions, each request exact.",
+    },
   ),
-  'repair.execute': method<RepairStatusView>()(z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema, confirmation: z.string().max(32) }), {
-    writes: true,
-    summary: 'Start sending a plan, transaction by transaction, after its action count is typed back; follow it with `repair.status`.',
+  'repair.execute': method<RepairStatusView>()(
+    z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema, confirmation: z.string().max(32) }),
+    {
+      writes: true,
+      summary: 'Start sending a plan, transaction by transaction, after its action count is typed back; follow it with `repair.status`.',
+    },
+  ),
+  'repair.stop': method<RepairStatusView>()(z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema }), {
+    writes: false,
+    summary: 'Stop a running repair before its next transaction.',
   }),
-  'repair.stop': method<RepairStatusView>()(z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema }), { writes: false, summary: 'Stop a running repair before its next transaction.' }),
-  'repair.status': method<RepairStatusView>()(z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema }), { writes: false, summary: 'Progress and per-fix outcome of a repair.' }),
+  'repair.status': method<RepairStatusView>()(z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema }), {
+    writes: false,
+    summary: 'Progress and per-fix outcome of a repair.',
+  }),
   'history.list': method<HistoryView>()(z.strictObject({ connectionId: connectionIdSchema, table: tableNameSchema.optional() }), {
     writes: false,
     summary: "What past audits of this connection's tables (or one table) found, oldest first: counts, never items.",

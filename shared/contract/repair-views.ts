@@ -67,7 +67,8 @@ export interface RepairPlanView {
 
 /** How one transaction of a plan ended (or that it has not been sent). */
 /** `error`: failed, nothing written; `outcome-unknown`: failed after it may have reached DynamoDB (it may have been applied). */
-export type RepairTransactionState = 'pending' | 'sending' | 'succeeded' | 'cancelled' | 'refused' | 'error' | 'outcome-unknown' | 'not-sent';
+export type RepairTransactionState =
+  'pending' | 'sending' | 'succeeded' | 'cancelled' | 'refused' | 'error' | 'outcome-unknown' | 'not-sent';
 
 /** One failed action of a cancelled transaction, mapped from its CancellationReason. */
 export interface RepairReasonView {

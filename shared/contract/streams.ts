@@ -9,6 +9,9 @@ import type { LiveWatchEvent } from '../watch/watch-events';
 export const streams = {
   'audit.events': stream<AuditEvent>()(z.strictObject({ runId: opaqueIdSchema }), 'Deltas, progress and done of one audit run.'),
   'sandbox.status': stream<SandboxView>()(z.strictObject({}), 'Sandbox state changes.'),
-  'watch.events': stream<LiveWatchEvent>()(z.strictObject({ watchId: opaqueIdSchema }), 'Problems appearing and resolving as writes happen, with their cause; the watch status.'),
+  'watch.events': stream<LiveWatchEvent>()(
+    z.strictObject({ watchId: opaqueIdSchema }),
+    'Problems appearing and resolving as writes happen, with their cause; the watch status.',
+  ),
   'mfa.prompts': stream<MfaPromptEvent>()(z.strictObject({}), 'MFA code requests from credential providers.'),
 } as const;

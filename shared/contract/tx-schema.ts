@@ -45,7 +45,13 @@ const changeValueSchema = z.strictObject({
 const deleteAccountSchema = z.strictObject({ kind: z.literal('delete-account'), account: plainKeySchema });
 
 /** Any transaction request the bridge accepts for preview. */
-export const txRequestSchema = z.discriminatedUnion('kind', [claimSchema, releaseSchema, signupSchema, changeValueSchema, deleteAccountSchema]);
+export const txRequestSchema = z.discriminatedUnion('kind', [
+  claimSchema,
+  releaseSchema,
+  signupSchema,
+  changeValueSchema,
+  deleteAccountSchema,
+]);
 
 /**
  * A transaction request (inferred from the schema). It is what the services and the pure builders

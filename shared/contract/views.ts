@@ -26,7 +26,8 @@ export type ProfileKind = 'static' | 'sso' | 'assume-role' | 'mfa' | 'credential
 export type EndpointSource = 'connection' | 'env' | 'profile-services' | 'profile-endpoint_url' | 'aws-default';
 
 /** What an endpoint connection signs its requests with: dummy keys, the environment's keys, or a profile. Never the values. */
-export type CredentialSource = { readonly source: 'dummy' } | { readonly source: 'env' } | { readonly source: 'profile'; readonly profile: string };
+export type CredentialSource =
+  { readonly source: 'dummy' } | { readonly source: 'env' } | { readonly source: 'profile'; readonly profile: string };
 
 /** A connection's health as last observed. */
 export type ConnectionState = 'unknown' | 'ok' | 'error' | 'stopped' | 'starting';
@@ -179,7 +180,14 @@ export type AuditEvent =
   | { readonly type: 'delta'; readonly runId: string; readonly delta: WireDelta; readonly snapshot?: true }
   | { readonly type: 'progress'; readonly runId: string; readonly progress: ScanProgress }
   /** `warnings`: the rules the table contradicts (see audit/fit.ts), present only when there is one. */
-  | { readonly type: 'done'; readonly runId: string; readonly complete: boolean; readonly reason?: string; readonly counts: AuditCounts; readonly warnings?: readonly ConventionWarning[] };
+  | {
+      readonly type: 'done';
+      readonly runId: string;
+      readonly complete: boolean;
+      readonly reason?: string;
+      readonly counts: AuditCounts;
+      readonly warnings?: readonly ConventionWarning[];
+    };
 
 /** The report of a run (final, or partial while it runs). */
 export type AuditReportView = AuditReport;

@@ -20,7 +20,15 @@ describe('parseLockKey', () => {
     ['unicode', marker, 'NAME#백과', undefined, 'lock', 'NAME', '백과'],
     ['aws-blog tag', awsBlog, 'userName#Ada', undefined, 'lock', 'userName', 'Ada'],
     ['onetable current', onetable, '_unique#User#email#a@b.c', '_unique#', 'lock', 'User.email', 'a@b.c'],
-    ['onetable scoped, no scope declared', onetable, '_unique#acme#User#email#a@b.c', '_unique#', 'malformed', 'does not say which account attribute holds its {scope}', undefined],
+    [
+      'onetable scoped, no scope declared',
+      onetable,
+      '_unique#acme#User#email#a@b.c',
+      '_unique#',
+      'malformed',
+      'does not say which account attribute holds its {scope}',
+      undefined,
+    ],
     ['onetable scoped', scopedOnetable, '_unique#acme#User#email#a@b.c', '_unique#', 'lock', 'User.email', 'a@b.c'],
     ['onetable scoped, value with #', scopedOnetable, '_unique#acme#User#email#a#b', '_unique#', 'lock', 'User.email', 'a#b'],
     ['onetable scoped, empty scope', scopedOnetable, '_unique##User#email#a', '_unique#', 'not-lock', undefined, undefined],
@@ -88,7 +96,11 @@ describe('classifyItem', () => {
 
   it('reads the owner of a lock when the convention has an owner attribute', () => {
     const owned = layoutFor('uniq', { ownerAttribute: 'owner' });
-    expect(classifyItem(owned.convention, owned.lock('EMAIL', 'a@x.io', { owner: S('ACCT#a1') }))).toMatchObject({ kind: 'lock', owner: 'ACCT#a1', normalized: 'a@x.io' });
+    expect(classifyItem(owned.convention, owned.lock('EMAIL', 'a@x.io', { owner: S('ACCT#a1') }))).toMatchObject({
+      kind: 'lock',
+      owner: 'ACCT#a1',
+      normalized: 'a@x.io',
+    });
     expect(classifyItem(owned.convention, owned.lock('EMAIL', 'a@x.io'))).not.toHaveProperty('owner');
   });
 

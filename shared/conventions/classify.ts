@@ -75,7 +75,15 @@ export function classifyItem(convention: Convention | CompiledConvention, item: 
       const normalized = normalizeFn ? normalizeFn(parsed.value) : parsed.value;
       const owner = conv.ownerAttribute === undefined ? undefined : scalarText(item[conv.ownerAttribute]);
       const scope = rule && isScoped(rule) ? lockScope(rule, parsed.parts) : undefined;
-      const base = { kind: 'lock' as const, key, rule: rule?.name ?? '', ruleIndex: parsed.ruleIndex, value: parsed.value, normalized, ...(scope ? { scope } : {}) };
+      const base = {
+        kind: 'lock' as const,
+        key,
+        rule: rule?.name ?? '',
+        ruleIndex: parsed.ruleIndex,
+        value: parsed.value,
+        normalized,
+        ...(scope ? { scope } : {}),
+      };
       return owner === undefined ? base : { ...base, owner };
     }
     if (parsed.kind === 'malformed') {

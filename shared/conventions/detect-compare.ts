@@ -38,7 +38,11 @@ function likeness(learned: Convention, preset: Convention): 'same' | 'carries-mo
     const key = l.lockKeys[0];
     const hash = byAttribute(key?.hash, l.scope);
     const range = byAttribute(key?.range, l.scope);
-    const p = preset.rules.find((r) => r.attribute === l.attribute && r.lockKeys.some((k) => byAttribute(k.hash, r.scope) === hash && byAttribute(k.range, r.scope) === range));
+    const p = preset.rules.find(
+      (r) =>
+        r.attribute === l.attribute &&
+        r.lockKeys.some((k) => byAttribute(k.hash, r.scope) === hash && byAttribute(k.range, r.scope) === range),
+    );
     if (!p) return 'different';
     if (Object.entries(l.lockItem ?? {}).some(([name, v]) => p.lockItem?.[name] !== v)) more = true;
   }

@@ -40,14 +40,24 @@ function commonPrefix(texts: readonly string[]): string {
 }
 
 /** Learns the account matcher from the holders of protected values (`accounts`), the chosen lock items and the whole sample. */
-export function learnAccounts(keys: KeySchema, accounts: readonly Item[], locks: readonly Item[], sample: readonly Item[]): LearnedAccounts {
+export function learnAccounts(
+  keys: KeySchema,
+  accounts: readonly Item[],
+  locks: readonly Item[],
+  sample: readonly Item[],
+): LearnedAccounts {
   if (accounts.length > 0) {
-    const names = Object.keys(accounts[0] ?? {}).filter((n) => n !== keys.hash.name && n !== keys.range?.name && ENTITY_NAME.test(n)).sort();
+    const names = Object.keys(accounts[0] ?? {})
+      .filter((n) => n !== keys.hash.name && n !== keys.range?.name && ENTITY_NAME.test(n))
+      .sort();
     for (const name of names) {
       const value = constant(accounts, name);
       if (value === undefined || locks.some((l) => l[name]?.S === value)) continue;
       const matching = sample.filter((i) => i[name]?.S === value).length;
-      return { account: { kind: 'attribute-equals', attribute: name, value }, evidence: `accounts: ${fmt(matching)} sampled items with ${name} = \`${value}\` (every item holding a protected value has it)` };
+      return {
+        account: { kind: 'attribute-equals', attribute: name, value },
+        evidence: `accounts: ${fmt(matching)} sampled items with ${name} = \`${value}\` (every item holding a protected value has it)`,
+      };
     }
     const prefix = commonPrefix(accounts.map((a) => a[keys.hash.name]?.S ?? ''));
     if (prefix !== '' && !locks.some((l) => l[keys.hash.name]?.S?.startsWith(prefix))) {
@@ -57,5 +67,8 @@ export function learnAccounts(keys: KeySchema, accounts: readonly Item[], locks:
       return { account, evidence: `accounts: ${fmt(accounts.length)} sampled items holding protected values, all keyed ${where}` };
     }
   }
-  return { account: { kind: 'not-lock' }, evidence: `accounts: any item that is not a lock (${fmt(accounts.length)} sampled items hold protected values; no entity attribute or key prefix sets them apart)` };
+  return {
+    account: { kind: 'not-lock' },
+    evidence: `accounts: any item that is not a lock (${fmt(accounts.length)} sampled items hold protected values; no entity attribute or key prefix sets them apart)`,
+  };
 }

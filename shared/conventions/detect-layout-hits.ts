@@ -160,7 +160,11 @@ function scopedVariants(base: Reading, holder: Item, attribute: string, keys: Ke
 }
 
 /** Candidate readings of one item as a lock of each attribute whose value its keys embed. */
-function readingsOf(item: Item, keys: KeySchema, index: ReadonlyMap<string, readonly Held[]>): { held: Held; written: string; reading: Reading }[] {
+function readingsOf(
+  item: Item,
+  keys: KeySchema,
+  index: ReadonlyMap<string, readonly Held[]>,
+): { held: Held; written: string; reading: Reading }[] {
   const hash = item[keys.hash.name]?.S;
   if (hash === undefined) return [];
   const range = keys.range ? item[keys.range.name]?.S : undefined;
@@ -170,7 +174,10 @@ function readingsOf(item: Item, keys: KeySchema, index: ReadonlyMap<string, read
   const out: { held: Held; written: string; reading: Reading }[] = [];
   // Cuts per holder and attribute: the same value may stand in the hash, the range, or both.
   const pairs = new Map<Item, Map<string, { held: Held; hash: Cut[]; range: Cut[] }>>();
-  for (const [list, side] of [[hashCuts, 'hash'], [rangeCuts, 'range']] as const) {
+  for (const [list, side] of [
+    [hashCuts, 'hash'],
+    [rangeCuts, 'range'],
+  ] as const) {
     for (const cut of list) {
       let byAttribute = pairs.get(cut.held.item);
       if (!byAttribute) pairs.set(cut.held.item, (byAttribute = new Map()));
@@ -195,7 +202,8 @@ function readingsOf(item: Item, keys: KeySchema, index: ReadonlyMap<string, read
         const written = h.written ?? r.written;
         // The value must stand somewhere, and where it stands twice both copies must be the same text.
         if (written === undefined || (h.written !== undefined && r.written !== undefined && h.written !== r.written)) continue;
-        for (const reading of scopedVariants({ hash: h.template, range: r.template, scope: {} }, held.item, held.attribute, keys)) out.push({ held, written, reading });
+        for (const reading of scopedVariants({ hash: h.template, range: r.template, scope: {} }, held.item, held.attribute, keys))
+          out.push({ held, written, reading });
       }
     }
   }
@@ -212,7 +220,11 @@ export function findLayoutGroups(keys: KeySchema, sample: readonly Item[]): Layo
       let id = `${held.attribute}\u0000${reading.hash}\u0000${reading.range ?? '\u0001'}`;
       for (const name in reading.scope) id += `\u0000${name}`;
       let group = groups.get(id);
-      if (!group) groups.set(id, (group = { attribute: held.attribute, hash: reading.hash, range: reading.range, scope: reading.scope, members: new Map() }));
+      if (!group)
+        groups.set(
+          id,
+          (group = { attribute: held.attribute, hash: reading.hash, range: reading.range, scope: reading.scope, members: new Map() }),
+        );
       if (!group.members.has(item)) group.members.set(item, { written, holder: held.item });
     }
   }

@@ -16,7 +16,13 @@ function unknownLibrary(keys: KeySchema, users: number): Item[] {
   const key = (hash: string, range: string): Item => (keys.range ? { PK: S(hash), SK: S(range) } : { PK: S(hash) });
   for (let i = 0; i < users; i++) {
     const email = i % 4 === 0 ? `Grace.Hopper${i}@Navy.mil` : `ada${i}@lovelace.io`;
-    items.push({ ...key(`USER#u${i}`, `USER#u${i}`), __typename: S('Account'), email: S(email), username: S(`handle_${i}`), plan: S('free') });
+    items.push({
+      ...key(`USER#u${i}`, `USER#u${i}`),
+      __typename: S('Account'),
+      email: S(email),
+      username: S(`handle_${i}`),
+      plan: S('free'),
+    });
     items.push(key(`User.email#${email}`, `User.email#${email}`));
     items.push({ ...key(`UNIQUE#USERNAME#handle_${i}`, 'UNIQUE'), ...(keys.range ? {} : {}) });
   }
@@ -41,7 +47,10 @@ describe('learnLayout', () => {
   it('learns the same library on a hash-only table (the partition key alone)', () => {
     const result = detectConvention(hashOnly, unknownLibrary(hashOnly, 30));
     if (!result.ok) throw new Error(result.error.message);
-    expect(result.value.convention.rules.map((r) => r.lockKeys)).toEqual([[{ hash: 'User.email#{value}' }], [{ hash: 'UNIQUE#USERNAME#{value}' }]]);
+    expect(result.value.convention.rules.map((r) => r.lockKeys)).toEqual([
+      [{ hash: 'User.email#{value}' }],
+      [{ hash: 'UNIQUE#USERNAME#{value}' }],
+    ]);
     expect(result.value.confidence).toBe(1);
   });
 
@@ -70,8 +79,18 @@ describe('learnLayout', () => {
     for (let i = 0; i < 20; i++) {
       // The account's key holds its own id and handle; its orders and settings live under the id.
       items.push({ PK: S(`ACCT#a${i}`), SK: S(`HANDLE#h${i}`), id: S(`a${i}`), handle: S(`h${i}`), email: S(`e${i}@x.io`) });
-      items.push({ PK: S(`ACCT#a${i}`), SK: S('SETTINGS'), theme: S(i % 2 ? 'dark' : 'light'), lang: S(`l${i}`), tz: S(`z${i}`), font: S(`f${i}`) });
-      items.push({ PK: S(`ACCT#a${i}`), SK: S(`ORDER#${i}-1`), total: N(i), status: S('paid') }, { PK: S(`ACCT#a${i}`), SK: S(`ORDER#${i}-2`), total: N(i + 1), status: S('paid') });
+      items.push({
+        PK: S(`ACCT#a${i}`),
+        SK: S('SETTINGS'),
+        theme: S(i % 2 ? 'dark' : 'light'),
+        lang: S(`l${i}`),
+        tz: S(`z${i}`),
+        font: S(`f${i}`),
+      });
+      items.push(
+        { PK: S(`ACCT#a${i}`), SK: S(`ORDER#${i}-1`), total: N(i), status: S('paid') },
+        { PK: S(`ACCT#a${i}`), SK: S(`ORDER#${i}-2`), total: N(i + 1), status: S('paid') },
+      );
       items.push({ PK: S(`EMAIL#e${i}@x.io`), SK: S('LOCK') });
     }
     const learned = learnLayout(composite, items);
@@ -80,7 +99,7 @@ describe('learnLayout', () => {
     expect(learned.evidence.join('\n')).toMatch(/`id` stands in .* an id, not a protected value/);
   });
 
-  it('says why when no value stands in another item\'s key', () => {
+  it("says why when no value stands in another item's key", () => {
     expect(learnLayout(composite, [{ PK: S('ACCT#1'), SK: S('PROFILE'), email: S('a@b.c') }])).toMatch(/no sampled key holds a value/);
   });
 });
@@ -88,7 +107,11 @@ describe('learnLayout', () => {
 describe('learnLayout when the sample cannot tell', () => {
   it('lowers the confidence when two attributes hold the same values', () => {
     const items: Item[] = [];
-    for (let i = 0; i < 10; i++) items.push({ PK: S(`ACCT#${i}`), SK: S('PROFILE'), login: S(`p${i}@x.io`), contact: S(`p${i}@x.io`) }, { PK: S(`U#p${i}@x.io`), SK: S('LOCK') });
+    for (let i = 0; i < 10; i++)
+      items.push(
+        { PK: S(`ACCT#${i}`), SK: S('PROFILE'), login: S(`p${i}@x.io`), contact: S(`p${i}@x.io`) },
+        { PK: S(`U#p${i}@x.io`), SK: S('LOCK') },
+      );
     const learned = learnLayout(composite, items);
     if (typeof learned === 'string') throw new Error(learned);
     expect(learned.confidence).toBe(0.5);
@@ -97,9 +120,10 @@ describe('learnLayout when the sample cannot tell', () => {
 });
 
 describe('detectConvention between a preset and a learned layout', () => {
-  it('proposes the learned layout when the preset\'s reading would not load back (uniq locks, `acct:` accounts on a hash-only table)', () => {
+  it("proposes the learned layout when the preset's reading would not load back (uniq locks, `acct:` accounts on a hash-only table)", () => {
     const items: Item[] = [];
-    for (let i = 0; i < 12; i++) items.push({ PK: S(`acct:${i}`), nick: S(i % 3 ? `nick${i}` : `Nick${i}`) }, { PK: S(`UNIQ#NICK#nick${i}`) });
+    for (let i = 0; i < 12; i++)
+      items.push({ PK: S(`acct:${i}`), nick: S(i % 3 ? `nick${i}` : `Nick${i}`) }, { PK: S(`UNIQ#NICK#nick${i}`) });
     const result = detectConvention(hashOnly, items);
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.convention.preset).toBe('custom');
@@ -109,9 +133,15 @@ describe('detectConvention between a preset and a learned layout', () => {
 
   it('proposes the learned layout when the locks carry what the preset does not write (the value as held)', () => {
     const items: Item[] = [];
-    for (let i = 0; i < 12; i++) items.push({ PK: S(`ACCT#${i}`), SK: S('PROFILE'), email: S(`U${i}@X.io`) }, { PK: S(`UNIQ#EMAIL#u${i}@x.io`), SK: S('LOCK'), value: S(`U${i}@X.io`) });
+    for (let i = 0; i < 12; i++)
+      items.push(
+        { PK: S(`ACCT#${i}`), SK: S('PROFILE'), email: S(`U${i}@X.io`) },
+        { PK: S(`UNIQ#EMAIL#u${i}@x.io`), SK: S('LOCK'), value: S(`U${i}@X.io`) },
+      );
     const result = detectConvention(composite, items);
     if (!result.ok) throw new Error(result.error.message);
-    expect(result.value.convention.rules.map((r) => [r.lockKeys, r.lockItem, r.normalize])).toEqual([[[{ hash: 'UNIQ#EMAIL#{value}', range: 'LOCK' }], { value: '{raw}' }, ['lowercase']]]);
+    expect(result.value.convention.rules.map((r) => [r.lockKeys, r.lockItem, r.normalize])).toEqual([
+      [[{ hash: 'UNIQ#EMAIL#{value}', range: 'LOCK' }], { value: '{raw}' }, ['lowercase']],
+    ]);
   });
 });

@@ -98,7 +98,14 @@ function isLabel(sample: readonly Item[], group: LayoutGroup, counts: Map<string
 function chooseGroups(keys: KeySchema, sample: readonly Item[], groups: readonly LayoutGroup[], evidence: string[]): LayoutGroup[] {
   const ranked = groups
     .filter((g) => g.members.size >= MIN_SUPPORT && !g.hash.startsWith('{'))
-    .sort((a, b) => b.members.size - a.members.size || placeholders(a) - placeholders(b) || Number(named(b)) - Number(named(a)) || (a.attribute < b.attribute ? -1 : a.attribute > b.attribute ? 1 : 0) || (a.hash < b.hash ? -1 : 1));
+    .sort(
+      (a, b) =>
+        b.members.size - a.members.size ||
+        placeholders(a) - placeholders(b) ||
+        Number(named(b)) - Number(named(a)) ||
+        (a.attribute < b.attribute ? -1 : a.attribute > b.attribute ? 1 : 0) ||
+        (a.hash < b.hash ? -1 : 1),
+    );
   const taken = new Set<Item>();
   const chosen: LayoutGroup[] = [];
   const ids = new Map<string, boolean>();
@@ -110,7 +117,9 @@ function chooseGroups(keys: KeySchema, sample: readonly Item[], groups: readonly
     if (id === undefined) ids.set(group.attribute, (id = isOwnId(keys, sample, group.attribute)));
     const where = `\`${group.hash}\`${group.range === undefined ? '' : ` / \`${group.range}\``}`;
     if (id) {
-      evidence.push(`\`${group.attribute}\` stands in ${fmt(group.members.size)} other items' keys (${where}), but most holders carry it in their own key: an id, not a protected value`);
+      evidence.push(
+        `\`${group.attribute}\` stands in ${fmt(group.members.size)} other items' keys (${where}), but most holders carry it in their own key: an id, not a protected value`,
+      );
       continue;
     }
     const ownScope = Object.values(group.scope).find((a) => {
@@ -120,15 +129,21 @@ function chooseGroups(keys: KeySchema, sample: readonly Item[], groups: readonly
       return own && distinctShare(sample, a) > 0.9;
     });
     if (ownScope !== undefined) {
-      evidence.push(`${fmt(group.members.size)} items keyed ${where} sit under their holder's own \`${ownScope}\`: records of one account, not locks`);
+      evidence.push(
+        `${fmt(group.members.size)} items keyed ${where} sit under their holder's own \`${ownScope}\`: records of one account, not locks`,
+      );
       continue;
     }
     if (isLabel(sample, group, counts)) {
-      evidence.push(`\`${group.attribute}\` stands in ${fmt(group.members.size)} items' keys (${where}), but each value is held by several items: a shared label, not a protected value`);
+      evidence.push(
+        `\`${group.attribute}\` stands in ${fmt(group.members.size)} items' keys (${where}), but each value is held by several items: a shared label, not a protected value`,
+      );
       continue;
     }
     if (payload(keys, free) > MAX_PAYLOAD) {
-      evidence.push(`${fmt(group.members.size)} items keyed ${where} embed \`${group.attribute}\` values but carry data of their own: children of a parent, not locks`);
+      evidence.push(
+        `${fmt(group.members.size)} items keyed ${where} embed \`${group.attribute}\` values but carry data of their own: children of a parent, not locks`,
+      );
       continue;
     }
     for (const item of free) taken.add(item);
@@ -145,7 +160,9 @@ function chooseGroups(keys: KeySchema, sample: readonly Item[], groups: readonly
     const many = [...perHolder.values()].filter((n) => n > 1).length;
     if (many * 5 > perHolder.size) {
       parents.add(attribute);
-      evidence.push(`\`${attribute}\` values stand in the keys of several items each (${fmt(many)} of ${fmt(perHolder.size)} holders): a parent id, not a protected value`);
+      evidence.push(
+        `\`${attribute}\` values stand in the keys of several items each (${fmt(many)} of ${fmt(perHolder.size)} holders): a parent id, not a protected value`,
+      );
     }
   }
   return chosen.filter((g) => !parents.has(g.attribute));
@@ -158,10 +175,18 @@ function chooseGroups(keys: KeySchema, sample: readonly Item[], groups: readonly
 function ambiguous(chosen: readonly LayoutGroup[], groups: readonly LayoutGroup[], evidence: string[]): Set<string> {
   const out = new Set<string>();
   for (const g of chosen) {
-    const rival = groups.find((o) => o.attribute !== g.attribute && o.members.size === g.members.size && named(o) === named(g) && [...g.members.keys()].every((item) => o.members.has(item)));
+    const rival = groups.find(
+      (o) =>
+        o.attribute !== g.attribute &&
+        o.members.size === g.members.size &&
+        named(o) === named(g) &&
+        [...g.members.keys()].every((item) => o.members.has(item)),
+    );
     if (!rival) continue;
     out.add(g.attribute);
-    evidence.push(`rule ${g.attribute}: \`${rival.attribute}\` holds the same values in the sampled accounts; the sample cannot tell which attribute the locks protect (confidence lowered)`);
+    evidence.push(
+      `rule ${g.attribute}: \`${rival.attribute}\` holds the same values in the sampled accounts; the sample cannot tell which attribute the locks protect (confidence lowered)`,
+    );
   }
   return out;
 }
@@ -184,14 +209,29 @@ function lockItemOf(keys: KeySchema, group: LayoutGroup, skip: ReadonlySet<strin
 }
 
 /** One rule per attribute: its chosen groups as lock keys (most locks first) when they share a scope. */
-function ruleOf(keys: KeySchema, sample: readonly Item[], attribute: string, list: readonly LayoutGroup[], skip: ReadonlySet<string>, evidence: string[]): { rule: LockRule; doubtful: boolean } {
+function ruleOf(
+  keys: KeySchema,
+  sample: readonly Item[],
+  attribute: string,
+  list: readonly LayoutGroup[],
+  skip: ReadonlySet<string>,
+  evidence: string[],
+): { rule: LockRule; doubtful: boolean } {
   const main = list[0]!;
   const same = list.filter((g) => JSON.stringify(g.scope) === JSON.stringify(main.scope));
-  const lockKeys: LockKeyTemplate[] = same.map((g) => (keys.range && g.range !== undefined ? { hash: g.hash, range: g.range } : { hash: g.hash }));
+  const lockKeys: LockKeyTemplate[] = same.map((g) =>
+    keys.range && g.range !== undefined ? { hash: g.hash, range: g.range } : { hash: g.hash },
+  );
   const written = same.flatMap((g) => [...g.members.values()].map((m) => m.written));
   const accounts = sample.filter((item) => heldText(item, attribute) !== undefined && !same.some((g) => g.members.has(item)));
   const numeric = accounts.length > 0 && accounts.every((a) => a[attribute]?.N !== undefined);
-  const inferred = numeric ? undefined : inferNormalization(written, accounts.map((a) => heldText(a, attribute) ?? ''), []);
+  const inferred = numeric
+    ? undefined
+    : inferNormalization(
+        written,
+        accounts.map((a) => heldText(a, attribute) ?? ''),
+        [],
+      );
   const steps = inferred?.steps ?? [];
   const lockItem = lockItemOf(keys, main, skip);
   const rule: LockRule = {
@@ -203,13 +243,26 @@ function ruleOf(keys: KeySchema, sample: readonly Item[], attribute: string, lis
     ...(lockItem ? { lockItem } : {}),
     ...(numeric ? { valueType: 'N' as const } : {}),
   };
-  const where = lockKeys.map((k) => `${keys.hash.name} \`${k.hash}\`${k.range === undefined ? '' : `, ${keys.range?.name ?? ''} \`${k.range}\``}`).join(' or ');
-  const norm = steps.length > 0 ? `normalized: ${steps.join(', ')}` : numeric ? 'numbers in canonical text' : 'case and spelling kept as stored';
+  const where = lockKeys
+    .map((k) => `${keys.hash.name} \`${k.hash}\`${k.range === undefined ? '' : `, ${keys.range?.name ?? ''} \`${k.range}\``}`)
+    .join(' or ');
+  const norm =
+    steps.length > 0 ? `normalized: ${steps.join(', ')}` : numeric ? 'numbers in canonical text' : 'case and spelling kept as stored';
   const why = inferred && inferred.reasons.length > 0 ? ` — ${inferred.reasons.join('; ')}` : '';
-  evidence.push(`rule ${attribute} ↔ attribute \`${attribute}\`: ${where} (${norm}): ${fmt(written.length)} sampled locks embed a value another item holds${why}`);
-  for (const [placeholder, scopeAttribute] of Object.entries(main.scope)) evidence.push(`rule ${attribute} is unique within \`${scopeAttribute}\`: the holder's \`${scopeAttribute}\` stands in the key as {${placeholder}}`);
+  evidence.push(
+    `rule ${attribute} ↔ attribute \`${attribute}\`: ${where} (${norm}): ${fmt(written.length)} sampled locks embed a value another item holds${why}`,
+  );
+  for (const [placeholder, scopeAttribute] of Object.entries(main.scope))
+    evidence.push(
+      `rule ${attribute} is unique within \`${scopeAttribute}\`: the holder's \`${scopeAttribute}\` stands in the key as {${placeholder}}`,
+    );
   if (numeric) evidence.push(`rule ${attribute}: sampled accounts store \`${attribute}\` as a number (N): values compare as numbers`);
-  if (lockItem) evidence.push(`rule ${attribute}: every sampled lock carries ${Object.entries(lockItem).map(([k, v]) => `\`${k}\` = \`${v}\``).join(', ')}`);
+  if (lockItem)
+    evidence.push(
+      `rule ${attribute}: every sampled lock carries ${Object.entries(lockItem)
+        .map(([k, v]) => `\`${k}\` = \`${v}\``)
+        .join(', ')}`,
+    );
   return { rule, doubtful: (inferred?.unproven.length ?? 0) > 0 };
 }
 
@@ -224,21 +277,36 @@ export function learnLayout(keys: KeySchema, sample: readonly Item[]): LearnedLa
   const attributes = [...new Set(chosen.map((g) => g.attribute))].sort();
   const accounts = sample.filter((item) => !lockItems.has(item) && attributes.some((a) => heldText(item, a) !== undefined));
   const matcher = learnAccounts(keys, accounts, [...lockItems], sample);
-  const skip = new Set([keys.hash.name, ...(keys.range ? [keys.range.name] : []), ...(matcher.account.kind === 'attribute-equals' ? [matcher.account.attribute] : [])]);
+  const skip = new Set([
+    keys.hash.name,
+    ...(keys.range ? [keys.range.name] : []),
+    ...(matcher.account.kind === 'attribute-equals' ? [matcher.account.attribute] : []),
+  ]);
   const owner = detectOwner(keys, [...lockItems], accounts, skip);
   const ruleSkip = new Set(owner ? [owner.attribute] : []);
-  evidence.unshift(`${fmt(lockItems.size)} of ${fmt(sample.length)} sampled items hold, in their keys, a value ${fmt(accounts.length)} other items hold as an attribute`);
+  evidence.unshift(
+    `${fmt(lockItems.size)} of ${fmt(sample.length)} sampled items hold, in their keys, a value ${fmt(accounts.length)} other items hold as an attribute`,
+  );
   const rules: LockRule[] = [];
   let weight = 0;
   for (const attribute of attributes) {
-    const { rule, doubtful } = ruleOf(keys, sample, attribute, chosen.filter((g) => g.attribute === attribute), ruleSkip, evidence);
+    const { rule, doubtful } = ruleOf(
+      keys,
+      sample,
+      attribute,
+      chosen.filter((g) => g.attribute === attribute),
+      ruleSkip,
+      evidence,
+    );
     rules.push(rule);
     weight += doubtful || unsure.has(attribute) ? 0.5 : 1;
   }
   evidence.push(matcher.evidence);
   if (owner) evidence.push(owner.evidence);
   // Items that start like a lock but read as none show up as malformed, unless an account key starts the same way.
-  const prefixes = rules.flatMap((r) => r.lockKeys.map((k) => k.hash.slice(0, k.hash.indexOf('{') < 0 ? k.hash.length : k.hash.indexOf('{'))));
+  const prefixes = rules.flatMap((r) =>
+    r.lockKeys.map((k) => k.hash.slice(0, k.hash.indexOf('{') < 0 ? k.hash.length : k.hash.indexOf('{'))),
+  );
   const lockPrefixes = [...new Set(prefixes)].filter((p) => p !== '' && !accounts.some((a) => a[keys.hash.name]?.S?.startsWith(p)));
   const base: Convention = { preset: 'custom', keys, account: matcher.account, rules, lockPrefixes };
   const convention: Convention = owner ? { ...base, ownerAttribute: owner.attribute } : base;
@@ -246,7 +314,13 @@ export function learnLayout(keys: KeySchema, sample: readonly Item[]): LearnedLa
 }
 
 /** Reads the sample back with the learned convention: every chosen lock must read as written, every holder as an account. */
-function finish(convention: Convention, sample: readonly Item[], chosen: readonly LayoutGroup[], evidence: string[], ruleWeight: number): LearnedLayout {
+function finish(
+  convention: Convention,
+  sample: readonly Item[],
+  chosen: readonly LayoutGroup[],
+  evidence: string[],
+  ruleWeight: number,
+): LearnedLayout {
   let compiled: ReturnType<typeof compileConvention>;
   try {
     compiled = compileConvention(convention);
@@ -277,7 +351,9 @@ function finish(convention: Convention, sample: readonly Item[], chosen: readonl
   }
   let accounts = 0;
   for (const h of holders) if (classes.get(h)?.kind === 'account') accounts++;
-  evidence.push(`read back: the learned convention reads ${fmt(exact)} of ${fmt(members)} sampled locks as written and ${fmt(accounts)} of ${fmt(holders.size)} holders as accounts`);
+  evidence.push(
+    `read back: the learned convention reads ${fmt(exact)} of ${fmt(members)} sampled locks as written and ${fmt(accounts)} of ${fmt(holders.size)} holders as accounts`,
+  );
   const share = members === 0 ? 0 : (exact / members) * (holders.size === 0 ? 1 : accounts / holders.size);
   return { convention, evidence, confidence: Math.round(share * ruleWeight * 100) / 100, covered };
 }
@@ -294,7 +370,12 @@ export function uniquelyHeldLocks(convention: Convention, sample: readonly Item[
   for (const item of sample) {
     const c = classifyItem(compiled, item);
     if (c.kind === 'lock') locks.push(`${c.ruleIndex}\u0001${joinKey(c.scope, c.normalized)}`);
-    else if (c.kind === 'account') for (const v of c.values) holders.set(`${v.ruleIndex}\u0001${joinKey(v.scope, v.normalized)}`, (holders.get(`${v.ruleIndex}\u0001${joinKey(v.scope, v.normalized)}`) ?? 0) + 1);
+    else if (c.kind === 'account')
+      for (const v of c.values)
+        holders.set(
+          `${v.ruleIndex}\u0001${joinKey(v.scope, v.normalized)}`,
+          (holders.get(`${v.ruleIndex}\u0001${joinKey(v.scope, v.normalized)}`) ?? 0) + 1,
+        );
   }
   return locks.filter((k) => holders.get(k) === 1).length;
 }

@@ -69,14 +69,24 @@ describe('chooseNormalization', () => {
     ['uniq', ['ada@x.io'], ['Ada@X.io'], ['lowercase'], false],
     ['uniq', ['ada@x.io'], ['ada@x.io', 'Dan@X.io'], ['lowercase'], true],
   ])('%s locks %j, accounts %j → %j, doubtful %s', (preset, locks, accounts, steps, doubtful) => {
-    const chosen = chooseNormalization(preset, preset === 'uniq' ? 'PHONE' : 'email', preset === 'uniq' ? 'phone' : 'email', locks, accounts);
+    const chosen = chooseNormalization(
+      preset,
+      preset === 'uniq' ? 'PHONE' : 'email',
+      preset === 'uniq' ? 'phone' : 'email',
+      locks,
+      accounts,
+    );
     expect([chosen.steps, chosen.doubtful]).toEqual([steps, doubtful]);
   });
 
   it('names the library and, when the sample disagrees, what it shows', () => {
-    expect(chooseNormalization('onetable', 'email', 'email', ['ada@x.io'], ['ada@x.io', 'Dan@X.io']).reasons).toEqual(['no normalization: dynamodb-onetable writes the value as given']);
+    expect(chooseNormalization('onetable', 'email', 'email', ['ada@x.io'], ['ada@x.io', 'Dan@X.io']).reasons).toEqual([
+      'no normalization: dynamodb-onetable writes the value as given',
+    ]);
     const doubt = chooseNormalization('onetable', 'email', 'email', ['ada@x.io'], ['Ada@X.io']).reasons.join('; ');
-    expect(doubt).toMatch(/writes the value as given, but the sample disagrees on lowercase \(lowercase: 1 account values match their lock only as lower-case\).*confidence lowered/);
+    expect(doubt).toMatch(
+      /writes the value as given, but the sample disagrees on lowercase \(lowercase: 1 account values match their lock only as lower-case\).*confidence lowered/,
+    );
   });
 });
 
@@ -94,7 +104,11 @@ describe('detectConvention normalization', () => {
 
   it('drops lowercase when the sampled locks keep upper case', () => {
     const l = layoutFor('uniq');
-    const items: Item[] = [l.account('a1', { email: 'ada@x.io', username: 'Ada' }), l.lock('EMAIL', 'ada@x.io'), l.raw('UNIQ#HANDLE#Ada', 'LOCK')];
+    const items: Item[] = [
+      l.account('a1', { email: 'ada@x.io', username: 'Ada' }),
+      l.lock('EMAIL', 'ada@x.io'),
+      l.raw('UNIQ#HANDLE#Ada', 'LOCK'),
+    ];
     const result = detectConvention(PRESET_KEYS.uniq, items);
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.convention.rules.map((r) => [r.name, r.normalize.join('+')])).toEqual([
@@ -105,7 +119,12 @@ describe('detectConvention normalization', () => {
 
   it('infers lowercase for a rule with no preset default from lower-case locks and mixed-case accounts', () => {
     const l = layoutFor('uniq', { rules: [{ attribute: 'phone', tag: 'PHONE' }] });
-    const items: Item[] = [l.account('a1', { phone: 'ext-ABC' }), l.account('a2', { phone: 'ext-def' }), l.raw('UNIQ#PHONE#ext-abc', 'LOCK'), l.raw('UNIQ#PHONE#ext-def', 'LOCK')];
+    const items: Item[] = [
+      l.account('a1', { phone: 'ext-ABC' }),
+      l.account('a2', { phone: 'ext-def' }),
+      l.raw('UNIQ#PHONE#ext-abc', 'LOCK'),
+      l.raw('UNIQ#PHONE#ext-def', 'LOCK'),
+    ];
     const result = detectConvention(PRESET_KEYS.uniq, items);
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.convention.rules.map((r) => [r.name, r.normalize.join('+')])).toEqual([['PHONE', 'lowercase']]);
@@ -122,7 +141,9 @@ describe('detectConvention with a forced preset and rules without sampled locks'
       ['EMAIL', 'email', 'trim+lowercase'],
       ['HANDLE', 'username', 'trim+lowercase'],
     ]);
-    expect(result.value.evidence.join('\n')).toMatch(/rule HANDLE ↔ attribute `username` \(normalized: trim, lowercase\): no sampled locks; kept from the uniq preset's defaults \(1 sampled accounts hold `username`\)/);
+    expect(result.value.evidence.join('\n')).toMatch(
+      /rule HANDLE ↔ attribute `username` \(normalized: trim, lowercase\): no sampled locks; kept from the uniq preset's defaults \(1 sampled accounts hold `username`\)/,
+    );
   });
 
   it('does not invent documented rules without --preset, nor when no account holds the attribute', () => {

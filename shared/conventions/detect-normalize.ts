@@ -44,7 +44,11 @@ const canonical = (steps: readonly NormalizationStep[]): NormalizationStep[] => 
  * - against: an account value's lock is written without the step, or a lock is not in its form;
  * - neither: the preset default (`defaults`).
  */
-export function inferNormalization(lockValues: readonly string[], accountValues: readonly string[], defaults: readonly NormalizationStep[]): InferredNormalization {
+export function inferNormalization(
+  lockValues: readonly string[],
+  accountValues: readonly string[],
+  defaults: readonly NormalizationStep[],
+): InferredNormalization {
   const locks = new Set(lockValues.filter((v) => !JUNK_VALUES.has(v)));
   const values = accountValues.filter((v) => !JUNK_VALUES.has(v));
   const steps: NormalizationStep[] = [];
@@ -55,7 +59,9 @@ export function inferNormalization(lockValues: readonly string[], accountValues:
   for (const step of NORMALIZATION_STEPS) {
     const only = [step];
     // Each subset of the other steps, without and with this one: does adding the step reach a lock?
-    const pairs = subsets(NORMALIZATION_STEPS.filter((s) => s !== step)).map((base) => [canonical(base), canonical([...base, step])] as const);
+    const pairs = subsets(NORMALIZATION_STEPS.filter((s) => s !== step)).map(
+      (base) => [canonical(base), canonical([...base, step])] as const,
+    );
     let support = 0;
     let contra = 0;
     let changed = 0;
@@ -94,7 +100,9 @@ export function inferNormalization(lockValues: readonly string[], accountValues:
       // very accounts a repair is for), so nothing shows the application writes the step.
       keep = true;
       unproven.push(step);
-      reasons.push(`${step}: unproven (confidence lowered) — every sampled lock is ${WORDS[step]} and ${changed} account values are not, but no sampled lock proves the application applies it; check it against the application's code`);
+      reasons.push(
+        `${step}: unproven (confidence lowered) — every sampled lock is ${WORDS[step]} and ${changed} account values are not, but no sampled lock proves the application applies it; check it against the application's code`,
+      );
     } else {
       keep = isDefault;
       if (isDefault) reasons.push(`${step}: preset default, nothing in the sample against it`);
@@ -124,7 +132,13 @@ export interface ChosenNormalization {
  * which key it checks), else inferred from the sample with the preset's documented default. For a
  * library preset the sample is still read, and a contradiction is said and lowers the confidence.
  */
-export function chooseNormalization(preset: PresetName, tag: string, attribute: string, lockValues: readonly string[], accountValues: readonly string[]): ChosenNormalization {
+export function chooseNormalization(
+  preset: PresetName,
+  tag: string,
+  attribute: string,
+  lockValues: readonly string[],
+  accountValues: readonly string[],
+): ChosenNormalization {
   const fixed = LIBRARY_NORMALIZATION[preset];
   if (!fixed) {
     const inferred = inferNormalization(lockValues, accountValues, presetDefaultNormalization(preset, tag, attribute));
@@ -134,9 +148,17 @@ export function chooseNormalization(preset: PresetName, tag: string, attribute: 
   const against = [...data.provenFor.filter((s) => !fixed.includes(s)), ...data.provenAgainst.filter((s) => fixed.includes(s))];
   const how = `${fixed.length ? fixed.join(', ') : 'no normalization'}: ${LIBRARY_WORDS[preset] ?? `the ${preset} preset`}`;
   if (against.length === 0) return { steps: fixed, reasons: [how], doubtful: false };
-  const said = data.reasons.filter((r) => against.some((s) => r.startsWith(`${s}:`) || r.startsWith(`no ${s} `))).map((r) => r.replace(' (preset default dropped)', ''));
+  const said = data.reasons
+    .filter((r) => against.some((s) => r.startsWith(`${s}:`) || r.startsWith(`no ${s} `)))
+    .map((r) => r.replace(' (preset default dropped)', ''));
   const detail = said.length ? ` (${said.join('; ')})` : '';
-  return { steps: fixed, reasons: [`${how}, but the sample disagrees on ${against.join(', ')}${detail}: kept as the library does it (confidence lowered); if the application normalizes values itself, set "normalize" by hand`], doubtful: true };
+  return {
+    steps: fixed,
+    reasons: [
+      `${how}, but the sample disagrees on ${against.join(', ')}${detail}: kept as the library does it (confidence lowered); if the application normalizes values itself, set "normalize" by hand`,
+    ],
+    doubtful: true,
+  };
 }
 
 /** The tag a preset rule spec is written with (presets.ts: upper-cased attribute for uniq and marker, the attribute otherwise). */

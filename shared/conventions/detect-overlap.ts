@@ -8,7 +8,14 @@ import { scalarText } from './classify';
 import { normalizeValue } from './normalize';
 
 /** Normalizations tried, simplest first; a longer one is kept only when it finds strictly more overlap. */
-const CANDIDATE_NORMALIZATIONS: readonly (readonly NormalizationStep[])[] = [[], ['lowercase'], ['trim'], ['nfc'], ['trim', 'lowercase'], ['trim', 'lowercase', 'nfc']];
+const CANDIDATE_NORMALIZATIONS: readonly (readonly NormalizationStep[])[] = [
+  [],
+  ['lowercase'],
+  ['trim'],
+  ['nfc'],
+  ['trim', 'lowercase'],
+  ['trim', 'lowercase', 'nfc'],
+];
 
 /** The best attribute for one tag. */
 export interface Pairing {
@@ -59,7 +66,11 @@ const simplify = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, ''
  * Finds the attribute whose values overlap most with `lockValues`. Falls back to an attribute
  * of the same (simplified) name as the tag when nothing overlaps; undefined when neither works.
  */
-export function pairTag(tag: string, lockValues: readonly string[], attributes: ReadonlyMap<string, readonly string[]>): Pairing | undefined {
+export function pairTag(
+  tag: string,
+  lockValues: readonly string[],
+  attributes: ReadonlyMap<string, readonly string[]>,
+): Pairing | undefined {
   const values = lockValues.filter((v) => !JUNK_VALUES.has(v));
   let best: Pairing | undefined;
   const tagName = simplify(tag);

@@ -4,7 +4,12 @@ import { scalarText } from './classify';
 import { fmt } from './detect-overlap';
 
 /** An attribute on lock items whose values are the hash keys of sampled accounts. */
-export function detectOwner(keys: KeySchema, locks: readonly Item[], accounts: readonly Item[], skip: ReadonlySet<string>): { attribute: string; evidence: string } | undefined {
+export function detectOwner(
+  keys: KeySchema,
+  locks: readonly Item[],
+  accounts: readonly Item[],
+  skip: ReadonlySet<string>,
+): { attribute: string; evidence: string } | undefined {
   const accountHashes = new Set<string>();
   for (const a of accounts) {
     const h = scalarText(a[keys.hash.name]);
@@ -29,5 +34,8 @@ export function detectOwner(keys: KeySchema, locks: readonly Item[], accounts: r
     if (!best || t.named > best.named) best = { attribute, ...t };
   }
   if (!best) return undefined;
-  return { attribute: best.attribute, evidence: `owner attribute \`${best.attribute}\`: ${fmt(best.named)} of ${fmt(best.present)} sampled locks carrying it name a sampled account's ${keys.hash.name}` };
+  return {
+    attribute: best.attribute,
+    evidence: `owner attribute \`${best.attribute}\`: ${fmt(best.named)} of ${fmt(best.present)} sampled locks carrying it name a sampled account's ${keys.hash.name}`,
+  };
 }

@@ -5,7 +5,15 @@
  */
 import type { Item, KeySchema, PresetName } from '../model';
 import { fmt } from './detect-overlap';
-import { ELECTRODB_ENTITY, ELECTRODB_VERSION, ONETABLE_LEGACY_PREFIX, ONETABLE_PREFIX, UNIQ_LOCK_RANGE, UNIQ_PREFIX, type PresetOptions } from './presets';
+import {
+  ELECTRODB_ENTITY,
+  ELECTRODB_VERSION,
+  ONETABLE_LEGACY_PREFIX,
+  ONETABLE_PREFIX,
+  UNIQ_LOCK_RANGE,
+  UNIQ_PREFIX,
+  type PresetOptions,
+} from './presets';
 
 /** One sampled item that looks like a lock. */
 export interface LockObservation {
@@ -89,7 +97,9 @@ function uniqScan(keys: KeySchema, sample: readonly Item[]): LockScan {
     ruleName: identity,
     presetOptions(accounts, attributes, evidence) {
       const holders = accounts.filter((a) => attributes.some((name) => a[name] !== undefined));
-      const prefixes = holders.map((a) => text(a, keys.hash.name) ?? '').map((h) => (h.includes('#') ? h.slice(0, h.indexOf('#') + 1) : ''));
+      const prefixes = holders
+        .map((a) => text(a, keys.hash.name) ?? '')
+        .map((h) => (h.includes('#') ? h.slice(0, h.indexOf('#') + 1) : ''));
       const prefix = mostCommon(prefixes);
       const range = mostCommon(holders.map((a) => text(a, keys.range?.name)).filter((r): r is string => r !== undefined));
       const where = `${keys.hash.name} \`${prefix?.value ?? ''}…\`${range ? ` and ${keys.range?.name ?? ''} \`${range.value}\`` : ''}`;
@@ -117,7 +127,11 @@ function onetableScan(keys: KeySchema, sample: readonly Item[]): LockScan {
   for (const item of sample) {
     const hash = text(item, keys.hash.name);
     if (hash === undefined) continue;
-    const obs = hash.startsWith(ONETABLE_PREFIX) ? parseCurrent(hash.slice(ONETABLE_PREFIX.length), byLength) : hash.startsWith(ONETABLE_LEGACY_PREFIX) ? parseLegacy(hash.slice(ONETABLE_LEGACY_PREFIX.length)) : undefined;
+    const obs = hash.startsWith(ONETABLE_PREFIX)
+      ? parseCurrent(hash.slice(ONETABLE_PREFIX.length), byLength)
+      : hash.startsWith(ONETABLE_LEGACY_PREFIX)
+        ? parseLegacy(hash.slice(ONETABLE_LEGACY_PREFIX.length))
+        : undefined;
     if (obs) all.push({ ...obs, item });
   }
   const model = mostCommon(all.map((l) => l.tag.slice(0, l.tag.indexOf('#'))))?.value ?? '';
@@ -187,7 +201,14 @@ function tagScan(preset: 'marker' | 'aws-blog', keys: KeySchema, sample: readonl
     if (extra > 2) continue;
     locks.push({ tag, value: hash.slice(at + 1), item });
   }
-  return { locks, ignored: new Set(), tagName: identity, ruleName: identity, presetOptions: () => ({}), extraPrefixes: (tags) => tags.map((t) => `${t}#`) };
+  return {
+    locks,
+    ignored: new Set(),
+    tagName: identity,
+    ruleName: identity,
+    presetOptions: () => ({}),
+    extraPrefixes: (tags) => tags.map((t) => `${t}#`),
+  };
 }
 
 /** Like findLocks, but a forced preset accepts tags of either case. */
@@ -221,7 +242,11 @@ function electrodbScan(keys: KeySchema, sample: readonly Item[]): LockScan {
     services.push(hash.slice(1, at));
     constraints.push(m[1]!);
     versions.push(m[2]!);
-    locks.push({ tag: `${asWritten(item.entity?.S, m[4]!, accountEntities)}#${asWritten(item.name?.S, m[3]!)}`, value: hash.slice(at + '#value_'.length), item });
+    locks.push({
+      tag: `${asWritten(item.entity?.S, m[4]!, accountEntities)}#${asWritten(item.name?.S, m[3]!)}`,
+      value: hash.slice(at + '#value_'.length),
+      item,
+    });
   }
   const entity = mostCommon(locks.map((l) => l.tag.slice(0, l.tag.indexOf('#'))))?.value ?? '';
   const mine = locks.filter((l) => l.tag.startsWith(`${entity}#`));
@@ -242,8 +267,17 @@ function electrodbScan(keys: KeySchema, sample: readonly Item[]): LockScan {
     presetOptions(accounts, _attributes, evidence) {
       evidence.push(`accounts: ${fmt(accounts.length)} sampled items with ${ELECTRODB_ENTITY} = \`${entity}\``);
       const gsi = gsiFieldsOf(mine, service);
-      if (gsi) evidence.push(`constraint name index fields \`${gsi[0]}\` / \`${gsi[1]}\` (written on every lock, so ElectroDB's own queries list it)`);
-      return { service, constraintEntity: constraint, constraintVersion: version, accountEntity: entity, ...(gsi ? { gsiFields: gsi } : {}) };
+      if (gsi)
+        evidence.push(
+          `constraint name index fields \`${gsi[0]}\` / \`${gsi[1]}\` (written on every lock, so ElectroDB's own queries list it)`,
+        );
+      return {
+        service,
+        constraintEntity: constraint,
+        constraintVersion: version,
+        accountEntity: entity,
+        ...(gsi ? { gsiFields: gsi } : {}),
+      };
     },
     extraPrefixes: () => [],
   };

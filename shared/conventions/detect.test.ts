@@ -55,7 +55,9 @@ describe('detectConvention', () => {
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.convention.preset).toBe('marker');
     expect(result.value.convention.account).toEqual({ kind: 'not-lock' });
-    expect(result.value.convention.rules).toEqual([{ name: 'NAME', attribute: 'name', lockKeys: [{ hash: 'NAME#{value}' }], normalize: ['nfc'] }]);
+    expect(result.value.convention.rules).toEqual([
+      { name: 'NAME', attribute: 'name', lockKeys: [{ hash: 'NAME#{value}' }], normalize: ['nfc'] },
+    ]);
   });
 
   it('detects aws-blog tags written as attribute names', () => {
@@ -80,7 +82,10 @@ describe('detectConvention', () => {
       if (i % 3 === 1) items.push(l.raw(`_Unique:User:email:u${i}@x.io`, '_unique:', { _type: S('_Unique') }));
       if (i % 3 === 2) items.push(l.raw(`_unique#acme#User#email#u${i}@x.io`, '_unique#', { _type: S('_Unique') }));
     }
-    items.push(l.raw('_unique#Org#name#acme', '_unique#', { _type: S('_Unique') }), l.raw('Org#acme', 'Org#', { _type: S('Org'), name: S('acme') }));
+    items.push(
+      l.raw('_unique#Org#name#acme', '_unique#', { _type: S('_Unique') }),
+      l.raw('Org#acme', 'Org#', { _type: S('Org'), name: S('acme') }),
+    );
     const result = detectConvention(PRESET_KEYS.onetable, items);
     if (!result.ok) throw new Error(result.error.message);
     const c = result.value.convention;
@@ -109,8 +114,18 @@ describe('detectConvention', () => {
   it.each([
     ['an empty sample', PRESET_KEYS.uniq, [], /table is empty/],
     ['a numeric hash key', { hash: { name: 'id', type: 'N' as const } }, [{ id: { N: '1' } }], /string \(S\) hash key/],
-    ['a numeric sort key', { hash: { name: 'PK', type: 'S' as const }, range: { name: 'SK', type: 'N' as const } }, [{ PK: S('UNIQ#EMAIL#a'), SK: { N: '1' } }], /sort key SK is of type N: lock items need string \(S\) keys/],
-    ['no lock-shaped keys', PRESET_KEYS.uniq, [{ PK: S('ACCT#1'), SK: S('PROFILE'), email: S('a@b.c') }], /no lock convention fits 1 sampled items.*--preset/],
+    [
+      'a numeric sort key',
+      { hash: { name: 'PK', type: 'S' as const }, range: { name: 'SK', type: 'N' as const } },
+      [{ PK: S('UNIQ#EMAIL#a'), SK: { N: '1' } }],
+      /sort key SK is of type N: lock items need string \(S\) keys/,
+    ],
+    [
+      'no lock-shaped keys',
+      PRESET_KEYS.uniq,
+      [{ PK: S('ACCT#1'), SK: S('PROFILE'), email: S('a@b.c') }],
+      /no lock convention fits 1 sampled items.*--preset/,
+    ],
   ])('fails clearly on %s', (_label, keys, sample, message) => {
     const result = detectConvention(keys, sample);
     expect(result.ok).toBe(false);
@@ -123,7 +138,10 @@ describe('detectConvention and what the library does to values', () => {
   /** OneTable users as `User.create` writes them (the lock holds the email as given), plus one user without a lock. */
   function onetableSample(locked: readonly string[], unlocked: readonly string[]): Item[] {
     const user = (e: string, i: number): Item => ({ pk: S(`User#${i}`), sk: S('User#'), _type: S('User'), email: S(e) });
-    return [...locked.flatMap((e, i) => [user(e, i), { pk: S(`_unique#User#email#${e}`), sk: S('_unique#'), _type: S('_Unique') }]), ...unlocked.map((e, i) => user(e, 100 + i))];
+    return [
+      ...locked.flatMap((e, i) => [user(e, i), { pk: S(`_unique#User#email#${e}`), sk: S('_unique#'), _type: S('_Unique') }]),
+      ...unlocked.map((e, i) => user(e, 100 + i)),
+    ];
   }
 
   it('OneTable: lower-case locks and a mixed-case user without a lock → no normalization, full confidence', () => {
@@ -132,7 +150,9 @@ describe('detectConvention and what the library does to values', () => {
     expect(result.value.convention.preset).toBe('onetable');
     expect(result.value.convention.rules.map((r) => [r.name, r.normalize])).toEqual([['User.email', []]]);
     expect(result.value.confidence).toBe(1);
-    expect(result.value.evidence.join('\n')).toMatch(/rule User\.email ↔ attribute `email`: 3 values in common \(3 sampled locks\) — no normalization: dynamodb-onetable writes the value as given/);
+    expect(result.value.evidence.join('\n')).toMatch(
+      /rule User\.email ↔ attribute `email`: 3 values in common \(3 sampled locks\) — no normalization: dynamodb-onetable writes the value as given/,
+    );
   });
 
   it('OneTable: a sample missing the lock of `Ada@X.com` (legal beside `ada@x.com`) keeps no normalization, in doubt', () => {
@@ -145,23 +165,36 @@ describe('detectConvention and what the library does to values', () => {
 
   it('aws-blog (the AWS reference code): `email#` locks as given, a mixed-case account without one → no normalization', () => {
     const items: Item[] = [];
-    for (const [id, email, name] of [['u-1', 'ada@lovelace.io', 'ada'], ['u-2', 'grace@navy.mil', 'grace']] as const) items.push({ pk: S(id), email: S(email), userName: S(name) }, { pk: S(`email#${email}`) }, { pk: S(`userName#${name}`) });
+    for (const [id, email, name] of [
+      ['u-1', 'ada@lovelace.io', 'ada'],
+      ['u-2', 'grace@navy.mil', 'grace'],
+    ] as const)
+      items.push({ pk: S(id), email: S(email), userName: S(name) }, { pk: S(`email#${email}`) }, { pk: S(`userName#${name}`) });
     items.push({ pk: S('u-5'), email: S('Edsger@Dijkstra.nl'), userName: S('edsger') });
     const result = detectConvention({ hash: { name: 'pk', type: 'S' } }, items);
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.convention.preset).toBe('aws-blog');
-    expect(result.value.convention.rules.map((r) => [r.name, r.normalize])).toEqual([['email', []], ['userName', []]]);
+    expect(result.value.convention.rules.map((r) => [r.name, r.normalize])).toEqual([
+      ['email', []],
+      ['userName', []],
+    ]);
     expect(result.value.confidence).toBe(1);
   });
 
   it('uniq: lowercase resting only on an account value without a lock is kept, with lower confidence and said so', () => {
     const l = layoutFor('uniq', { rules: [{ attribute: 'phone', tag: 'PHONE' }] });
-    const items: Item[] = [l.account('a1', { phone: 'ext-abc' }), l.account('a2', { phone: 'ext-DEF' }), l.raw('UNIQ#PHONE#ext-abc', 'LOCK')];
+    const items: Item[] = [
+      l.account('a1', { phone: 'ext-abc' }),
+      l.account('a2', { phone: 'ext-DEF' }),
+      l.raw('UNIQ#PHONE#ext-abc', 'LOCK'),
+    ];
     const result = detectConvention(PRESET_KEYS.uniq, items);
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.convention.rules.map((r) => r.normalize)).toEqual([['lowercase']]);
     expect(result.value.confidence).toBe(0.5);
-    expect(result.value.evidence.join('\n')).toMatch(/lowercase: unproven \(confidence lowered\) — every sampled lock is lower-case and 1 account values are not/);
+    expect(result.value.evidence.join('\n')).toMatch(
+      /lowercase: unproven \(confidence lowered\) — every sampled lock is lower-case and 1 account values are not/,
+    );
   });
 });
 
@@ -170,7 +203,14 @@ describe('detectConvention of ElectroDB entities with capital letters', () => {
   /** What electrodb 3.9 writes for entity `userProfile` and the documented constraint entity (keys lower-cased, attributes as given). */
   function sample(withEntityAttribute: boolean): Item[] {
     return ['James.Bond@MI6.gov', 'm@mi6.gov', 'q@mi6.gov'].flatMap((e, i): Item[] => [
-      { pk: S('$mi6#designation_00'), sk: S(`$userprofile_1#id_${i}`), id: S(String(i)), email: S(e), __edb_e__: S('userProfile'), __edb_v__: S('1') },
+      {
+        pk: S('$mi6#designation_00'),
+        sk: S(`$userprofile_1#id_${i}`),
+        id: S(String(i)),
+        email: S(e),
+        __edb_e__: S('userProfile'),
+        __edb_v__: S('1'),
+      },
       {
         pk: S(`$mi6#value_${e.toLowerCase()}`),
         sk: S('$constraint_1#name_emailaddress#entity_userprofile'),
@@ -187,7 +227,7 @@ describe('detectConvention of ElectroDB entities with capital letters', () => {
   it.each([
     ['auto-detected, entity and name from the lock item', {}, true, 'emailAddress'],
     ['with --preset electrodb', { preset: 'electrodb' as const }, true, 'emailAddress'],
-    ['without `entity` on the lock: the accounts\' __edb_e__ spelled the same lower-cased', {}, false, 'emailaddress'],
+    ["without `entity` on the lock: the accounts' __edb_e__ spelled the same lower-cased", {}, false, 'emailaddress'],
   ])('%s', (_label, options, withEntityAttribute, name) => {
     const result = detectConvention(withRange, sample(withEntityAttribute), options);
     if (!result.ok) throw new Error(result.error.message);
@@ -195,7 +235,14 @@ describe('detectConvention of ElectroDB entities with capital letters', () => {
     expect(c.preset).toBe('electrodb');
     expect(c.account).toEqual({ kind: 'attribute-equals', attribute: '__edb_e__', value: 'userProfile' });
     expect(c.rules.map((r) => [r.name, r.attribute, r.normalize, r.lockKeys, r.lockItem?.entity, r.lockItem?.name])).toEqual([
-      [`userProfile.${name}`, 'email', ['lowercase'], [{ hash: '$mi6#value_{value}', range: `$constraint_1#name_${name.toLowerCase()}#entity_userprofile` }], 'userProfile', name],
+      [
+        `userProfile.${name}`,
+        'email',
+        ['lowercase'],
+        [{ hash: '$mi6#value_{value}', range: `$constraint_1#name_${name.toLowerCase()}#entity_userprofile` }],
+        'userProfile',
+        name,
+      ],
     ]);
     expect(result.value.confidence).toBe(1);
   });
@@ -207,7 +254,8 @@ describe('detectConvention with thin accounts and sort keys', () => {
 
   it('does not take thin accounts keyed `USER#…` for locks of a tag `USER`', () => {
     const items: Item[] = [];
-    for (let i = 0; i < 10; i++) items.push({ pk: S(`USER#${i}`), email: S(`u${i}@x.io`), name: S(`n${i}`) }, { pk: S(`EMAIL#u${i}@x.io`) }, { pk: S(`NAME#n${i}`) });
+    for (let i = 0; i < 10; i++)
+      items.push({ pk: S(`USER#${i}`), email: S(`u${i}@x.io`), name: S(`n${i}`) }, { pk: S(`EMAIL#u${i}@x.io`) }, { pk: S(`NAME#n${i}`) });
     const result = detectConvention(hashOnly, items);
     if (!result.ok) throw new Error(result.error.message);
     const c = result.value.convention;
@@ -218,18 +266,27 @@ describe('detectConvention with thin accounts and sort keys', () => {
 
   it('gives tag-shaped locks on a table with a sort key their literal sort key, so the file loads back', () => {
     const items: Item[] = [];
-    for (let i = 0; i < 10; i++) items.push({ pk: S(`user#${i}`), sk: S('profile'), email: S(`u${i}@x.io`), userName: S(`n${i}`) }, { pk: S(`email#u${i}@x.io`), sk: S('lock') }, { pk: S(`userName#n${i}`), sk: S('lock') });
+    for (let i = 0; i < 10; i++)
+      items.push(
+        { pk: S(`user#${i}`), sk: S('profile'), email: S(`u${i}@x.io`), userName: S(`n${i}`) },
+        { pk: S(`email#u${i}@x.io`), sk: S('lock') },
+        { pk: S(`userName#n${i}`), sk: S('lock') },
+      );
     const result = detectConvention(withRange, items);
     if (!result.ok) throw new Error(result.error.message);
     const c = result.value.convention;
     expect(c.preset).toBe('aws-blog');
-    expect(c.rules.map((r) => r.lockKeys)).toEqual([[{ hash: 'email#{value}', range: 'lock' }], [{ hash: 'userName#{value}', range: 'lock' }]]);
+    expect(c.rules.map((r) => r.lockKeys)).toEqual([
+      [{ hash: 'email#{value}', range: 'lock' }],
+      [{ hash: 'userName#{value}', range: 'lock' }],
+    ]);
     expect(parseConventionFile(conventionToFile(c), withRange)).toEqual({ ok: true, value: c });
   });
 
   it('reads tag-shaped locks whose sort key repeats the hash key as the value standing in both key attributes', () => {
     const items: Item[] = [];
-    for (let i = 0; i < 10; i++) items.push({ pk: S(`u${i}`), sk: S('profile'), email: S(`u${i}@x.io`) }, { pk: S(`email#u${i}@x.io`), sk: S(`email#u${i}@x.io`) });
+    for (let i = 0; i < 10; i++)
+      items.push({ pk: S(`u${i}`), sk: S('profile'), email: S(`u${i}@x.io`) }, { pk: S(`email#u${i}@x.io`), sk: S(`email#u${i}@x.io`) });
     const result = detectConvention(withRange, items);
     if (!result.ok) throw new Error(result.error.message);
     expect(result.value.convention.preset).toBe('custom');

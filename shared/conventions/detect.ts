@@ -10,7 +10,15 @@ import { scalarText } from './classify';
 import { normalizeValue } from './normalize';
 import { chooseNormalization, defaultRuleTag } from './detect-normalize';
 import { attributeValues, fmt, overlap, pairTag } from './detect-overlap';
-import { ONETABLE_LEGACY_PREFIX, ONETABLE_PREFIX, PRESET_DEFAULTS, presetConvention, UNIQ_PREFIX, type PresetOptions, type PresetRuleSpec } from './presets';
+import {
+  ONETABLE_LEGACY_PREFIX,
+  ONETABLE_PREFIX,
+  PRESET_DEFAULTS,
+  presetConvention,
+  UNIQ_PREFIX,
+  type PresetOptions,
+  type PresetRuleSpec,
+} from './presets';
 import { findLocks, findLocksForced, type LockObservation, type LockScan } from './detect-shapes';
 import { detectOwner } from './detect-owner';
 import { learnLayout } from './detect-layout';
@@ -46,13 +54,20 @@ interface Candidate {
 /** Proposes a convention for a table from `sample` (e.g. the first pages of a scan). */
 export function detectConvention(keys: KeySchema, sample: readonly Item[], options: DetectOptions = {}): Result<Detection> {
   if (keys.hash.type !== 'S') {
-    return err('validation', `the hash key ${keys.hash.name} is of type ${keys.hash.type}: lock items need a string (S) hash key, so no lock convention can be detected`);
+    return err(
+      'validation',
+      `the hash key ${keys.hash.name} is of type ${keys.hash.type}: lock items need a string (S) hash key, so no lock convention can be detected`,
+    );
   }
   if (keys.range && keys.range.type !== 'S') {
     // Lock sort keys are literals such as `LOCK`; a numeric or binary sort key cannot hold one (file.ts refuses it too).
-    return err('validation', `the sort key ${keys.range.name} is of type ${keys.range.type}: lock items need string (S) keys, so no lock convention can be detected`);
+    return err(
+      'validation',
+      `the sort key ${keys.range.name} is of type ${keys.range.type}: lock items need string (S) keys, so no lock convention can be detected`,
+    );
   }
-  if (sample.length === 0) return err('validation', 'the table is empty: nothing to detect a convention from; pass --preset or a convention file');
+  if (sample.length === 0)
+    return err('validation', 'the table is empty: nothing to detect a convention from; pass --preset or a convention file');
   const presets = options.preset ? [options.preset] : applicablePresets(keys);
   const candidates: Candidate[] = [];
   const misses: string[] = [];
@@ -72,12 +87,26 @@ export function detectConvention(keys: KeySchema, sample: readonly Item[], optio
     // The layout learned from the data competes with the presets; a preset keeps a tie (its name says more).
     const learned = learnLayout(keys, sample);
     if (typeof learned === 'string') misses.push(`learned from the data: ${learned}`);
-    else if (!best || learnedWins(keys, learned, { convention: best.detection.convention, confidence: best.detection.confidence, covered: best.covered }, sample)) {
-      best = { detection: { convention: learned.convention, evidence: learned.evidence, confidence: learned.confidence }, covered: learned.covered };
+    else if (
+      !best ||
+      learnedWins(
+        keys,
+        learned,
+        { convention: best.detection.convention, confidence: best.detection.confidence, covered: best.covered },
+        sample,
+      )
+    ) {
+      best = {
+        detection: { convention: learned.convention, evidence: learned.evidence, confidence: learned.confidence },
+        covered: learned.covered,
+      };
     }
   }
   if (!best) {
-    return err('validation', `no lock convention fits ${fmt(sample.length)} sampled items of this table: ${misses.join('; ')}. Pass --preset ${PRESET_NAMES.join('|')} or a convention file.`);
+    return err(
+      'validation',
+      `no lock convention fits ${fmt(sample.length)} sampled items of this table: ${misses.join('; ')}. Pass --preset ${PRESET_NAMES.join('|')} or a convention file.`,
+    );
   }
   return ok(best.detection);
 }
@@ -102,14 +131,30 @@ function groupByTag(locks: readonly LockObservation[]): Map<string, LockObservat
  * `<TAG>#…` lock): once their items count as account candidates, their items hold an attribute
  * that another tag pairs with.
  */
-function accountTags(scan: LockScan, byTag: ReadonlyMap<string, readonly LockObservation[]>, candidates: readonly Item[], skip: ReadonlySet<string>): Set<string> {
+function accountTags(
+  scan: LockScan,
+  byTag: ReadonlyMap<string, readonly LockObservation[]>,
+  candidates: readonly Item[],
+  skip: ReadonlySet<string>,
+): Set<string> {
   const attributes = attributeValues(candidates, skip);
-  const unpaired = [...byTag].filter(([tag, locks]) => !pairTag(scan.tagName(tag), locks.map((l) => l.value), attributes));
+  const unpaired = [...byTag].filter(
+    ([tag, locks]) =>
+      !pairTag(
+        scan.tagName(tag),
+        locks.map((l) => l.value),
+        attributes,
+      ),
+  );
   if (unpaired.length === 0) return new Set();
   const widened = attributeValues([...candidates, ...unpaired.flatMap(([, locks]) => locks.map((l) => l.item))], skip);
   const paired = new Set<string>();
   for (const [tag, locks] of byTag) {
-    const pairing = pairTag(scan.tagName(tag), locks.map((l) => l.value), widened);
+    const pairing = pairTag(
+      scan.tagName(tag),
+      locks.map((l) => l.value),
+      widened,
+    );
     if (pairing && !pairing.byName) paired.add(pairing.attribute);
   }
   return new Set(unpaired.filter(([, locks]) => locks.some((l) => [...paired].some((a) => l.item[a] !== undefined))).map(([tag]) => tag));
@@ -126,7 +171,8 @@ function tagLockRange(keys: KeySchema, locks: readonly LockObservation[]): { ran
     if (r !== undefined && r !== l.item[keys.hash.name]?.S) counts.set(r, (counts.get(r) ?? 0) + 1);
   }
   const best = [...counts].sort((a, b) => b[1] - a[1])[0];
-  if (!best || best[1] * 2 <= locks.length) return `their sort keys vary (${range.name} is not one literal value such as \`LOCK\`), which a lock key template cannot describe`;
+  if (!best || best[1] * 2 <= locks.length)
+    return `their sort keys vary (${range.name} is not one literal value such as \`LOCK\`), which a lock key template cannot describe`;
   return { range: best[0], count: best[1] };
 }
 
@@ -135,7 +181,12 @@ function tagLockRange(keys: KeySchema, locks: readonly LockObservation[]): { ran
  * no lock of theirs was sampled (a small table, or every such lock missing): otherwise the audit
  * could not report those missing locks and `--rule` could not name them.
  */
-function addDocumentedRules(preset: PresetName, rules: PresetRuleSpec[], attributes: ReadonlyMap<string, readonly string[]>, evidence: string[]): void {
+function addDocumentedRules(
+  preset: PresetName,
+  rules: PresetRuleSpec[],
+  attributes: ReadonlyMap<string, readonly string[]>,
+  evidence: string[],
+): void {
   for (const spec of PRESET_DEFAULTS[preset].rules) {
     const tag = defaultRuleTag(preset, spec);
     const holders = attributes.get(spec.attribute)?.length ?? 0;
@@ -143,21 +194,35 @@ function addDocumentedRules(preset: PresetName, rules: PresetRuleSpec[], attribu
     const normalize = spec.normalize ?? [];
     rules.push({ attribute: spec.attribute, tag, normalize });
     const norm = normalize.length ? ` (normalized: ${normalize.join(', ')})` : '';
-    evidence.push(`rule ${tag} ↔ attribute \`${spec.attribute}\`${norm}: no sampled locks; kept from the ${preset} preset's defaults (${fmt(holders)} sampled accounts hold \`${spec.attribute}\`)`);
+    evidence.push(
+      `rule ${tag} ↔ attribute \`${spec.attribute}\`${norm}: no sampled locks; kept from the ${preset} preset's defaults (${fmt(holders)} sampled accounts hold \`${spec.attribute}\`)`,
+    );
   }
 }
 
 function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], fullScan: LockScan, forced: boolean): Candidate | string {
-  const skip = new Set([keys.hash.name, ...(keys.range ? [keys.range.name] : []), ...(fullScan.typeAttribute ? [fullScan.typeAttribute] : [])]);
+  const skip = new Set([
+    keys.hash.name,
+    ...(keys.range ? [keys.range.name] : []),
+    ...(fullScan.typeAttribute ? [fullScan.typeAttribute] : []),
+  ]);
   const notAccounts = new Set([...fullScan.locks.map((l) => l.item), ...fullScan.ignored]);
-  const thin = accountTags(fullScan, groupByTag(fullScan.locks), sample.filter((item) => !notAccounts.has(item)), skip);
+  const thin = accountTags(
+    fullScan,
+    groupByTag(fullScan.locks),
+    sample.filter((item) => !notAccounts.has(item)),
+    skip,
+  );
   const scan: LockScan = thin.size === 0 ? fullScan : { ...fullScan, locks: fullScan.locks.filter((l) => !thin.has(l.tag)) };
   const lockItems = new Set(scan.locks.map((l) => l.item));
   const accountCandidates = sample.filter((item) => !lockItems.has(item) && !scan.ignored.has(item));
   const attributes = attributeValues(accountCandidates, skip);
   const byTag = groupByTag(scan.locks);
-  const evidence: string[] = [`${fmt(scan.locks.length)} of ${fmt(sample.length)} sampled items have lock keys shaped \`${SHAPES[preset]}\`${scan.note ? ` (${scan.note})` : ''}`];
-  if (thin.size > 0) evidence.push(`items keyed ${[...thin].map((t) => `\`${t}#…\``).join(', ')} hold protected attributes: accounts, not locks`);
+  const evidence: string[] = [
+    `${fmt(scan.locks.length)} of ${fmt(sample.length)} sampled items have lock keys shaped \`${SHAPES[preset]}\`${scan.note ? ` (${scan.note})` : ''}`,
+  ];
+  if (thin.size > 0)
+    evidence.push(`items keyed ${[...thin].map((t) => `\`${t}#…\``).join(', ')} hold protected attributes: accounts, not locks`);
   const rules: PresetRuleSpec[] = [];
   const unpaired: string[] = [];
   let covered = 0;
@@ -166,12 +231,20 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
   const pairedLocks: LockObservation[] = [];
   for (const [tag, tagLocks] of [...byTag].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let locks = tagLocks;
-    let pairing = pairTag(scan.tagName(tag), locks.map((l) => l.value), attributes);
+    let pairing = pairTag(
+      scan.tagName(tag),
+      locks.map((l) => l.value),
+      attributes,
+    );
     const name = scan.ruleName(tag);
     // A composite key (`UNIQ#EMAIL#<tenant>#<value>`): the values pair once the part before the first `#` is read as a scope.
     const composite = (!pairing || pairing.byName) && preset === 'uniq' ? compositeLocks(locks) : undefined;
     if (composite) {
-      const split = pairTag(scan.tagName(tag), composite.map((l) => l.value), attributes);
+      const split = pairTag(
+        scan.tagName(tag),
+        composite.map((l) => l.value),
+        attributes,
+      );
       if (split && !split.byName) {
         locks = composite;
         pairing = split;
@@ -179,7 +252,9 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
     }
     if (!pairing) {
       unpaired.push(tag);
-      evidence.push(`lock tag ${name}: ${fmt(locks.length)} sampled locks, no attribute holds their values — they will be reported as malformed-lock`);
+      evidence.push(
+        `lock tag ${name}: ${fmt(locks.length)} sampled locks, no attribute holds their values — they will be reported as malformed-lock`,
+      );
       continue;
     }
     covered += locks.length;
@@ -189,19 +264,31 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
     const inferred = chooseNormalization(preset, scan.tagName(tag), pairing.attribute, lockValues, attributes.get(pairing.attribute) ?? []);
     const norm = inferred.steps.length ? ` (normalized: ${inferred.steps.join(', ')})` : '';
     const why = inferred.reasons.length ? ` — ${inferred.reasons.join('; ')}` : '';
-    if (pairing.byName) evidence.push(`rule ${name} ↔ attribute \`${pairing.attribute}\`${norm}: no values in common in the sample; paired by name only${why}`);
+    if (pairing.byName)
+      evidence.push(
+        `rule ${name} ↔ attribute \`${pairing.attribute}\`${norm}: no values in common in the sample; paired by name only${why}`,
+      );
     else {
       pairedByValue += inferred.doubtful ? 0.5 : 1;
       const common = overlap(lockValues, attributes.get(pairing.attribute) ?? [], inferred.steps);
-      evidence.push(`rule ${name} ↔ attribute \`${pairing.attribute}\`${norm}: ${fmt(common)} values in common (${fmt(locks.length)} sampled locks)${why}`);
+      evidence.push(
+        `rule ${name} ↔ attribute \`${pairing.attribute}\`${norm}: ${fmt(common)} values in common (${fmt(locks.length)} sampled locks)${why}`,
+      );
     }
     const scope = scopeOf(locks, pairing.attribute, inferred.steps, accountCandidates, skip, name, evidence);
     const numeric = numberTyped(accountCandidates, pairing.attribute);
     if (numeric) evidence.push(`rule ${name}: sampled accounts store \`${pairing.attribute}\` as a number (N): values compare as numbers`);
-    rules.push({ attribute: pairing.attribute, tag: scan.tagName(tag), normalize: inferred.steps, ...(scope ? { scope } : {}), ...(numeric ? { valueType: 'N' as const } : {}) });
+    rules.push({
+      attribute: pairing.attribute,
+      tag: scan.tagName(tag),
+      normalize: inferred.steps,
+      ...(scope ? { scope } : {}),
+      ...(numeric ? { valueType: 'N' as const } : {}),
+    });
   }
   if (forced) addDocumentedRules(preset, rules, attributes, evidence);
-  if (rules.length === 0) return `${fmt(fullScan.locks.length)} keys look like \`${SHAPES[preset]}\` but none of their values appear on other items`;
+  if (rules.length === 0)
+    return `${fmt(fullScan.locks.length)} keys look like \`${SHAPES[preset]}\` but none of their values appear on other items`;
   // uniq and onetable locks have their own sort key; tag-shaped ones take the one they share.
   let lockRange: Partial<PresetOptions> = {};
   if (keys.range && (preset === 'marker' || preset === 'aws-blog')) {
@@ -210,8 +297,22 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
     lockRange = { lockRange: found.range };
     evidence.push(`lock sort key \`${found.range}\` on ${fmt(found.count)} of ${fmt(pairedLocks.length)} sampled locks`);
   }
-  const options: PresetOptions = { rules, ...scan.presetOptions(accountCandidates, rules.map((r) => r.attribute), evidence), ...lockRange, extraLockPrefixes: scan.extraPrefixes(unpaired) };
-  const owner = detectOwner(keys, scan.locks.map((l) => l.item), accountCandidates, skip);
+  const options: PresetOptions = {
+    rules,
+    ...scan.presetOptions(
+      accountCandidates,
+      rules.map((r) => r.attribute),
+      evidence,
+    ),
+    ...lockRange,
+    extraLockPrefixes: scan.extraPrefixes(unpaired),
+  };
+  const owner = detectOwner(
+    keys,
+    scan.locks.map((l) => l.item),
+    accountCandidates,
+    skip,
+  );
   if (owner) evidence.push(owner.evidence);
   const convention = presetConvention(preset, keys, owner ? { ...options, ownerAttribute: owner.attribute } : options);
   const confidence = Math.round((covered / scan.locks.length) * (pairedByValue / rules.length) * 100) / 100;
@@ -249,10 +350,14 @@ function scopeOf(
   }
   const best = [...tally].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
   if (!best) {
-    evidence.push(`rule ${ruleName}: ${fmt(scoped.length)} sampled locks are scoped (\`${scoped[0]?.scope ?? ''}\`…) but no account attribute holds their scope: add "scope" to the rule by hand`);
+    evidence.push(
+      `rule ${ruleName}: ${fmt(scoped.length)} sampled locks are scoped (\`${scoped[0]?.scope ?? ''}\`…) but no account attribute holds their scope: add "scope" to the rule by hand`,
+    );
     return undefined;
   }
-  evidence.push(`rule ${ruleName} is unique within \`${best[0]}\`: ${fmt(best[1])} sampled accounts hold a (${best[0]}, ${attribute}) pair that a scoped lock protects (${fmt(scoped.length)} scoped locks)`);
+  evidence.push(
+    `rule ${ruleName} is unique within \`${best[0]}\`: ${fmt(best[1])} sampled accounts hold a (${best[0]}, ${attribute}) pair that a scoped lock protects (${fmt(scoped.length)} scoped locks)`,
+  );
   return best[0];
 }
 

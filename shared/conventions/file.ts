@@ -48,7 +48,11 @@ export const lockRuleSchema = z.strictObject({
   name: name(),
   attribute: name(),
   lockKeys: z.array(lockKey).min(1, 'needs at least one lock key template').max(8, 'at most 8 lock key templates').readonly(),
-  normalize: z.array(z.enum(['trim', 'lowercase', 'nfc'] satisfies readonly NormalizationStep[])).max(3).readonly().default([]),
+  normalize: z
+    .array(z.enum(['trim', 'lowercase', 'nfc'] satisfies readonly NormalizationStep[]))
+    .max(3)
+    .readonly()
+    .default([]),
   scope: z
     .record(placeholderName, name())
     .refine((s) => Object.keys(s).length <= 4, 'at most 4 scope placeholders')
@@ -67,7 +71,10 @@ export const accountMatcherSchema = z.discriminatedUnion('kind', [
   z
     .strictObject({ kind: z.literal('key-prefix'), prefix: text(), range: text().min(1, 'must not be empty').optional() })
     // An empty prefix is meaningful only with a range (accounts keyed by bare ids, told apart by `SK = PROFILE`).
-    .refine((a) => a.prefix !== '' || a.range !== undefined, { path: ['prefix'], message: 'must not be empty without a range (use {"kind": "not-lock"} for every item that is not a lock)' }),
+    .refine((a) => a.prefix !== '' || a.range !== undefined, {
+      path: ['prefix'],
+      message: 'must not be empty without a range (use {"kind": "not-lock"} for every item that is not a lock)',
+    }),
   z.strictObject({ kind: z.literal('attribute-equals'), attribute: name(), value: text() }),
   z.strictObject({ kind: z.literal('not-lock') }),
 ]);
@@ -117,7 +124,10 @@ export function parseConventionFile(json: unknown, tableKeys?: KeySchema): Resul
   }
   const file = parsed.data;
   const keys: KeySchema | undefined = file.keys ?? tableKeys;
-  if (!keys) return err('validation', 'keys: required (the table key schema), or give the table so it can be read from DescribeTable', { field: 'keys' });
+  if (!keys)
+    return err('validation', 'keys: required (the table key schema), or give the table so it can be read from DescribeTable', {
+      field: 'keys',
+    });
   if (file.keys && tableKeys) {
     const mismatch = compareKeys(file.keys, tableKeys);
     if (mismatch) return err('validation', mismatch.message, { field: mismatch.field });
@@ -130,15 +140,25 @@ export function parseConventionFile(json: unknown, tableKeys?: KeySchema): Resul
     names.add(r.name);
     for (const [j, t] of r.lockKeys.entries()) {
       const field = `rules[${i}].lockKeys[${j}].range`;
-      if (keys.range && t.range === undefined) return err('validation', `${field}: required, the table has a sort key (${keys.range.name})`, { field });
+      if (keys.range && t.range === undefined)
+        return err('validation', `${field}: required, the table has a sort key (${keys.range.name})`, { field });
       if (!keys.range && t.range !== undefined) return err('validation', `${field}: must be absent, the table has no sort key`, { field });
       // Locks are read from string keys only (a numeric `LOCK` cannot exist): refuse rather than report every lock malformed.
-      if (keys.range && keys.range.type !== 'S') return err('validation', `${field}: the table's sort key ${keys.range.name} is of type ${keys.range.type}; lock sort keys must be strings (S)`, { field });
-      if (keys.hash.type !== 'S') return err('validation', `keys.hash.type: locks need a string (S) hash key; this table's is ${keys.hash.type}`, { field: 'keys.hash.type' });
+      if (keys.range && keys.range.type !== 'S')
+        return err(
+          'validation',
+          `${field}: the table's sort key ${keys.range.name} is of type ${keys.range.type}; lock sort keys must be strings (S)`,
+          { field },
+        );
+      if (keys.hash.type !== 'S')
+        return err('validation', `keys.hash.type: locks need a string (S) hash key; this table's is ${keys.hash.type}`, {
+          field: 'keys.hash.type',
+        });
       const id = JSON.stringify([t.hash, t.range ?? null]);
       const first = templates.get(id);
       const at = `rules[${i}].lockKeys[${j}]`;
-      if (first !== undefined) return err('validation', `${at}.hash: the same lock key as ${first}; one of them could never match`, { field: `${at}.hash` });
+      if (first !== undefined)
+        return err('validation', `${at}.hash: the same lock key as ${first}; one of them could never match`, { field: `${at}.hash` });
       templates.set(id, at);
     }
     const scoped = checkScope(r, i, keys);
@@ -147,14 +167,20 @@ export function parseConventionFile(json: unknown, tableKeys?: KeySchema): Resul
     if (item) return err('validation', item.message, { field: item.field });
   }
   if (file.account.kind === 'key-prefix' && keys.hash.type !== 'S') {
-    return err('validation', `account: a key-prefix matcher needs a string (S) hash key; this table's is ${keys.hash.type}`, { field: 'account' });
+    return err('validation', `account: a key-prefix matcher needs a string (S) hash key; this table's is ${keys.hash.type}`, {
+      field: 'account',
+    });
   }
   if (file.account.kind === 'key-prefix' && file.account.range !== undefined && !keys.range) {
     return err('validation', 'account.range: must be absent, the table has no sort key', { field: 'account.range' });
   }
   const acct = file.account;
   const accountMatcher: Convention['account'] =
-    acct.kind === 'key-prefix' ? (acct.range === undefined ? { kind: 'key-prefix', prefix: acct.prefix } : { kind: 'key-prefix', prefix: acct.prefix, range: acct.range }) : acct;
+    acct.kind === 'key-prefix'
+      ? acct.range === undefined
+        ? { kind: 'key-prefix', prefix: acct.prefix }
+        : { kind: 'key-prefix', prefix: acct.prefix, range: acct.range }
+      : acct;
   const convention: Convention = {
     preset: file.preset,
     keys: keys.range ? { hash: { ...keys.hash }, range: { ...keys.range } } : { hash: { ...keys.hash } },
@@ -196,7 +222,10 @@ function checkScope(r: z.output<typeof lockRuleSchema>, i: number, keys: KeySche
       for (const n of scopeNamesOf(template)) {
         if (!Object.hasOwn(scope, n) && n !== LEGACY_SCOPE) {
           const field = `rules[${i}].lockKeys[${j}].${attribute}`;
-          return { field, message: `${field}: the placeholder {${n}} has no attribute: add "scope": {"${n}": "<account attribute>"} to rules[${i}]` };
+          return {
+            field,
+            message: `${field}: the placeholder {${n}} has no attribute: add "scope": {"${n}": "<account attribute>"} to rules[${i}]`,
+          };
         }
       }
     }
@@ -204,7 +233,10 @@ function checkScope(r: z.output<typeof lockRuleSchema>, i: number, keys: KeySche
     for (const n of Object.keys(scope)) {
       if (!names.includes(n)) {
         const field = `rules[${i}].scope.${n}`;
-        return { field, message: `${field}: the placeholder {${n}} is missing from lockKeys[${j}] (${[t.hash, t.range].filter((x) => x !== undefined).join(' / ')}); every lock key of a scoped rule must carry its scope` };
+        return {
+          field,
+          message: `${field}: the placeholder {${n}} is missing from lockKeys[${j}] (${[t.hash, t.range].filter((x) => x !== undefined).join(' / ')}); every lock key of a scoped rule must carry its scope`,
+        };
       }
     }
   }
@@ -212,28 +244,47 @@ function checkScope(r: z.output<typeof lockRuleSchema>, i: number, keys: KeySche
   for (const [n, attribute] of Object.entries(scope)) {
     const field = `rules[${i}].scope.${n}`;
     if (n === VALUE_NAME) return { field, message: `${field}: {value} is the rule's own value (attribute ${r.attribute}), not a scope` };
-    if (attribute === r.attribute) return { field, message: `${field}: the scope attribute cannot be the protected attribute ${r.attribute} itself` };
-    if (keyNames.includes(attribute)) return { field, message: `${field}: ${attribute} is a key attribute; a scope is an account attribute such as orgId` };
+    if (attribute === r.attribute)
+      return { field, message: `${field}: the scope attribute cannot be the protected attribute ${r.attribute} itself` };
+    if (keyNames.includes(attribute))
+      return { field, message: `${field}: ${attribute} is a key attribute; a scope is an account attribute such as orgId` };
   }
   return undefined;
 }
 
 /** Lock item templates: never a key attribute or the owner attribute (Locksmith writes those), only known placeholders. */
-function checkLockItem(r: z.output<typeof lockRuleSchema>, i: number, keys: KeySchema, ownerAttribute: string | undefined): FieldError | undefined {
+function checkLockItem(
+  r: z.output<typeof lockRuleSchema>,
+  i: number,
+  keys: KeySchema,
+  ownerAttribute: string | undefined,
+): FieldError | undefined {
   const allowed = new Set([VALUE_NAME, 'raw', 'rule', ...Object.keys(r.scope ?? {})]);
   for (const [attribute, template] of Object.entries(r.lockItem ?? {})) {
     const field = `rules[${i}].lockItem.${attribute}`;
-    if (attribute === keys.hash.name || attribute === keys.range?.name) return { field, message: `${field}: ${attribute} is a key attribute of the table; a lock item template would overwrite the lock's key` };
-    if (attribute === ownerAttribute) return { field, message: `${field}: ${attribute} is the owner attribute, which Locksmith writes itself (the holder's key)` };
+    if (attribute === keys.hash.name || attribute === keys.range?.name)
+      return {
+        field,
+        message: `${field}: ${attribute} is a key attribute of the table; a lock item template would overwrite the lock's key`,
+      };
+    if (attribute === ownerAttribute)
+      return { field, message: `${field}: ${attribute} is the owner attribute, which Locksmith writes itself (the holder's key)` };
     const unknown = splitPlaceholders(template).names.find((n) => !allowed.has(n));
-    if (unknown !== undefined) return { field, message: `${field}: unknown placeholder {${unknown}} (use {value}, {raw}, {rule}${r.scope ? ' or the rule\'s scope placeholders' : ''})` };
+    if (unknown !== undefined)
+      return {
+        field,
+        message: `${field}: unknown placeholder {${unknown}} (use {value}, {raw}, {rule}${r.scope ? " or the rule's scope placeholders" : ''})`,
+      };
   }
   return undefined;
 }
 
 function compareKeys(file: KeySchema, table: KeySchema): { field: string; message: string } | undefined {
   if (file.hash.name !== table.hash.name || file.hash.type !== table.hash.type) {
-    return { field: 'keys.hash', message: `keys.hash: the file says ${file.hash.name} (${file.hash.type}), the table's hash key is ${table.hash.name} (${table.hash.type})` };
+    return {
+      field: 'keys.hash',
+      message: `keys.hash: the file says ${file.hash.name} (${file.hash.type}), the table's hash key is ${table.hash.name} (${table.hash.type})`,
+    };
   }
   const f = file.range;
   const t = table.range;
@@ -261,7 +312,9 @@ export function conventionToFile(convention: Convention): ConventionFile {
     // A convention without v2 features is written as v1, byte for byte what earlier versions wrote.
     version: v2 ? CONVENTION_FILE_VERSION : 1,
     preset: convention.preset,
-    keys: convention.keys.range ? { hash: { ...convention.keys.hash }, range: { ...convention.keys.range } } : { hash: { ...convention.keys.hash } },
+    keys: convention.keys.range
+      ? { hash: { ...convention.keys.hash }, range: { ...convention.keys.range } }
+      : { hash: { ...convention.keys.hash } },
     account: { ...convention.account },
     rules: convention.rules.map((r) => ({
       name: r.name,
@@ -295,11 +348,18 @@ export function checkConvention(convention: Convention, tableKeys?: KeySchema): 
 export function checkLockTable(convention: Convention, lockTableKeys: KeySchema | undefined): Result<Convention> {
   const name = convention.lockTable;
   if (name === undefined) return ok(convention);
-  if (!lockTableKeys) return err('validation', `lockTable: the table ${name} does not exist (or cannot be described with this connection)`, { field: 'lockTable' });
+  if (!lockTableKeys)
+    return err('validation', `lockTable: the table ${name} does not exist (or cannot be described with this connection)`, {
+      field: 'lockTable',
+    });
   const mismatch = compareKeys(convention.keys, lockTableKeys);
   if (mismatch) {
     const say = (k: KeySchema): string => [k.hash, ...(k.range ? [k.range] : [])].map((a) => `${a.name} (${a.type})`).join(' + ');
-    return err('validation', `lockTable: ${name} is keyed by ${say(lockTableKeys)}; Locksmith needs the accounts table's key attributes, ${say(convention.keys)}`, { field: 'lockTable' });
+    return err(
+      'validation',
+      `lockTable: ${name} is keyed by ${say(lockTableKeys)}; Locksmith needs the accounts table's key attributes, ${say(convention.keys)}`,
+      { field: 'lockTable' },
+    );
   }
   return ok(convention);
 }

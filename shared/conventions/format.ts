@@ -15,7 +15,12 @@ export interface LockKeyText {
  * Writes the lock key for `value` (and, for a scoped rule, its scope values) with the template
  * (default: the rule's canonical, first template).
  */
-export function formatLockKey(rule: LockRule, value: string, template: LockKeyTemplate | undefined = rule.lockKeys[0], scope?: ScopeValues): LockKeyText {
+export function formatLockKey(
+  rule: LockRule,
+  value: string,
+  template: LockKeyTemplate | undefined = rule.lockKeys[0],
+  scope?: ScopeValues,
+): LockKeyText {
   if (!template) throw new Error(`rule ${rule.name} has no lock key template`);
   const parts = scopeParts(rule, scope);
   const hash = fillTemplate(template.hash, value, parts);

@@ -32,7 +32,13 @@ export const plantedLines = (problems: readonly PlantedProblem[]): string[] => p
 
 /** The audit's problems in the planted problems' terms, sorted (rule → attribute; a malformed lock by its key text). */
 export function asPlanted(convention: Convention, problems: readonly Problem[]): string[] {
-  return problems.map((p) => (p.kind === 'malformed-lock' ? `${p.kind}||${p.value}` : `${p.kind}|${convention.rules.find((r) => r.name === p.rule)?.attribute ?? `?${p.rule ?? ''}`}|${p.value}`)).sort();
+  return problems
+    .map((p) =>
+      p.kind === 'malformed-lock'
+        ? `${p.kind}||${p.value}`
+        : `${p.kind}|${convention.rules.find((r) => r.name === p.rule)?.attribute ?? `?${p.rule ?? ''}`}|${p.value}`,
+    )
+    .sort();
 }
 
 /** Detects and audits the table of `layout`, and says how it went. */
@@ -53,12 +59,15 @@ export function judgeLayout(layout: GenLayout): Judgement {
     }
   }
   // What the library writes on its locks is learned too (an owner pointer; the value as held, written back by a repair).
-  if (layout.lockCarries === 'owner' && convention.ownerAttribute !== 'owner') wrong.push(`owner attribute not found (${convention.ownerAttribute ?? 'none'})`);
-  if (layout.lockCarries === 'raw' && !convention.rules.every((r) => r.lockItem?.value === '{raw}' || r.lockItem?.value === '{value}')) wrong.push('the `value` each lock carries was not learned');
+  if (layout.lockCarries === 'owner' && convention.ownerAttribute !== 'owner')
+    wrong.push(`owner attribute not found (${convention.ownerAttribute ?? 'none'})`);
+  if (layout.lockCarries === 'raw' && !convention.rules.every((r) => r.lockItem?.value === '{raw}' || r.lockItem?.value === '{value}'))
+    wrong.push('the `value` each lock carries was not learned');
   // What detection proposes must load back as it is: a file the loader refuses or reads otherwise is no proposal.
   const reloaded = parseConventionFile(JSON.parse(JSON.stringify(conventionToFile(convention))), layout.keys);
   if (!reloaded.ok) wrong.push(`the detected convention does not load back: ${reloaded.error.message}`);
-  else if (JSON.stringify(reloaded.value) !== JSON.stringify(convention)) wrong.push(`the detected convention loads back as ${JSON.stringify(reloaded.value)}`);
+  else if (JSON.stringify(reloaded.value) !== JSON.stringify(convention))
+    wrong.push(`the detected convention loads back as ${JSON.stringify(reloaded.value)}`);
   for (const item of table.malformed) {
     if (classifyItem(convention, item).kind !== 'malformed') wrong.push(`malformed ${JSON.stringify(item)} not read as malformed`);
   }
@@ -69,8 +78,14 @@ export function judgeLayout(layout: GenLayout): Judgement {
     }
   }
   // Scope placeholders compare by the attribute they stand for (`{scope}` of a preset is `{orgId}` here).
-  const named = (t: string | undefined, scope: Readonly<Record<string, string>> | undefined): string | undefined => t?.replace(/\{(\w+)\}/g, (whole, p: string) => (scope?.[p] === undefined ? whole : `{${scope[p]}}`));
-  const sameTemplates = layout.rules.every((g) => convention.rules.some((r) => r.attribute === g.attribute && named(r.lockKeys[0]?.hash, r.scope) === g.hash && named(r.lockKeys[0]?.range, r.scope) === g.range));
+  const named = (t: string | undefined, scope: Readonly<Record<string, string>> | undefined): string | undefined =>
+    t?.replace(/\{(\w+)\}/g, (whole, p: string) => (scope?.[p] === undefined ? whole : `{${scope[p]}}`));
+  const sameTemplates = layout.rules.every((g) =>
+    convention.rules.some(
+      (r) =>
+        r.attribute === g.attribute && named(r.lockKeys[0]?.hash, r.scope) === g.hash && named(r.lockKeys[0]?.range, r.scope) === g.range,
+    ),
+  );
   const engine = new AuditEngine(convention);
   engine.addItems(table.items);
   const got = asPlanted(convention, engine.problems());
@@ -80,7 +95,12 @@ export function judgeLayout(layout: GenLayout): Judgement {
   const detail = [
     ...wrong,
     ...(exact ? [] : [`audit: got ${JSON.stringify(got)}, planted ${JSON.stringify(want)}`]),
-    ...(found && exact ? [] : [`convention ${JSON.stringify(convention.rules.map((r) => [r.attribute, r.lockKeys, r.normalize, r.scope]))} account ${JSON.stringify(convention.account)}`, ...evidence]),
+    ...(found && exact
+      ? []
+      : [
+          `convention ${JSON.stringify(convention.rules.map((r) => [r.attribute, r.lockKeys, r.normalize, r.scope]))} account ${JSON.stringify(convention.account)}`,
+          ...evidence,
+        ]),
   ].join('\n');
   return { found, exact, sameTemplates, detail, convention };
 }

@@ -110,7 +110,12 @@ function ruleArb(composite: boolean, kind: GenValueKind, index: number, scope: s
 export const layoutArb: fc.Arbitrary<GenLayout> = fc
   .record({
     composite: fc.boolean(),
-    keyNames: pick([['PK', 'SK'], ['pk', 'sk'], ['id', 'sort'], ['userId', 'kind']] as const),
+    keyNames: pick([
+      ['PK', 'SK'],
+      ['pk', 'sk'],
+      ['id', 'sort'],
+      ['userId', 'kind'],
+    ] as const),
     kinds: fc.uniqueArray(pick(['email', 'handle', 'number', 'unicode'] as const), { minLength: 1, maxLength: 3 }),
     scope: fc.option(pick(SCOPES), { nil: undefined }),
     scopedRule: fc.nat(2),
@@ -125,7 +130,9 @@ export const layoutArb: fc.Arbitrary<GenLayout> = fc
     drift: fc.record({ orphans: fc.nat(2), missing: fc.nat(2), duplicates: fc.nat(2), malformed: fc.nat(2) }),
   })
   .chain((c) => {
-    const keys: KeySchema = c.composite ? { hash: { name: c.keyNames[0], type: 'S' }, range: { name: c.keyNames[1], type: 'S' } } : { hash: { name: c.keyNames[0], type: 'S' } };
+    const keys: KeySchema = c.composite
+      ? { hash: { name: c.keyNames[0], type: 'S' }, range: { name: c.keyNames[1], type: 'S' } }
+      : { hash: { name: c.keyNames[0], type: 'S' } };
     const scopedIndex = c.scope === undefined ? -1 : c.scopedRule % c.kinds.length;
     const rules = c.kinds.map((kind, i) => ruleArb(c.composite, kind, i, i === scopedIndex ? c.scope : undefined));
     return fc.tuple(...rules).map((list): GenLayout => {
@@ -136,6 +143,15 @@ export const layoutArb: fc.Arbitrary<GenLayout> = fc
             ? { kind: 'prefix', prefix: c.prefix, ...(c.composite ? { range: 'PROFILE' } : {}) }
             : { kind: 'bare' };
       const lockTag = c.lockTag ? { attribute: c.accountKind === 'entity' ? c.entityAttribute : '__typename', value: 'Unique' } : undefined;
-      return { keys, accounts, rules: list, children: c.children, lockCarries: c.lockCarries, size: c.size, drift: c.drift, ...(lockTag ? { lockTag } : {}) };
+      return {
+        keys,
+        accounts,
+        rules: list,
+        children: c.children,
+        lockCarries: c.lockCarries,
+        size: c.size,
+        drift: c.drift,
+        ...(lockTag ? { lockTag } : {}),
+      };
     });
   });

@@ -89,7 +89,8 @@ function orphanValue(rule: GenRule, r: number, k: number): Item[string] {
 function accountBase(layout: GenLayout, id: string, tenant?: string): Item {
   const range = layout.keys.range?.name;
   const a: GenAccounts = layout.accounts;
-  const hash = a.kind === 'entity' ? `${a.keyWord}#${id}` : a.kind === 'prefix' ? `${a.prefix}${tenant === undefined ? '' : `${tenant}#`}${id}` : id;
+  const hash =
+    a.kind === 'entity' ? `${a.keyWord}#${id}` : a.kind === 'prefix' ? `${a.prefix}${tenant === undefined ? '' : `${tenant}#`}${id}` : id;
   const out: Item = { [layout.keys.hash.name]: { S: hash } };
   if (range !== undefined) out[range] = { S: a.kind === 'prefix' ? (a.range ?? 'PROFILE') : a.kind === 'entity' ? '#META' : 'A' };
   if (a.kind === 'entity') out[a.attribute] = { S: a.value };
@@ -108,7 +109,11 @@ function childrenOf(layout: GenLayout, account: Item, id: string, i: number): It
   if (!layout.children) return [];
   const range = layout.keys.range?.name;
   return [0, 1].map((k) => {
-    const payload: Item = { total: { N: String(10 + i + k) }, status: { S: k ? 'paid' : 'open' }, placedAt: { S: `2025-02-1${k}T0${i % 10}:00` } };
+    const payload: Item = {
+      total: { N: String(10 + i + k) },
+      status: { S: k ? 'paid' : 'open' },
+      placedAt: { S: `2025-02-1${k}T0${i % 10}:00` },
+    };
     if (range === undefined) return { [layout.keys.hash.name]: { S: `ORDERS~${id}~${k}` }, accountId: { S: id }, ...payload };
     // The second child is a record of the account's first protected value in its own partition (an adjacency list), no lock.
     const first = layout.rules[0];
@@ -119,7 +124,8 @@ function childrenOf(layout: GenLayout, account: Item, id: string, i: number): It
 }
 
 /** The scope of a scoped rule's value on `account`, as a planted problem names it. */
-const scopeOf = (rule: GenRule, account: Item): { scope?: string } => (rule.scope === undefined ? {} : { scope: textOf(account[rule.scope]) });
+const scopeOf = (rule: GenRule, account: Item): { scope?: string } =>
+  rule.scope === undefined ? {} : { scope: textOf(account[rule.scope]) };
 
 /** Builds the table of `layout` with its planted drift. */
 export function buildTable(layout: GenLayout): GenTable {
@@ -136,7 +142,12 @@ export function buildTable(layout: GenLayout): GenTable {
       if (!lock) continue;
       const scope = rule.scope === undefined ? undefined : textOf(account[rule.scope]);
       items.push(lock);
-      locks.push({ item: lock, attribute: rule.attribute, written: writtenValue(rule, textOf(account[rule.attribute])), ...(scope === undefined ? {} : { scope }) });
+      locks.push({
+        item: lock,
+        attribute: rule.attribute,
+        written: writtenValue(rule, textOf(account[rule.attribute])),
+        ...(scope === undefined ? {} : { scope }),
+      });
     }
   };
   // Missing locks come from accounts 1, 4, 7…; duplicates copy accounts 2, 5, 8…: never the mixed-case ones (0, 3, 6…), whose locks show the case handling.
@@ -151,7 +162,11 @@ export function buildTable(layout: GenLayout): GenTable {
     }
   });
   for (let i = 0; i < layout.size; i++) {
-    const account: Item = { ...accountBase(layout, `p${i}q`, scoped ? TENANTS[i % TENANTS.length] : undefined), plan: { S: i % 2 ? 'pro' : 'free' }, joined: { S: `2025-0${1 + (i % 9)}-1${i % 10}` } };
+    const account: Item = {
+      ...accountBase(layout, `p${i}q`, scoped ? TENANTS[i % TENANTS.length] : undefined),
+      plan: { S: i % 2 ? 'pro' : 'free' },
+      joined: { S: `2025-0${1 + (i % 9)}-1${i % 10}` },
+    };
     if (scoped) for (const rule of layout.rules) if (rule.scope !== undefined) account[rule.scope] = { S: TENANTS[i % TENANTS.length]! };
     layout.rules.forEach((rule, r) => (account[rule.attribute] = valueOf(rule, r, i)));
     if (layout.children) account.id = { S: `p${i}q` };
@@ -170,20 +185,41 @@ export function buildTable(layout: GenLayout): GenTable {
     for (let k = 0; k < layout.drift.orphans; k++) {
       const raw = textOf(orphanValue(rule, r, k));
       // An orphan: its holder deleted, the lock left behind (still naming it, when locks name their holder).
-      const lock = referenceLock(layout, rule, writtenValue(rule, raw), tenant, { key: textOf(accountBase(layout, `gone${r}z${k}`)[layout.keys.hash.name]), raw });
+      const lock = referenceLock(layout, rule, writtenValue(rule, raw), tenant, {
+        key: textOf(accountBase(layout, `gone${r}z${k}`)[layout.keys.hash.name]),
+        raw,
+      });
       items.push(lock);
-      locks.push({ item: lock, attribute: rule.attribute, written: writtenValue(rule, raw), ...(tenant === undefined ? {} : { scope: tenant }) });
-      problems.push({ kind: 'orphan-lock', attribute: rule.attribute, value: genNormalized(rule, raw), ...(tenant === undefined ? {} : { scope: tenant }) });
+      locks.push({
+        item: lock,
+        attribute: rule.attribute,
+        written: writtenValue(rule, raw),
+        ...(tenant === undefined ? {} : { scope: tenant }),
+      });
+      problems.push({
+        kind: 'orphan-lock',
+        attribute: rule.attribute,
+        value: genNormalized(rule, raw),
+        ...(tenant === undefined ? {} : { scope: tenant }),
+      });
     }
     for (let k = 0; k < layout.drift.duplicates; k++) {
       const j = 2 + 3 * (k + r * 3);
       const source = base[j];
       if (!source || missing.get(j)?.has(rule.attribute)) continue;
-      const twin: Item = { ...accountBase(layout, `d${r}z${k}`, rule.scope === undefined ? undefined : textOf(source[rule.scope])), [rule.attribute]: source[rule.attribute]! };
+      const twin: Item = {
+        ...accountBase(layout, `d${r}z${k}`, rule.scope === undefined ? undefined : textOf(source[rule.scope])),
+        [rule.attribute]: source[rule.attribute]!,
+      };
       if (rule.scope !== undefined) twin[rule.scope] = source[rule.scope]!;
       items.push(twin);
       accounts.push(twin);
-      problems.push({ kind: 'duplicate-value', attribute: rule.attribute, value: genNormalized(rule, textOf(source[rule.attribute])), ...scopeOf(rule, source) });
+      problems.push({
+        kind: 'duplicate-value',
+        attribute: rule.attribute,
+        value: genNormalized(rule, textOf(source[rule.attribute])),
+        ...scopeOf(rule, source),
+      });
     }
     for (let k = 0; k < layout.drift.malformed; k++) {
       // A bug wrote a missing value into the key; on a second one, in another tenant (or the same key twice is one item).

@@ -77,7 +77,13 @@ function namesOf(t: CompiledHash): string[] {
 }
 
 /** One lock key template compiled: the partition key's reader, and the sort key's literal or reader. */
-function compileTemplate(rule: LockRule, ruleIndex: number, templateIndex: number, hashText: string, rangeText: string | undefined): CompiledTemplate {
+function compileTemplate(
+  rule: LockRule,
+  ruleIndex: number,
+  templateIndex: number,
+  hashText: string,
+  rangeText: string | undefined,
+): CompiledTemplate {
   const hash = compileHash(hashText);
   const range = rangeText === undefined ? undefined : compileHash(rangeText);
   const hashNames = namesOf(hash);
@@ -118,7 +124,13 @@ export function compileConvention(convention: Convention): CompiledConvention {
   });
   // Stable sort, most specific first: longer literal prefix, then longer literal suffix (`U#{value}#LOCK`
   // before `U#{value}`, whatever the rule order), then fewer placeholders (unscoped before scoped).
-  templates.sort((a, b) => b.prefix.length - a.prefix.length || b.suffix.length - a.suffix.length || rangeWeight(b) - rangeWeight(a) || a.placeholders - b.placeholders);
+  templates.sort(
+    (a, b) =>
+      b.prefix.length - a.prefix.length ||
+      b.suffix.length - a.suffix.length ||
+      rangeWeight(b) - rangeWeight(a) ||
+      a.placeholders - b.placeholders,
+  );
   const compiled: CompiledConvention = { convention, templates, normalizers: convention.rules.map((r) => ruleNormalizer(r)) };
   cache.set(convention, compiled);
   return compiled;
@@ -127,7 +139,8 @@ export function compileConvention(convention: Convention): CompiledConvention {
 /** Reads a value a template matched: empty values and the literals `undefined`/`null` are malformed. */
 function checkValue(value: string, ruleName: string): string | undefined {
   if (value === '') return `empty ${ruleName} value`;
-  if (value === 'undefined' || value === 'null') return `the ${ruleName} value is the literal \`${value}\` (a bug wrote a missing value into the key)`;
+  if (value === 'undefined' || value === 'null')
+    return `the ${ruleName} value is the literal \`${value}\` (a bug wrote a missing value into the key)`;
   return undefined;
 }
 
@@ -157,7 +170,8 @@ export function parseLockKey(convention: Convention | CompiledConvention, hash: 
       const disagree = t.repeated?.find((n) => partOf(fromHash, n) !== partOf(fromRange, n));
       if (disagree !== undefined) {
         // Both keys fit the template but say different things: the most telling reason, kept over a plain wrong sort key.
-        if (wrong?.reason === undefined) wrong = { t, reason: disagreement(compiled, t, disagree, partOf(fromHash, disagree), partOf(fromRange, disagree)) };
+        if (wrong?.reason === undefined)
+          wrong = { t, reason: disagreement(compiled, t, disagree, partOf(fromHash, disagree), partOf(fromRange, disagree)) };
         continue;
       }
       read = merge(fromHash, fromRange);
@@ -178,7 +192,13 @@ export function parseLockKey(convention: Convention | CompiledConvention, hash: 
     // A value that normalizes to nothing (spaces under `trim`) can join no account and cannot be released by value.
     const normalize = compiled.normalizers[t.ruleIndex];
     const normalized = normalize === undefined ? value : normalize(value);
-    if (normalized === '') return { kind: 'malformed', reason: `the ${rule.name} value is empty after normalization (${rule.normalize.join(', ')})`, rule, ruleIndex: t.ruleIndex };
+    if (normalized === '')
+      return {
+        kind: 'malformed',
+        reason: `the ${rule.name} value is empty after normalization (${rule.normalize.join(', ')})`,
+        rule,
+        ruleIndex: t.ruleIndex,
+      };
     return read.parts === undefined
       ? { kind: 'lock', rule, ruleIndex: t.ruleIndex, templateIndex: t.templateIndex, value, normalized }
       : { kind: 'lock', rule, ruleIndex: t.ruleIndex, templateIndex: t.templateIndex, value, normalized, parts: read.parts };
@@ -215,13 +235,24 @@ function partOf(read: ReadKey, name: string): string | undefined {
 /** What the partition and sort key read together: the value from whichever holds it, every placeholder's text. */
 function merge(fromHash: ReadKey, fromRange: ReadKey): ReadKey {
   const value = fromHash.value ?? fromRange.value;
-  const parts = fromHash.parts === undefined ? fromRange.parts : fromRange.parts === undefined ? fromHash.parts : { ...fromRange.parts, ...fromHash.parts };
+  const parts =
+    fromHash.parts === undefined
+      ? fromRange.parts
+      : fromRange.parts === undefined
+        ? fromHash.parts
+        : { ...fromRange.parts, ...fromHash.parts };
   if (value === undefined) return parts === undefined ? {} : { parts };
   return parts === undefined ? { value } : { value, parts };
 }
 
 /** Why a lock whose partition and sort key disagree on a placeholder is malformed, naming both texts. */
-function disagreement(compiled: CompiledConvention, t: CompiledTemplate, name: string, inHash: string | undefined, inRange: string | undefined): string {
+function disagreement(
+  compiled: CompiledConvention,
+  t: CompiledTemplate,
+  name: string,
+  inHash: string | undefined,
+  inRange: string | undefined,
+): string {
   const keys = compiled.convention.keys;
   const rule = compiled.convention.rules[t.ruleIndex]!;
   const what = name === VALUE_NAME ? `the ${rule.name} value` : `the {${name}} of rule ${rule.name}`;

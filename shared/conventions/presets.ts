@@ -70,9 +70,16 @@ export const ONETABLE_LEGACY_PREFIX = '_Unique:';
  */
 export const ONETABLE_LEGACY_RANGES: readonly string[] = ['_unique:', '_unique#'];
 
-const rangeFor = (keys: KeySchema, range: string | undefined): Pick<LockKeyTemplate, 'range'> => (keys.range && range !== undefined ? { range } : {});
+const rangeFor = (keys: KeySchema, range: string | undefined): Pick<LockKeyTemplate, 'range'> =>
+  keys.range && range !== undefined ? { range } : {};
 
-function rule(name: string, attribute: string, lockKeys: readonly LockKeyTemplate[], normalize: readonly NormalizationStep[] | undefined, extra: Partial<Pick<LockRule, 'scope' | 'lockItem' | 'valueType'>> = {}): LockRule {
+function rule(
+  name: string,
+  attribute: string,
+  lockKeys: readonly LockKeyTemplate[],
+  normalize: readonly NormalizationStep[] | undefined,
+  extra: Partial<Pick<LockRule, 'scope' | 'lockItem' | 'valueType'>> = {},
+): LockRule {
   const out: LockRule = { name, attribute, lockKeys, normalize: normalize ?? [] };
   return {
     ...out,
@@ -92,8 +99,14 @@ export function uniqConvention(keys: KeySchema, options: PresetOptions): Convent
   const rules = options.rules.map((r) => {
     const tag = r.tag ?? r.attribute.toUpperCase();
     const scope = r.scope === undefined ? {} : { scope: { [SCOPE_NAME]: r.scope } };
-    const hash = r.scope === undefined ? `${UNIQ_PREFIX}${tag}#${VALUE_PLACEHOLDER}` : `${UNIQ_PREFIX}${tag}#${SCOPE_PLACEHOLDER}#${VALUE_PLACEHOLDER}`;
-    return rule(tag, r.attribute, [{ hash, ...rangeFor(keys, options.lockRange ?? UNIQ_LOCK_RANGE) }], r.normalize, { ...scope, ...numberType(r) });
+    const hash =
+      r.scope === undefined
+        ? `${UNIQ_PREFIX}${tag}#${VALUE_PLACEHOLDER}`
+        : `${UNIQ_PREFIX}${tag}#${SCOPE_PLACEHOLDER}#${VALUE_PLACEHOLDER}`;
+    return rule(tag, r.attribute, [{ hash, ...rangeFor(keys, options.lockRange ?? UNIQ_LOCK_RANGE) }], r.normalize, {
+      ...scope,
+      ...numberType(r),
+    });
   });
   return finish('uniq', keys, account, rules, [UNIQ_PREFIX, ...(options.extraLockPrefixes ?? [])], options.ownerAttribute);
 }
@@ -102,7 +115,13 @@ export function uniqConvention(keys: KeySchema, options: PresetOptions): Convent
 export function markerConvention(keys: KeySchema, options: PresetOptions): Convention {
   const rules = options.rules.map((r) => {
     const tag = r.tag ?? r.attribute.toUpperCase();
-    return rule(tag, r.attribute, [{ hash: `${tag}#${VALUE_PLACEHOLDER}`, ...rangeFor(keys, options.lockRange) }], r.normalize, numberType(r));
+    return rule(
+      tag,
+      r.attribute,
+      [{ hash: `${tag}#${VALUE_PLACEHOLDER}`, ...rangeFor(keys, options.lockRange) }],
+      r.normalize,
+      numberType(r),
+    );
   });
   return finish('marker', keys, { kind: 'not-lock' }, rules, options.extraLockPrefixes ?? [], options.ownerAttribute);
 }
@@ -111,7 +130,13 @@ export function markerConvention(keys: KeySchema, options: PresetOptions): Conve
 export function awsBlogConvention(keys: KeySchema, options: PresetOptions): Convention {
   const rules = options.rules.map((r) => {
     const tag = r.tag ?? r.attribute;
-    return rule(tag, r.attribute, [{ hash: `${tag}#${VALUE_PLACEHOLDER}`, ...rangeFor(keys, options.lockRange) }], r.normalize, numberType(r));
+    return rule(
+      tag,
+      r.attribute,
+      [{ hash: `${tag}#${VALUE_PLACEHOLDER}`, ...rangeFor(keys, options.lockRange) }],
+      r.normalize,
+      numberType(r),
+    );
   });
   return finish('aws-blog', keys, { kind: 'not-lock' }, rules, options.extraLockPrefixes ?? [], options.ownerAttribute);
 }
@@ -137,9 +162,16 @@ export function onetableConvention(keys: KeySchema, options: PresetOptions): Con
         : [
             { hash: `${ONETABLE_PREFIX}${model}#${attr}#${VALUE_PLACEHOLDER}`, ...rangeFor(keys, ONETABLE_PREFIX) },
             { hash: scoped, ...rangeFor(keys, ONETABLE_PREFIX) },
-            ...ONETABLE_LEGACY_RANGES.map((range) => ({ hash: `${ONETABLE_LEGACY_PREFIX}${model}:${attr}:${VALUE_PLACEHOLDER}`, ...rangeFor(keys, range) })),
+            ...ONETABLE_LEGACY_RANGES.map((range) => ({
+              hash: `${ONETABLE_LEGACY_PREFIX}${model}:${attr}:${VALUE_PLACEHOLDER}`,
+              ...rangeFor(keys, range),
+            })),
           ];
-    return rule(`${model}.${attr}`, r.attribute, lockKeys, r.normalize, { lockItem, ...(r.scope === undefined ? {} : { scope: { [SCOPE_NAME]: r.scope } }), ...numberType(r) });
+    return rule(`${model}.${attr}`, r.attribute, lockKeys, r.normalize, {
+      lockItem,
+      ...(r.scope === undefined ? {} : { scope: { [SCOPE_NAME]: r.scope } }),
+      ...numberType(r),
+    });
   });
   const account: AccountMatcher = { kind: 'attribute-equals', attribute: typeAttribute, value: model };
   // Prefixes scoped to the model: other models' `_unique#Org#…` locks are not this convention's business.
@@ -176,7 +208,13 @@ export function electrodbConvention(keys: KeySchema, options: PresetOptions): Co
     // The key holds the value lower-cased: the join must fold case too, whatever the rule says.
     const normalize: NormalizationStep[] = [...(r.normalize ?? [])];
     if (!normalize.includes('lowercase')) normalize.push('lowercase');
-    return rule(`${entity}.${name}`, r.attribute, [{ hash: `$${service}#value_${VALUE_PLACEHOLDER}`, ...rangeFor(keys, range) }], normalize, { lockItem, ...numberType(r) });
+    return rule(
+      `${entity}.${name}`,
+      r.attribute,
+      [{ hash: `$${service}#value_${VALUE_PLACEHOLDER}`, ...rangeFor(keys, range) }],
+      normalize,
+      { lockItem, ...numberType(r) },
+    );
   });
   const account: AccountMatcher = { kind: 'attribute-equals', attribute: ELECTRODB_ENTITY, value: entity };
   return finish('electrodb', keys, account, rules, options.extraLockPrefixes ?? [], options.ownerAttribute);
@@ -217,7 +255,11 @@ export function presetConvention(name: PresetName, keys: KeySchema, options: Pre
  * ElectroDB lower-cases its keys (its default key casing). uniq and marker model an application's
  * own code: their steps are inferred from the sample.
  */
-export const LIBRARY_NORMALIZATION: Readonly<Partial<Record<PresetName, readonly NormalizationStep[]>>> = { onetable: [], 'aws-blog': [], electrodb: ['lowercase'] };
+export const LIBRARY_NORMALIZATION: Readonly<Partial<Record<PresetName, readonly NormalizationStep[]>>> = {
+  onetable: [],
+  'aws-blog': [],
+  electrodb: ['lowercase'],
+};
 
 /** The demo defaults of each preset (the seeds' attributes); detection replaces them with what a table holds. */
 export const PRESET_DEFAULTS: Readonly<Record<PresetName, PresetOptions>> = {

@@ -24,7 +24,13 @@ function fill(template: string, rule: GenRule, value: string, scope: string | un
 }
 
 /** The lock item of `value` (as the key holds it) under `rule`, with the layout's lock tag and what else its locks carry. */
-export function referenceLock(layout: GenLayout, rule: GenRule, value: string, scope: string | undefined, holder?: { readonly key: string; readonly raw: string }): Item {
+export function referenceLock(
+  layout: GenLayout,
+  rule: GenRule,
+  value: string,
+  scope: string | undefined,
+  holder?: { readonly key: string; readonly raw: string },
+): Item {
   const item: Item = { [layout.keys.hash.name]: { S: fill(rule.hash, rule, value, scope) } };
   if (layout.keys.range && rule.range !== undefined) item[layout.keys.range.name] = { S: fill(rule.range, rule, value, scope) };
   if (layout.lockTag) item[layout.lockTag.attribute] = { S: layout.lockTag.value };
@@ -54,7 +60,14 @@ export function referenceLocks(layout: GenLayout, account: Item): Item[] {
 
 /** A Put of `item` that only succeeds when no item has its key yet. */
 function guardedPut(tableName: string, layout: GenLayout, item: Item): TransactWriteItem {
-  return { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': layout.keys.hash.name } } };
+  return {
+    Put: {
+      TableName: tableName,
+      Item: item,
+      ConditionExpression: 'attribute_not_exists(#pk)',
+      ExpressionAttributeNames: { '#pk': layout.keys.hash.name },
+    },
+  };
 }
 
 /** The signup a library of this layout sends: the account and its locks in one transaction, each Put guarded on its own key. */

@@ -105,7 +105,8 @@ export function scopeFromRecord(rule: LockRule, given: Readonly<Record<string, s
     if (v === undefined || v === '') missing.push(attribute);
     else out.push(v);
   }
-  if (missing.length > 0) return `rule ${rule.name} is unique within ${attributes.join(' + ')}: give ${missing.map((a) => `${a}=…`).join(' and ')} (its scope)`;
+  if (missing.length > 0)
+    return `rule ${rule.name} is unique within ${attributes.join(' + ')}: give ${missing.map((a) => `${a}=…`).join(' and ')} (its scope)`;
   return out;
 }
 

@@ -9,7 +9,11 @@ import type { Convention, KeySchema, LockRule } from '../model';
 export interface IndexedTable {
   readonly name: string;
   readonly keys: KeySchema;
-  readonly gsis: readonly { readonly name: string; readonly hash: { readonly name: string; readonly type: string }; readonly status?: string }[];
+  readonly gsis: readonly {
+    readonly name: string;
+    readonly hash: { readonly name: string; readonly type: string };
+    readonly status?: string;
+  }[];
   readonly billingMode: 'PAY_PER_REQUEST' | 'PROVISIONED';
 }
 
@@ -47,14 +51,24 @@ function attributeType(table: IndexedTable, rule: LockRule): 'S' | 'N' | 'B' {
 /** The suggestion for each rule of `convention` (or only `ruleName`); throws on an unknown rule name. */
 export function suggestIndexes(table: IndexedTable, convention: Convention, ruleName?: string): IndexSuggestion[] {
   const rules = ruleName === undefined ? convention.rules : convention.rules.filter((r) => r.name === ruleName);
-  if (rules.length === 0) throw new Error(ruleName === undefined ? 'the convention has no rules' : `unknown rule ${ruleName} (rules: ${convention.rules.map((r) => r.name).join(', ') || 'none'})`);
+  if (rules.length === 0)
+    throw new Error(
+      ruleName === undefined
+        ? 'the convention has no rules'
+        : `unknown rule ${ruleName} (rules: ${convention.rules.map((r) => r.name).join(', ') || 'none'})`,
+    );
   return rules.map((rule) => {
     const notes: string[] = [];
     if (rule.normalize.length > 0) {
-      notes.push(`the index holds ${rule.attribute} as stored; a lookup queries the value as typed and its normalized form (${rule.normalize.join(', ')}), so an account storing another spelling is found only by a scan or an audit`);
+      notes.push(
+        `the index holds ${rule.attribute} as stored; a lookup queries the value as typed and its normalized form (${rule.normalize.join(', ')}), so an account storing another spelling is found only by a scan or an audit`,
+      );
     }
-    if (rule.scope !== undefined) notes.push(`rule ${rule.name} is scoped: the index finds holders in every scope and the lookup keeps those in the scope asked`);
-    const existing = table.gsis.find((g) => g.hash.name === rule.attribute && g.hash.type !== 'B' && (g.status === undefined || g.status === 'ACTIVE'));
+    if (rule.scope !== undefined)
+      notes.push(`rule ${rule.name} is scoped: the index finds holders in every scope and the lookup keeps those in the scope asked`);
+    const existing = table.gsis.find(
+      (g) => g.hash.name === rule.attribute && g.hash.type !== 'B' && (g.status === undefined || g.status === 'ACTIVE'),
+    );
     if (existing) return { rule: rule.name, attribute: rule.attribute, existing: existing.name, notes };
     const create: Record<string, unknown> = {
       IndexName: suggestedIndexName(rule.attribute),
@@ -63,14 +77,24 @@ export function suggestIndexes(table: IndexedTable, convention: Convention, rule
     };
     if (table.billingMode === 'PROVISIONED') {
       create.ProvisionedThroughput = { ...SUGGESTED_CAPACITY };
-      notes.push(`the table is provisioned: the index needs its own capacity (${SUGGESTED_CAPACITY.ReadCapacityUnits} read / ${SUGGESTED_CAPACITY.WriteCapacityUnits} write units here: size it like the table's writes, or the table's writes are throttled while it builds)`);
+      notes.push(
+        `the table is provisioned: the index needs its own capacity (${SUGGESTED_CAPACITY.ReadCapacityUnits} read / ${SUGGESTED_CAPACITY.WriteCapacityUnits} write units here: size it like the table's writes, or the table's writes are throttled while it builds)`,
+      );
     }
     const updateTable = {
       TableName: table.name,
       AttributeDefinitions: [{ AttributeName: rule.attribute, AttributeType: attributeType(table, rule) }],
       GlobalSecondaryIndexUpdates: [{ Create: create }],
     };
-    notes.push('building the index reads the whole table once (backfill) and every later write to the attribute costs one more index write');
-    return { rule: rule.name, attribute: rule.attribute, updateTable, awsCli: `aws dynamodb update-table --cli-input-json ${shellQuote(JSON.stringify(updateTable))}`, notes };
+    notes.push(
+      'building the index reads the whole table once (backfill) and every later write to the attribute costs one more index write',
+    );
+    return {
+      rule: rule.name,
+      attribute: rule.attribute,
+      updateTable,
+      awsCli: `aws dynamodb update-table --cli-input-json ${shellQuote(JSON.stringify(updateTable))}`,
+      notes,
+    };
   });
 }

@@ -59,12 +59,14 @@ function partsProblem(template: string): string | undefined {
   const { literals, names } = splitPlaceholders(template);
   const seen = new Set<string>();
   for (const n of names) {
-    if (isReservedPlaceholder(n)) return `the placeholder {${n}} is a name every JavaScript object already has: choose another (e.g. {${n}Id})`;
+    if (isReservedPlaceholder(n))
+      return `the placeholder {${n}} is a name every JavaScript object already has: choose another (e.g. {${n}Id})`;
     if (seen.has(n)) return `the placeholder {${n}} appears twice`;
     seen.add(n);
   }
   for (let i = 1; i < literals.length - 1; i++) {
-    if (literals[i] === '') return `the placeholders {${names[i - 1]}} and {${names[i]}} need literal text between them, or a key could not be split`;
+    if (literals[i] === '')
+      return `the placeholders {${names[i - 1]}} and {${names[i]}} need literal text between them, or a key could not be split`;
   }
   return undefined;
 }
@@ -115,7 +117,10 @@ export function lockKeyProblem(template: { readonly hash: string; readonly range
   }
   if (!startsLiteral(template.hash) && (template.range === undefined || !startsLiteral(template.range))) {
     const example = `\`UNIQ#EMAIL#${VALUE_PLACEHOLDER}\``;
-    return { field: 'hash', message: `must start with literal text before its first placeholder (e.g. ${example}), or — with the value bare in the partition key — the sort key must start with one; else every item would read as a lock` };
+    return {
+      field: 'hash',
+      message: `must start with literal text before its first placeholder (e.g. ${example}), or — with the value bare in the partition key — the sort key must start with one; else every item would read as a lock`,
+    };
   }
   if (!holdsValue(template.hash) && !holdsValue(template.range)) {
     return { field: 'hash', message: `must contain ${VALUE_PLACEHOLDER} (in the partition key, the sort key, or both)` };

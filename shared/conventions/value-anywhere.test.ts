@@ -27,7 +27,15 @@ const inSortKey: Convention = {
   preset: 'custom',
   keys: COMPOSITE,
   account: { kind: 'key-prefix', prefix: 'USER#' },
-  rules: [{ name: 'EMAIL', attribute: 'email', lockKeys: [{ hash: 'LOCKS', range: 'EMAIL#{tenant}#{value}' }], normalize: ['lowercase'], scope: { tenant: 'tenantId' } }],
+  rules: [
+    {
+      name: 'EMAIL',
+      attribute: 'email',
+      lockKeys: [{ hash: 'LOCKS', range: 'EMAIL#{tenant}#{value}' }],
+      normalize: ['lowercase'],
+      scope: { tenant: 'tenantId' },
+    },
+  ],
   lockPrefixes: [],
 };
 
@@ -37,7 +45,11 @@ describe('a value may stand in the partition key, the sort key, or both', () => 
   it('writes and reads a lock whose value is repeated in both keys', () => {
     const rule = repeated.rules[0]!;
     expect(formatLockKey(rule, 'Ada@X.io')).toEqual({ hash: 'User.email#Ada@X.io', range: 'User.email#Ada@X.io' });
-    expect(parseLockKey(repeated, 'User.email#Ada@X.io', 'User.email#Ada@X.io')).toMatchObject({ kind: 'lock', ruleIndex: 0, value: 'Ada@X.io' });
+    expect(parseLockKey(repeated, 'User.email#Ada@X.io', 'User.email#Ada@X.io')).toMatchObject({
+      kind: 'lock',
+      ruleIndex: 0,
+      value: 'Ada@X.io',
+    });
     // The library's entity items share the prefix shape but are not locks.
     expect(parseLockKey(repeated, 'User#123', 'User#123')).toEqual({ kind: 'not-lock' });
   });
@@ -47,7 +59,9 @@ describe('a value may stand in the partition key, the sort key, or both', () => 
     expect(parsed).toMatchObject({ kind: 'malformed', ruleIndex: 0 });
     expect(parsed.kind === 'malformed' && parsed.reason).toBe('the EMAIL value in PK (`ada@x.io`) and in SK (`eve@x.io`) disagree');
     const wrong = parseLockKey(repeated, 'User.email#ada@x.io', 'PROFILE');
-    expect(wrong.kind === 'malformed' && wrong.reason).toMatch(/^wrong sort key: sort key `PROFILE`, expected `User.email#\{value\}` for rule EMAIL$/);
+    expect(wrong.kind === 'malformed' && wrong.reason).toMatch(
+      /^wrong sort key: sort key `PROFILE`, expected `User.email#\{value\}` for rule EMAIL$/,
+    );
   });
 
   it('reads a custom rule with a literal sort key beside it', () => {
@@ -58,7 +72,12 @@ describe('a value may stand in the partition key, the sort key, or both', () => 
   it('reads a scoped value from the sort key under a literal partition key', () => {
     const rule = inSortKey.rules[0]!;
     expect(formatLockKey(rule, 'ada@x.io', rule.lockKeys[0], ['acme'])).toEqual({ hash: 'LOCKS', range: 'EMAIL#acme#ada@x.io' });
-    expect(parseLockKey(inSortKey, 'LOCKS', 'EMAIL#acme#Ada@X.io')).toMatchObject({ kind: 'lock', value: 'Ada@X.io', normalized: 'ada@x.io', parts: { tenant: 'acme' } });
+    expect(parseLockKey(inSortKey, 'LOCKS', 'EMAIL#acme#Ada@X.io')).toMatchObject({
+      kind: 'lock',
+      value: 'Ada@X.io',
+      normalized: 'ada@x.io',
+      parts: { tenant: 'acme' },
+    });
     expect(parseLockKey(inSortKey, 'LOCKS', 'PHONE#1')).toMatchObject({ kind: 'malformed' });
     expect(parseLockKey(inSortKey, 'USER#1', 'PROFILE')).toEqual({ kind: 'not-lock' });
     const lock = classifyItem(inSortKey, key('LOCKS', 'EMAIL#acme#ada@x.io'));
@@ -66,14 +85,24 @@ describe('a value may stand in the partition key, the sort key, or both', () => 
   });
 
   it('reads a value bare in the partition key when the sort key is a literal, and leaves other items alone', () => {
-    const bare: Convention = { ...inSortKey, account: { kind: 'key-prefix', prefix: 'USER#' }, rules: [{ name: 'EMAIL', attribute: 'email', lockKeys: [{ hash: '{value}', range: 'EMAIL_LOCK' }], normalize: [] }] };
+    const bare: Convention = {
+      ...inSortKey,
+      account: { kind: 'key-prefix', prefix: 'USER#' },
+      rules: [{ name: 'EMAIL', attribute: 'email', lockKeys: [{ hash: '{value}', range: 'EMAIL_LOCK' }], normalize: [] }],
+    };
     expect(parseLockKey(bare, 'ada@x.io', 'EMAIL_LOCK')).toMatchObject({ kind: 'lock', value: 'ada@x.io' });
     // No literal prefix in the partition key: another sort key means "not this rule", never "malformed".
     expect(parseLockKey(bare, 'USER#1', 'PROFILE')).toEqual({ kind: 'not-lock' });
   });
 
   it('audits a table in the repeated layout exactly: the planted problems and nothing else', () => {
-    const account = (id: string, email: string, username: string): Item => ({ PK: S(`User#${id}`), SK: S(`User#${id}`), _et: S('UserEntity'), email: S(email), username: S(username) });
+    const account = (id: string, email: string, username: string): Item => ({
+      PK: S(`User#${id}`),
+      SK: S(`User#${id}`),
+      _et: S('UserEntity'),
+      email: S(email),
+      username: S(username),
+    });
     const items: Item[] = [
       account('1', 'ada@x.io', 'ada'),
       key('User.email#ada@x.io', 'User.email#ada@x.io'),
@@ -114,11 +143,36 @@ describe('a convention file holds nothing that would be read as something else',
   });
 
   it.each([
-    ['no value anywhere', { hash: 'LOCKS', range: 'EMAIL' }, {}, 'rules[0].lockKeys[0].hash: must contain {value} (in the partition key, the sort key, or both)'],
-    ['the value twice in the sort key', { hash: 'L', range: '{value}#{value}' }, {}, 'rules[0].lockKeys[0].range: the placeholder {value} appears twice'],
-    ['placeholders with nothing between them in the sort key', { hash: 'L', range: 'E#{t}{value}' }, { scope: { t: 'tenantId' } }, 'rules[0].lockKeys[0].range: the placeholders {t} and {value} need literal text between them'],
-    ['a sort-key placeholder with no attribute', { hash: 'L#{value}', range: 'T#{tenantId}' }, {}, 'rules[0].lockKeys[0].range: the placeholder {tenantId} has no attribute'],
-    ['no literal text to tell a lock by', { hash: '{value}', range: '{value}' }, {}, 'rules[0].lockKeys[0].hash: must start with literal text'],
+    [
+      'no value anywhere',
+      { hash: 'LOCKS', range: 'EMAIL' },
+      {},
+      'rules[0].lockKeys[0].hash: must contain {value} (in the partition key, the sort key, or both)',
+    ],
+    [
+      'the value twice in the sort key',
+      { hash: 'L', range: '{value}#{value}' },
+      {},
+      'rules[0].lockKeys[0].range: the placeholder {value} appears twice',
+    ],
+    [
+      'placeholders with nothing between them in the sort key',
+      { hash: 'L', range: 'E#{t}{value}' },
+      { scope: { t: 'tenantId' } },
+      'rules[0].lockKeys[0].range: the placeholders {t} and {value} need literal text between them',
+    ],
+    [
+      'a sort-key placeholder with no attribute',
+      { hash: 'L#{value}', range: 'T#{tenantId}' },
+      {},
+      'rules[0].lockKeys[0].range: the placeholder {tenantId} has no attribute',
+    ],
+    [
+      'no literal text to tell a lock by',
+      { hash: '{value}', range: '{value}' },
+      {},
+      'rules[0].lockKeys[0].hash: must start with literal text',
+    ],
     ['an empty sort key', { hash: 'L#{value}', range: '' }, {}, 'rules[0].lockKeys[0].range: must not be empty'],
   ])('refuses %s, naming the field', (_what, lockKey, extra, message) => {
     const parsed = parseConventionFile(file(lockKey, extra));

@@ -10,10 +10,28 @@ describe('packFixes', () => {
   const cases: { name: string; fixes: PackableFix[]; limit?: number; expected: number[][] }[] = [
     { name: 'no fixes: no transactions', fixes: [], expected: [] },
     { name: 'independent fixes share one transaction', fixes: [fix('a', 'A'), fix('b', 'B'), fix('c')], expected: [[0, 1, 2]] },
-    { name: 'two fixes on one account go apart (DynamoDB refuses one item twice)', fixes: [fix('email', 'A'), fix('handle', 'A')], expected: [[0], [1]] },
-    { name: 'a later fix fills the first transaction it fits in', fixes: [fix('x', 'A'), fix('y', 'A'), fix('z', 'B')], expected: [[0, 2], [1]] },
-    { name: 'the limit counts actions, not fixes', fixes: [fix('a', 'A'), fix('b', 'B'), fix('c', 'C')], limit: 5, expected: [[0, 1], [2]] },
-    { name: 'a one-action fix fills the gap left by two-action fixes', fixes: [fix('a', 'A'), fix('b', 'B'), fix('c', 'C'), fix('d')], limit: 5, expected: [[0, 1, 3], [2]] },
+    {
+      name: 'two fixes on one account go apart (DynamoDB refuses one item twice)',
+      fixes: [fix('email', 'A'), fix('handle', 'A')],
+      expected: [[0], [1]],
+    },
+    {
+      name: 'a later fix fills the first transaction it fits in',
+      fixes: [fix('x', 'A'), fix('y', 'A'), fix('z', 'B')],
+      expected: [[0, 2], [1]],
+    },
+    {
+      name: 'the limit counts actions, not fixes',
+      fixes: [fix('a', 'A'), fix('b', 'B'), fix('c', 'C')],
+      limit: 5,
+      expected: [[0, 1], [2]],
+    },
+    {
+      name: 'a one-action fix fills the gap left by two-action fixes',
+      fixes: [fix('a', 'A'), fix('b', 'B'), fix('c', 'C'), fix('d')],
+      limit: 5,
+      expected: [[0, 1, 3], [2]],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {

@@ -33,9 +33,12 @@ export function packFixes(fixes: readonly PackableFix[], limit: number = MAX_TRA
   for (const [index, fix] of fixes.entries()) {
     const own = new Set(fix.items);
     if (fix.items.length === 0) return err('validation', `fix ${index + 1} has no actions`);
-    if (own.size !== fix.items.length) return err('validation', `fix ${index + 1} touches one item twice: DynamoDB refuses such a transaction`);
-    if (fix.items.length > limit) return err('validation', `fix ${index + 1} has ${fix.items.length} actions, more than the ${limit} of one transaction`);
-    const fits = (t: (typeof packed)[number]): boolean => t.actions + fix.items.length <= limit && fix.items.every((item) => !t.items.has(item));
+    if (own.size !== fix.items.length)
+      return err('validation', `fix ${index + 1} touches one item twice: DynamoDB refuses such a transaction`);
+    if (fix.items.length > limit)
+      return err('validation', `fix ${index + 1} has ${fix.items.length} actions, more than the ${limit} of one transaction`);
+    const fits = (t: (typeof packed)[number]): boolean =>
+      t.actions + fix.items.length <= limit && fix.items.every((item) => !t.items.has(item));
     const target = packed.slice(-OPEN_TRANSACTIONS).find(fits);
     if (target) {
       target.fixes.push(index);

@@ -5,7 +5,13 @@ import { PROBLEM_ID_PATTERN, problemId, selectProblems } from './select';
 const problems: Problem[] = [
   { kind: 'orphan-lock', rule: 'HANDLE', value: 'ada', lock: { PK: 'UNIQ#HANDLE#ada', SK: 'LOCK' } },
   { kind: 'missing-lock', rule: 'EMAIL', value: 'b@x.io', accounts: [{ PK: 'ACCT#b', SK: 'PROFILE' }] },
-  { kind: 'orphan-lock', rule: 'EMAIL', value: 'c@x.io', scope: { org: 'acme', app: 'x' }, lock: { SK: 'LOCK', PK: 'UNIQ#EMAIL#acme#c@x.io' } },
+  {
+    kind: 'orphan-lock',
+    rule: 'EMAIL',
+    value: 'c@x.io',
+    scope: { org: 'acme', app: 'x' },
+    lock: { SK: 'LOCK', PK: 'UNIQ#EMAIL#acme#c@x.io' },
+  },
 ];
 
 describe('selectProblems', () => {
@@ -22,13 +28,21 @@ describe('selectProblems', () => {
   });
 
   it('gives the same id whatever the order of key and scope attributes', () => {
-    const reordered: Problem = { kind: 'orphan-lock', rule: 'EMAIL', value: 'c@x.io', scope: { app: 'x', org: 'acme' }, lock: { PK: 'UNIQ#EMAIL#acme#c@x.io', SK: 'LOCK' } };
+    const reordered: Problem = {
+      kind: 'orphan-lock',
+      rule: 'EMAIL',
+      value: 'c@x.io',
+      scope: { app: 'x', org: 'acme' },
+      lock: { PK: 'UNIQ#EMAIL#acme#c@x.io', SK: 'LOCK' },
+    };
     expect(problemId(reordered)).toBe(problemId(problems[2]!));
     expect(problemId(problems[0]!)).not.toBe(problemId(problems[2]!));
   });
 
   it('ids are short, of one shape, and distinct over many similar problems', () => {
-    const ids = Array.from({ length: 20_000 }, (_, i) => problemId({ kind: 'orphan-lock', rule: 'EMAIL', value: `u${i}@x.io`, lock: { PK: `UNIQ#EMAIL#u${i}@x.io`, SK: 'LOCK' } }));
+    const ids = Array.from({ length: 20_000 }, (_, i) =>
+      problemId({ kind: 'orphan-lock', rule: 'EMAIL', value: `u${i}@x.io`, lock: { PK: `UNIQ#EMAIL#u${i}@x.io`, SK: 'LOCK' } }),
+    );
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.every((id) => PROBLEM_ID_PATTERN.test(id))).toBe(true);
   });

@@ -41,7 +41,10 @@ export function problemId(problem: Problem): string {
 }
 
 /** The selected problems in report order, and how many selected ids the report does not hold. */
-export function selectProblems(problems: readonly Problem[], selection: RepairSelection): { readonly problems: Problem[]; readonly unknownIds: number } {
+export function selectProblems(
+  problems: readonly Problem[],
+  selection: RepairSelection,
+): { readonly problems: Problem[]; readonly unknownIds: number } {
   const kinds = selection.kinds ? new Set(selection.kinds) : undefined;
   const ids = selection.ids ? new Set(selection.ids) : undefined;
   const found = new Set<string>();

@@ -56,7 +56,9 @@ export interface AccountTarget {
 export function findRule(convention: Convention, name: string): Result<LockRule> {
   const rule = convention.rules.find((r) => r.name === name) ?? convention.rules.find((r) => r.name.toLowerCase() === name.toLowerCase());
   if (rule) return ok(rule);
-  return err('validation', `no rule named \`${name}\`; this convention has ${convention.rules.map((r) => r.name).join(', ')}`, { field: 'rule' });
+  return err('validation', `no rule named \`${name}\`; this convention has ${convention.rules.map((r) => r.name).join(', ')}`, {
+    field: 'rule',
+  });
 }
 
 /** How a rule is named in sentences: `handle`, `email`. */
@@ -73,14 +75,26 @@ export function lockTarget(ctx: BuildContext, rule: LockRule, value: string, sco
   if (normalized.length === 0) return err('validation', `${rule.name}: the value is empty after normalization`, { field: 'value' });
   const scoped = isScoped(rule);
   if (scoped && (scope === undefined || scope.length !== Object.keys(rule.scope ?? {}).length || scope.some((s) => s === ''))) {
-    return err('validation', `${rule.name} is unique within ${Object.values(rule.scope ?? {}).join(' + ')}: its lock key needs the scope, and none was given`, { field: 'scope' });
+    return err(
+      'validation',
+      `${rule.name} is unique within ${Object.values(rule.scope ?? {}).join(' + ')}: its lock key needs the scope, and none was given`,
+      { field: 'scope' },
+    );
   }
   const limits = checkLockKeyLimits(rule, normalized);
   if (!limits.ok) return limits;
   const text = formatLockKey(rule, normalized, undefined, scoped ? scope : undefined);
-  if (utf8Bytes(text.hash) > PARTITION_KEY_MAX_BYTES) return err('validation', `${rule.name}: the lock key with its scope is longer than DynamoDB's ${PARTITION_KEY_MAX_BYTES} bytes`, { field: 'value' });
+  if (utf8Bytes(text.hash) > PARTITION_KEY_MAX_BYTES)
+    return err('validation', `${rule.name}: the lock key with its scope is longer than DynamoDB's ${PARTITION_KEY_MAX_BYTES} bytes`, {
+      field: 'value',
+    });
   const keys = ctx.convention.keys;
-  if (keys.range && text.range === undefined) return err('validation', `${rule.name}: the table has a sort key \`${keys.range.name}\` but the rule's lock template has no sort key value`, { field: 'rule' });
+  if (keys.range && text.range === undefined)
+    return err(
+      'validation',
+      `${rule.name}: the table has a sort key \`${keys.range.name}\` but the rule's lock template has no sort key value`,
+      { field: 'rule' },
+    );
   const key: Record<string, PlainValue> = { [keys.hash.name]: text.hash };
   if (keys.range && text.range !== undefined) key[keys.range.name] = text.range;
   const json = keyJson(key, keys, 'lock key');
@@ -92,7 +106,13 @@ export function lockTarget(ctx: BuildContext, rule: LockRule, value: string, sco
  * The lock to release: the canonical key for the value, or an explicit key (a legacy template or an
  * un-normalized value) that must read as a lock of this rule whose value normalizes to the same.
  */
-export function existingLockTarget(ctx: BuildContext, rule: LockRule, value: string, explicit: PlainKey | undefined, scope?: ScopeValues): Result<LockTarget> {
+export function existingLockTarget(
+  ctx: BuildContext,
+  rule: LockRule,
+  value: string,
+  explicit: PlainKey | undefined,
+  scope?: ScopeValues,
+): Result<LockTarget> {
   if (explicit === undefined) return lockTarget(ctx, rule, value, scope);
   const keys = ctx.convention.keys;
   const json = keyJson(explicit, keys, 'lock');
@@ -108,7 +128,11 @@ export function existingLockTarget(ctx: BuildContext, rule: LockRule, value: str
   // The key names its own scope; a scope given beside it must be the same one.
   const keyScope = isScoped(rule) ? lockScope(rule, parsed.parts) : undefined;
   if (scope !== undefined && keyScope !== undefined && scope.join('\u0000') !== keyScope.join('\u0000')) {
-    return err('validation', `${text} is the lock of ${q(normalized)}${scopeWords(scopeRecord(rule, keyScope))}, not${scopeWords(scopeRecord(rule, scope))}`, { field: 'scope' });
+    return err(
+      'validation',
+      `${text} is the lock of ${q(normalized)}${scopeWords(scopeRecord(rule, keyScope))}, not${scopeWords(scopeRecord(rule, scope))}`,
+      { field: 'scope' },
+    );
   }
   const canonical = lockTarget(ctx, rule, value, keyScope);
   if (!canonical.ok) return canonical;
@@ -127,7 +151,10 @@ export function lockPutItem(ctx: BuildContext, lock: LockTarget, account: Accoun
  * equality per scope attribute. Names and values are added to `p`.
  */
 export function holdsCondition(p: Placeholders, lock: Pick<LockTarget, 'rule' | 'scope'>, stored: string): string {
-  return [`${p.name(lock.rule.attribute, 'attr')} = ${p.value(valueJson(lock.rule, stored), 'stored')}`, ...inScopeConditions(p, lock)].join(' AND ');
+  return [
+    `${p.name(lock.rule.attribute, 'attr')} = ${p.value(valueJson(lock.rule, stored), 'stored')}`,
+    ...inScopeConditions(p, lock),
+  ].join(' AND ');
 }
 
 /**
@@ -136,7 +163,9 @@ export function holdsCondition(p: Placeholders, lock: Pick<LockTarget, 'rule' | 
  * now locks) would pass, and the transaction would delete or overwrite that other account's lock.
  */
 export function inScopeConditions(p: Placeholders, lock: Pick<LockTarget, 'rule' | 'scope'>): string[] {
-  return Object.entries(scopeRecord(lock.rule, lock.scope) ?? {}).map(([attribute, v], i) => scopeComparison(p, attribute, v, `scope${i}`, '='));
+  return Object.entries(scopeRecord(lock.rule, lock.scope) ?? {}).map(([attribute, v], i) =>
+    scopeComparison(p, attribute, v, `scope${i}`, '='),
+  );
 }
 
 const NUMBER_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -170,11 +199,15 @@ export function accountTarget(ctx: BuildContext, key: PlainKey, field = 'account
     }
   }
   if (typeof hash === 'string') {
-    const lockPrefix = [...lockPrefixes, ...rules.flatMap((r) => r.lockKeys.map((t) => compileHash(t.hash).prefix))].find((p) => p !== '' && hash.startsWith(p));
-    if (lockPrefix !== undefined) return err('validation', `${text} looks like a lock key (prefix \`${lockPrefix}\`), not an account`, { field });
+    const lockPrefix = [...lockPrefixes, ...rules.flatMap((r) => r.lockKeys.map((t) => compileHash(t.hash).prefix))].find(
+      (p) => p !== '' && hash.startsWith(p),
+    );
+    if (lockPrefix !== undefined)
+      return err('validation', `${text} looks like a lock key (prefix \`${lockPrefix}\`), not an account`, { field });
     // A lock whose partition key has no literal prefix (the value bare in it) is told by its sort key.
     const range = keys.range ? key[keys.range.name] : undefined;
-    if (parseLockKey(ctx.convention, hash, typeof range === 'string' ? range : undefined).kind === 'lock') return err('validation', `${text} is a lock key under this convention, not an account`, { field });
+    if (parseLockKey(ctx.convention, hash, typeof range === 'string' ? range : undefined).kind === 'lock')
+      return err('validation', `${text} is a lock key under this convention, not an account`, { field });
   }
   const owner = hash === undefined ? undefined : keyValueJson(keys.hash, hash, field);
   if (!owner?.ok) return err('validation', `${field} lacks ${keys.hash.name}`, { field });
@@ -216,7 +249,12 @@ export function onlyALock(ctx: BuildContext, p: Placeholders): string {
   const attributes = [...new Set(rules.map((r) => r.attribute))].filter((a) => !carried.has(a));
   const parts = attributes.map((a, i) => `attribute_not_exists(${p.name(a, `ra${i}`)})`);
   const markerOnLocks = rules.some((r) => account.kind === 'attribute-equals' && r.lockItem?.[account.attribute] === account.value);
-  if (account.kind === 'attribute-equals' && account.attribute !== keys.hash.name && account.attribute !== keys.range?.name && !markerOnLocks) {
+  if (
+    account.kind === 'attribute-equals' &&
+    account.attribute !== keys.hash.name &&
+    account.attribute !== keys.range?.name &&
+    !markerOnLocks
+  ) {
     const n = p.name(account.attribute, 'acct');
     parts.push(`(attribute_not_exists(${n}) OR ${n} <> ${p.value(str(account.value), 'acct')})`);
   }
@@ -224,7 +262,8 @@ export function onlyALock(ctx: BuildContext, p: Placeholders): string {
 }
 
 /** Joins condition parts with AND, skipping empty ones (undefined when nothing is left). */
-export const allOf = (...parts: readonly (string | undefined)[]): string | undefined => parts.filter((x): x is string => !!x).join(' AND ') || undefined;
+export const allOf = (...parts: readonly (string | undefined)[]): string | undefined =>
+  parts.filter((x): x is string => !!x).join(' AND ') || undefined;
 
 /** Assembles one transactional action with its placeholders and `ALL_OLD`, so a failure returns the item. */
 export function makeItem(
@@ -259,7 +298,13 @@ export function lockTableOf(ctx: BuildContext): string {
 }
 
 /** makeItem for an action on a lock item (it lives in the lock table when the convention names one). */
-export function makeLockItem(ctx: BuildContext, operation: 'Put' | 'Delete' | 'ConditionCheck', target: ItemJson, p: Placeholders, condition: string | undefined): TransactItemJson {
+export function makeLockItem(
+  ctx: BuildContext,
+  operation: 'Put' | 'Delete' | 'ConditionCheck',
+  target: ItemJson,
+  p: Placeholders,
+  condition: string | undefined,
+): TransactItemJson {
   return makeItem({ ...ctx, table: lockTableOf(ctx) }, operation, target, p, condition);
 }
 
@@ -269,7 +314,10 @@ export class ActionList {
   readonly actions: ActionMeta[] = [];
 
   /** Adds one action and its explanation. */
-  add(item: TransactItemJson, meta: { role: ActionRole; key: PlainKey; keyText: string; rule?: LockRule; value?: string; explanation: string; failure: string }): void {
+  add(
+    item: TransactItemJson,
+    meta: { role: ActionRole; key: PlainKey; keyText: string; rule?: LockRule; value?: string; explanation: string; failure: string },
+  ): void {
     const { rule, ...rest } = meta;
     this.actions.push({ index: this.items.length, ...rest, ...(rule ? { rule: rule.name, attribute: rule.attribute } : {}) });
     this.items.push(item);

@@ -70,17 +70,21 @@ export function buildSignup(ctx: BuildContext, spec: SignupSpec): Result<BuiltTr
   const account = accountTarget(ctx, spec.account);
   if (!account.ok) return account;
   // A scoped value's scope is what the new account will store in its scope attributes.
-  const values = resolveValues(ctx, spec.values, (rule) => (isScoped(rule) ? accountScope(rule, attributesAsItem(spec.attributes)) : undefined));
+  const values = resolveValues(ctx, spec.values, (rule) =>
+    isScoped(rule) ? accountScope(rule, attributesAsItem(spec.attributes)) : undefined,
+  );
   if (!values.ok) return values;
   const item: Record<string, AttributeValueJson> = { ...account.value.json };
   const matcher = ctx.convention.account;
   if (matcher.kind === 'attribute-equals') item[matcher.attribute] = str(matcher.value);
   for (const [name, value] of Object.entries(spec.attributes ?? {})) {
-    if (name in item) return err('validation', `attribute \`${name}\` is already set by the key or the convention`, { field: `attributes.${name}` });
+    if (name in item)
+      return err('validation', `attribute \`${name}\` is already set by the key or the convention`, { field: `attributes.${name}` });
     item[name] = str(value);
   }
   for (const { rule, stored } of values.value) {
-    if (rule.attribute in item) return err('validation', `attribute \`${rule.attribute}\` (rule ${rule.name}) is set twice`, { field: `values.${rule.name}` });
+    if (rule.attribute in item)
+      return err('validation', `attribute \`${rule.attribute}\` (rule ${rule.name}) is set twice`, { field: `values.${rule.name}` });
     item[rule.attribute] = valueJson(rule, stored);
   }
   const list = new ActionList();
@@ -118,7 +122,8 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
   if (!rule.ok) return rule;
   const account = accountTarget(ctx, spec.account);
   if (!account.ok) return account;
-  if (spec.from === spec.to) return err('validation', `${account.value.text} already stores ${q(spec.to)}; nothing to change`, { field: 'to' });
+  if (spec.from === spec.to)
+    return err('validation', `${account.value.text} already stores ${q(spec.to)}; nothing to change`, { field: 'to' });
   const oldLock = lockTarget(ctx, rule.value, spec.from, spec.scope);
   if (!oldLock.ok) return err('validation', oldLock.error.message, { field: 'from' });
   const newLock = lockTarget(ctx, rule.value, spec.to, spec.scope);
@@ -159,7 +164,9 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
   const u = new Placeholders();
   const attr = u.name(rule.value.attribute, 'attr');
   const update = `SET ${attr} = ${u.value(valueJson(rule.value, spec.to), 'to')}`;
-  const stillHolds = [`${attr} = ${u.value(valueJson(rule.value, spec.from), 'from')}`, ...inScopeConditions(u, oldLock.value)].join(' AND ');
+  const stillHolds = [`${attr} = ${u.value(valueJson(rule.value, spec.from), 'from')}`, ...inScopeConditions(u, oldLock.value)].join(
+    ' AND ',
+  );
   list.add(makeItem(ctx, 'Update', account.value.json, u, stillHolds, update), {
     role: 'update-account',
     key: account.value.key,
@@ -178,7 +185,9 @@ export function buildChangeValue(ctx: BuildContext, spec: ChangeValueSpec): Resu
     summary: `Change ${label} of ${account.value.text} from ${q(spec.from)} to ${q(spec.to)}`,
     guards: {
       guarded: [
-        ...(sameLock ? [`the shared lock ${oldLock.value.text} still exists`] : [`nobody holds the lock ${newLock.value.text}`, `the old lock ${oldLock.value.text} exists`]),
+        ...(sameLock
+          ? [`the shared lock ${oldLock.value.text} still exists`]
+          : [`nobody holds the lock ${newLock.value.text}`, `the old lock ${oldLock.value.text} exists`]),
         `${account.value.text} still has ${rule.value.attribute} exactly ${valueWords({ ...oldLock.value, value: spec.from })}`,
       ],
       notGuarded: [`other accounts holding ${q(newLock.value.value)} without a lock are not checked`],
@@ -199,7 +208,9 @@ export function buildDeleteAccount(ctx: BuildContext, spec: DeleteAccountSpec): 
   const p = new Placeholders();
   const pk = ctx.convention.keys.hash.name;
   const parts = [`attribute_exists(${p.name(pk, 'pk')})`];
-  values.value.forEach(({ rule, stored, lock }, i) => parts.push(`${p.name(rule.attribute, `a${i}`)} = ${p.value(valueJson(rule, stored), `s${i}`)}`, ...inScopeConditions(p, lock)));
+  values.value.forEach(({ rule, stored, lock }, i) =>
+    parts.push(`${p.name(rule.attribute, `a${i}`)} = ${p.value(valueJson(rule, stored), `s${i}`)}`, ...inScopeConditions(p, lock)),
+  );
   // The values the account must still hold are exactly those whose locks are deleted; an account without values is deleted on existence alone.
   list.add(makeItem(ctx, 'Delete', account.value.json, p, parts.join(' AND ')), {
     role: 'delete-account',
@@ -230,7 +241,10 @@ export function buildDeleteAccount(ctx: BuildContext, spec: DeleteAccountSpec): 
     confirm: String(account.value.key[ctx.convention.keys.hash.name]),
     summary: `Delete the account ${account.value.text} and its ${values.value.length} lock(s)`,
     guards: {
-      guarded: [`${account.value.text} exists and its protected values are unchanged since the preview`, ...(ctx.convention.ownerAttribute ? [`no deleted lock names another account`] : [])],
+      guarded: [
+        `${account.value.text} exists and its protected values are unchanged since the preview`,
+        ...(ctx.convention.ownerAttribute ? [`no deleted lock names another account`] : []),
+      ],
       notGuarded: ctx.convention.ownerAttribute
         ? []
         : [`locks carry no owner here: if another account holds one of these values too (duplicate-value), its lock is deleted as well`],

@@ -2,7 +2,26 @@
 import { scopeRecord, scopeWords } from '../conventions/scope';
 import { err, ok, type Result } from '../result';
 import { shownText } from '../terminal-text';
-import { accountTarget, ActionList, allOf, onlyALock, type BuildContext, existingLockTarget, findRule, holdsCondition, lockPutItem, lockTarget, makeItem, makeLockItem, normalizeFor, q, ruleLabel, scopeComparison, valueJson, valueWords } from './build-common';
+import {
+  accountTarget,
+  ActionList,
+  allOf,
+  onlyALock,
+  type BuildContext,
+  existingLockTarget,
+  findRule,
+  holdsCondition,
+  lockPutItem,
+  lockTarget,
+  makeItem,
+  makeLockItem,
+  normalizeFor,
+  q,
+  ruleLabel,
+  scopeComparison,
+  valueJson,
+  valueWords,
+} from './build-common';
 import { plainToJson, Placeholders } from './dynamo-json';
 import type { BuiltTransaction, ClaimSpec, ReleaseSpec } from './types';
 
@@ -22,7 +41,11 @@ export function buildClaim(ctx: BuildContext, spec: ClaimSpec): Result<BuiltTran
   const v = lock.value.value;
   const vw = valueWords(lock.value);
   if (normalizeFor(rule.value, spec.stored) !== v) {
-    return err('validation', `${account.value.text} stores ${rule.value.attribute} = ${q(spec.stored)}, which is not ${label} ${q(v)} under this rule's normalization`, { field: 'stored' });
+    return err(
+      'validation',
+      `${account.value.text} stores ${rule.value.attribute} = ${q(spec.stored)}, which is not ${label} ${q(v)} under this rule's normalization`,
+      { field: 'stored' },
+    );
   }
   const { keys, ownerAttribute } = ctx.convention;
   const list = new ActionList();
@@ -42,7 +65,11 @@ export function buildClaim(ctx: BuildContext, spec: ClaimSpec): Result<BuiltTran
 
   const check = new Placeholders();
   const scope = scopeRecord(rule.value, lock.value.scope);
-  const scopeText = scope ? ` and ${Object.entries(scope).map(([k, s]) => `${k} = ${q(s)}`).join(', ')}` : '';
+  const scopeText = scope
+    ? ` and ${Object.entries(scope)
+        .map(([k, s]) => `${k} = ${q(s)}`)
+        .join(', ')}`
+    : '';
   list.add(makeItem(ctx, 'ConditionCheck', account.value.json, check, holdsCondition(check, lock.value, spec.stored)), {
     role: 'check-account',
     key: account.value.key,
@@ -104,12 +131,16 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
       const ownerJson = plainToJson(spec.lockOwner.value, keys.hash.type);
       condition += ` AND ${o} = ${del.value(ownerJson, 'owner')}`;
       ownerWords = ` and it still names ${String(spec.lockOwner.value)} as owner`;
-      guarded.push(`the lock still names ${shownText(String(spec.lockOwner.value))} in \`${ownerAttribute}\` (it was not re-claimed meanwhile)`);
+      guarded.push(
+        `the lock still names ${shownText(String(spec.lockOwner.value))} in \`${ownerAttribute}\` (it was not re-claimed meanwhile)`,
+      );
     }
   } else if (ownerAttribute !== undefined) {
     notGuarded.push(`the lock's owner (\`${ownerAttribute}\`) was not read, so a lock re-claimed meanwhile would be deleted too`);
   }
-  guarded.push(`the deleted item carries none of the rules' attributes (${[...new Set(ctx.convention.rules.map((r) => r.attribute))].join(', ')}): it is a lock, never an account`);
+  guarded.push(
+    `the deleted item carries none of the rules' attributes (${[...new Set(ctx.convention.rules.map((r) => r.attribute))].join(', ')}): it is a lock, never an account`,
+  );
   list.add(makeLockItem(ctx, 'Delete', lock.value.json, del, allOf(condition, onlyALock(ctx, del))), {
     role: 'delete-lock',
     key: lock.value.key,
@@ -117,7 +148,9 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
     rule: rule.value,
     value: v,
     explanation: `Delete ${lock.value.text} only if it exists${ownerWords}`,
-    failure: ownerWords ? `the lock ${lock.value.text} is gone or now names another owner — it changed since the preview` : `the lock ${lock.value.text} no longer exists (already released)`,
+    failure: ownerWords
+      ? `the lock ${lock.value.text} is gone or now names another owner — it changed since the preview`
+      : `the lock ${lock.value.text} no longer exists (already released)`,
   });
 
   if (spec.holder) {
@@ -128,7 +161,10 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
     const attr = check.name(rule.value.attribute, 'attr');
     const seen = spec.holder.seen;
     // For a scoped rule the holder holds the value only in the lock's scope: read in another scope, it cannot.
-    const otherScope = lockScope !== undefined && spec.holder.seenScope !== undefined && spec.holder.seenScope.join('\u0000') !== (lock.value.scope ?? []).join('\u0000');
+    const otherScope =
+      lockScope !== undefined &&
+      spec.holder.seenScope !== undefined &&
+      spec.holder.seenScope.join('\u0000') !== (lock.value.scope ?? []).join('\u0000');
     let cond: string;
     let words: string;
     if (seen?.state === 'absent') {
@@ -137,7 +173,11 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
       guarded.push(`${h} still has no ${rule.value.attribute}`);
     } else if (seen?.state === 'value' && normalizeFor(rule.value, seen.value) === v) {
       if (!otherScope) {
-        return err('conflict', `${h} still holds ${label} ${vw} (stored as ${q(seen.value)}); releasing its lock would let someone else take it`, { field: 'holder' });
+        return err(
+          'conflict',
+          `${h} still holds ${label} ${vw} (stored as ${q(seen.value)}); releasing its lock would let someone else take it`,
+          { field: 'holder' },
+        );
       }
       // It held this very value, in another scope: only "no value" or "still outside the lock's scope" (below) may pass;
       // pinning the value it had would let it move into the lock's scope with that value and still pass.
@@ -155,7 +195,9 @@ export function buildRelease(ctx: BuildContext, spec: ReleaseSpec): Result<Built
       words = `no longer holds it: ${rule.value.attribute} is absent or not exactly ${forms.map(q).join(' / ')}`;
       guarded.push(`${h}'s ${rule.value.attribute} is not exactly ${forms.map(q).join(' or ')}`);
       if (rule.value.normalize.length > 0) {
-        notGuarded.push(`other spellings that the rule's normalization (${rule.value.normalize.join(', ')}) folds into ${q(v)} are not excluded by the condition on ${h}; the fresh lookup before sending catches them`);
+        notGuarded.push(
+          `other spellings that the rule's normalization (${rule.value.normalize.join(', ')}) folds into ${q(v)} are not excluded by the condition on ${h}; the fresh lookup before sending catches them`,
+        );
       }
     }
     if (lockScope !== undefined) {

@@ -78,13 +78,17 @@ describe.each(CASES)('builders on $name', (c) => {
     expect(put.ConditionExpression).toBe('attribute_not_exists(#pk)');
     expect(put.ExpressionAttributeNames).toEqual({ '#pk': pk });
     const item = put.Item as Record<string, { S: string }>;
-    const normalized = c.convention.rules.find((r) => r.name === c.rule)!.normalize.includes('lowercase') ? 'ada@lovelace.io' : ' Ada@Lovelace.io ';
+    const normalized = c.convention.rules.find((r) => r.name === c.rule)!.normalize.includes('lowercase')
+      ? 'ada@lovelace.io'
+      : ' Ada@Lovelace.io ';
     expect(item[pk]!.S).toContain(c.convention.rules[0]!.normalize.includes('trim') ? normalized.trim() : normalized);
     if (owner) expect(item[owner]).toEqual({ S: String(c.account[pk]) });
     // The key and exactly the attributes the library writes on its locks (OneTable's _type, ElectroDB's entity fields).
     const rule = c.convention.rules.find((r) => r.name === c.rule)!;
     const lockItem = Object.keys(rule.lockItem ?? {});
-    expect(Object.keys(item).sort()).toEqual([...(owner ? [owner] : []), pk, ...(c.convention.keys.range ? [c.convention.keys.range.name] : []), ...lockItem].sort());
+    expect(Object.keys(item).sort()).toEqual(
+      [...(owner ? [owner] : []), pk, ...(c.convention.keys.range ? [c.convention.keys.range.name] : []), ...lockItem].sort(),
+    );
     if (rule.lockItem?.['value'] === '{raw}') expect(item['value']).toEqual({ S: ' Ada@Lovelace.io ' });
     const check = body(b.items[1]!);
     expect(check.ConditionExpression).toBe('#attr = :stored');
@@ -104,7 +108,9 @@ describe.each(CASES)('builders on $name', (c) => {
     expect(ops(b)).toEqual(['Delete', 'ConditionCheck']);
     const del = body(b.items[0]!);
     expect(del.ConditionExpression).toBe(`${owner ? 'attribute_exists(#pk) AND #owner = :owner' : 'attribute_exists(#pk)'} AND ${guard}`);
-    expect(Object.values(del.ExpressionAttributeNames as Record<string, string>)).toEqual(expect.arrayContaining(c.convention.rules.map((r) => r.attribute)));
+    expect(Object.values(del.ExpressionAttributeNames as Record<string, string>)).toEqual(
+      expect.arrayContaining(c.convention.rules.map((r) => r.attribute)),
+    );
     expect(body(b.items[1]!).ConditionExpression).toBe('attribute_not_exists(#attr) OR #attr = :seen');
     expect(b.guards.notGuarded.join(' ')).toMatch(/no condition for "no account holds/);
   });
@@ -120,7 +126,12 @@ describe.each(CASES)('builders on $name', (c) => {
   });
 
   it('release refuses when the holder read at preview still holds the value', () => {
-    const r = buildTransaction(TABLE, c.convention, { kind: 'release', rule: c.rule, value: 'ada', holder: { key: c.other, seen: { state: 'value', value: 'ada' } } });
+    const r = buildTransaction(TABLE, c.convention, {
+      kind: 'release',
+      rule: c.rule,
+      value: 'ada',
+      holder: { key: c.other, seen: { state: 'value', value: 'ada' } },
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.kind).toBe('conflict');
   });
@@ -132,14 +143,17 @@ describe.each(CASES)('builders on $name', (c) => {
     for (const item of b.items) expect(body(item).ConditionExpression).toBe('attribute_not_exists(#pk)');
     const account = body(b.items[0]!).Item as Record<string, unknown>;
     for (const [i, r] of c.convention.rules.entries()) expect(account[r.attribute]).toEqual({ S: `v${i}-백과` });
-    if (c.convention.account.kind === 'attribute-equals') expect(account[c.convention.account.attribute]).toEqual({ S: c.convention.account.value });
+    if (c.convention.account.kind === 'attribute-equals')
+      expect(account[c.convention.account.attribute]).toEqual({ S: c.convention.account.value });
     expect(b.confirm).toBe(String(c.account[pk]));
   });
 
   it('change value puts the new lock, deletes the old one and updates the account on the old value', () => {
     const b = build(c, { kind: 'change-value', account: c.account, rule: c.rule, from: 'old', to: 'new' });
     expect(ops(b)).toEqual(['Put', 'Delete', 'Update']);
-    expect(body(b.items[1]!).ConditionExpression).toBe(`${owner ? 'attribute_exists(#pk) AND (attribute_not_exists(#owner) OR #owner = :owner)' : 'attribute_exists(#pk)'} AND ${guard}`);
+    expect(body(b.items[1]!).ConditionExpression).toBe(
+      `${owner ? 'attribute_exists(#pk) AND (attribute_not_exists(#owner) OR #owner = :owner)' : 'attribute_exists(#pk)'} AND ${guard}`,
+    );
     const update = body(b.items[2]!);
     expect(update.UpdateExpression).toBe('SET #attr = :to');
     expect(update.ConditionExpression).toBe('#attr = :from');
@@ -163,14 +177,46 @@ describe('builder validation', () => {
 
   it.each([
     ['an unknown rule', { kind: 'claim', rule: 'PHONE', value: 'x', account: c.account, stored: 'x' }, /no rule named `PHONE`/],
-    ['a stored value that is another value', { kind: 'claim', rule: 'EMAIL', value: 'ada@x.io', account: c.account, stored: 'bob@x.io' }, /stores email = `bob@x.io`/],
-    ['an account key that is a lock', { kind: 'claim', rule: 'EMAIL', value: 'a', account: { PK: 'UNIQ#EMAIL#a', SK: 'LOCK' }, stored: 'a' }, /not an account key|looks like a lock/],
-    ['a wrong account range', { kind: 'claim', rule: 'EMAIL', value: 'a', account: { PK: 'ACCT#1', SK: 'OTHER' }, stored: 'a' }, /SK must be `PROFILE`/],
-    ['a number for a string key', { kind: 'claim', rule: 'EMAIL', value: 'a', account: { PK: 7, SK: 'PROFILE' }, stored: 'a' }, /PK is a string key \(S\)/],
-    ['a missing range key', { kind: 'claim', rule: 'EMAIL', value: 'a', account: { PK: 'ACCT#1' }, stored: 'a' }, /lacks the key attribute `SK`/],
-    ['an extra key attribute', { kind: 'claim', rule: 'EMAIL', value: 'a', account: { PK: 'ACCT#1', SK: 'PROFILE', x: 1 }, stored: 'a' }, /`x`, which is not a key attribute/],
-    ['a value empty after trimming', { kind: 'claim', rule: 'EMAIL', value: '   ', account: c.account, stored: '   ' }, /empty after normalization/],
-    ['a value too long for the key', { kind: 'claim', rule: 'EMAIL', value: '가'.repeat(700), account: c.account, stored: '가'.repeat(700) }, /bytes in UTF-8/],
+    [
+      'a stored value that is another value',
+      { kind: 'claim', rule: 'EMAIL', value: 'ada@x.io', account: c.account, stored: 'bob@x.io' },
+      /stores email = `bob@x.io`/,
+    ],
+    [
+      'an account key that is a lock',
+      { kind: 'claim', rule: 'EMAIL', value: 'a', account: { PK: 'UNIQ#EMAIL#a', SK: 'LOCK' }, stored: 'a' },
+      /not an account key|looks like a lock/,
+    ],
+    [
+      'a wrong account range',
+      { kind: 'claim', rule: 'EMAIL', value: 'a', account: { PK: 'ACCT#1', SK: 'OTHER' }, stored: 'a' },
+      /SK must be `PROFILE`/,
+    ],
+    [
+      'a number for a string key',
+      { kind: 'claim', rule: 'EMAIL', value: 'a', account: { PK: 7, SK: 'PROFILE' }, stored: 'a' },
+      /PK is a string key \(S\)/,
+    ],
+    [
+      'a missing range key',
+      { kind: 'claim', rule: 'EMAIL', value: 'a', account: { PK: 'ACCT#1' }, stored: 'a' },
+      /lacks the key attribute `SK`/,
+    ],
+    [
+      'an extra key attribute',
+      { kind: 'claim', rule: 'EMAIL', value: 'a', account: { PK: 'ACCT#1', SK: 'PROFILE', x: 1 }, stored: 'a' },
+      /`x`, which is not a key attribute/,
+    ],
+    [
+      'a value empty after trimming',
+      { kind: 'claim', rule: 'EMAIL', value: '   ', account: c.account, stored: '   ' },
+      /empty after normalization/,
+    ],
+    [
+      'a value too long for the key',
+      { kind: 'claim', rule: 'EMAIL', value: '가'.repeat(700), account: c.account, stored: '가'.repeat(700) },
+      /bytes in UTF-8/,
+    ],
     ['a change to the same value', { kind: 'change-value', rule: 'EMAIL', account: c.account, from: 'a', to: 'a' }, /nothing to change/],
   ] as const)('rejects %s', (_name, spec, message) => {
     const r = buildTransaction(TABLE, c.convention, spec as TransactionSpec);
@@ -179,7 +225,13 @@ describe('builder validation', () => {
   });
 
   it('a case-only change keeps the shared lock and only updates the account', () => {
-    const r = buildTransaction(TABLE, c.convention, { kind: 'change-value', rule: 'EMAIL', account: c.account, from: 'Ada@x.io', to: 'ada@x.io' });
+    const r = buildTransaction(TABLE, c.convention, {
+      kind: 'change-value',
+      rule: 'EMAIL',
+      account: c.account,
+      from: 'Ada@x.io',
+      to: 'ada@x.io',
+    });
     expect(r.ok && r.value.items.map((i) => Object.keys(i)[0])).toEqual(['ConditionCheck', 'Update']);
   });
 
@@ -198,11 +250,19 @@ describe('release of a lock that is not canonical', () => {
   it('deletes a legacy OneTable lock by its exact key', () => {
     const legacy = { pk: '_Unique:User:email:Ada@x.io', sk: '_unique:' };
     const r = buildTransaction(TABLE, onetable, { kind: 'release', rule: 'User.email', value: 'Ada@x.io', lockKey: legacy });
-    expect(r.ok && r.value.items[0]).toMatchObject({ Delete: { Key: { pk: { S: legacy.pk }, sk: { S: legacy.sk } }, ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#ra0) AND (attribute_not_exists(#acct) OR #acct <> :acct)' } });
+    expect(r.ok && r.value.items[0]).toMatchObject({
+      Delete: {
+        Key: { pk: { S: legacy.pk }, sk: { S: legacy.sk } },
+        ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#ra0) AND (attribute_not_exists(#acct) OR #acct <> :acct)',
+      },
+    });
   });
 
   it('refuses an explicit key that is another value or no lock', () => {
-    for (const lockKey of [{ pk: '_unique#User#email#other', sk: '_unique#' }, { pk: 'User#1', sk: 'User#' }]) {
+    for (const lockKey of [
+      { pk: '_unique#User#email#other', sk: '_unique#' },
+      { pk: 'User#1', sk: 'User#' },
+    ]) {
       const r = buildTransaction(TABLE, onetable, { kind: 'release', rule: 'User.email', value: 'ada@x.io', lockKey });
       expect(!r.ok && r.error.message).toMatch(/is not a lock of rule User\.email/);
     }
@@ -212,7 +272,10 @@ describe('release of a lock that is not canonical', () => {
 describe('a release deletes only a lock', () => {
   // The attack: a caller-supplied convention whose lock template is the account key itself.
   const base = layoutFor('uniq').convention;
-  const overlapping: Convention = { ...base, rules: [{ ...base.rules[0]!, name: 'HANDLE', attribute: 'username', lockKeys: [{ hash: 'ACCT#{value}', range: 'PROFILE' }] }] };
+  const overlapping: Convention = {
+    ...base,
+    rules: [{ ...base.rules[0]!, name: 'HANDLE', attribute: 'username', lockKeys: [{ hash: 'ACCT#{value}', range: 'PROFILE' }] }],
+  };
 
   it('refuses a release whose lock key the convention recognises as an account', () => {
     const r = buildTransaction(TABLE, overlapping, { kind: 'release', rule: 'HANDLE', value: 'zz1' });
@@ -221,15 +284,25 @@ describe('a release deletes only a lock', () => {
   });
 
   it('refuses a change of value whose old lock would be an account', () => {
-    const r = buildTransaction(TABLE, overlapping, { kind: 'change-value', rule: 'HANDLE', account: { PK: 'ACCT#a1', SK: 'PROFILE' }, from: 'zz1', to: 'zz2' });
+    const r = buildTransaction(TABLE, overlapping, {
+      kind: 'change-value',
+      rule: 'HANDLE',
+      account: { PK: 'ACCT#a1', SK: 'PROFILE' },
+      from: 'zz1',
+      to: 'zz2',
+    });
     expect(r.ok).toBe(false);
   });
 
   it('refuses any Delete whose key matches no lock template', () => {
     const built = buildTransaction(TABLE, base, { kind: 'release', rule: 'EMAIL', value: 'a@x.io' });
     if (!built.ok) throw new Error(built.error.message);
-    const items = built.value.items.map((i) => ('Delete' in i ? { Delete: { ...i.Delete, Key: { PK: { S: 'ACCT#a1' }, SK: { S: 'PROFILE' } } } } : i));
-    expect(lockDeleteViolations(items, built.value.actions, base).map((v) => v.message)).toEqual([expect.stringMatching(/ACCT#a1 \/ PROFILE matches no lock template/)]);
+    const items = built.value.items.map((i) =>
+      'Delete' in i ? { Delete: { ...i.Delete, Key: { PK: { S: 'ACCT#a1' }, SK: { S: 'PROFILE' } } } } : i,
+    );
+    expect(lockDeleteViolations(items, built.value.actions, base).map((v) => v.message)).toEqual([
+      expect.stringMatching(/ACCT#a1 \/ PROFILE matches no lock template/),
+    ]);
     // An account deletion (delete-account) is the one Delete allowed to target an account.
     const del = buildTransaction(TABLE, base, { kind: 'delete-account', account: { PK: 'ACCT#a1', SK: 'PROFILE' }, values: {} });
     expect(del.ok).toBe(true);
@@ -240,6 +313,7 @@ describe('a release deletes only a lock', () => {
     if (!built.ok) throw new Error(built.error.message);
     const del = body(built.value.items[0]!);
     const names = del.ExpressionAttributeNames as Record<string, string>;
-    for (const rule of base.rules) expect(del.ConditionExpression).toContain(`attribute_not_exists(${Object.keys(names).find((k) => names[k] === rule.attribute)})`);
+    for (const rule of base.rules)
+      expect(del.ConditionExpression).toContain(`attribute_not_exists(${Object.keys(names).find((k) => names[k] === rule.attribute)})`);
   });
 });

@@ -3,7 +3,16 @@ import { awsCliCommand, sdkV3Snippet, shellQuote } from './copy-as';
 import type { TransactWriteInputJson } from './types';
 
 const INPUT: TransactWriteInputJson = {
-  TransactItems: [{ Put: { TableName: 'accounts', Item: { PK: { S: "UNIQ#NAME#o'brien" }, bin: { B: 'AAE=' } }, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } } }],
+  TransactItems: [
+    {
+      Put: {
+        TableName: 'accounts',
+        Item: { PK: { S: "UNIQ#NAME#o'brien" }, bin: { B: 'AAE=' } },
+        ConditionExpression: 'attribute_not_exists(#pk)',
+        ExpressionAttributeNames: { '#pk': 'PK' },
+      },
+    },
+  ],
   ClientRequestToken: '0f1e2d3c-0000-4000-8000-000000000000',
 };
 
@@ -12,7 +21,7 @@ describe('copy-as', () => {
     ['plain', "'plain'"],
     ["o'brien", "'o'\\''brien'"],
     ["''", "''\\'''\\'''"],
-    ['$HOME `x` "y" \\n', "'$HOME `x` \"y\" \\n'"],
+    ['$HOME `x` "y" \\n', '\'$HOME `x` "y" \\n\''],
   ])('shell-quotes %j', (text, quoted) => {
     expect(shellQuote(text)).toBe(quoted);
   });

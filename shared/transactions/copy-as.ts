@@ -46,9 +46,7 @@ export function sdkV3Snippet(input: TransactWriteInputJson, target: Partial<Copy
   const config: string[] = [];
   if (target.region) config.push(`region: ${JSON.stringify(target.region)}`);
   if (target.endpoint) config.push(`endpoint: ${JSON.stringify(target.endpoint)}`);
-  const header = target.profile
-    ? `import { fromIni } from '@aws-sdk/credential-providers';\n`
-    : '';
+  const header = target.profile ? `import { fromIni } from '@aws-sdk/credential-providers';\n` : '';
   if (target.profile) config.push(`credentials: fromIni({ profile: ${JSON.stringify(target.profile)} })`);
   return [
     `import { DynamoDBClient, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';`,

@@ -7,9 +7,27 @@ const SEED2_LOG =
 
 const SEED1_REQUEST = JSON.stringify({
   TransactItems: [
-    { Put: { TableName: 'accounts', Item: { PK: { S: 'ACCT#a1f9c3' }, SK: { S: 'PROFILE' }, email: { S: 'ada@lovelace.io' }, username: { S: 'ada' } }, ConditionExpression: 'attribute_not_exists(PK)' } },
-    { Put: { TableName: 'accounts', Item: { PK: { S: 'UNIQ#EMAIL#ada@lovelace.io' }, SK: { S: 'LOCK' } }, ConditionExpression: 'attribute_not_exists(PK)' } },
-    { Put: { TableName: 'accounts', Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' } }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Put: {
+        TableName: 'accounts',
+        Item: { PK: { S: 'ACCT#a1f9c3' }, SK: { S: 'PROFILE' }, email: { S: 'ada@lovelace.io' }, username: { S: 'ada' } },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: 'accounts',
+        Item: { PK: { S: 'UNIQ#EMAIL#ada@lovelace.io' }, SK: { S: 'LOCK' } },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: 'accounts',
+        Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' } },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
   ],
 });
 
@@ -22,10 +40,26 @@ const codes = (text: string): string[] => {
 describe('decodeCancellation', () => {
   it.each([
     ["seed 2's JSON log line", SEED2_LOG, ['None', 'ConditionalCheckFailed']],
-    ['a bare exception message', 'TransactionCanceledException: Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, TransactionConflict]', ['ConditionalCheckFailed', 'None', 'TransactionConflict']],
-    ['a CancellationReasons array', '[{"Code":"None"},{"Code":"ConditionalCheckFailed","Message":"The conditional request failed"}]', ['None', 'ConditionalCheckFailed']],
-    ['an SDK error as JSON', '{"name":"TransactionCanceledException","CancellationReasons":[{"Code":"None"},{"Code":"None"},{"Code":"ConditionalCheckFailed"}]}', ['None', 'None', 'ConditionalCheckFailed']],
-    ["Node's inspected error", "TransactionCanceledException: ... {\n  CancellationReasons: [ { Code: 'None' }, { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' } ]\n}", ['None', 'ConditionalCheckFailed']],
+    [
+      'a bare exception message',
+      'TransactionCanceledException: Transaction cancelled, please refer cancellation reasons for specific reasons [ConditionalCheckFailed, None, TransactionConflict]',
+      ['ConditionalCheckFailed', 'None', 'TransactionConflict'],
+    ],
+    [
+      'a CancellationReasons array',
+      '[{"Code":"None"},{"Code":"ConditionalCheckFailed","Message":"The conditional request failed"}]',
+      ['None', 'ConditionalCheckFailed'],
+    ],
+    [
+      'an SDK error as JSON',
+      '{"name":"TransactionCanceledException","CancellationReasons":[{"Code":"None"},{"Code":"None"},{"Code":"ConditionalCheckFailed"}]}',
+      ['None', 'None', 'ConditionalCheckFailed'],
+    ],
+    [
+      "Node's inspected error",
+      "TransactionCanceledException: ... {\n  CancellationReasons: [ { Code: 'None' }, { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' } ]\n}",
+      ['None', 'ConditionalCheckFailed'],
+    ],
   ])('reads %s', (_name, text, expected) => {
     expect(codes(text)).toEqual(expected);
   });
@@ -37,7 +71,11 @@ describe('decodeCancellation', () => {
 
   it('with the request and the convention, names the rule and value that is taken', () => {
     const uniq = layoutFor('uniq').convention;
-    const r = decodeCancellation({ error: 'specific reasons [None, None, ConditionalCheckFailed]', request: SEED1_REQUEST, convention: uniq });
+    const r = decodeCancellation({
+      error: 'specific reasons [None, None, ConditionalCheckFailed]',
+      request: SEED1_REQUEST,
+      convention: uniq,
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.value.failed).toHaveLength(1);
@@ -49,12 +87,30 @@ describe('decodeCancellation', () => {
     const uniq = layoutFor('uniq', { ownerAttribute: 'owner' }).convention;
     const request = JSON.stringify({
       TransactItems: [
-        { Put: { TableName: 't', Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#a1' } }, ConditionExpression: 'attribute_exists(PK) AND #o = :me', ExpressionAttributeNames: { '#o': 'owner' } } },
+        {
+          Put: {
+            TableName: 't',
+            Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#a1' } },
+            ConditionExpression: 'attribute_exists(PK) AND #o = :me',
+            ExpressionAttributeNames: { '#o': 'owner' },
+          },
+        },
         { Put: { TableName: 't', Item: { PK: { S: 'UNIQ#HANDLE#bob' }, SK: { S: 'LOCK' } } } },
-        { Put: { TableName: 't', Item: { PK: { S: 'UNIQ#HANDLE#cy' }, SK: { S: 'LOCK' } }, ConditionExpression: 'attribute_not_exists(#pk) AND attribute_not_exists(SK)', ExpressionAttributeNames: { '#pk': 'PK' } } },
+        {
+          Put: {
+            TableName: 't',
+            Item: { PK: { S: 'UNIQ#HANDLE#cy' }, SK: { S: 'LOCK' } },
+            ConditionExpression: 'attribute_not_exists(#pk) AND attribute_not_exists(SK)',
+            ExpressionAttributeNames: { '#pk': 'PK' },
+          },
+        },
       ],
     });
-    const r = decodeCancellation({ error: 'specific reasons [ConditionalCheckFailed, ConditionalCheckFailed, ConditionalCheckFailed]', request, convention: uniq });
+    const r = decodeCancellation({
+      error: 'specific reasons [ConditionalCheckFailed, ConditionalCheckFailed, ConditionalCheckFailed]',
+      request,
+      convention: uniq,
+    });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.reasons.map((x) => x.message)).toEqual([
       'the lock UNIQ#HANDLE#ada / LOCK for handle `ada` did not meet the condition (condition: attribute_exists(PK) AND owner = :me)',
@@ -65,33 +121,62 @@ describe('decodeCancellation', () => {
 
   it('with the request only, explains the condition as written', () => {
     const r = decodeCancellation({ error: '[{"Code":"ConditionalCheckFailed"},{"Code":"None"},{"Code":"None"}]', request: SEED1_REQUEST });
-    expect(r.ok && r.value.failed[0]!.message).toBe('an item with the key PK=ACCT#a1f9c3 already exists (condition: attribute_not_exists(PK))');
+    expect(r.ok && r.value.failed[0]!.message).toBe(
+      'an item with the key PK=ACCT#a1f9c3 already exists (condition: attribute_not_exists(PK))',
+    );
   });
 
   it('uses a returned item to say who holds the value', () => {
     const owned = layoutFor('uniq', { ownerAttribute: 'owner' }).convention;
-    const error = JSON.stringify([{ Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: { PK: { S: 'UNIQ#EMAIL#ada@lovelace.io' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#zz' } } }, { Code: 'None' }]);
+    const error = JSON.stringify([
+      { Code: 'None' },
+      { Code: 'ConditionalCheckFailed', Item: { PK: { S: 'UNIQ#EMAIL#ada@lovelace.io' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#zz' } } },
+      { Code: 'None' },
+    ]);
     const r = decodeCancellation({ error, request: SEED1_REQUEST, convention: owned });
-    expect(r.ok && r.value.failed[0]).toMatchObject({ holder: 'ACCT#zz', message: 'email `ada@lovelace.io` is already held by ACCT#zz — the lock UNIQ#EMAIL#ada@lovelace.io / LOCK exists' });
+    expect(r.ok && r.value.failed[0]).toMatchObject({
+      holder: 'ACCT#zz',
+      message: 'email `ada@lovelace.io` is already held by ACCT#zz — the lock UNIQ#EMAIL#ada@lovelace.io / LOCK exists',
+    });
   });
 
   it('a lock returned by a Put guarded by another condition names its owner, but is not said to be "already held"', () => {
     const owned = layoutFor('uniq', { ownerAttribute: 'owner' }).convention;
     const request = JSON.stringify({
-      TransactItems: [{ Put: { TableName: 't', Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#a1' } }, ConditionExpression: 'attribute_exists(PK) AND #o = :me', ExpressionAttributeNames: { '#o': 'owner' } } }],
+      TransactItems: [
+        {
+          Put: {
+            TableName: 't',
+            Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#a1' } },
+            ConditionExpression: 'attribute_exists(PK) AND #o = :me',
+            ExpressionAttributeNames: { '#o': 'owner' },
+          },
+        },
+      ],
     });
-    const error = JSON.stringify([{ Code: 'ConditionalCheckFailed', Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#zz' } } }]);
+    const error = JSON.stringify([
+      { Code: 'ConditionalCheckFailed', Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' }, owner: { S: 'ACCT#zz' } } },
+    ]);
     const r = decodeCancellation({ error, request, convention: owned });
     expect(r.ok && r.value.failed[0]).toMatchObject({
       holder: 'ACCT#zz',
-      message: 'the lock UNIQ#HANDLE#ada / LOCK for handle `ada` did not meet the condition (condition: attribute_exists(PK) AND owner = :me): the lock names ACCT#zz',
+      message:
+        'the lock UNIQ#HANDLE#ada / LOCK for handle `ada` did not meet the condition (condition: attribute_exists(PK) AND owner = :me): the lock names ACCT#zz',
     });
   });
 
   it.each([
     ['text without reasons', { error: 'something went wrong' }, /no cancellation reasons found/],
-    ['a request of another length', { error: '[None, ConditionalCheckFailed]', request: SEED1_REQUEST }, /the request has 3 actions but the error lists 2 reasons/],
-    ['a request that is not DynamoDB JSON', { error: '[None]', request: '{"TransactItems":[{"Put":{"TableName":"t"}}]}' }, /TransactItems\[0\] is not a Put/],
+    [
+      'a request of another length',
+      { error: '[None, ConditionalCheckFailed]', request: SEED1_REQUEST },
+      /the request has 3 actions but the error lists 2 reasons/,
+    ],
+    [
+      'a request that is not DynamoDB JSON',
+      { error: '[None]', request: '{"TransactItems":[{"Put":{"TableName":"t"}}]}' },
+      /TransactItems\[0\] is not a Put/,
+    ],
   ])('rejects %s', (_name, input, message) => {
     const r = decodeCancellation(input);
     expect(r.ok).toBe(false);
@@ -115,7 +200,9 @@ describe('pasted text is parsed in linear time (#16 finding 5)', () => {
   });
 
   it('finds the embedded array exactly as the old expression did', () => {
-    expect(embeddedArray('x CancellationReasons: [ {"Code":"None"}, {"Code":"ConditionalCheckFailed"} ] trailing ] ')).toBe('[ {"Code":"None"}, {"Code":"ConditionalCheckFailed"} ]');
+    expect(embeddedArray('x CancellationReasons: [ {"Code":"None"}, {"Code":"ConditionalCheckFailed"} ] trailing ] ')).toBe(
+      '[ {"Code":"None"}, {"Code":"ConditionalCheckFailed"} ]',
+    );
     expect(embeddedArray('no array here ] [ x')).toBeUndefined();
     expect(embeddedArray('[{"a":1}] and [{"b":2}]')).toBe('[{"a":1}] and [{"b":2}]');
   });

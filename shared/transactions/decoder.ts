@@ -49,12 +49,14 @@ function reasonsFromJson(value: unknown): RawReason[] | string | undefined {
   return typeof message === 'string' ? message : undefined;
 }
 
-const KNOWN_CODES = /^(None|ConditionalCheckFailed|TransactionConflict|ItemCollectionSizeLimitExceeded|ProvisionedThroughputExceeded|ThrottlingError|ValidationError|TransactionCancelled)$/;
+const KNOWN_CODES =
+  /^(None|ConditionalCheckFailed|TransactionConflict|ItemCollectionSizeLimitExceeded|ProvisionedThroughputExceeded|ThrottlingError|ValidationError|TransactionCancelled)$/;
 
 /** Reasons from free text: "…specific reasons [None, ConditionalCheckFailed]…" or an inspected object listing `Code: '…'`. */
 function reasonsFromText(text: string): RawReason[] | undefined {
   // Bounded gaps keep every pattern linear in the text's length (a paste must never freeze main).
-  const bracket = /cancellation reasons[^[]{0,200}\[([^[\]]{0,4000})\]/i.exec(text) ?? /\[\s*((?:[A-Za-z]+\s*,\s*)*[A-Za-z]+)\s*\]/.exec(text);
+  const bracket =
+    /cancellation reasons[^[]{0,200}\[([^[\]]{0,4000})\]/i.exec(text) ?? /\[\s*((?:[A-Za-z]+\s*,\s*)*[A-Za-z]+)\s*\]/.exec(text);
   if (bracket?.[1] !== undefined) {
     const codes = bracket[1].split(',').map((c) => c.trim());
     if (codes.length > 0 && codes.every((c) => KNOWN_CODES.test(c))) return codes.map((Code) => ({ Code }));
@@ -102,7 +104,11 @@ export function parseReasons(error: string): Result<{ source: 'json' | 'message'
   if (Array.isArray(inner)) return ok({ source: 'json', reasons: inner });
   const fromText = reasonsFromText(text);
   if (fromText) return ok({ source: 'message', reasons: fromText });
-  return err('validation', 'no cancellation reasons found: paste the TransactionCanceledException message (with "[None, ConditionalCheckFailed]"-style reasons) or the CancellationReasons JSON array', { field: 'error' });
+  return err(
+    'validation',
+    'no cancellation reasons found: paste the TransactionCanceledException message (with "[None, ConditionalCheckFailed]"-style reasons) or the CancellationReasons JSON array',
+    { field: 'error' },
+  );
 }
 
 function isAttributeValue(value: unknown): value is AttributeValueJson {
@@ -113,14 +119,25 @@ function isAttributeValue(value: unknown): value is AttributeValueJson {
 export function parseRequestItems(request: string): Result<TransactItemJson[]> {
   const json = tryJson(request.trim());
   const list = Array.isArray(json) ? json : isRecord(json) ? (json.TransactItems ?? json.transactItems) : undefined;
-  if (!Array.isArray(list)) return err('validation', 'the request is not JSON with TransactItems (or a JSON array of them)', { field: 'request' });
+  if (!Array.isArray(list))
+    return err('validation', 'the request is not JSON with TransactItems (or a JSON array of them)', { field: 'request' });
   const out: TransactItemJson[] = [];
   for (const [i, entry] of list.entries()) {
     const op = isRecord(entry) ? OPERATIONS.find((o) => o in entry) : undefined;
     const body = op && isRecord(entry) ? entry[op] : undefined;
     const target = isRecord(body) ? (body.Item ?? body.Key) : undefined;
-    if (!op || !isRecord(body) || typeof body.TableName !== 'string' || !isRecord(target) || !Object.values(target).every(isAttributeValue)) {
-      return err('validation', `TransactItems[${i}] is not a Put, Delete, Update or ConditionCheck with TableName and Item/Key in DynamoDB JSON`, { field: 'request' });
+    if (
+      !op ||
+      !isRecord(body) ||
+      typeof body.TableName !== 'string' ||
+      !isRecord(target) ||
+      !Object.values(target).every(isAttributeValue)
+    ) {
+      return err(
+        'validation',
+        `TransactItems[${i}] is not a Put, Delete, Update or ConditionCheck with TableName and Item/Key in DynamoDB JSON`,
+        { field: 'request' },
+      );
     }
     out.push({ [op]: body } as unknown as TransactItemJson);
   }
@@ -137,7 +154,11 @@ export function decodeCancellation(input: { error: string; request?: string; con
     if (!req.ok) return req;
     items = req.value;
     if (items.length !== parsed.value.reasons.length) {
-      return err('validation', `the request has ${items.length} actions but the error lists ${parsed.value.reasons.length} reasons: they are not from the same transaction`, { field: 'request' });
+      return err(
+        'validation',
+        `the request has ${items.length} actions but the error lists ${parsed.value.reasons.length} reasons: they are not from the same transaction`,
+        { field: 'request' },
+      );
     }
   }
   const actions = items ? inferActions(items, input.convention) : undefined;

@@ -12,11 +12,13 @@ const NUMBER_RE = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export function keyValueJson(attr: KeyAttribute, value: PlainValue, field: string): Result<AttributeValueJson> {
   switch (attr.type) {
     case 'S':
-      if (typeof value !== 'string') return err('validation', `${attr.name} is a string key (S) but ${field} gives the number ${value}`, { field });
+      if (typeof value !== 'string')
+        return err('validation', `${attr.name} is a string key (S) but ${field} gives the number ${value}`, { field });
       return ok({ S: value });
     case 'N': {
       const text = typeof value === 'number' ? String(value) : value.trim();
-      if (!NUMBER_RE.test(text)) return err('validation', `${attr.name} is a number key (N) but ${field} gives ${JSON.stringify(value)}`, { field });
+      if (!NUMBER_RE.test(text))
+        return err('validation', `${attr.name} is a number key (N) but ${field} gives ${JSON.stringify(value)}`, { field });
       return ok({ N: text });
     }
     case 'B':
@@ -32,7 +34,11 @@ export function keyJson(key: PlainKey, keys: KeySchema, field: string): Result<I
   const expected = keys.range ? [keys.hash, keys.range] : [keys.hash];
   const extra = Object.keys(key).filter((name) => !expected.some((a) => a.name === name));
   if (extra.length > 0) {
-    return err('validation', `${field} has ${extra.map((n) => `\`${n}\``).join(', ')}, which is not a key attribute of this table (keys: ${expected.map((a) => a.name).join(', ')})`, { field });
+    return err(
+      'validation',
+      `${field} has ${extra.map((n) => `\`${n}\``).join(', ')}, which is not a key attribute of this table (keys: ${expected.map((a) => a.name).join(', ')})`,
+      { field },
+    );
   }
   const out: Record<string, AttributeValueJson> = {};
   for (const attr of expected) {
@@ -70,7 +76,9 @@ export function keyText(key: ItemJson, keys?: KeySchema): string {
     const hash = shownText(textOf(key[keys.hash.name]) ?? '?');
     return keys.range ? `${hash} / ${shownText(textOf(key[keys.range.name]) ?? '?')}` : hash;
   }
-  return Object.values(key).map((v) => shownText(textOf(v) ?? '')).join(' / ');
+  return Object.values(key)
+    .map((v) => shownText(textOf(v) ?? ''))
+    .join(' / ');
 }
 
 /** Converts a plain value to DynamoDB JSON of a given key type without checks (values already validated). */

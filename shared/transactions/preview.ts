@@ -19,7 +19,11 @@ export function transactInput(built: BuiltTransaction, token: string): TransactW
 /** A preview of `built`, stamped by main. */
 export function assemblePreview(built: BuiltTransaction, stamp: PreviewStamp): Preview {
   const input = transactInput(built, stamp.token);
-  const target = { region: stamp.connection.region, ...(stamp.connection.endpoint ? { endpoint: stamp.connection.endpoint } : {}), ...(stamp.connection.profile ? { profile: stamp.connection.profile } : {}) };
+  const target = {
+    region: stamp.connection.region,
+    ...(stamp.connection.endpoint ? { endpoint: stamp.connection.endpoint } : {}),
+    ...(stamp.connection.profile ? { profile: stamp.connection.profile } : {}),
+  };
   return {
     id: stamp.id,
     createdAt: stamp.createdAt.toISOString(),

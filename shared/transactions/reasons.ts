@@ -69,12 +69,17 @@ export function inferActions(items: readonly TransactItemJson[], convention?: Co
   return items.map((item, index) => {
     const { op, body } = actionParts(item);
     const target = 'Item' in body ? body.Item : body.Key;
-    const text = convention ? keyText(target, convention.keys) : 'Key' in body ? keyText(target) : guessedKeyText(target, guessed?.get(body.TableName));
+    const text = convention
+      ? keyText(target, convention.keys)
+      : 'Key' in body
+        ? keyText(target)
+        : guessedKeyText(target, guessed?.get(body.TableName));
     const condition = body.ConditionExpression ? readableCondition(body.ConditionExpression, body.ExpressionAttributeNames) : undefined;
     const base = { index, key: {}, keyText: text };
     const hash = convention ? target[convention.keys.hash.name] : undefined;
     const range = convention?.keys.range ? target[convention.keys.range.name] : undefined;
-    const parsed = convention && hash && 'S' in hash ? parseLockKey(convention, hash.S, range && 'S' in range ? range.S : undefined) : undefined;
+    const parsed =
+      convention && hash && 'S' in hash ? parseLockKey(convention, hash.S, range && 'S' in range ? range.S : undefined) : undefined;
     const rule = parsed?.kind === 'lock' ? convention?.rules[parsed.ruleIndex] : undefined;
     const when = condition ? ` (condition: ${condition})` : '';
     if (rule && parsed?.kind === 'lock') {
@@ -83,11 +88,33 @@ export function inferActions(items: readonly TransactItemJson[], convention?: Co
       if (op === 'Put') {
         // "Already held" is what a failed attribute_not_exists on the lock's key means, and only that.
         const absence = condition !== undefined && guardsAbsence(body.ConditionExpression!, body.ExpressionAttributeNames, convention!);
-        const failure = absence ? `${label} is already held — the lock ${text} exists` : `the lock ${text} for ${label} did not meet the condition${when}`;
-        return { ...base, ...ruleFields, role: 'put-lock', explanation: `Put ${text}${when}`, failure, ...(absence ? {} : { guardsAbsence: false as const }) };
+        const failure = absence
+          ? `${label} is already held — the lock ${text} exists`
+          : `the lock ${text} for ${label} did not meet the condition${when}`;
+        return {
+          ...base,
+          ...ruleFields,
+          role: 'put-lock',
+          explanation: `Put ${text}${when}`,
+          failure,
+          ...(absence ? {} : { guardsAbsence: false as const }),
+        };
       }
-      if (op === 'Delete') return { ...base, ...ruleFields, role: 'delete-lock', explanation: `Delete ${text}${when}`, failure: `the lock ${text} for ${label} did not meet the condition${when}` };
-      return { ...base, ...ruleFields, role: 'check-lock', explanation: `${op} ${text}${when}`, failure: `the lock ${text} did not meet the condition${when}` };
+      if (op === 'Delete')
+        return {
+          ...base,
+          ...ruleFields,
+          role: 'delete-lock',
+          explanation: `Delete ${text}${when}`,
+          failure: `the lock ${text} for ${label} did not meet the condition${when}`,
+        };
+      return {
+        ...base,
+        ...ruleFields,
+        role: 'check-lock',
+        explanation: `${op} ${text}${when}`,
+        failure: `the lock ${text} did not meet the condition${when}`,
+      };
     }
     const role = op === 'Put' ? 'put-account' : op === 'Delete' ? 'delete-account' : op === 'Update' ? 'update-account' : 'check-account';
     const failure =
@@ -106,10 +133,14 @@ function ownerIn(item: ItemJson | undefined, ownerAttribute: string | undefined)
 
 function conditionMessage(view: ActionView, reason: RawReason, ownerAttribute: string | undefined): { message: string; holder?: string } {
   // ConditionalCheckFailed comes only from an action's condition: none here means the error is another request's.
-  if (view.condition === undefined) return { message: `${view.operation} ${view.keyText} has no condition, so DynamoDB cannot have answered ConditionalCheckFailed for it: this error is not from this request (paste the request that was sent with it)` };
+  if (view.condition === undefined)
+    return {
+      message: `${view.operation} ${view.keyText} has no condition, so DynamoDB cannot have answered ConditionalCheckFailed for it: this error is not from this request (paste the request that was sent with it)`,
+    };
   const meta = view.meta;
   const item = reason.Item;
-  if (!meta) return { message: `the condition of action ${view.operation} ${view.keyText} failed${view.condition ? ` (${view.condition})` : ''}` };
+  if (!meta)
+    return { message: `the condition of action ${view.operation} ${view.keyText} failed${view.condition ? ` (${view.condition})` : ''}` };
   const label = meta.rule ? `${meta.rule.toLowerCase()} ${q(meta.value ?? '')}` : '';
   switch (meta.role) {
     case 'put-lock': {
@@ -124,7 +155,8 @@ function conditionMessage(view: ActionView, reason: RawReason, ownerAttribute: s
     case 'update-account': {
       if (item === undefined || Object.keys(item).length === 0) return { message: item ? `${meta.keyText} does not exist` : meta.failure };
       const now = meta.attribute ? textOf(item[meta.attribute]) : undefined;
-      if (meta.role === 'check-holder') return { message: `${meta.keyText} holds ${label} again: ${meta.attribute ?? ''} is now ${q(now ?? '')}`, holder: meta.keyText };
+      if (meta.role === 'check-holder')
+        return { message: `${meta.keyText} holds ${label} again: ${meta.attribute ?? ''} is now ${q(now ?? '')}`, holder: meta.keyText };
       return { message: `${meta.failure}: ${meta.attribute ?? 'the attribute'} is now ${now === undefined ? 'absent' : q(now)}` };
     }
     case 'delete-lock':
@@ -132,7 +164,9 @@ function conditionMessage(view: ActionView, reason: RawReason, ownerAttribute: s
       if (item === undefined) return { message: meta.failure };
       if (Object.keys(item).length === 0) return { message: `the lock ${meta.keyText} does not exist` };
       const holder = ownerIn(item, ownerAttribute);
-      return holder ? { message: `the lock ${meta.keyText} names ${shownText(holder)}, not the expected owner`, holder } : { message: meta.failure };
+      return holder
+        ? { message: `the lock ${meta.keyText} names ${shownText(holder)}, not the expected owner`, holder }
+        : { message: meta.failure };
     }
     case 'put-account':
     case 'delete-account':
@@ -176,13 +210,31 @@ export function explainReasons(
     if (raw) {
       const { op, body } = actionParts(raw);
       const condition = body.ConditionExpression ? readableCondition(body.ConditionExpression, body.ExpressionAttributeNames) : undefined;
-      view = { operation: op, keyText: meta?.keyText ?? ('Key' in body ? keyText(body.Key) : guessedKeyText(body.Item, guessKeyNames(items ?? []).get(body.TableName))), ...(meta ? { meta } : {}), ...(condition ? { condition } : {}) };
+      view = {
+        operation: op,
+        keyText:
+          meta?.keyText ?? ('Key' in body ? keyText(body.Key) : guessedKeyText(body.Item, guessKeyNames(items ?? []).get(body.TableName))),
+        ...(meta ? { meta } : {}),
+        ...(condition ? { condition } : {}),
+      };
     }
     const action = view ? { keyText: view.keyText, operation: view.operation, ...(meta ? { role: meta.role } : {}) } : undefined;
     const extra = { ...(action ? { action } : {}), ...(reason.Item ? { item: reason.Item } : {}) };
-    if (code === 'None') return { index, code, message: view ? `fine: ${view.operation} ${view.keyText} would have succeeded` : 'fine: this action did not fail', ...extra };
+    if (code === 'None')
+      return {
+        index,
+        code,
+        message: view ? `fine: ${view.operation} ${view.keyText} would have succeeded` : 'fine: this action did not fail',
+        ...extra,
+      };
     if (code === 'ConditionalCheckFailed') {
-      if (!view) return { index, code, message: `action ${index + 1}'s condition was false${reason.Item ? `; the item then was ${JSON.stringify(reason.Item)}` : ''}`, ...extra };
+      if (!view)
+        return {
+          index,
+          code,
+          message: `action ${index + 1}'s condition was false${reason.Item ? `; the item then was ${JSON.stringify(reason.Item)}` : ''}`,
+          ...extra,
+        };
       // With ALL_OLD, a missing Item means the item did not exist; without it, nothing is known.
       const allOld = raw !== undefined && actionParts(raw).body.ReturnValuesOnConditionCheckFailure === 'ALL_OLD';
       const seen = reason.Item ?? (allOld ? {} : undefined);

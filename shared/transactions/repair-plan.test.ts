@@ -8,7 +8,15 @@ describe('planRepairs', () => {
     const problems: Problem[] = [
       { kind: 'orphan-lock', rule: 'HANDLE', value: 'ada', lock: { PK: 'UNIQ#HANDLE#Ada', SK: 'LOCK' } },
       { kind: 'missing-lock', rule: 'EMAIL', value: 'b@x.io', accounts: [{ PK: 'ACCT#b', SK: 'PROFILE' }] },
-      { kind: 'duplicate-value', rule: 'EMAIL', value: 'c@x.io', accounts: [{ PK: 'ACCT#c1', SK: 'PROFILE' }, { PK: 'ACCT#c2', SK: 'PROFILE' }] },
+      {
+        kind: 'duplicate-value',
+        rule: 'EMAIL',
+        value: 'c@x.io',
+        accounts: [
+          { PK: 'ACCT#c1', SK: 'PROFILE' },
+          { PK: 'ACCT#c2', SK: 'PROFILE' },
+        ],
+      },
       { kind: 'owner-mismatch', rule: 'EMAIL', value: 'd@x.io', reason: 'x' },
       { kind: 'malformed-lock', value: 'UNIQ#HANDLE#undefined', reason: 'the literal undefined' },
     ];
@@ -22,10 +30,15 @@ describe('planRepairs', () => {
   });
 
   it('leaves a missing lock held by several accounts to a person (no guess at who keeps it)', () => {
-    const accounts = [{ PK: 'ACCT#c1', SK: 'PROFILE' }, { PK: 'ACCT#c2', SK: 'PROFILE' }];
+    const accounts = [
+      { PK: 'ACCT#c1', SK: 'PROFILE' },
+      { PK: 'ACCT#c2', SK: 'PROFILE' },
+    ];
     const plan = planRepairs([{ kind: 'missing-lock', rule: 'EMAIL', value: 'c@x.io', accounts }]);
     expect(plan.fixes).toEqual([]);
-    expect(plan.manual.map((m) => m.why)).toEqual(['2 accounts hold email `c@x.io` and no lock protects it: a person must decide who keeps it, then claim it for that account']);
+    expect(plan.manual.map((m) => m.why)).toEqual([
+      '2 accounts hold email `c@x.io` and no lock protects it: a person must decide who keeps it, then claim it for that account',
+    ]);
   });
 
   it('leaves every fix of a rule the audit warns about to a person, with the warning as the reason; other rules are fixed', () => {
@@ -45,6 +58,7 @@ describe('planRepairs', () => {
     );
     expect(plan.fixes.map((f) => f.operation.kind === 'release' && f.operation.rule)).toEqual(['HANDLE']);
     expect(plan.manual.map((m) => m.problem.value)).toEqual(['b@x.io', 'z@x.io']);
-    for (const m of plan.manual) expect(m.why).toMatch(/^the convention does not explain this table for rule EMAIL: .*No automatic fix for rule EMAIL/);
+    for (const m of plan.manual)
+      expect(m.why).toMatch(/^the convention does not explain this table for rule EMAIL: .*No automatic fix for rule EMAIL/);
   });
 });

@@ -40,13 +40,20 @@ export function planRepairs(problems: readonly Problem[], warnings: readonly Con
   const warned = new Map(warnings.map((w) => [w.rule, w]));
   // Scoped locks the convention cannot read: a "missing" lock of that rule may well exist under a
   // scope, and writing the unscoped key would protect nothing the library checks. Leave those to a person.
-  const undeclared = new Set(problems.filter((p) => p.kind === 'malformed-lock' && p.rule !== undefined && p.reason?.startsWith(UNDECLARED_SCOPE_REASON)).map((p) => p.rule));
+  const undeclared = new Set(
+    problems
+      .filter((p) => p.kind === 'malformed-lock' && p.rule !== undefined && p.reason?.startsWith(UNDECLARED_SCOPE_REASON))
+      .map((p) => p.rule),
+  );
   for (const problem of problems) {
     // The value comes from an item: its controls and bidi characters are marked (summaries reach terminals and pages).
     const label = `${problem.rule ? `${problem.rule.toLowerCase()} ${q(problem.value)}` : q(problem.value)}${scopeWords(problem.scope)}`;
     const warning = problem.rule === undefined ? undefined : warned.get(problem.rule);
     if (warning && (problem.kind === 'orphan-lock' || problem.kind === 'missing-lock')) {
-      manual.push({ problem, why: `${warning.message}. No automatic fix for rule ${warning.rule}: fix the convention and audit again, or claim or release single values by hand under a reviewed convention` });
+      manual.push({
+        problem,
+        why: `${warning.message}. No automatic fix for rule ${warning.rule}: fix the convention and audit again, or claim or release single values by hand under a reviewed convention`,
+      });
       continue;
     }
     switch (problem.kind) {
@@ -55,7 +62,13 @@ export function planRepairs(problems: readonly Problem[], warnings: readonly Con
           fixes.push({
             problem,
             summary: `release ${label} (orphan lock)`,
-            operation: { kind: 'release', rule: problem.rule, value: problem.value, ...(problem.lock ? { lock: problem.lock } : {}), ...(problem.scope ? { scope: problem.scope } : {}) },
+            operation: {
+              kind: 'release',
+              rule: problem.rule,
+              value: problem.value,
+              ...(problem.lock ? { lock: problem.lock } : {}),
+              ...(problem.scope ? { scope: problem.scope } : {}),
+            },
           });
         } else manual.push({ problem, why: 'the orphan lock names no rule' });
         break;
@@ -64,10 +77,21 @@ export function planRepairs(problems: readonly Problem[], warnings: readonly Con
         const holders = problem.accounts?.length ?? 0;
         if (holders > 1) {
           // Several accounts hold the value (a duplicate): claiming it for one of them would pick who keeps it.
-          manual.push({ problem, why: `${holders} accounts hold ${label} and no lock protects it: a person must decide who keeps it, then claim it for that account` });
+          manual.push({
+            problem,
+            why: `${holders} accounts hold ${label} and no lock protects it: a person must decide who keeps it, then claim it for that account`,
+          });
         } else if (problem.rule && undeclared.has(problem.rule)) {
-          manual.push({ problem, why: `rule ${problem.rule} has scoped locks whose scope the convention does not declare: declare the rule's "scope" first, or a claim would write a key the library never checks` });
-        } else if (problem.rule && account) fixes.push({ problem, summary: `claim ${label} for its holder (missing lock)`, operation: { kind: 'claim', rule: problem.rule, value: problem.value, account } });
+          manual.push({
+            problem,
+            why: `rule ${problem.rule} has scoped locks whose scope the convention does not declare: declare the rule's "scope" first, or a claim would write a key the library never checks`,
+          });
+        } else if (problem.rule && account)
+          fixes.push({
+            problem,
+            summary: `claim ${label} for its holder (missing lock)`,
+            operation: { kind: 'claim', rule: problem.rule, value: problem.value, account },
+          });
         else manual.push({ problem, why: 'the missing lock names no rule or holder' });
         break;
       }

@@ -11,7 +11,8 @@ import type { OutcomeStatus } from '../contract/views';
 // ---------------------------------------------------------------- DynamoDB JSON (what is sent)
 
 /** A typed attribute value as DynamoDB JSON (`{"S": …}`); B is base64 text, as the AWS CLI expects. */
-export type AttributeValueJson = { readonly S: string } | { readonly N: string } | { readonly B: string } | { readonly BOOL: boolean } | { readonly NULL: true };
+export type AttributeValueJson =
+  { readonly S: string } | { readonly N: string } | { readonly B: string } | { readonly BOOL: boolean } | { readonly NULL: true };
 
 /** An item or key as DynamoDB JSON. */
 export type ItemJson = Readonly<Record<string, AttributeValueJson>>;
@@ -200,7 +201,8 @@ export type TransactionSpec = ClaimSpec | ReleaseSpec | SignupSpec | ChangeValue
 // ---------------------------------------------------------------- built transaction, preview, outcome
 
 /** What one action does, so a CancellationReason at its position can be explained. */
-export type ActionRole = 'put-lock' | 'delete-lock' | 'check-lock' | 'check-account' | 'check-holder' | 'put-account' | 'update-account' | 'delete-account';
+export type ActionRole =
+  'put-lock' | 'delete-lock' | 'check-lock' | 'check-account' | 'check-holder' | 'put-account' | 'update-account' | 'delete-account';
 
 /** One action of a built transaction: its role, the item it touches and a plain-language line. */
 export interface ActionMeta {
@@ -288,7 +290,13 @@ export interface ReasonExplained {
 /** The result of executing a preview. */
 export type Outcome =
   | { readonly status: 'succeeded'; readonly token: string; readonly attempts: number; readonly message: string }
-  | { readonly status: 'cancelled'; readonly token: string; readonly attempts: number; readonly message: string; readonly reasons: readonly ReasonExplained[] }
+  | {
+      readonly status: 'cancelled';
+      readonly token: string;
+      readonly attempts: number;
+      readonly message: string;
+      readonly reasons: readonly ReasonExplained[];
+    }
   | { readonly status: 'refused'; readonly message: string; readonly holders: readonly PlainKey[] };
 
 /** The service's statuses are the contract's, exactly (a compile error otherwise). */

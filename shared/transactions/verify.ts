@@ -64,11 +64,28 @@ export function expectedWrites(input: TransactWriteInputJson, actions: readonly 
       const key = Object.fromEntries(Object.entries(action.Put.Item).filter(([name]) => keyNames.includes(name)));
       out.push({ index, operation: 'Put', table: action.Put.TableName, key, keyText, present: true, attributes: action.Put.Item });
     } else if ('Delete' in action) {
-      out.push({ index, operation: 'Delete', table: action.Delete.TableName, key: action.Delete.Key, keyText, present: false, attributes: {} });
+      out.push({
+        index,
+        operation: 'Delete',
+        table: action.Delete.TableName,
+        key: action.Delete.Key,
+        keyText,
+        present: false,
+        attributes: {},
+      });
     } else if ('Update' in action) {
       const u = action.Update;
       const sets = plainSets(u.UpdateExpression, u.ExpressionAttributeNames, u.ExpressionAttributeValues);
-      out.push({ index, operation: 'Update', table: u.TableName, key: u.Key, keyText, present: true, attributes: sets ?? {}, ...(sets ? {} : { unchecked: `${keyText}: ${u.UpdateExpression}` }) });
+      out.push({
+        index,
+        operation: 'Update',
+        table: u.TableName,
+        key: u.Key,
+        keyText,
+        present: true,
+        attributes: sets ?? {},
+        ...(sets ? {} : { unchecked: `${keyText}: ${u.UpdateExpression}` }),
+      });
     }
   });
   return out;
@@ -90,7 +107,10 @@ export function verifyWrites(expected: readonly ExpectedWrite[], reread: readonl
       return;
     }
     const wrong = Object.entries(e.attributes).filter(([name, value]) => !sameValue(value, item[name]));
-    if (wrong.length > 0) differences.push(`${e.keyText}: ${wrong.map(([name, value]) => `${name} is ${JSON.stringify(item[name] ?? null)}, expected ${JSON.stringify(value)}`).join('; ')}`);
+    if (wrong.length > 0)
+      differences.push(
+        `${e.keyText}: ${wrong.map(([name, value]) => `${name} is ${JSON.stringify(item[name] ?? null)}, expected ${JSON.stringify(value)}`).join('; ')}`,
+      );
   });
   return { verified: differences.length === 0 && unchecked.length === 0, differences, unchecked };
 }

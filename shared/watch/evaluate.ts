@@ -12,7 +12,12 @@ import type { WatchScope } from './scopes';
 
 /** Whether `problem` belongs to `scope`. */
 export function inScope(convention: Convention, problem: Problem, scope: WatchScope): boolean {
-  if (scope.kind === 'malformed') return problem.kind === 'malformed-lock' && problem.lock !== undefined && keyId(problem.lock, convention.keys) === keyId(scope.key, convention.keys);
+  if (scope.kind === 'malformed')
+    return (
+      problem.kind === 'malformed-lock' &&
+      problem.lock !== undefined &&
+      keyId(problem.lock, convention.keys) === keyId(scope.key, convention.keys)
+    );
   if (problem.kind === 'malformed-lock' || problem.rule !== scope.rule || problem.value !== scope.normalized) return false;
   const rule = convention.rules[scope.ruleIndex];
   const wanted = rule ? scopeRecord(rule, scope.scope) : undefined;
@@ -24,8 +29,15 @@ export function inScope(convention: Convention, problem: Problem, scope: WatchSc
  * `lockItems` are those read from the convention's lock table (a lock there protects; one in the
  * accounts table does not — the audit's own tagging).
  */
-export function scopeProblems(convention: Convention, scope: WatchScope, items: readonly Item[], lockItems: readonly Item[] = []): Problem[] {
-  const unique = (list: readonly Item[]): Item[] => [...new Map(list.map((item) => [keyId(keyOf(item, convention.keys), convention.keys), item])).values()];
+export function scopeProblems(
+  convention: Convention,
+  scope: WatchScope,
+  items: readonly Item[],
+  lockItems: readonly Item[] = [],
+): Problem[] {
+  const unique = (list: readonly Item[]): Item[] => [
+    ...new Map(list.map((item) => [keyId(keyOf(item, convention.keys), convention.keys), item])).values(),
+  ];
   const engine = new AuditEngine(convention, { trackDeltas: false });
   engine.addItems(unique(items));
   if (lockItems.length > 0) engine.addItems(unique(lockItems), 'lock-table');

@@ -116,12 +116,27 @@ export function scopesOf(convention: Convention | CompiledConvention, change: St
       out.set(id, { kind: 'malformed', id, key: cls.key, inLockTable });
       continue;
     }
-    const entries = cls.kind === 'account' ? changedValues(cls.values, cls === before ? after : before).map((v) => ({ v, account: cls.key, lock: undefined })) : [{ v: cls, account: undefined, lock: cls.key }];
+    const entries =
+      cls.kind === 'account'
+        ? changedValues(cls.values, cls === before ? after : before).map((v) => ({ v, account: cls.key, lock: undefined }))
+        : [{ v: cls, account: undefined, lock: cls.key }];
     const gained = cls === after && cls.kind === 'account';
     const lockRemoved = cls === before && cls.kind === 'lock' && after?.kind !== 'lock';
     for (const { v, account, lock } of entries) {
       const id = valueScopeId(v.ruleIndex, v.normalized, v.scope);
-      const add: ValueScope = { kind: 'value', id, ruleIndex: v.ruleIndex, rule: conv.rules[v.ruleIndex]?.name ?? '', normalized: v.normalized, ...(v.scope ? { scope: v.scope } : {}), forms: account ? [v.value] : [], locks: lock ? [lock] : [], accounts: account ? [account] : [], gained, lockRemoved };
+      const add: ValueScope = {
+        kind: 'value',
+        id,
+        ruleIndex: v.ruleIndex,
+        rule: conv.rules[v.ruleIndex]?.name ?? '',
+        normalized: v.normalized,
+        ...(v.scope ? { scope: v.scope } : {}),
+        forms: account ? [v.value] : [],
+        locks: lock ? [lock] : [],
+        accounts: account ? [account] : [],
+        gained,
+        lockRemoved,
+      };
       const known = out.get(id);
       out.set(id, known ? mergeScopes(known, add, conv) : add);
     }
@@ -147,5 +162,12 @@ function mergeList<T>(a: readonly T[], b: readonly T[], id: (item: T) => string)
 export function mergeScopes(a: WatchScope, b: WatchScope, convention: Convention): WatchScope {
   if (a.kind !== 'value' || b.kind !== 'value') return a;
   const key = (k: PlainKey): string => keyId(k, convention.keys);
-  return { ...a, forms: mergeList(a.forms, b.forms, (f) => f), locks: mergeList(a.locks, b.locks, key), accounts: mergeList(a.accounts, b.accounts, key), gained: a.gained || b.gained, lockRemoved: a.lockRemoved || b.lockRemoved };
+  return {
+    ...a,
+    forms: mergeList(a.forms, b.forms, (f) => f),
+    locks: mergeList(a.locks, b.locks, key),
+    accounts: mergeList(a.accounts, b.accounts, key),
+    gained: a.gained || b.gained,
+    lockRemoved: a.lockRemoved || b.lockRemoved,
+  };
 }

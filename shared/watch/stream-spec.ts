@@ -21,7 +21,11 @@ export function enableStreamCommand(table: string): string {
 export function watchableStream(table: string, settings: StreamSettings): Result<string> {
   const enable = enableStreamCommand(table);
   if (!settings.enabled || settings.streamArn === undefined) {
-    return err('validation', `table ${table} has no stream: watch reads DynamoDB Streams (new and old images). Locksmith does not enable it for you.`, { fix: enable });
+    return err(
+      'validation',
+      `table ${table} has no stream: watch reads DynamoDB Streams (new and old images). Locksmith does not enable it for you.`,
+      { fix: enable },
+    );
   }
   if (settings.viewType !== 'NEW_AND_OLD_IMAGES') {
     return err(

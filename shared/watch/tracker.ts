@@ -10,7 +10,14 @@ import type { WatchScope } from './scopes';
 
 /** A problem's identity: the same kind, rule, value, scope, lock and accounts is the same problem. */
 export function problemId(problem: Problem): string {
-  return JSON.stringify([problem.kind, problem.rule ?? null, problem.value, problem.scope ?? null, problem.lock ?? null, problem.accounts ?? null]);
+  return JSON.stringify([
+    problem.kind,
+    problem.rule ?? null,
+    problem.value,
+    problem.scope ?? null,
+    problem.lock ?? null,
+    problem.accounts ?? null,
+  ]);
 }
 
 /** An open problem and the write that caused it. */
@@ -34,7 +41,9 @@ export class ProblemTracker {
       after.set(id, known ?? { problem, cause });
       if (!known) events.push({ event: 'problem', problem, cause });
     }
-    const resolved: WatchEvent[] = [...before].filter(([id]) => !after.has(id)).map(([, open]) => ({ event: 'resolved', problem: open.problem, cause }));
+    const resolved: WatchEvent[] = [...before]
+      .filter(([id]) => !after.has(id))
+      .map(([, open]) => ({ event: 'resolved', problem: open.problem, cause }));
     if (after.size === 0) this.open.delete(scope.id);
     else this.open.set(scope.id, after);
     return [...resolved, ...events];

@@ -23,14 +23,16 @@ export type FakeOverrides = { -readonly [M in MethodName]?: Handler<M> };
 export function createFakeHandlers(overrides: FakeOverrides = {}): { handlers: HandlerTable; calls: string[]; writes: () => number } {
   const calls: string[] = [];
   let writes = 0;
-  const entry = (method: MethodName) => async (args: unknown, context: Parameters<Handler<MethodName>>[1]): Promise<Result<unknown>> => {
-    calls.push(method);
-    if (methods[method].writes) writes += 1;
-    const override = overrides[method] as ((args: unknown, context: unknown) => Promise<Result<unknown>>) | undefined;
-    if (override) return override(args, context);
-    const canned = (CANNED as Readonly<Record<string, unknown>>)[method];
-    return canned === undefined ? err('not-found', `fake: ${method}`) : ok(canned);
-  };
+  const entry =
+    (method: MethodName) =>
+    async (args: unknown, context: Parameters<Handler<MethodName>>[1]): Promise<Result<unknown>> => {
+      calls.push(method);
+      if (methods[method].writes) writes += 1;
+      const override = overrides[method] as ((args: unknown, context: unknown) => Promise<Result<unknown>>) | undefined;
+      if (override) return override(args, context);
+      const canned = (CANNED as Readonly<Record<string, unknown>>)[method];
+      return canned === undefined ? err('not-found', `fake: ${method}`) : ok(canned);
+    };
   const handlers = Object.fromEntries(METHOD_NAMES.map((method) => [method, entry(method)])) as unknown as HandlerTable;
   return { handlers, calls, writes: () => writes };
 }

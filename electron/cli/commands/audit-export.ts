@@ -13,14 +13,43 @@ import { recordCliAudit } from '../history-record';
 
 /** The export-audit flags audit adds. */
 export const EXPORT_FLAGS = {
-  export: { type: 'string', valueName: 'PATH', multiple: true, description: 'audit a DynamoDB export (a local folder) instead of scanning; repeat for incrementals, in time order' },
-  memory: { type: 'string', valueName: 'MB', description: 'with --export: DuckDB memory limit in MB (default 512; the rest spills to disk)' },
-  engine: { type: 'string', valueName: 'E', description: 'with --export: duckdb (default, local) or athena (an s3:// export read by Athena in place; --athena-output s3://…)' },
+  export: {
+    type: 'string',
+    valueName: 'PATH',
+    multiple: true,
+    description: 'audit a DynamoDB export (a local folder) instead of scanning; repeat for incrementals, in time order',
+  },
+  memory: {
+    type: 'string',
+    valueName: 'MB',
+    description: 'with --export: DuckDB memory limit in MB (default 512; the rest spills to disk)',
+  },
+  engine: {
+    type: 'string',
+    valueName: 'E',
+    description: 'with --export: duckdb (default, local) or athena (an s3:// export read by Athena in place; --athena-output s3://…)',
+  },
   'athena-output': { type: 'string', valueName: 'URL', description: 'with --engine athena: the s3:// location for query results' },
-  'athena-workgroup': { type: 'string', valueName: 'W', description: 'with --engine athena: the workgroup to run the queries in (default: primary)' },
-  'athena-database': { type: 'string', valueName: 'D', description: 'with --engine athena: the Glue database of the temporary external table (default: default)' },
-  'print-sql': { type: 'string', valueName: 'E', description: 'with --export: print the SQL of the checks for duckdb or athena (DDL included) instead of auditing' },
-  's3-endpoint': { type: 'string', valueName: 'URL', description: 'with --export s3://…: an S3-compatible endpoint (path-style; e.g. MinIO), credentials from AWS_ACCESS_KEY_ID/…' },
+  'athena-workgroup': {
+    type: 'string',
+    valueName: 'W',
+    description: 'with --engine athena: the workgroup to run the queries in (default: primary)',
+  },
+  'athena-database': {
+    type: 'string',
+    valueName: 'D',
+    description: 'with --engine athena: the Glue database of the temporary external table (default: default)',
+  },
+  'print-sql': {
+    type: 'string',
+    valueName: 'E',
+    description: 'with --export: print the SQL of the checks for duckdb or athena (DDL included) instead of auditing',
+  },
+  's3-endpoint': {
+    type: 'string',
+    valueName: 'URL',
+    description: 'with --export s3://…: an S3-compatible endpoint (path-style; e.g. MinIO), credentials from AWS_ACCESS_KEY_ID/…',
+  },
 } as const;
 
 function exportPaths(values: FlagValues): string[] {
@@ -29,7 +58,13 @@ function exportPaths(values: FlagValues): string[] {
 }
 
 /** Downloads every s3:// export into the cache (resumable, MD5-verified) and returns local folders, in order. */
-async function localExports(paths: readonly string[], values: FlagValues, io: CliIo, cacheDir: string, sampleOnly: boolean): Promise<string[]> {
+async function localExports(
+  paths: readonly string[],
+  values: FlagValues,
+  io: CliIo,
+  cacheDir: string,
+  sampleOnly: boolean,
+): Promise<string[]> {
   if (!paths.some((p) => p.startsWith('s3://'))) return [...paths];
   const [{ S3Client }, prepare, { endpointCredentials }, { fromNodeProviderChain }, { awsDataEndpoint }] = await Promise.all([
     import('@aws-sdk/client-s3'),
@@ -46,8 +81,19 @@ async function localExports(paths: readonly string[], values: FlagValues, io: Cl
   let client: InstanceType<typeof S3Client> | undefined;
   const s3 = (): InstanceType<typeof S3Client> =>
     (client = endpoint
-      ? new S3Client({ endpoint, region, forcePathStyle: true, credentials: endpointCredentials(io.env), ignoreConfiguredEndpointUrls: true })
-      : new S3Client({ region, credentials: fromNodeProviderChain(profile ? { profile } : {}), ...(aws ? { endpoint: aws } : {}), ignoreConfiguredEndpointUrls: true }));
+      ? new S3Client({
+          endpoint,
+          region,
+          forcePathStyle: true,
+          credentials: endpointCredentials(io.env),
+          ignoreConfiguredEndpointUrls: true,
+        })
+      : new S3Client({
+          region,
+          credentials: fromNodeProviderChain(profile ? { profile } : {}),
+          ...(aws ? { endpoint: aws } : {}),
+          ignoreConfiguredEndpointUrls: true,
+        }));
   try {
     let shown = false;
     const out = await prepare.localExports(paths, {
@@ -73,7 +119,10 @@ async function localExports(paths: readonly string[], values: FlagValues, io: Cl
 }
 
 /** Where and how the Athena engine runs, from the flags (credentials as for S3: --profile, else the default chain). */
-function athenaTarget(values: FlagValues, io: CliIo): { region: string; profile?: string; env: NodeJS.ProcessEnv; outputLocation: string; workgroup?: string; database?: string } {
+function athenaTarget(
+  values: FlagValues,
+  io: CliIo,
+): { region: string; profile?: string; env: NodeJS.ProcessEnv; outputLocation: string; workgroup?: string; database?: string } {
   const profile = optionalString(values, 'profile') ?? (io.env.AWS_PROFILE || undefined);
   const workgroup = optionalString(values, 'athena-workgroup');
   const database = optionalString(values, 'athena-database');
@@ -95,15 +144,31 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
   const engine = optionalString(values, 'engine') ?? 'duckdb';
   if (engine !== 'duckdb' && engine !== 'athena') usageError(`--engine: duckdb or athena (got ${JSON.stringify(engine)})`, 'engine');
   const printSql = optionalString(values, 'print-sql');
-  if (printSql !== undefined && printSql !== 'duckdb' && printSql !== 'athena') usageError(`--print-sql: duckdb or athena (got ${JSON.stringify(printSql)})`, 'print-sql');
+  if (printSql !== undefined && printSql !== 'duckdb' && printSql !== 'athena')
+    usageError(`--print-sql: duckdb or athena (got ${JSON.stringify(printSql)})`, 'print-sql');
   const athena = engine === 'athena' && printSql === undefined;
   if (athena) {
-    if (!optionalString(values, 'athena-output')?.startsWith('s3://')) usageError('--engine athena needs --athena-output s3://bucket/prefix/ for query results', 'athena-output');
-    if (given.length !== 1 || !given[0]!.startsWith('s3://')) usageError('--engine athena reads one full export where it is, on S3: give one --export s3://… (incrementals and local folders: use the DuckDB engine)', 'export');
+    if (!optionalString(values, 'athena-output')?.startsWith('s3://'))
+      usageError('--engine athena needs --athena-output s3://bucket/prefix/ for query results', 'athena-output');
+    if (given.length !== 1 || !given[0]!.startsWith('s3://'))
+      usageError(
+        '--engine athena reads one full export where it is, on S3: give one --export s3://… (incrementals and local folders: use the DuckDB engine)',
+        'export',
+      );
   }
   const connected = typeof values.endpoint === 'string' || typeof values.profile === 'string';
-  if (connected && optionalString(values, 'table') === undefined) usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
-  const [{ ExportError }, { inferKeys }, { prepareExport, exportConventionRefusal, exportTableRefusal }, { tableFromArn }, { resolveConvention }, { runExportAudit }, { resolveDataDir, ensureDataDir, DataDirError }, { auditText }] = await Promise.all([
+  if (connected && optionalString(values, 'table') === undefined)
+    usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
+  const [
+    { ExportError },
+    { inferKeys },
+    { prepareExport, exportConventionRefusal, exportTableRefusal },
+    { tableFromArn },
+    { resolveConvention },
+    { runExportAudit },
+    { resolveDataDir, ensureDataDir, DataDirError },
+    { auditText },
+  ] = await Promise.all([
     import('../../services/export/read-export'),
     import('../../services/export/export-sample'),
     import('../../services/export/export-prepare'),
@@ -154,16 +219,29 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
     } else {
       const { presetFlag } = await import('../convention-source');
       const inferred = inferKeys(sample, presetFlag(values));
-      if (!inferred) throw new CliError({ kind: 'validation', field: 'export', message: `cannot tell the key schema of the exported table from its items`, fix: 'give --preset, or a connection and --table so that DescribeTable says it' });
+      if (!inferred)
+        throw new CliError({
+          kind: 'validation',
+          field: 'export',
+          message: `cannot tell the key schema of the exported table from its items`,
+          fix: 'give --preset, or a connection and --table so that DescribeTable says it',
+        });
       keys = inferred.keys;
       if (!json) io.stderr(`${inferred.evidence}\n`);
     }
     const resolved = await resolveConvention({ table, keys, values, signal: io.signal, sample: async () => sample });
     const refused = exportConventionRefusal(resolved.convention, table);
     if (refused) return fail(refused);
-    if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+    if (!json && resolved.detection)
+      io.stderr(
+        `convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`,
+      );
     // The export's data folder on S3, as the cache mirrors it (`<cache>/<bucket>/<key…>`).
-    const location = given[0]!.startsWith('s3://') ? `s3://${relative(join(resolveDataDir(io.env), 'cache', 's3'), full.dir).split(sep).join('/')}/data/` : undefined;
+    const location = given[0]!.startsWith('s3://')
+      ? `s3://${relative(join(resolveDataDir(io.env), 'cache', 's3'), full.dir)
+          .split(sep)
+          .join('/')}/data/`
+      : undefined;
     if (printSql !== undefined) {
       const { printedSql } = await import('../../services/export/print-sql');
       io.stdout(printedSql(resolved.convention, printSql, table, location));
@@ -174,8 +252,28 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
     let result;
     try {
       result = athena
-        ? await (await import('../../services/export/athena-run')).auditOnAthena({ ...athenaTarget(values, io), convention: resolved.convention, table, full, dataLocation: location!, signal: io.signal, onStep, onNote: (note, warning) => (warning || !json) && io.stderr(`${note}\n`) })
-        : await runExportAudit({ exports: paths, convention: resolved.convention, table, cacheDir: join(resolveDataDir(io.env), 'cache', 'export-audit'), memoryMb }, { signal: io.signal, onStep });
+        ? await (
+            await import('../../services/export/athena-run')
+          ).auditOnAthena({
+            ...athenaTarget(values, io),
+            convention: resolved.convention,
+            table,
+            full,
+            dataLocation: location!,
+            signal: io.signal,
+            onStep,
+            onNote: (note, warning) => (warning || !json) && io.stderr(`${note}\n`),
+          })
+        : await runExportAudit(
+            {
+              exports: paths,
+              convention: resolved.convention,
+              table,
+              cacheDir: join(resolveDataDir(io.env), 'cache', 'export-audit'),
+              memoryMb,
+            },
+            { signal: io.signal, onStep },
+          );
     } catch (error) {
       if (io.interactive) io.stderr('\n');
       return fail(error instanceof Error ? error.message : String(error));
@@ -184,7 +282,13 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
     let report = result.report;
     if (session) {
       const { confirmFindings } = await import('../../services/export/confirm');
-      const confirmed = await confirmFindings({ client: session.connection.client, table: session.table.name, report, signal: io.signal, errorContext: session.connection.errorContext });
+      const confirmed = await confirmFindings({
+        client: session.connection.client,
+        table: session.table.name,
+        report,
+        signal: io.signal,
+        errorContext: session.connection.errorContext,
+      });
       if (!confirmed.ok) return fail(`confirming against ${session.table.name} failed: ${confirmed.error.message}`);
       report = confirmed.value;
     }
@@ -192,7 +296,15 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
     if (json) io.stdout(`${JSON.stringify(report)}\n`);
     else {
       const files = report.source.incrementals ? report.source.incrementals.length + 1 : 1;
-      const progress = { items: report.source.itemsRead, pages: files, segments: files, segmentsDone: files, capacityUnits: 0, elapsedMs: Math.round(performance.now() - started), retries: 0 };
+      const progress = {
+        items: report.source.itemsRead,
+        pages: files,
+        segments: files,
+        segmentsDone: files,
+        capacityUnits: 0,
+        elapsedMs: Math.round(performance.now() - started),
+        retries: 0,
+      };
       io.stdout(`Export ${report.source.exportArn} at ${report.source.exportTime} (${report.source.itemsRead} items read)\n`);
       io.stdout(auditText(report, progress, resolved.source));
       const stale = (report as { stale?: readonly unknown[] }).stale;
@@ -203,4 +315,3 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
     closeSession(session);
   }
 }
-

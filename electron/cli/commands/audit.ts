@@ -33,15 +33,24 @@ const AUDIT_HEAP_GROWING_PERCENT = 50;
 export const auditCommand: CliCommand = {
   name: 'audit',
   summary: 'Audit a table: every account with its locks, every orphan, missing, duplicate, mismatched or malformed lock.',
-  usage: 'audit --table T [--preset P | --convention FILE] [--segments N] [--json]\n       audit --all-tables [--preset P | --convention DIR] [--json]\n       audit --export PATH [--export PATH…] [--table T --endpoint URL|--profile P] [--memory MB] [--json]\n       audit --export s3://… --engine athena --athena-output s3://… [--athena-workgroup W] [--athena-database D] [--json]',
+  usage:
+    'audit --table T [--preset P | --convention FILE] [--segments N] [--json]\n       audit --all-tables [--preset P | --convention DIR] [--json]\n       audit --export PATH [--export PATH…] [--table T --endpoint URL|--profile P] [--memory MB] [--json]\n       audit --export s3://… --engine athena --athena-output s3://… [--athena-workgroup W] [--athena-database D] [--json]',
   flags: {
     table: { type: 'string', valueName: 'T', description: 'the table to audit' },
     ...CONVENTION_FLAGS,
     segments: { type: 'string', valueName: 'N', description: 'parallel scan segments (default 4 on an endpoint, 8 on AWS)' },
     'pages-per-second': { type: 'string', valueName: 'X', description: 'pace the scan: at most X Scan requests per second' },
-    'rcu-per-second': { type: 'string', valueName: 'X', description: 'pace the scan: at most X read capacity units per second (AWS reports capacity)' },
+    'rcu-per-second': {
+      type: 'string',
+      valueName: 'X',
+      description: 'pace the scan: at most X read capacity units per second (AWS reports capacity)',
+    },
     json: { type: 'boolean', description: 'print only the JSON report on stdout' },
-    'all-tables': { type: 'boolean', description: 'audit every table at the connection that holds locks (see below); --convention then names a folder of <table>.json files' },
+    'all-tables': {
+      type: 'boolean',
+      description:
+        'audit every table at the connection that holds locks (see below); --convention then names a folder of <table>.json files',
+    },
     ...EXPORT_FLAGS,
   },
   details: `
@@ -88,7 +97,13 @@ Examples:
     let speculation: SpeculativeAudit | undefined;
     let progress: ReturnType<typeof progressPrinter> | undefined;
     let lastProgress: ScanProgress | undefined;
-    const runOptions = (connection: Connection, table: string, convention: Convention, segments: number, signal: AbortSignal): RunAuditOptions => ({
+    const runOptions = (
+      connection: Connection,
+      table: string,
+      convention: Convention,
+      segments: number,
+      signal: AbortSignal,
+    ): RunAuditOptions => ({
       client: connection.client,
       table,
       convention,
@@ -105,27 +120,49 @@ Examples:
     try {
       // Detection's sample is read while the table's keys are checked (a cached schema, one GetItem) or
       // described (DynamoDB Local counts the table to answer DescribeTable, slow on a large table).
-      session = await openTableForScan(values, io, 'audit', (connection, name, cachedKeys) => {
-        if (values.convention === undefined) {
-          sample = Promise.all([import('../../services/audit/sample'), import('../../services/dynamo/client')]).then(async ([{ sampleItems }, { defaultSegments }]) => {
-            const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
-            return unwrap(await sampleItems(connection.client, name, undefined, { segments, signal: io.signal, errorContext: connection.errorContext }));
-          });
-          // Awaited below only when the table exists; a failure then surfaces there, never as an unhandled rejection.
-          sample.catch(() => undefined);
-        }
-        // The convention detected last time, on the cached keys: the audit starts now and counts only if both are confirmed.
-        // Not for a paced scan: it is long anyway, and a discarded start would spend capacity the user rationed.
-        if (values.convention === undefined && cachedKeys !== undefined && pagesPerSecond === undefined && rcuPerSecond === undefined) {
-          // Only what the run needs is awaited (an import of a module being loaded is the same load).
-          const segments = import('../../services/dynamo/client').then(({ defaultSegments }) => segmentsFlag ?? defaultSegments(connection.target, io.env));
-          const request = segments.then((n) => detectionRequest(optionalString(values, 'preset'), n));
-          speculation = startSpeculativeAudit(io.env, tablePlace(connection.target, name), request, cachedKeys, async (convention, signal) => {
-            const [{ runAudit }, n] = await Promise.all([import('../../services/audit/run-audit'), segments]);
-            return runAudit(runOptions(connection, name, convention, n, AbortSignal.any([io.signal, signal])));
-          });
-        }
-      }, opened);
+      session = await openTableForScan(
+        values,
+        io,
+        'audit',
+        (connection, name, cachedKeys) => {
+          if (values.convention === undefined) {
+            sample = Promise.all([import('../../services/audit/sample'), import('../../services/dynamo/client')]).then(
+              async ([{ sampleItems }, { defaultSegments }]) => {
+                const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
+                return unwrap(
+                  await sampleItems(connection.client, name, undefined, {
+                    segments,
+                    signal: io.signal,
+                    errorContext: connection.errorContext,
+                  }),
+                );
+              },
+            );
+            // Awaited below only when the table exists; a failure then surfaces there, never as an unhandled rejection.
+            sample.catch(() => undefined);
+          }
+          // The convention detected last time, on the cached keys: the audit starts now and counts only if both are confirmed.
+          // Not for a paced scan: it is long anyway, and a discarded start would spend capacity the user rationed.
+          if (values.convention === undefined && cachedKeys !== undefined && pagesPerSecond === undefined && rcuPerSecond === undefined) {
+            // Only what the run needs is awaited (an import of a module being loaded is the same load).
+            const segments = import('../../services/dynamo/client').then(
+              ({ defaultSegments }) => segmentsFlag ?? defaultSegments(connection.target, io.env),
+            );
+            const request = segments.then((n) => detectionRequest(optionalString(values, 'preset'), n));
+            speculation = startSpeculativeAudit(
+              io.env,
+              tablePlace(connection.target, name),
+              request,
+              cachedKeys,
+              async (convention, signal) => {
+                const [{ runAudit }, n] = await Promise.all([import('../../services/audit/run-audit'), segments]);
+                return runAudit(runOptions(connection, name, convention, n, AbortSignal.any([io.signal, signal])));
+              },
+            );
+          }
+        },
+        opened,
+      );
       const { connection, table } = session;
       const [{ resolveConvention }, { runAudit }, { defaultSegments }, { auditText }] = await Promise.all([
         import('../convention-source'),
@@ -135,16 +172,37 @@ Examples:
       ]);
       const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
       const sampled = sample;
-      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments, ...(sampled ? { sample: () => sampled } : {}) });
-      if (!json && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${shownText(e)}`).join('\n')}\n`);
+      const resolved = await resolveConvention({
+        client: connection.client,
+        table: table.name,
+        keys: table.keys,
+        values,
+        signal: io.signal,
+        errorContext: connection.errorContext,
+        segments,
+        ...(sampled ? { sample: () => sampled } : {}),
+      });
+      if (!json && resolved.detection)
+        io.stderr(
+          `convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${shownText(e)}`).join('\n')}\n`,
+        );
       progress = progressPrinter(io, table.itemCount);
       let run = await speculation?.confirm(resolved.convention, table.keys);
       if (run && lastProgress) progress.update?.(lastProgress);
-      if (debug && speculation) io.stderr(`locksmith: ${run ? 'the audit started with the convention remembered for this table, confirmed by the sample' : 'no remembered convention confirmed by the sample: the audit starts now'}\n`);
+      if (debug && speculation)
+        io.stderr(
+          `locksmith: ${run ? 'the audit started with the convention remembered for this table, confirmed by the sample' : 'no remembered convention confirmed by the sample: the audit starts now'}\n`,
+        );
       let remembering: Promise<void> | undefined;
       if (!run) {
         const place = tablePlace(connection.target, table.name);
-        if (values.convention === undefined) remembering = rememberConvention(io.env, place, detectionRequest(optionalString(values, 'preset'), segments), resolved.convention);
+        if (values.convention === undefined)
+          remembering = rememberConvention(
+            io.env,
+            place,
+            detectionRequest(optionalString(values, 'preset'), segments),
+            resolved.convention,
+          );
         run = await runAudit(runOptions(connection, table.name, resolved.convention, segments, io.signal));
       }
       await remembering;
@@ -153,7 +211,9 @@ Examples:
       await recordCliAudit(io, report, connection.target, 'live');
       io.stdout(json ? `${JSON.stringify(report)}\n` : auditText(report, run.progress, resolved.source, styleFor(io)));
       if (!report.complete) return incomplete(io, report.reason ?? 'the scan did not finish');
-      await (await import('../warning-memory')).rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, report);
+      await (
+        await import('../warning-memory')
+      ).rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, report);
       return auditExitCode(report);
     } finally {
       speculation?.abort();

@@ -38,10 +38,27 @@ Example:
     try {
       session = await openTable(values, io, 'change-value');
       const { connection, table } = session;
-      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([import('../convention-source'), import('../../services/dynamo/client')]);
-      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([
+        import('../convention-source'),
+        import('../../services/dynamo/client'),
+      ]);
+      const resolved = await resolveConvention({
+        client: connection.client,
+        table: table.name,
+        keys: table.keys,
+        values,
+        signal: io.signal,
+        errorContext: connection.errorContext,
+      });
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
-      return await runWrite({ io, values, ctx, table: table.name, resolved, operation: { kind: 'change-value', account, rule, to, ...(from === undefined ? {} : { from }) } });
+      return await runWrite({
+        io,
+        values,
+        ctx,
+        table: table.name,
+        resolved,
+        operation: { kind: 'change-value', account, rule, to, ...(from === undefined ? {} : { from }) },
+      });
     } finally {
       closeSession(session);
     }

@@ -40,10 +40,26 @@ Example:
     try {
       session = await openTable(values, io, 'claim');
       const { connection, table } = session;
-      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([import('../convention-source'), import('../../services/dynamo/client')]);
-      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([
+        import('../convention-source'),
+        import('../../services/dynamo/client'),
+      ]);
+      const resolved = await resolveConvention({
+        client: connection.client,
+        table: table.name,
+        keys: table.keys,
+        values,
+        signal: io.signal,
+        errorContext: connection.errorContext,
+      });
       // A rule the last audit found the table contradicts takes a reviewed --convention FILE (warning-memory.ts).
-      const refused = await warnedRuleGate(io, { place: tablePlace(connection.target, table.name), resolved, rule, dryRun: values['dry-run'] === true, refusedCode: EXIT_REFUSED });
+      const refused = await warnedRuleGate(io, {
+        place: tablePlace(connection.target, table.name),
+        resolved,
+        rule,
+        dryRun: values['dry-run'] === true,
+        refusedCode: EXIT_REFUSED,
+      });
       if (refused !== undefined) return refused;
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
       return await runWrite({ io, values, ctx, table: table.name, resolved, operation: { kind: 'claim', rule, value, account } });

@@ -31,8 +31,18 @@ Example:
     try {
       session = await openTable(values, io, 'delete-account');
       const { connection, table } = session;
-      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([import('../convention-source'), import('../../services/dynamo/client')]);
-      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([
+        import('../convention-source'),
+        import('../../services/dynamo/client'),
+      ]);
+      const resolved = await resolveConvention({
+        client: connection.client,
+        table: table.name,
+        keys: table.keys,
+        values,
+        signal: io.signal,
+        errorContext: connection.errorContext,
+      });
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
       return await runWrite({ io, values, ctx, table: table.name, resolved, operation: { kind: 'delete-account', account } });
     } finally {

@@ -35,15 +35,23 @@ Example:
         import('../../../shared/conventions/file'),
       ]);
       const preset = presetFlag(values);
-      const sample = unwrap(await sampleItems(connection.client, table.name, sampleSize, { signal: io.signal, errorContext: connection.errorContext }));
+      const sample = unwrap(
+        await sampleItems(connection.client, table.name, sampleSize, { signal: io.signal, errorContext: connection.errorContext }),
+      );
       const detection = detectConvention(table.keys, sample, preset ? { preset } : {});
-      if (!detection.ok) throw new CliError({ ...detection.error, message: `cannot detect the convention of ${table.name}: ${detection.error.message}` });
+      if (!detection.ok)
+        throw new CliError({ ...detection.error, message: `cannot detect the convention of ${table.name}: ${detection.error.message}` });
       const { convention, evidence, confidence } = detection.value;
       const file = conventionToFile(convention);
       if (values.json === true) {
         io.stdout(`${JSON.stringify({ table: table.name, sampled: sample.length, confidence, evidence, convention: file })}\n`);
       } else {
-        const lines = [`Table ${table.name}: proposed convention ${convention.preset} (confidence ${confidence}, ${sample.length} items sampled)`, ...evidence.map((e) => `  - ${shownText(e)}`), '', terminalSafeJson(JSON.stringify(file, null, 2))];
+        const lines = [
+          `Table ${table.name}: proposed convention ${convention.preset} (confidence ${confidence}, ${sample.length} items sampled)`,
+          ...evidence.map((e) => `  - ${shownText(e)}`),
+          '',
+          terminalSafeJson(JSON.stringify(file, null, 2)),
+        ];
         io.stdout(`${lines.join('\n')}\n`);
       }
       return EXIT_OK;

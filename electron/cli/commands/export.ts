@@ -12,8 +12,12 @@ export const exportCommand: CliCommand = {
   usage: 'export --table T --out DIR [--partitions N] [--segments N] [--json]',
   flags: {
     table: { type: 'string', valueName: 'T', description: 'the table to export' },
-    out: { type: 'string', valueName: 'DIR', description: 'the folder to write AWSDynamoDB/<ExportId>/ into (the S3 prefix\'s local twin)' },
-    partitions: { type: 'string', valueName: 'N', description: 'data files, items routed by a hash of the partition key (default 8; empty partitions give empty files)' },
+    out: { type: 'string', valueName: 'DIR', description: "the folder to write AWSDynamoDB/<ExportId>/ into (the S3 prefix's local twin)" },
+    partitions: {
+      type: 'string',
+      valueName: 'N',
+      description: 'data files, items routed by a hash of the partition key (default 8; empty partitions give empty files)',
+    },
     segments: { type: 'string', valueName: 'N', description: 'parallel scan segments (default 4 on an endpoint, 8 on AWS)' },
     json: { type: 'boolean', description: 'print {"exportArn","dir","itemCount","files"} as JSON' },
   },
@@ -56,7 +60,10 @@ Examples:
       } finally {
         progress.done();
       }
-      if (values.json === true) io.stdout(`${JSON.stringify({ exportArn: written.exportArn, dir: written.dir, itemCount: written.itemCount, files: written.files.length })}\n`);
+      if (values.json === true)
+        io.stdout(
+          `${JSON.stringify({ exportArn: written.exportArn, dir: written.dir, itemCount: written.itemCount, files: written.files.length })}\n`,
+        );
       else io.stdout(`exported ${written.itemCount} items of ${table.name} in ${written.files.length} files to ${written.dir}\n`);
       return EXIT_OK;
     } finally {

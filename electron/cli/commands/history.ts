@@ -41,7 +41,10 @@ Examples:
   async run({ values, io }) {
     const table = optionalString(values, 'table');
     const last = optionalInt(values, 'last', 'history', 1, 1_000_000);
-    const [{ readHistory }, { resolveDataDir }] = await Promise.all([import('../../services/history/audit-history'), import('../../services/connections/data-dir')]);
+    const [{ readHistory }, { resolveDataDir }] = await Promise.all([
+      import('../../services/history/audit-history'),
+      import('../../services/connections/data-dir'),
+    ]);
     const all = await readHistory(resolveDataDir(io.env), table !== undefined ? { table } : {});
     const entries = last === undefined ? all : all.slice(-last);
     if (values.json === true) io.stdout(`${JSON.stringify({ entries })}\n`);

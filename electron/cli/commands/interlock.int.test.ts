@@ -39,14 +39,23 @@ async function keysOf(table: string): Promise<string[]> {
   const out: string[] = [];
   let start: Record<string, AttributeValue> | undefined;
   do {
-    const page = await admin.send(new ScanCommand({ TableName: table, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    const page = await admin.send(
+      new ScanCommand({ TableName: table, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }),
+    );
     for (const item of page.Items ?? []) out.push(`${item.PK?.S ?? ''} / ${item.SK?.S ?? ''}`);
     start = page.LastEvaluatedKey;
   } while (start);
   return out.sort();
 }
 
-const base = (table: string, conventionFile = fx.conventionFile): string[] => ['--endpoint', endpoint, '--table', table, '--convention', conventionFile];
+const base = (table: string, conventionFile = fx.conventionFile): string[] => [
+  '--endpoint',
+  endpoint,
+  '--table',
+  table,
+  '--convention',
+  conventionFile,
+];
 
 async function auditJson(table: string, conventionFile?: string): Promise<{ code: number; report: AuditReport }> {
   const run = await runCli(['audit', ...base(table, conventionFile), '--json'], fx.env);
@@ -76,9 +85,25 @@ describe('a convention the table contradicts cannot write at scale', () => {
 
     // The convention the table was written with: no warning, and after the repair nothing left (exit 0).
     const right = join(fx.dataDir, 'emai.json');
-    await writeFile(right, JSON.stringify(conventionToFile(layoutFor('uniq', { rules: [{ attribute: 'email', tag: 'EMAI', normalize: ['trim', 'lowercase'] }, { attribute: 'username', tag: 'HANDLE', normalize: ['trim', 'lowercase'] }] }).convention)));
+    await writeFile(
+      right,
+      JSON.stringify(
+        conventionToFile(
+          layoutFor('uniq', {
+            rules: [
+              { attribute: 'email', tag: 'EMAI', normalize: ['trim', 'lowercase'] },
+              { attribute: 'username', tag: 'HANDLE', normalize: ['trim', 'lowercase'] },
+            ],
+          }).convention,
+        ),
+      ),
+    );
     const clean = await auditJson(table, right);
-    expect({ code: clean.code, warnings: clean.report.warnings, problems: clean.report.problems }).toEqual({ code: 0, warnings: [], problems: [] });
+    expect({ code: clean.code, warnings: clean.report.warnings, problems: clean.report.problems }).toEqual({
+      code: 0,
+      warnings: [],
+      problems: [],
+    });
   });
 
   it('the value in the sort key where the convention says a literal: the audit warns and the repair writes nothing', async () => {
@@ -97,7 +122,9 @@ describe('a convention the table contradicts cannot write at scale', () => {
   });
 
   it('a correct convention with ordinary drift does not warn: the audit exits 1 for its problems only, and the repair fixes them', async () => {
-    const table = await fx.table(users((email) => (email === 'user7@example.com' ? layout.raw('OTHER#x', 'y', { note: S('a note') }) : layout.lock('EMAIL', email))));
+    const table = await fx.table(
+      users((email) => (email === 'user7@example.com' ? layout.raw('OTHER#x', 'y', { note: S('a note') }) : layout.lock('EMAIL', email))),
+    );
     const audit = await auditJson(table);
     expect(audit.code).toBe(1);
     expect(audit.report.warnings).toEqual([]);
@@ -116,7 +143,10 @@ describe('a convention the table contradicts cannot write at scale', () => {
     expect((JSON.parse(audit.stdout) as AuditReport).warnings.map((w) => w.rule)).toEqual(['EMAIL']);
     const account = JSON.stringify({ PK: 'ACCT#a5', SK: 'PROFILE' });
     const before = await keysOf(table);
-    const claim = await runCli(['claim', ...detected, '--rule', 'EMAIL', '--value', 'user5@example.com', '--account', account, '--yes'], fx.env);
+    const claim = await runCli(
+      ['claim', ...detected, '--rule', 'EMAIL', '--value', 'user5@example.com', '--account', account, '--yes'],
+      fx.env,
+    );
     expect(claim.code).toBe(1);
     expect(claim.stderr).toMatch(/refused: the convention does not explain this table for rule EMAIL: .*pass it as --convention FILE/);
     const release = await runCli(['release', ...detected, '--rule', 'EMAIL', '--value', 'user5@example.com', '--yes'], fx.env);
@@ -124,13 +154,19 @@ describe('a convention the table contradicts cannot write at scale', () => {
     expect(release.stderr).toContain('refused: the convention does not explain this table for rule EMAIL');
     expect(await keysOf(table)).toEqual(before);
     // Another rule of the same convention is not held back.
-    const handle = await runCli(['claim', ...detected, '--rule', 'HANDLE', '--value', 'u0', '--account', JSON.stringify({ PK: 'ACCT#a0', SK: 'PROFILE' }), '--yes'], fx.env);
+    const handle = await runCli(
+      ['claim', ...detected, '--rule', 'HANDLE', '--value', 'u0', '--account', JSON.stringify({ PK: 'ACCT#a0', SK: 'PROFILE' }), '--yes'],
+      fx.env,
+    );
     expect(handle.code).toBe(0);
     // Detection learns this layout from the data (the value in both keys): that convention explains the table and does not warn.
     const learned = await runCli(['audit', '--endpoint', endpoint, '--table', table, '--json'], fx.env);
     expect((JSON.parse(learned.stdout) as AuditReport).warnings).toEqual([]);
     // A person who reviewed the convention passes it explicitly: that claim is theirs to make.
-    const reviewed = await runCli(['claim', ...base(table), '--rule', 'EMAIL', '--value', 'user5@example.com', '--account', account, '--yes'], fx.env);
+    const reviewed = await runCli(
+      ['claim', ...base(table), '--rule', 'EMAIL', '--value', 'user5@example.com', '--account', account, '--yes'],
+      fx.env,
+    );
     expect(reviewed.code).toBe(0);
   });
 });

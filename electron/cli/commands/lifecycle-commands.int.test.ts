@@ -17,10 +17,15 @@ const conv = layout.convention;
 const fx = writeFixture(admin, conv, 'cli-life');
 const table = fx.table;
 
-const get = async (name: string, pk: string, sk: string): Promise<Item | undefined> => (await admin.send(new GetItemCommand({ TableName: name, Key: { PK: { S: pk }, SK: { S: sk } }, ConsistentRead: true }))).Item;
+const get = async (name: string, pk: string, sk: string): Promise<Item | undefined> =>
+  (await admin.send(new GetItemCommand({ TableName: name, Key: { PK: { S: pk }, SK: { S: sk } }, ConsistentRead: true }))).Item;
 const base = (name: string): string[] => ['--endpoint', endpoint, '--table', name, '--convention', fx.conventionFile];
 const ADA = JSON.stringify({ PK: 'ACCT#a1', SK: 'PROFILE' });
-const seeded = (): Item[] => [layout.account('a1', { username: 'ada', email: 'ada@x.io' }), layout.lock('HANDLE', 'ada'), layout.lock('EMAIL', 'ada@x.io')];
+const seeded = (): Item[] => [
+  layout.account('a1', { username: 'ada', email: 'ada@x.io' }),
+  layout.lock('HANDLE', 'ada'),
+  layout.lock('EMAIL', 'ada@x.io'),
+];
 const logged = async (name: string): Promise<{ table: string; kind: string }[]> =>
   (await readFile(join(fx.dataDir, 'audit-log.jsonl'), 'utf8'))
     .trim()
@@ -31,7 +36,10 @@ const logged = async (name: string): Promise<{ table: string; kind: string }[]> 
 describe('lifecycle commands through bin/locksmith', () => {
   it('change-value: new lock, old lock gone, account updated — applied and verified, logged', async () => {
     const name = await table(seeded());
-    const run = await runCli(['change-value', ...base(name), '--account', ADA, '--rule', 'HANDLE', '--to', 'bea', '--yes', '--json'], fx.env);
+    const run = await runCli(
+      ['change-value', ...base(name), '--account', ADA, '--rule', 'HANDLE', '--to', 'bea', '--yes', '--json'],
+      fx.env,
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout) as { outcome: Outcome; verification: Verification };
@@ -65,9 +73,28 @@ describe('lifecycle commands through bin/locksmith', () => {
   it('an AWS profile connection is read-only until --allow-writes; --dry-run sends nothing', async () => {
     const name = await table(seeded());
     const config = join(fx.dataDir, 'aws-config');
-    await writeFile(config, `[profile sandboxed]\nregion = us-east-1\nendpoint_url = ${endpoint}\naws_access_key_id = locksmith\naws_secret_access_key = locksmith\n`);
-    const profileEnv = { ...fx.env, AWS_PROFILE: 'sandboxed', AWS_CONFIG_FILE: config, AWS_SHARED_CREDENTIALS_FILE: join(fx.dataDir, 'none') };
-    const args = ['delete-account', '--profile', 'sandboxed', '--table', name, '--convention', fx.conventionFile, '--account', ADA, '--yes'];
+    await writeFile(
+      config,
+      `[profile sandboxed]\nregion = us-east-1\nendpoint_url = ${endpoint}\naws_access_key_id = locksmith\naws_secret_access_key = locksmith\n`,
+    );
+    const profileEnv = {
+      ...fx.env,
+      AWS_PROFILE: 'sandboxed',
+      AWS_CONFIG_FILE: config,
+      AWS_SHARED_CREDENTIALS_FILE: join(fx.dataDir, 'none'),
+    };
+    const args = [
+      'delete-account',
+      '--profile',
+      'sandboxed',
+      '--table',
+      name,
+      '--convention',
+      fx.conventionFile,
+      '--account',
+      ADA,
+      '--yes',
+    ];
     const refused = await runCli(args, profileEnv);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/connection profile sandboxed is read-only: nothing was sent — to fix: pass --allow-writes/);

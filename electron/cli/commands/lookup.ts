@@ -18,7 +18,11 @@ export const lookupCommand: CliCommand = {
     ...SCOPE_FLAG,
     ...CONVENTION_FLAGS,
     segments: { type: 'string', valueName: 'N', description: 'segments of the holder scan, when no index fits' },
-    confirm: { type: 'boolean', description: "when an index finds no holder, confirm it with a consistent scan (an index is eventually consistent and finds the stored spelling only)" },
+    confirm: {
+      type: 'boolean',
+      description:
+        'when an index finds no holder, confirm it with a consistent scan (an index is eventually consistent and finds the stored spelling only)',
+    },
     json: { type: 'boolean', description: 'print only the JSON answer on stdout' },
   },
   details: `
@@ -46,15 +50,37 @@ Example:
         import('../report-text'),
       ]);
       const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
-      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments });
+      const resolved = await resolveConvention({
+        client: connection.client,
+        table: table.name,
+        keys: table.keys,
+        values,
+        signal: io.signal,
+        errorContext: connection.errorContext,
+        segments,
+      });
       const progress = progressPrinter(io);
       const answer = unwrap(
-        await lookupValue({ client: connection.client, table, convention: resolved.convention, value, rule, ...(scope ? { scope } : {}), ...(values.confirm === true ? { confirmAbsenceWithScan: true } : {}), segments, signal: io.signal, onProgress: progress.update, errorContext: connection.errorContext }),
+        await lookupValue({
+          client: connection.client,
+          table,
+          convention: resolved.convention,
+          value,
+          rule,
+          ...(scope ? { scope } : {}),
+          ...(values.confirm === true ? { confirmAbsenceWithScan: true } : {}),
+          segments,
+          signal: io.signal,
+          onProgress: progress.update,
+          errorContext: connection.errorContext,
+        }),
       );
       progress.done();
       io.stdout(values.json === true ? `${JSON.stringify(answer)}\n` : lookupText(answer, table.keys, styleFor(io)));
       if (!answer.complete) return incomplete(io, answer.reason ?? 'the holder scan did not finish');
-      return answer.rules.some((r) => r.verdict === 'orphan' || r.verdict === 'unprotected' || r.verdict === 'duplicate') ? EXIT_PROBLEMS : EXIT_OK;
+      return answer.rules.some((r) => r.verdict === 'orphan' || r.verdict === 'unprotected' || r.verdict === 'duplicate')
+        ? EXIT_PROBLEMS
+        : EXIT_OK;
     } finally {
       closeSession(session);
     }

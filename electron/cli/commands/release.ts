@@ -11,12 +11,17 @@ import { EXIT_REFUSED, keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, 
 export const releaseCommand: CliCommand = {
   name: 'release',
   summary: 'Release a value: Delete its lock only if it exists, after checking that no account holds the value.',
-  usage: "release --table T --rule R --value V [--scope ATTR=V] [--holder '<key json>'] [--lock '<key json>'] [--dry-run] [--yes] [--json] [--allow-writes]",
+  usage:
+    "release --table T --rule R --value V [--scope ATTR=V] [--holder '<key json>'] [--lock '<key json>'] [--dry-run] [--yes] [--json] [--allow-writes]",
   flags: {
     table: { type: 'string', valueName: 'T', description: 'the table' },
     rule: { type: 'string', valueName: 'R', description: 'the rule, as audit --json reports it (e.g. HANDLE)' },
     value: { type: 'string', valueName: 'V', description: 'the value to release' },
-    holder: { type: 'string', valueName: 'JSON', description: 'the last known holder: the transaction checks it no longer holds the value' },
+    holder: {
+      type: 'string',
+      valueName: 'JSON',
+      description: 'the last known holder: the transaction checks it no longer holds the value',
+    },
     lock: { type: 'string', valueName: 'JSON', description: "the lock's exact key, when it is not the canonical one (legacy forms)" },
     ...SCOPE_FLAG,
     ...CONVENTION_FLAGS,
@@ -43,13 +48,36 @@ Example:
     try {
       session = await openTable(values, io, 'release');
       const { connection, table } = session;
-      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([import('../convention-source'), import('../../services/dynamo/client')]);
-      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([
+        import('../convention-source'),
+        import('../../services/dynamo/client'),
+      ]);
+      const resolved = await resolveConvention({
+        client: connection.client,
+        table: table.name,
+        keys: table.keys,
+        values,
+        signal: io.signal,
+        errorContext: connection.errorContext,
+      });
       // A rule the last audit found the table contradicts takes a reviewed --convention FILE (warning-memory.ts).
-      const refused = await warnedRuleGate(io, { place: tablePlace(connection.target, table.name), resolved, rule, dryRun: values['dry-run'] === true, refusedCode: EXIT_REFUSED });
+      const refused = await warnedRuleGate(io, {
+        place: tablePlace(connection.target, table.name),
+        resolved,
+        rule,
+        dryRun: values['dry-run'] === true,
+        refusedCode: EXIT_REFUSED,
+      });
       if (refused !== undefined) return refused;
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
-      const operation = { kind: 'release' as const, rule, value, ...(holder ? { holder } : {}), ...(lock ? { lock } : {}), ...(scope ? { scope } : {}) };
+      const operation = {
+        kind: 'release' as const,
+        rule,
+        value,
+        ...(holder ? { holder } : {}),
+        ...(lock ? { lock } : {}),
+        ...(scope ? { scope } : {}),
+      };
       return await runWrite({ io, values, ctx, table: table.name, resolved, operation });
     } finally {
       closeSession(session);

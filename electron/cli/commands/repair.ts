@@ -10,23 +10,37 @@ import type { TableSession } from '../session';
 import { askOnTerminal, conventionGate, conventionOrigin, EXIT_REFUSED, transactionContext } from './transaction-flow';
 
 function planText(plan: RepairPlanView): string {
-  const lines = [`Repair plan for ${plan.table}: ${plan.fixes.length} fix(es) in ${plan.transactions.length} transaction(s), ${plan.actionCount} action(s); ${plan.manual.length} left for a human`];
+  const lines = [
+    `Repair plan for ${plan.table}: ${plan.fixes.length} fix(es) in ${plan.transactions.length} transaction(s), ${plan.actionCount} action(s); ${plan.manual.length} left for a human`,
+  ];
   for (const t of plan.transactions) {
     lines.push(`Transaction ${t.index + 1} (${t.actions.length} actions, ClientRequestToken ${t.clientRequestToken}):`);
     for (const f of t.fixes) lines.push(`  ${f + 1}. ${shownText(plan.fixes[f]?.summary ?? '')}`);
   }
-  if (plan.resolved.length > 0) lines.push('Already fixed (fresh reads):', ...plan.resolved.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${shownText(m.problem.value)}\`: ${shownText(m.why)}`));
-  if (plan.manual.length > 0) lines.push('For a human:', ...plan.manual.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${shownText(m.problem.value)}\`: ${shownText(m.why)}`));
+  if (plan.resolved.length > 0)
+    lines.push(
+      'Already fixed (fresh reads):',
+      ...plan.resolved.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${shownText(m.problem.value)}\`: ${shownText(m.why)}`),
+    );
+  if (plan.manual.length > 0)
+    lines.push(
+      'For a human:',
+      ...plan.manual.map((m) => `  - ${m.problem.kind} ${m.problem.rule ?? ''} \`${shownText(m.problem.value)}\`: ${shownText(m.why)}`),
+    );
   return `${lines.join('\n')}\n`;
 }
 
 function transactionText(plan: RepairPlanView, status: RepairStatusView, index: number): string {
   const t = status.transactions[index];
   if (!t) return '';
-  const lines = [`Transaction ${index + 1} of ${plan.transactions.length}: ${t.state}${t.verified === true ? ', applied and verified' : ''}${t.message ? ` — ${shownText(t.message)}` : ''}`];
+  const lines = [
+    `Transaction ${index + 1} of ${plan.transactions.length}: ${t.state}${t.verified === true ? ', applied and verified' : ''}${t.message ? ` — ${shownText(t.message)}` : ''}`,
+  ];
   for (const f of plan.transactions[index]?.fixes ?? []) {
     const outcome = status.fixes[f];
-    lines.push(`  ${f + 1}. ${shownText(plan.fixes[f]?.summary ?? '')}: ${shownText(outcome?.state === 'succeeded' ? `done, ${outcome.message}` : (outcome?.message ?? ''))}`);
+    lines.push(
+      `  ${f + 1}. ${shownText(plan.fixes[f]?.summary ?? '')}: ${shownText(outcome?.state === 'succeeded' ? `done, ${outcome.message}` : (outcome?.message ?? ''))}`,
+    );
   }
   if (t.differences) lines.push(...t.differences.map((d) => `  NOT verified: ${shownText(d)}`));
   return `${lines.join('\n')}\n`;
@@ -34,7 +48,10 @@ function transactionText(plan: RepairPlanView, status: RepairStatusView, index: 
 
 /** Fixes in transactions that were applied but whose re-read did not show what was written (or failed). */
 export function unverifiedFixes(plan: RepairPlanView, status: RepairStatusView): number {
-  return status.transactions.reduce((n, t, i) => n + (t.state === 'succeeded' && t.verified !== true ? (plan.transactions[i]?.fixes.length ?? 0) : 0), 0);
+  return status.transactions.reduce(
+    (n, t, i) => n + (t.state === 'succeeded' && t.verified !== true ? (plan.transactions[i]?.fixes.length ?? 0) : 0),
+    0,
+  );
 }
 
 /** The last line of `repair --execute`: what happened to every fix, and what is left for a person. */
@@ -49,7 +66,8 @@ export function repairSummary(table: string, status: RepairStatusView, manual: n
 /** The repair command. */
 export const repairCommand: CliCommand = {
   name: 'repair',
-  summary: 'Plan (and with --execute, run) fixes for an audit: release orphan locks, claim missing locks, in transactions of up to 100 actions; duplicates are listed for a human.',
+  summary:
+    'Plan (and with --execute, run) fixes for an audit: release orphan locks, claim missing locks, in transactions of up to 100 actions; duplicates are listed for a human.',
   usage: 'repair --table T [--preset P | --convention FILE] [--execute [--yes]] [--json] [--allow-writes]',
   flags: {
     table: { type: 'string', valueName: 'T', description: 'the table' },
@@ -87,24 +105,49 @@ pending, refused, not verified or left for a human, 2 error or an incomplete aud
         import('../../services/dynamo/client'),
         import('../../services/repair/repair-service'),
       ]);
-      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext, segments });
+      const resolved = await resolveConvention({
+        client: connection.client,
+        table: table.name,
+        keys: table.keys,
+        values,
+        signal: io.signal,
+        errorContext: connection.errorContext,
+        segments,
+      });
       // The writes rest on the convention: say what it is and how sure detection was, before anything else.
       const refused = conventionGate(io, values.execute === true ? values : { ...values, yes: false }, resolved, 'repairs');
       if (refused !== undefined) return refused;
       const origin = conventionOrigin(resolved);
       const progress = progressPrinter(io, table.itemCount);
-      const run = await runAudit({ client: connection.client, table: table.name, convention: resolved.convention, segments, signal: io.signal, errorContext: connection.errorContext, onProgress: progress.update });
+      const run = await runAudit({
+        client: connection.client,
+        table: table.name,
+        convention: resolved.convention,
+        segments,
+        signal: io.signal,
+        errorContext: connection.errorContext,
+        onProgress: progress.update,
+      });
       progress.done();
       if (!run.report.complete) {
         const reason = run.report.reason ?? 'the audit did not finish: no plan from a partial scan';
         if (json) io.stdout(`${JSON.stringify({ complete: false, reason, convention: origin })}\n`);
         return incomplete(io, reason);
       }
-      await (await import('../warning-memory')).rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, run.report);
+      await (
+        await import('../warning-memory')
+      ).rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, run.report);
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
       const service = new RepairService();
       const owner = ctx.connection.label;
-      const planned = await service.plan(ctx, { owner, table: table.name, convention: resolved.convention, problems: run.report.problems, warnings: run.report.warnings, signal: io.signal });
+      const planned = await service.plan(ctx, {
+        owner,
+        table: table.name,
+        convention: resolved.convention,
+        problems: run.report.problems,
+        warnings: run.report.warnings,
+        signal: io.signal,
+      });
       if (!planned.ok) {
         io.stderr(`locksmith: ${planned.error.message}\n`);
         return EXIT_ERROR;
@@ -126,7 +169,10 @@ pending, refused, not verified or left for a human, 2 error or an incomplete aud
       }
       let confirmation = plan.confirmText;
       if (values.yes !== true) {
-        const typed = await askOnTerminal(io, `Type ${plan.confirmText} (the number of actions) to send ${plan.transactions.length} transaction(s): `);
+        const typed = await askOnTerminal(
+          io,
+          `Type ${plan.confirmText} (the number of actions) to send ${plan.transactions.length} transaction(s): `,
+        );
         if (typed === undefined) {
           io.stderr('locksmith: no terminal to confirm on: nothing was sent — to fix: pass --yes\n');
           return EXIT_ERROR;

@@ -12,7 +12,9 @@ describe('serve', () => {
     const flags = vi.spyOn(v8, 'setFlagsFromString').mockImplementation(() => undefined);
     const io = { stdout: () => undefined, stderr: () => undefined, env: {}, interactive: false, signal: new AbortController().signal };
     // Flags that make it stop at once (a usage error), after the one line this is about.
-    await expect(serveCommand.run({ values: { endpoint: 'http://127.0.0.1:1', profile: 'p' }, io, debug: false })).rejects.toThrow(/either --endpoint or --profile/);
+    await expect(serveCommand.run({ values: { endpoint: 'http://127.0.0.1:1', profile: 'p' }, io, debug: false })).rejects.toThrow(
+      /either --endpoint or --profile/,
+    );
     expect(flags).toHaveBeenCalledWith('--heap-growing-percent=0');
   });
 });

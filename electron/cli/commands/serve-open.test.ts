@@ -17,7 +17,9 @@ describe('serve --open', () => {
       }
       expect((await stat(handover.file)).mode & 0o777).toBe(0o600);
       expect((await stat(dirname(handover.file))).mode & 0o777).toBe(0o700);
-      expect(await readFile(handover.file, 'utf8')).toContain('url=http://127.0.0.1:5174/#token=OpenHandoverToken0123456789abcdef&amp;connection=sandbox');
+      expect(await readFile(handover.file, 'utf8')).toContain(
+        'url=http://127.0.0.1:5174/#token=OpenHandoverToken0123456789abcdef&amp;connection=sandbox',
+      );
     } finally {
       await handover.remove();
     }

@@ -78,7 +78,9 @@ describe('ensureRendererBuilt', () => {
 
   it('without Vite: serves an old build with a warning, refuses when there is none', async () => {
     const noVite = fakeBuild(undefined);
-    await expect(ensureRendererBuilt(root, { stderr: () => undefined }, noVite.build)).rejects.toThrow(/not built and Vite is not installed/);
+    await expect(ensureRendererBuilt(root, { stderr: () => undefined }, noVite.build)).rejects.toThrow(
+      /not built and Vite is not installed/,
+    );
     await file('dist/renderer/index.html', OLD);
     await file('renderer/src/main.tsx', NEW);
     const said: string[] = [];

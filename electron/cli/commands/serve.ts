@@ -14,7 +14,11 @@ import { CliError, EXIT_OK, usageError } from '../command';
 
 /** The desktop's opener for a target (a file URL here: never the token URL, which `ps` would show to every local user). */
 export function openerCommand(target: string, platform: NodeJS.Platform = process.platform): [string, string[]] {
-  return platform === 'darwin' ? ['open', [target]] : platform === 'win32' ? ['cmd', ['/c', 'start', '""', target]] : ['xdg-open', [target]];
+  return platform === 'darwin'
+    ? ['open', [target]]
+    : platform === 'win32'
+      ? ['cmd', ['/c', 'start', '""', target]]
+      : ['xdg-open', [target]];
 }
 
 /** How long the hand-over file lives: enough for a browser to start and read it. */
@@ -29,7 +33,11 @@ export async function writeHandoverFile(url: string): Promise<{ readonly file: s
   const dir = await mkdtemp(join(tmpdir(), 'locksmith-open-'));
   const file = join(dir, 'open.html');
   const safe = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  await writeFile(file, `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${safe}"><title>Locksmith</title><a href="${safe}">Open Locksmith</a>\n`, { mode: 0o600 });
+  await writeFile(
+    file,
+    `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${safe}"><title>Locksmith</title><a href="${safe}">Open Locksmith</a>\n`,
+    { mode: 0o600 },
+  );
   await chmod(file, 0o600);
   let removed: Promise<void> | undefined;
   const remove = (): Promise<void> => (removed ??= rm(dir, { recursive: true, force: true }));
@@ -66,7 +74,10 @@ async function takeRendererBuildLock(root: string): Promise<() => Promise<void>>
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const age = await stat(path).then((info) => Date.now() - info.mtimeMs, () => 0);
+    const age = await stat(path).then(
+      (info) => Date.now() - info.mtimeMs,
+      () => 0,
+    );
     if (age > BUILD_LOCK_STALE_MS) await rm(path, { force: true });
     else await new Promise((resolve) => setTimeout(resolve, BUILD_LOCK_POLL_MS));
   }
@@ -77,7 +88,11 @@ async function takeRendererBuildLock(root: string): Promise<() => Promise<void>>
  * `npm start` uses (bin/renderer-build.mjs): otherwise the page would answer 503, or serve an old UI.
  * One build at a time; without Vite (installed without dev dependencies) a built renderer is served as it is.
  */
-export async function ensureRendererBuilt(root: string, io: Pick<CliIo, 'stderr'>, build: (root: string) => Promise<number | undefined> = buildRenderer): Promise<void> {
+export async function ensureRendererBuilt(
+  root: string,
+  io: Pick<CliIo, 'stderr'>,
+  build: (root: string) => Promise<number | undefined> = buildRenderer,
+): Promise<void> {
   if (!rendererStale(root)) return;
   const release = await takeRendererBuildLock(root);
   try {
@@ -92,7 +107,8 @@ export async function ensureRendererBuilt(root: string, io: Pick<CliIo, 'stderr'
     }
     throw new CliError({
       kind: 'internal',
-      message: code === undefined ? 'the renderer is not built and Vite is not installed' : `the renderer build failed (vite exited with ${code})`,
+      message:
+        code === undefined ? 'the renderer is not built and Vite is not installed' : `the renderer build failed (vite exited with ${code})`,
       fix: 'npm install && npm run build',
     });
   } finally {
@@ -107,7 +123,10 @@ export const serveCommand: CliCommand = {
   usage: 'serve [--port P] [--open] [--endpoint URL | --profile NAME] [--region R]',
   flags: {
     port: { type: 'string', valueName: 'P', description: 'port on 127.0.0.1 (default: a free one)' },
-    open: { type: 'boolean', description: 'open the URL in the default browser (through a one-time private file: the token never appears in process arguments)' },
+    open: {
+      type: 'boolean',
+      description: 'open the URL in the default browser (through a one-time private file: the token never appears in process arguments)',
+    },
   },
   details: `
 Only 127.0.0.1 is bound. The printed URL carries a random token (after #): the page keeps it for the
@@ -135,8 +154,15 @@ Builds the renderer first when its sources are newer than dist/renderer (as npm 
       version: pkg.version ?? '0.0.0',
       env: io.env,
       // The sandbox is a private database: its key is handed to the user (and only here), for their own tools.
-      onSandboxKey: (key) => (io.revealOnStdout ?? io.stdout)(`Sandbox at ${key.endpoint} (a private database; for your own tools): export AWS_ACCESS_KEY_ID=${key.accessKeyId} AWS_SECRET_ACCESS_KEY=${key.secretAccessKey} AWS_REGION=${key.region}\n`),
-      ...(endpoint ? { startupConnection: { endpoint, ...(region ? { region } : {}) } } : profile ? { startupConnection: { profile, ...(region ? { region } : {}) } } : {}),
+      onSandboxKey: (key) =>
+        (io.revealOnStdout ?? io.stdout)(
+          `Sandbox at ${key.endpoint} (a private database; for your own tools): export AWS_ACCESS_KEY_ID=${key.accessKeyId} AWS_SECRET_ACCESS_KEY=${key.secretAccessKey} AWS_REGION=${key.region}\n`,
+        ),
+      ...(endpoint
+        ? { startupConnection: { endpoint, ...(region ? { region } : {}) } }
+        : profile
+          ? { startupConnection: { profile, ...(region ? { region } : {}) } }
+          : {}),
     });
     const host = await startServeHost({
       dispatch: composed.dispatch,
@@ -151,8 +177,13 @@ Builds the renderer first when its sources are newer than dist/renderer (as npm 
       if (sandboxing) io.stderr('Starting… (first run starts the sandbox, a few seconds)\n');
       const startup = await composed.prepareStartup();
       const sandbox = composed.deps.sandbox.info();
-      if (sandbox.state === 'error' && sandbox.error) io.stderr(`locksmith: sandbox not started: ${sandbox.error.message}${sandbox.error.fix ? ` (${sandbox.error.fix})` : ''}\n`);
-      const hash = formatStartupHash({ token: host.token, ...(startup?.connectionId ? { connection: startup.connectionId } : {}), ...(startup?.table ? { table: startup.table } : {}) });
+      if (sandbox.state === 'error' && sandbox.error)
+        io.stderr(`locksmith: sandbox not started: ${sandbox.error.message}${sandbox.error.fix ? ` (${sandbox.error.fix})` : ''}\n`);
+      const hash = formatStartupHash({
+        token: host.token,
+        ...(startup?.connectionId ? { connection: startup.connectionId } : {}),
+        ...(startup?.table ? { table: startup.table } : {}),
+      });
       const url = `${host.origin}/${hash}`;
       // The token is a known secret (scrubbed from all other output): this line hands it to the user on purpose.
       (io.revealOnStdout ?? io.stdout)(`Locksmith (browser mode): ${url}\n  Ctrl+C stops it.\n`);

@@ -30,8 +30,18 @@ Example:
     try {
       session = await openTable(values, io, 'suggest-index');
       const { connection, table } = session;
-      const [{ resolveConvention }, { suggestIndexes }] = await Promise.all([import('../convention-source'), import('../../../shared/conventions/suggest-index')]);
-      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      const [{ resolveConvention }, { suggestIndexes }] = await Promise.all([
+        import('../convention-source'),
+        import('../../../shared/conventions/suggest-index'),
+      ]);
+      const resolved = await resolveConvention({
+        client: connection.client,
+        table: table.name,
+        keys: table.keys,
+        values,
+        signal: io.signal,
+        errorContext: connection.errorContext,
+      });
       let suggestions;
       try {
         suggestions = suggestIndexes(table, resolved.convention, rule);
@@ -44,7 +54,14 @@ Example:
       }
       const lines: string[] = [];
       for (const s of suggestions) {
-        lines.push(s.existing ? `${s.rule} (${s.attribute}): index ${s.existing} already serves lookups` : `${s.rule} (${s.attribute}): no index; to add one:`, ...(s.awsCli ? [`  ${s.awsCli}`] : []), ...s.notes.map((n) => `  note: ${n}`), '');
+        lines.push(
+          s.existing
+            ? `${s.rule} (${s.attribute}): index ${s.existing} already serves lookups`
+            : `${s.rule} (${s.attribute}): no index; to add one:`,
+          ...(s.awsCli ? [`  ${s.awsCli}`] : []),
+          ...s.notes.map((n) => `  note: ${n}`),
+          '',
+        );
       }
       io.stdout(`${lines.join('\n')}`);
       return EXIT_OK;

@@ -12,13 +12,22 @@ export const tablesCommand: CliCommand = {
   async run({ values, io }) {
     const connection = await openConnection(values, io);
     try {
-      const [{ listAllTables }, { effectiveEndpoint }] = await Promise.all([import('../../services/dynamo/tables'), import('../../services/dynamo/client')]);
-      const page = unwrap(await listAllTables(connection.client, { local: connection.local, signal: io.signal, errorContext: connection.errorContext }));
+      const [{ listAllTables }, { effectiveEndpoint }] = await Promise.all([
+        import('../../services/dynamo/tables'),
+        import('../../services/dynamo/client'),
+      ]);
+      const page = unwrap(
+        await listAllTables(connection.client, { local: connection.local, signal: io.signal, errorContext: connection.errorContext }),
+      );
       const endpoint = effectiveEndpoint(connection.target, io.env).url ?? `aws (${connection.target.region})`;
       if (values.json === true) {
-        io.stdout(`${JSON.stringify({ endpoint, region: connection.target.region, tables: page.names, ...(page.hint ? { hint: page.hint } : {}) })}\n`);
+        io.stdout(
+          `${JSON.stringify({ endpoint, region: connection.target.region, tables: page.names, ...(page.hint ? { hint: page.hint } : {}) })}\n`,
+        );
       } else {
-        io.stdout(`${[`${connection.target.label} — endpoint ${endpoint}, region ${connection.target.region}`, ...page.names.map((t) => `  ${t}`)].join('\n')}\n`);
+        io.stdout(
+          `${[`${connection.target.label} — endpoint ${endpoint}, region ${connection.target.region}`, ...page.names.map((t) => `  ${t}`)].join('\n')}\n`,
+        );
         if (page.hint) io.stderr(`locksmith: ${page.hint}\n`);
       }
       return EXIT_OK;

@@ -2,10 +2,23 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../command';
 import type { Connection } from '../connection';
-import { conventionGate, errorExit, keyFlag, outcomeExit, outcomeText, transactionContext, writeExit, type ConventionInUse } from './transaction-flow';
+import {
+  conventionGate,
+  errorExit,
+  keyFlag,
+  outcomeExit,
+  outcomeText,
+  transactionContext,
+  writeExit,
+  type ConventionInUse,
+} from './transaction-flow';
 
 const connection = (local: boolean, profile?: string): Connection => ({
-  target: { label: profile ? `profile ${profile}` : 'http://localhost:8000', region: 'eu-west-1', ...(profile ? { profile } : { endpoint: 'http://localhost:8000' }) },
+  target: {
+    label: profile ? `profile ${profile}` : 'http://localhost:8000',
+    region: 'eu-west-1',
+    ...(profile ? { profile } : { endpoint: 'http://localhost:8000' }),
+  },
   client: {} as DynamoDBClient,
   local,
   errorContext: {},
@@ -30,7 +43,10 @@ describe('write command flow', () => {
     expect(transactionContext(connection(false, 'prod'), {}, {}, undefined).writable).toBe(false);
     // A profile whose endpoint_url points at DynamoDB Local is still a profile: read-only until --allow-writes.
     expect(transactionContext(connection(true, 'prod'), {}, {}, 'http://localhost:8000').writable).toBe(false);
-    expect(transactionContext(connection(false, 'prod'), { 'allow-writes': true }, {}, undefined)).toMatchObject({ writable: true, connection: { label: 'profile prod', profile: 'prod', region: 'eu-west-1' } });
+    expect(transactionContext(connection(false, 'prod'), { 'allow-writes': true }, {}, undefined)).toMatchObject({
+      writable: true,
+      connection: { label: 'profile prod', profile: 'prod', region: 'eu-west-1' },
+    });
     expect(transactionContext(connection(false), {}, { AWS_SECRET_ACCESS_KEY: 's3cr3t!' }, undefined).secrets).toEqual(['s3cr3t!']);
   });
 
@@ -62,7 +78,12 @@ describe('write command flow', () => {
       message: 'x',
       reasons: [
         { index: 0, code: 'None', message: 'fine' },
-        { index: 1, code: 'ConditionalCheckFailed', message: 'handle `ada` is already held by ACCT#b', action: { operation: 'Put', keyText: 'UNIQ#HANDLE#ada / LOCK' } },
+        {
+          index: 1,
+          code: 'ConditionalCheckFailed',
+          message: 'handle `ada` is already held by ACCT#b',
+          action: { operation: 'Put', keyText: 'UNIQ#HANDLE#ada / LOCK' },
+        },
       ],
     });
     expect(text).toBe('cancelled, nothing was written:\n  action 2 (Put UNIQ#HANDLE#ada / LOCK): handle `ada` is already held by ACCT#b\n');
@@ -70,10 +91,18 @@ describe('write command flow', () => {
 });
 
 describe('conventionGate', () => {
-  const detected = { source: 'detected', detection: { confidence: 0.8, evidence: ['12 of 20 sampled items match UNIQ#EMAIL#'] } } as unknown as ConventionInUse;
+  const detected = {
+    source: 'detected',
+    detection: { confidence: 0.8, evidence: ['12 of 20 sampled items match UNIQ#EMAIL#'] },
+  } as unknown as ConventionInUse;
   const gate = (interactive: boolean, json: boolean): string => {
     let err = '';
-    conventionGate({ stdout: () => undefined, stderr: (t) => (err += t), env: {}, interactive, signal: new AbortController().signal }, { json }, detected, 'writes');
+    conventionGate(
+      { stdout: () => undefined, stderr: (t) => (err += t), env: {}, interactive, signal: new AbortController().signal },
+      { json },
+      detected,
+      'writes',
+    );
     return err;
   };
   it("shows a detection's evidence to a person at a terminal, --json or not (they are asked to confirm)", () => {

@@ -20,14 +20,22 @@ export const EXIT_REFUSED = EXIT_PROBLEMS;
 
 /** Flags of every write command. */
 export const WRITE_FLAGS: FlagSpecs = {
-  'dry-run': { type: 'boolean', description: 'print the plan and the exact TransactItems, and send nothing (with --json: the whole preview as JSON)' },
+  'dry-run': {
+    type: 'boolean',
+    description: 'print the plan and the exact TransactItems, and send nothing (with --json: the whole preview as JSON)',
+  },
   yes: { type: 'boolean', description: 'do not ask for the typed confirmation' },
   json: { type: 'boolean', description: 'print only JSON on stdout' },
-  'allow-writes': { type: 'boolean', description: 'allow writes on an AWS (--profile) connection or an --endpoint on another host; loopback endpoints are writable by default' },
+  'allow-writes': {
+    type: 'boolean',
+    description:
+      'allow writes on an AWS (--profile) connection or an --endpoint on another host; loopback endpoints are writable by default',
+  },
 };
 
 /** Exit codes of the write commands, for their help text. */
-export const WRITE_EXIT_CODES = 'Exit codes: 0 executed and verified (or --dry-run), 1 refused by a condition or a guard (taken, stale, still held, read-only) or applied but NOT verified on re-read, 2 error (an unknown outcome says so).';
+export const WRITE_EXIT_CODES =
+  'Exit codes: 0 executed and verified (or --dry-run), 1 refused by a condition or a guard (taken, stale, still held, read-only) or applied but NOT verified on re-read, 2 error (an unknown outcome says so).';
 
 /** Parses a key flag given as JSON, e.g. `--account '{"PK":"ACCT#a1","SK":"PROFILE"}'`. */
 export function keyFlag(values: FlagValues, name: string): PlainKey | undefined {
@@ -39,7 +47,8 @@ export function keyFlag(values: FlagValues, name: string): PlainKey | undefined 
   } catch {
     return usageError(`--${name}: not JSON; give the item key as JSON, e.g. '{"PK":"ACCT#a1","SK":"PROFILE"}'`, name);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json) || Object.keys(json).length === 0) return usageError(`--${name}: give a JSON object of key attributes`, name);
+  if (typeof json !== 'object' || json === null || Array.isArray(json) || Object.keys(json).length === 0)
+    return usageError(`--${name}: give a JSON object of key attributes`, name);
   for (const [k, v] of Object.entries(json)) {
     if (typeof v !== 'string' && typeof v !== 'number') usageError(`--${name}: key attribute ${k} must be a string or a number`, name);
   }
@@ -54,7 +63,12 @@ export const CLI_ALLOW_WRITES = 'pass --allow-writes to write through an AWS pro
  * loopback endpoint without a profile) with --allow-writes as the explicit allow. A --profile stays
  * read-only even when its endpoint_url (or AWS_ENDPOINT_URL) points somewhere local.
  */
-export function cliConnectionContext(connection: Connection, values: FlagValues, env: NodeJS.ProcessEnv, effectiveEndpoint: string | undefined): ConnectionContext {
+export function cliConnectionContext(
+  connection: Connection,
+  values: FlagValues,
+  env: NodeJS.ProcessEnv,
+  effectiveEndpoint: string | undefined,
+): ConnectionContext {
   const { target } = connection;
   const secrets = env.AWS_SECRET_ACCESS_KEY ? [env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN ?? ''].filter(Boolean) : undefined;
   return connectionContext({
@@ -62,7 +76,9 @@ export function cliConnectionContext(connection: Connection, values: FlagValues,
     connectionId: `cli:${target.label}`,
     target,
     client: connection.client,
-    writable: writableByDefault({ profile: target.profile, endpoint: connection.local ? effectiveEndpoint : undefined }) || values['allow-writes'] === true,
+    writable:
+      writableByDefault({ profile: target.profile, endpoint: connection.local ? effectiveEndpoint : undefined }) ||
+      values['allow-writes'] === true,
     allowWrites: CLI_ALLOW_WRITES,
     ...(secrets ? { secrets } : {}),
     endpoint: effectiveEndpoint,
@@ -71,7 +87,12 @@ export function cliConnectionContext(connection: Connection, values: FlagValues,
 }
 
 /** The transaction context of a CLI connection: the services' one mapping over `cliConnectionContext`. */
-export function transactionContext(connection: Connection, values: FlagValues, env: NodeJS.ProcessEnv, effectiveEndpoint: string | undefined): TransactionContext {
+export function transactionContext(
+  connection: Connection,
+  values: FlagValues,
+  env: NodeJS.ProcessEnv,
+  effectiveEndpoint: string | undefined,
+): TransactionContext {
   return serviceTransactionContext(cliConnectionContext(connection, values, env, effectiveEndpoint));
 }
 
@@ -98,7 +119,10 @@ export function outcomeText(o: Outcome): string {
     case 'refused':
       return `${o.message}\n`;
     case 'cancelled':
-      return `cancelled, nothing was written:\n${o.reasons.filter((r) => r.code !== 'None').map((r) => `  action ${r.index + 1}${r.action ? ` (${r.action.operation} ${r.action.keyText})` : ''}: ${r.message}`).join('\n')}\n`;
+      return `cancelled, nothing was written:\n${o.reasons
+        .filter((r) => r.code !== 'None')
+        .map((r) => `  action ${r.index + 1}${r.action ? ` (${r.action.operation} ${r.action.keyText})` : ''}: ${r.message}`)
+        .join('\n')}\n`;
   }
 }
 
@@ -147,7 +171,10 @@ export interface ConventionInUse {
 
 /** Where the convention came from, for the JSON output (what the writes rest on). */
 export function conventionOrigin(resolved: ConventionInUse): { source: string; confidence?: number; evidence?: readonly string[] } {
-  return { source: resolved.source, ...(resolved.detection ? { confidence: resolved.detection.confidence, evidence: resolved.detection.evidence } : {}) };
+  return {
+    source: resolved.source,
+    ...(resolved.detection ? { confidence: resolved.detection.confidence, evidence: resolved.detection.evidence } : {}),
+  };
 }
 
 /**
@@ -156,9 +183,14 @@ export function conventionOrigin(resolved: ConventionInUse): { source: string; c
  * confidence 1: a wrong guess writes keys the application never checks. Returns the exit code when refused.
  */
 export function conventionGate(io: CliIo, values: FlagValues, resolved: ConventionInUse, what: string): number | undefined {
-  if ((values.json !== true || io.interactive) && resolved.detection) io.stderr(`convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`);
+  if ((values.json !== true || io.interactive) && resolved.detection)
+    io.stderr(
+      `convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${e}`).join('\n')}\n`,
+    );
   if (values.yes !== true || resolved.detection === undefined || resolved.detection.confidence >= 1) return undefined;
-  io.stderr(`locksmith: the convention was detected with confidence ${resolved.detection.confidence}: ${what} from a guess are not sent unattended; nothing was sent — to fix: review \`locksmith detect\`'s output and pass it as --convention FILE, or run without --yes to read the evidence and confirm\n`);
+  io.stderr(
+    `locksmith: the convention was detected with confidence ${resolved.detection.confidence}: ${what} from a guess are not sent unattended; nothing was sent — to fix: review \`locksmith detect\`'s output and pass it as --convention FILE, or run without --yes to read the evidence and confirm\n`,
+  );
   return EXIT_REFUSED;
 }
 
@@ -192,7 +224,11 @@ export async function runWrite(run: WriteRun): Promise<number> {
   const refused = conventionGate(io, values['dry-run'] === true ? { ...values, yes: false } : values, run.resolved, 'writes');
   if (refused !== undefined) return refused;
   const { previewTransaction, executePreview, readOnlyRefusal } = await import('../../services/transactions/service');
-  const previewed: Result<Preview> = await previewTransaction(ctx, { table: run.table, convention: run.resolved.convention, operation: run.operation });
+  const previewed: Result<Preview> = await previewTransaction(ctx, {
+    table: run.table,
+    convention: run.resolved.convention,
+    operation: run.operation,
+  });
   if (!previewed.ok) return printError(run, previewed.error);
   const preview = previewed.value;
   if (values['dry-run'] === true) {
@@ -209,15 +245,28 @@ export async function runWrite(run: WriteRun): Promise<number> {
   if (values.yes === true) confirmation = preview.confirm;
   else {
     const typed = await askOnTerminal(io, `Type ${preview.confirm} to ${preview.kind} (anything else cancels): `);
-    if (typed === undefined) return printError(run, { kind: 'validation', message: 'no terminal to confirm on: nothing was sent', fix: 'pass --yes to confirm non-interactively' }, preview);
-    if (typed !== preview.confirm) return printError(run, { kind: 'validation', message: 'the confirmation did not match: nothing was sent' }, preview);
+    if (typed === undefined)
+      return printError(
+        run,
+        { kind: 'validation', message: 'no terminal to confirm on: nothing was sent', fix: 'pass --yes to confirm non-interactively' },
+        preview,
+      );
+    if (typed !== preview.confirm)
+      return printError(run, { kind: 'validation', message: 'the confirmation did not match: nothing was sent' }, preview);
     confirmation = typed;
   }
   const executed = await executePreview(ctx, { previewId: preview.id, confirmation });
   if (!executed.ok) return printError(run, executed.error, preview);
   const outcome = executed.value;
   // "Verified" means verified: every written item re-read (consistently) and compared with what was written.
-  const verification = outcome.status === 'succeeded' ? await (await import('../../services/transactions/verify-writes')).verifyExecuted(ctx.client, preview) : undefined;
-  io.stdout(json ? `${JSON.stringify({ convention: conventionOrigin(run.resolved), preview, outcome, ...(verification ? { verification } : {}) })}\n` : `${outcomeText(outcome)}${verification ? verificationText(verification) : ''}`);
+  const verification =
+    outcome.status === 'succeeded'
+      ? await (await import('../../services/transactions/verify-writes')).verifyExecuted(ctx.client, preview)
+      : undefined;
+  io.stdout(
+    json
+      ? `${JSON.stringify({ convention: conventionOrigin(run.resolved), preview, outcome, ...(verification ? { verification } : {}) })}\n`
+      : `${outcomeText(outcome)}${verification ? verificationText(verification) : ''}`,
+  );
   return writeExit(outcome, verification);
 }

@@ -30,11 +30,18 @@ describe('locksmith watch, through bin/locksmith', () => {
     const run = await runCli(['watch', '--endpoint', endpoint, '--table', table, '--preset', 'uniq', '--json']);
     expect(run.code).toBe(2);
     // --json: the error is the one line on stdout (a script reads it there), and said on stderr.
-    expect(JSON.parse(run.stdout)).toMatchObject({ error: { kind: 'validation', fix: `aws dynamodb update-table --table-name ${table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES` } });
-    expect(run.stderr).toContain(`aws dynamodb update-table --table-name ${table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      error: {
+        kind: 'validation',
+        fix: `aws dynamodb update-table --table-name ${table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`,
+      },
+    });
+    expect(run.stderr).toContain(
+      `aws dynamodb update-table --table-name ${table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`,
+    );
   });
 
-  it('exits 2 naming the lock table and its update-table command when a lock-table convention\'s lock table has no stream', async () => {
+  it("exits 2 naming the lock table and its update-table command when a lock-table convention's lock table has no stream", async () => {
     const table = await createStreamTable(client, 'cli-watch-acc');
     const locks = await createStreamTable(client, 'cli-watch-acc-unique', { stream: 'none' });
     tables.push(table, locks);
@@ -42,16 +49,38 @@ describe('locksmith watch, through bin/locksmith', () => {
     await writeFile(file, JSON.stringify({ ...presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq), lockTable: locks }));
     const run = await runCli(['watch', '--endpoint', endpoint, '--table', table, '--convention', file, '--json']);
     expect(run.code).toBe(2);
-    expect(JSON.parse(run.stdout)).toMatchObject({ error: { kind: 'validation', message: expect.stringContaining(`keeps its locks in table ${locks}`) } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      error: { kind: 'validation', message: expect.stringContaining(`keeps its locks in table ${locks}`) },
+    });
     expect(run.stderr).toContain(`keeps its locks in table ${locks}`);
-    expect(run.stderr).toContain(`aws dynamodb update-table --table-name ${locks} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`);
+    expect(run.stderr).toContain(
+      `aws dynamodb update-table --table-name ${locks} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`,
+    );
   });
 
   it('prints JSON lines: watching, then the orphan a raw delete causes; SIGINT stops it with exit 0', async () => {
     const table = await createStreamTable(client, 'cli-watch');
     tables.push(table);
     await signup(client, table, 'w1', 'ada@lovelace.io', 'ada');
-    const child = spawn(process.execPath, [LOCKSMITH_BIN, 'watch', '--endpoint', endpoint, '--table', table, '--preset', 'uniq', '--json', '--settle-ms', '200', '--poll-ms', '50'], { env: cleanEnv() });
+    const child = spawn(
+      process.execPath,
+      [
+        LOCKSMITH_BIN,
+        'watch',
+        '--endpoint',
+        endpoint,
+        '--table',
+        table,
+        '--preset',
+        'uniq',
+        '--json',
+        '--settle-ms',
+        '200',
+        '--poll-ms',
+        '50',
+      ],
+      { env: cleanEnv() },
+    );
     const lines: WatchEvent[] = [];
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -79,10 +108,14 @@ describe('locksmith watch, through bin/locksmith', () => {
       expect(lines[0]).toMatchObject({ event: 'watching', table });
       await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#w1' }, SK: { S: 'PROFILE' } } }));
       await until((l) => l.filter((e) => e.event === 'problem').length === 2);
-      expect(lines.slice(1).map((e) => (e.event === 'problem' ? `${e.problem.kind} ${e.problem.value} ${e.cause.eventName} ${String(e.cause.keys.PK)}` : e.event)).sort()).toEqual([
-        'orphan-lock ada REMOVE ACCT#w1',
-        'orphan-lock ada@lovelace.io REMOVE ACCT#w1',
-      ]);
+      expect(
+        lines
+          .slice(1)
+          .map((e) =>
+            e.event === 'problem' ? `${e.problem.kind} ${e.problem.value} ${e.cause.eventName} ${String(e.cause.keys.PK)}` : e.event,
+          )
+          .sort(),
+      ).toEqual(['orphan-lock ada REMOVE ACCT#w1', 'orphan-lock ada@lovelace.io REMOVE ACCT#w1']);
     } finally {
       child.kill('SIGINT');
     }

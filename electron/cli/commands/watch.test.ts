@@ -1,5 +1,11 @@
 import { DescribeTableCommand, DynamoDBClient, GetItemCommand, QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  TrimmedDataAccessException,
+} from '@aws-sdk/client-dynamodb-streams';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WatchLine } from '../../../shared/watch/watch-events';
@@ -36,7 +42,9 @@ describe('locksmith watch --json', () => {
     dynamo.on(ScanCommand).resolves({ Items: [] });
     dynamo.on(QueryCommand).resolves({ Items: [] });
     dynamo.on(GetItemCommand).resolves({});
-    streams.on(DescribeStreamCommand).resolves({ StreamDescription: { Shards: [{ ShardId: 'A', SequenceNumberRange: { StartingSequenceNumber: '1' } }] } });
+    streams
+      .on(DescribeStreamCommand)
+      .resolves({ StreamDescription: { Shards: [{ ShardId: 'A', SequenceNumberRange: { StartingSequenceNumber: '1' } }] } });
     streams.on(GetShardIteratorCommand, { ShardIteratorType: 'LATEST' }).resolves({ ShardIterator: 'it0' });
     streams.on(GetShardIteratorCommand, { ShardIteratorType: 'TRIM_HORIZON' }).resolves({ ShardIterator: 'itHorizon' });
     streams.on(GetRecordsCommand, { ShardIterator: 'it0' }).rejects(new TrimmedDataAccessException({ message: 'trimmed', $metadata: {} }));
@@ -47,7 +55,10 @@ describe('locksmith watch --json', () => {
       return { Records: [], NextShardIterator: 'itHorizon' };
     });
     const io = captureIo({ AWS_ACCESS_KEY_ID: 'test', AWS_SECRET_ACCESS_KEY: 'test', AWS_REGION: 'us-east-1' }, stop.signal);
-    const code = await main(['watch', '--endpoint', 'http://127.0.0.1:8000', '--table', 'accounts', '--preset', 'uniq', '--json', '--poll-ms', '10'], io);
+    const code = await main(
+      ['watch', '--endpoint', 'http://127.0.0.1:8000', '--table', 'accounts', '--preset', 'uniq', '--json', '--poll-ms', '10'],
+      io,
+    );
     expect(code).toBe(0);
     const lines = io
       .out()
@@ -55,7 +66,11 @@ describe('locksmith watch --json', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as WatchLine);
     expect(lines.map((l) => l.event)).toEqual(['watching', 'gap']);
-    expect(lines[1]).toEqual({ event: 'gap', reason: expect.stringContaining('run an audit'), at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(lines[1]).toEqual({
+      event: 'gap',
+      reason: expect.stringContaining('run an audit'),
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect(io.err()).toContain('run an audit');
     expect(io.err()).not.toContain('{');
   });

@@ -41,15 +41,23 @@ Example:
     try {
       session = await openTable(values, io, 'watch');
       const { connection, table } = session;
-      const [{ resolveConvention }, { findLockStream, findWatchableStream, watchTable }, { createStreamsClient }, { eventText }] = await Promise.all([
-        import('../convention-source'),
-        import('../../services/watch/watch'),
-        import('../../services/watch/streams-client'),
-        import('../../../shared/watch/watch-events'),
-      ]);
+      const [{ resolveConvention }, { findLockStream, findWatchableStream, watchTable }, { createStreamsClient }, { eventText }] =
+        await Promise.all([
+          import('../convention-source'),
+          import('../../services/watch/watch'),
+          import('../../services/watch/streams-client'),
+          import('../../../shared/watch/watch-events'),
+        ]);
       const arn = await findWatchableStream(connection.client, table.name, io.signal, connection.errorContext);
       if (!arn.ok) throw new CliError(arn.error);
-      const resolved = await resolveConvention({ client: connection.client, table: table.name, keys: table.keys, values, signal: io.signal, errorContext: connection.errorContext });
+      const resolved = await resolveConvention({
+        client: connection.client,
+        table: table.name,
+        keys: table.keys,
+        values,
+        signal: io.signal,
+        errorContext: connection.errorContext,
+      });
       const lockArn = await findLockStream(connection.client, resolved.convention, io.signal, connection.errorContext);
       if (!lockArn.ok) throw new CliError(lockArn.error);
       const client = createStreamsClient(connection.target, io.env);
@@ -68,7 +76,8 @@ Example:
         onNotice: (notice) => {
           io.stderr(`locksmith: ${notice.message}\n`);
           // stderr alone would leave a script reading stdout with silence that reads as "no drift".
-          if (notice.kind === 'gap' && values.json === true) io.stdout(`${JSON.stringify({ event: 'gap', reason: notice.message, at: new Date().toISOString() } satisfies WatchGapLine)}\n`);
+          if (notice.kind === 'gap' && values.json === true)
+            io.stdout(`${JSON.stringify({ event: 'gap', reason: notice.message, at: new Date().toISOString() } satisfies WatchGapLine)}\n`);
         },
       });
       return EXIT_OK;

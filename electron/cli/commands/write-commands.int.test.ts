@@ -16,7 +16,11 @@ const fx = writeFixture(admin, conv, 'cli-tx');
 const table = fx.table;
 
 const lockExists = async (name: string, value: string): Promise<boolean> =>
-  (await admin.send(new GetItemCommand({ TableName: name, Key: { PK: { S: `UNIQ#HANDLE#${value}` }, SK: { S: 'LOCK' } }, ConsistentRead: true }))).Item !== undefined;
+  (
+    await admin.send(
+      new GetItemCommand({ TableName: name, Key: { PK: { S: `UNIQ#HANDLE#${value}` }, SK: { S: 'LOCK' } }, ConsistentRead: true }),
+    )
+  ).Item !== undefined;
 
 const base = (name: string): string[] => ['--endpoint', endpoint, '--table', name, '--convention', fx.conventionFile];
 const ADA = JSON.stringify({ PK: 'ACCT#a1', SK: 'PROFILE' });
@@ -24,10 +28,15 @@ const ADA = JSON.stringify({ PK: 'ACCT#a1', SK: 'PROFILE' });
 describe('claim and release through bin/locksmith', () => {
   it('--dry-run prints the exact TransactItems and sends nothing', async () => {
     const name = await table([layout.account('a1', { username: 'Ada' })]);
-    const run = await runCli(['claim', ...base(name), '--rule', 'HANDLE', '--value', 'ada', '--account', ADA, '--dry-run', '--json'], fx.env);
+    const run = await runCli(
+      ['claim', ...base(name), '--rule', 'HANDLE', '--value', 'ada', '--account', ADA, '--dry-run', '--json'],
+      fx.env,
+    );
     expect(run.code).toBe(0);
     const preview = JSON.parse(run.stdout) as Preview;
-    expect(preview.input.TransactItems[0]).toMatchObject({ Put: { TableName: name, Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' } }, ConditionExpression: 'attribute_not_exists(#pk)' } });
+    expect(preview.input.TransactItems[0]).toMatchObject({
+      Put: { TableName: name, Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' } }, ConditionExpression: 'attribute_not_exists(#pk)' },
+    });
     expect(preview.copyAs.awsCli).toContain('aws dynamodb transact-write-items');
     expect(await lockExists(name, 'ada')).toBe(false);
   });
@@ -64,10 +73,26 @@ describe('claim and release through bin/locksmith', () => {
     const first = await runCli(['claim', ...base(name), '--rule', 'HANDLE', '--value', 'ada', '--account', ADA, '--yes', '--json'], fx.env);
     expect(first.code).toBe(0);
     expect((JSON.parse(first.stdout) as { outcome: Outcome }).outcome.status).toBe('succeeded');
-    const second = await runCli(['claim', ...base(name), '--rule', 'HANDLE', '--value', 'ADA', '--account', JSON.stringify({ PK: 'ACCT#b2', SK: 'PROFILE' }), '--yes'], fx.env);
+    const second = await runCli(
+      [
+        'claim',
+        ...base(name),
+        '--rule',
+        'HANDLE',
+        '--value',
+        'ADA',
+        '--account',
+        JSON.stringify({ PK: 'ACCT#b2', SK: 'PROFILE' }),
+        '--yes',
+      ],
+      fx.env,
+    );
     expect(second.code).toBe(1);
     expect(second.stdout).toMatch(/handle `ada` is already held by ACCT#a1 \/ PROFILE — the lock UNIQ#HANDLE#ada \/ LOCK exists/);
-    const log = (await readFile(join(fx.dataDir, 'audit-log.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { table: string });
+    const log = (await readFile(join(fx.dataDir, 'audit-log.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { table: string });
     expect(log.filter((l) => l.table === name)).toHaveLength(2);
   });
 
@@ -87,9 +112,30 @@ describe('claim and release through bin/locksmith', () => {
   it('an AWS profile connection is read-only until --allow-writes', async () => {
     const name = await table([layout.lock('HANDLE', 'ghost')]);
     const config = join(fx.dataDir, 'aws-config');
-    await writeFile(config, `[profile sandboxed]\nregion = us-east-1\nendpoint_url = ${endpoint}\naws_access_key_id = locksmith\naws_secret_access_key = locksmith\n`);
-    const profileEnv = { ...fx.env, AWS_PROFILE: 'sandboxed', AWS_CONFIG_FILE: config, AWS_SHARED_CREDENTIALS_FILE: join(fx.dataDir, 'none') };
-    const args = ['release', '--profile', 'sandboxed', '--table', name, '--convention', fx.conventionFile, '--rule', 'HANDLE', '--value', 'ghost', '--yes'];
+    await writeFile(
+      config,
+      `[profile sandboxed]\nregion = us-east-1\nendpoint_url = ${endpoint}\naws_access_key_id = locksmith\naws_secret_access_key = locksmith\n`,
+    );
+    const profileEnv = {
+      ...fx.env,
+      AWS_PROFILE: 'sandboxed',
+      AWS_CONFIG_FILE: config,
+      AWS_SHARED_CREDENTIALS_FILE: join(fx.dataDir, 'none'),
+    };
+    const args = [
+      'release',
+      '--profile',
+      'sandboxed',
+      '--table',
+      name,
+      '--convention',
+      fx.conventionFile,
+      '--rule',
+      'HANDLE',
+      '--value',
+      'ghost',
+      '--yes',
+    ];
     const refused = await runCli(args, profileEnv);
     expect(refused.stderr).toMatch(/read-only/);
     expect(refused.code).toBe(1);
@@ -112,8 +158,15 @@ describe('repair through bin/locksmith', () => {
     ]);
     const plan = await runCli(['repair', ...base(name), '--json'], fx.env);
     expect({ code: plan.code, stdout: plan.stdout, stderr: plan.stderr }).toMatchObject({ code: 1, stderr: '' });
-    const parsed = JSON.parse(plan.stdout) as { fixes: { operation: { kind: string; value: string } }[]; transactions: { input: { TransactItems: unknown[]; ClientRequestToken: string } }[]; confirmText: string };
-    expect(parsed.fixes.map((f) => [f.operation.kind, f.operation.value]).sort()).toEqual([['claim', 'bob'], ['release', 'ghost']]);
+    const parsed = JSON.parse(plan.stdout) as {
+      fixes: { operation: { kind: string; value: string } }[];
+      transactions: { input: { TransactItems: unknown[]; ClientRequestToken: string } }[];
+      confirmText: string;
+    };
+    expect(parsed.fixes.map((f) => [f.operation.kind, f.operation.value]).sort()).toEqual([
+      ['claim', 'bob'],
+      ['release', 'ghost'],
+    ]);
     // One batched transaction: the release's Delete, the claim's Put and its check of the account.
     expect(parsed.transactions.map((t) => t.input.TransactItems.length)).toEqual([3]);
     expect(parsed.confirmText).toBe('3');
@@ -158,7 +211,9 @@ describe('repair through bin/locksmith', () => {
     expect(release.stderr).toMatch(/convention detected \(confidence 0\.\d+\)/);
     expect(release.stderr).toMatch(/writes from a guess are not sent unattended; nothing was sent/);
     const releaseJson = await runCli(['release', ...detected, '--rule', 'HANDLE', '--value', 'ghost', '--yes', '--json'], fx.env);
-    expect(JSON.parse(releaseJson.stdout)).toMatchObject({ error: { kind: 'refused', message: expect.stringMatching(/not sent unattended/) } });
+    expect(JSON.parse(releaseJson.stdout)).toMatchObject({
+      error: { kind: 'refused', message: expect.stringMatching(/not sent unattended/) },
+    });
     expect(await lockExists(name, 'ghost')).toBe(true);
     // A convention given by the user is what --yes needs.
     const given = await runCli(['repair', ...base(name), '--execute', '--yes', '--json'], fx.env);

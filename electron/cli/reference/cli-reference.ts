@@ -27,7 +27,12 @@ function flagTable(specs: FlagSpecs): string[] {
 function commandSection(command: CliCommand): string[] {
   const lines = [`## ${command.name}`, '', command.summary, '', '```', `locksmith ${command.usage}`, '```', ''];
   if (Object.keys(command.flags).length > 0) lines.push(...flagTable(command.flags), '');
-  lines.push(command.connects === false ? 'Takes no connection flags.' : 'Also takes the [connection flags](#connection-flags) and the [general flags](#general-flags).', '');
+  lines.push(
+    command.connects === false
+      ? 'Takes no connection flags.'
+      : 'Also takes the [connection flags](#connection-flags) and the [general flags](#general-flags).',
+    '',
+  );
   if (command.details) lines.push('```text', command.details.trim(), '```', '');
   return lines;
 }
@@ -62,7 +67,7 @@ export async function cliReference(): Promise<string> {
     `| ${EXIT_PROBLEMS} | complete with problems (or refused by a condition or guard, or applied but NOT verified on re-read) |`,
     `| ${EXIT_ERROR} | error or incomplete: the reason on stderr, one line; with \`--json\`, also \`{"error": {"kind", "message", …}}\` on stdout when nothing else was printed |`,
     '',
-    'Each command\'s own meaning of 1 is in its section below.',
+    "Each command's own meaning of 1 is in its section below.",
     '',
     ...commands.flatMap(commandSection),
     CLI_REFERENCE_OUTRO.trim(),

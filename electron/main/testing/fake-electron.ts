@@ -60,7 +60,10 @@ export function createFakeElectron() {
     setPermissionRequestHandler: (h: Listener) => (sessionHandlers.permission = h),
     setPermissionCheckHandler: (h: Listener) => (sessionHandlers.check = h),
     setDevicePermissionHandler: (h: Listener) => (sessionHandlers.device = h),
-    webRequest: { onHeadersReceived: (h: Listener) => (sessionHandlers.headers = h), onBeforeRequest: (h: Listener) => (sessionHandlers.request = h) },
+    webRequest: {
+      onHeadersReceived: (h: Listener) => (sessionHandlers.headers = h),
+      onBeforeRequest: (h: Listener) => (sessionHandlers.request = h),
+    },
   };
   const protocolCalls = { privileged: [] as unknown[], handled: new Map<string, Listener>() };
   return {

@@ -4,7 +4,13 @@ import type { Convention } from '../../../shared/model';
 import { AuditIndexes, canonicalJson, MAX_AUDIT_INDEXES, type AuditIndex } from './audit-index';
 
 const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
-const index = (table: string, startedAt: number, conv: Convention = convention): AuditIndex => ({ table, convention: conv, startedAt, finishedAt: startedAt + 10, holders: () => [] });
+const index = (table: string, startedAt: number, conv: Convention = convention): AuditIndex => ({
+  table,
+  convention: conv,
+  startedAt,
+  finishedAt: startedAt + 10,
+  holders: () => [],
+});
 
 describe('AuditIndexes', () => {
   it('finds an audit of the same table under the same convention, whatever the key order of the convention object', () => {

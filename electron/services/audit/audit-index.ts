@@ -25,7 +25,11 @@ export const MAX_AUDIT_INDEXES = 2;
 
 /** JSON with object keys sorted: two conventions are the same when they read the same. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }
 
 /** The latest complete audits of this process, by connection and table, and the last write made through each connection. */
@@ -52,6 +56,8 @@ export class AuditIndexes {
   find(connection: string, table: string, convention: Convention): AuditIndex | undefined {
     const key = canonicalJson(convention);
     const written = this.lastWrite.get(connection) ?? Number.NEGATIVE_INFINITY;
-    return this.kept.find((k) => k.connection === connection && k.index.table === table && k.conventionKey === key && k.index.startedAt > written)?.index;
+    return this.kept.find(
+      (k) => k.connection === connection && k.index.table === table && k.conventionKey === key && k.index.startedAt > written,
+    )?.index;
   }
 }

@@ -32,7 +32,11 @@ afterAll(async () => {
 describe("an audit's key schema without DescribeTable", () => {
   it('is read off the sample and confirmed by the table: which attribute is the hash key too', async () => {
     const layout = layoutFor('uniq');
-    const items = [layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }), layout.lock('EMAIL', 'ada@lovelace.io'), layout.lock('HANDLE', 'ada')];
+    const items = [
+      layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }),
+      layout.lock('EMAIL', 'ada@lovelace.io'),
+      layout.lock('HANDLE', 'ada'),
+    ];
     const name = await table(PK_SK, items);
     expect(await auditKeySchema(client, name, undefined, sampleItems(client, name))).toEqual(PK_SK);
     // The same attributes the other way round: the sample cannot tell, the table can.

@@ -62,7 +62,13 @@ async function hashKeyOf(client: DynamoDBClient, table: string, keys: KeySchema,
  * The one candidate the table accepts, or undefined (none, several, or an answer that proves nothing).
  * With `ordered`, a pair's order is the candidate's own (a convention's keys); else it is asked.
  */
-export async function probeKeySchema(client: DynamoDBClient, table: string, candidates: readonly KeySchema[], ordered: boolean, signal?: AbortSignal): Promise<KeySchema | undefined> {
+export async function probeKeySchema(
+  client: DynamoDBClient,
+  table: string,
+  candidates: readonly KeySchema[],
+  ordered: boolean,
+  signal?: AbortSignal,
+): Promise<KeySchema | undefined> {
   if (candidates.length === 0) return undefined;
   const checks = await Promise.all(candidates.map((keys) => verifyKeySchema(client, table, keys, signal)));
   if (checks.includes('unknown')) return undefined;
@@ -77,10 +83,19 @@ export async function probeKeySchema(client: DynamoDBClient, table: string, cand
  * keys) checked by one probe, else the one schema detection's sample allows and the table accepts.
  * Undefined: describe the table.
  */
-export async function auditKeySchema(client: DynamoDBClient, table: string, known: KeySchema | undefined, sample: Promise<Result<Item[]>> | undefined, signal?: AbortSignal): Promise<KeySchema | undefined> {
+export async function auditKeySchema(
+  client: DynamoDBClient,
+  table: string,
+  known: KeySchema | undefined,
+  sample: Promise<Result<Item[]>> | undefined,
+  signal?: AbortSignal,
+): Promise<KeySchema | undefined> {
   if (known) {
     // The same two attributes may have changed places (a re-created table): the order is asked too.
-    const [accepted, ordered] = await Promise.all([probeKeySchema(client, table, [known], true, signal), hashKeyOf(client, table, known, signal)]);
+    const [accepted, ordered] = await Promise.all([
+      probeKeySchema(client, table, [known], true, signal),
+      hashKeyOf(client, table, known, signal),
+    ]);
     return accepted && ordered;
   }
   const read = await sample;

@@ -11,7 +11,11 @@ import { runAudit, STREAM_ROWS_PER_DELTA } from './run-audit';
 import { historyTarget } from '../history/audit-history';
 
 /** Starts auditing the context's table in the background; events go to `audit.events`. */
-export async function startAudit(ctx: KeyedConventionContext, runs: AuditRuns, args: { readonly segments?: number | undefined }): Promise<Result<AuditStarted>> {
+export async function startAudit(
+  ctx: KeyedConventionContext,
+  runs: AuditRuns,
+  args: { readonly segments?: number | undefined },
+): Promise<Result<AuditStarted>> {
   const runId = `run_${randomUUID().replace(/-/g, '')}`;
   const run = runs.add(runId);
   run.target = targetKey(ctx.connectionId, ctx.target);

@@ -67,12 +67,25 @@ describe('audit.events replay', () => {
     const target = { label: endpoint, endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS };
     const described = await describeTable(client, table);
     if (!described.ok) throw new Error(described.error.message);
-    const ctx = tableContext(connectionContext({ connectionId: 'endpoint:test', target, client, writable: false, allowWrites: 'allow writes', endpoint, local: true }), described.value);
+    const ctx = tableContext(
+      connectionContext({
+        connectionId: 'endpoint:test',
+        target,
+        client,
+        writable: false,
+        allowWrites: 'allow writes',
+        endpoint,
+        local: true,
+      }),
+      described.value,
+    );
     try {
       const detected = await detectForTable(ctx, 50);
       if (!detected.ok) throw new Error(detected.error.message);
       // Small deltas (segments of one page each) so that "mid-run" exists.
-      const started = await startAudit({ ...ctx, convention: detected.value.detection.convention, conventionSource: 'detected' }, runs, { segments: 4 });
+      const started = await startAudit({ ...ctx, convention: detected.value.detection.convention, conventionSource: 'detected' }, runs, {
+        segments: 4,
+      });
       if (!started.ok) throw new Error(started.error.message);
       const { runId } = started.value;
       const early = collector();

@@ -8,7 +8,16 @@ import { createAuditRuns, MAX_KEPT_RUNS, MAX_SNAPSHOT_RUNS, type AuditPublisher 
 const summary = { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 };
 const counts = { scanned: 2, accounts: 1, locks: 1, summary };
 const progress: ScanProgress = { items: 2, pages: 1, segments: 1, segmentsDone: 1, capacityUnits: 0, elapsedMs: 1, retries: 0 };
-const report = { table: 't', complete: true, scanned: 2, accounts: 1, locks: 1, summary, problems: [], warnings: [] } as unknown as AuditReport;
+const report = {
+  table: 't',
+  complete: true,
+  scanned: 2,
+  accounts: 1,
+  locks: 1,
+  summary,
+  problems: [],
+  warnings: [],
+} as unknown as AuditReport;
 const row = (id: string): GroupRow => ({ kind: 'orphan-lock', id, key: { PK: `UNIQ#EMAIL#${id}`, SK: 'LOCK' }, rule: 'EMAIL', value: id });
 
 function publisher() {

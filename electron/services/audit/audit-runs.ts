@@ -58,7 +58,14 @@ export interface AuditRuns {
 /** The `done` event of a finished run. */
 function doneEvent(runId: string, report: AuditReport): AuditEvent {
   const { scanned, accounts, locks, summary } = report;
-  return { type: 'done', runId, complete: report.complete, ...(report.reason ? { reason: report.reason } : {}), counts: { scanned, accounts, locks, summary }, ...(report.warnings.length > 0 ? { warnings: report.warnings } : {}) };
+  return {
+    type: 'done',
+    runId,
+    complete: report.complete,
+    ...(report.reason ? { reason: report.reason } : {}),
+    counts: { scanned, accounts, locks, summary },
+    ...(report.warnings.length > 0 ? { warnings: report.warnings } : {}),
+  };
 }
 
 /** Creates the registry and registers its replay with the publisher; `onFinish` hears every run that ends (the audit history). */
@@ -73,7 +80,13 @@ export function createAuditRuns(publisher: AuditPublisher, onFinish?: (report: A
     const run = runId ? runs.get(runId) : undefined;
     if (!runId || !run) return [];
     const events: AuditEvent[] = [];
-    if (run.rows && run.counts) events.push({ type: 'delta', runId, snapshot: true, delta: encodeDelta({ upserted: [...run.rows.values()], removed: [], counts: run.counts }) });
+    if (run.rows && run.counts)
+      events.push({
+        type: 'delta',
+        runId,
+        snapshot: true,
+        delta: encodeDelta({ upserted: [...run.rows.values()], removed: [], counts: run.counts }),
+      });
     if (run.progress) events.push({ type: 'progress', runId, progress: run.progress });
     if (run.report) events.push(doneEvent(runId, run.report));
     return events;

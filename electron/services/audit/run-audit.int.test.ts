@@ -38,7 +38,11 @@ describe('runAudit on the sandbox demo data', () => {
     expect(report.reason).toBeUndefined();
     expect(report.summary).toEqual(expected.summary);
     expect(report.problems.map(problemSignature).sort()).toEqual(expected.problems.map(problemSignature).sort());
-    expect({ scanned: report.scanned, accounts: report.accounts, locks: report.locks }).toEqual({ scanned: expected.items, accounts: expected.accounts, locks: expected.locks });
+    expect({ scanned: report.scanned, accounts: report.accounts, locks: report.locks }).toEqual({
+      scanned: expected.items,
+      accounts: expected.accounts,
+      locks: expected.locks,
+    });
     expect(progress).toMatchObject({ items: expected.items, segments: 4, segmentsDone: 4 });
   });
 
@@ -95,7 +99,8 @@ describe('runAudit on the sandbox demo data', () => {
         sizes.push(delta.upserted.length);
         for (const row of delta.upserted) {
           // Before the last segment finished, no orphan row and no account still waiting for a lock may go out.
-          if (!scanEnded && (row.kind === 'orphan-lock' || (row.kind === 'account' && row.locks.some((l) => l.lock === undefined)))) provisionalWhileRunning++;
+          if (!scanEnded && (row.kind === 'orphan-lock' || (row.kind === 'account' && row.locks.some((l) => l.lock === undefined))))
+            provisionalWhileRunning++;
           if (!scanEnded) sentWhileRunning++;
           rows.set(row.id, row);
         }
@@ -111,7 +116,9 @@ describe('runAudit on the sandbox demo data', () => {
     const expected = EXPECTED_PROBLEMS.accounts;
     expect(rows.size).toBe(expected.accounts + expected.summary['orphan-lock'] + expected.summary['malformed-lock']);
     // Held accounts went out at the end as they finally are: every missing lock is among the rows.
-    expect([...rows.values()].flatMap((r) => (r.kind === 'account' ? r.locks.filter((l) => l.status === 'missing') : []))).toHaveLength(expected.summary['missing-lock']);
+    expect([...rows.values()].flatMap((r) => (r.kind === 'account' ? r.locks.filter((l) => l.status === 'missing') : []))).toHaveLength(
+      expected.summary['missing-lock'],
+    );
   });
 
   it('rides out injected throttling and still finds exactly the expected problems', async () => {
@@ -125,7 +132,11 @@ describe('runAudit on the sandbox demo data', () => {
               (next, context) => async (args) => {
                 // Every other Scan call among the first 8 is throttled.
                 if (context.commandName === 'ScanCommand' && ++scans <= 8 && scans % 2 === 1) {
-                  throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), { name: 'ThrottlingException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+                  throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+                    name: 'ThrottlingException',
+                    $fault: 'client',
+                    $metadata: { httpStatusCode: 400 },
+                  });
                 }
                 return next(args);
               },
@@ -152,7 +163,12 @@ describe('runAudit on the sandbox demo data', () => {
     const spec = DEMO_TABLES.accounts;
     const controller = new AbortController();
     controller.abort();
-    const { report, error } = await runAudit({ client, table: `${prefix}${spec.name}`, convention: presetConvention('uniq', spec.keys, PRESET_DEFAULTS.uniq), signal: controller.signal });
+    const { report, error } = await runAudit({
+      client,
+      table: `${prefix}${spec.name}`,
+      convention: presetConvention('uniq', spec.keys, PRESET_DEFAULTS.uniq),
+      signal: controller.signal,
+    });
     expect(report).toMatchObject({ complete: false, reason: 'cancelled' });
     expect(error?.kind).toBe('cancelled');
   });

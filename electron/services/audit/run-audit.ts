@@ -102,7 +102,13 @@ export async function runAudit(options: RunAuditOptions): Promise<AuditRun> {
 
   // A convention with a lock table: both tables are scanned at once, each in parallel segments, into one engine.
   const lockTable = options.convention.lockTable;
-  const sides = lockTable === undefined ? [{ table: options.table, from: 'table' as const }] : [{ table: options.table, from: 'table' as const }, { table: lockTable, from: 'lock-table' as const }];
+  const sides =
+    lockTable === undefined
+      ? [{ table: options.table, from: 'table' as const }]
+      : [
+          { table: options.table, from: 'table' as const },
+          { table: lockTable, from: 'lock-table' as const },
+        ];
   const latest: (ScanProgress | undefined)[] = sides.map(() => undefined);
   const outcomes = await Promise.all(
     sides.map((side, i) =>
@@ -136,9 +142,19 @@ export async function runAudit(options: RunAuditOptions): Promise<AuditRun> {
   const progress = combineProgress(outcomes.map((o) => o.progress));
   // Drain what is pending, orphans included, so the UI ends with exactly the report's rows.
   if (onDelta) emit(progress, true);
-  const report = engine.report(outcome.complete ? { table: options.table, complete: true } : { table: options.table, complete: false, reason: outcome.reason ?? 'incomplete' });
+  const report = engine.report(
+    outcome.complete
+      ? { table: options.table, complete: true }
+      : { table: options.table, complete: false, reason: outcome.reason ?? 'incomplete' },
+  );
   if (outcome.error) return { report, progress, error: outcome.error };
   if (!report.complete) return { report, progress };
-  const index: AuditIndex = { table: options.table, convention: options.convention, startedAt, finishedAt: Date.now(), holders: (ruleIndex, normalized, scope) => engine.holderKeys(ruleIndex, normalized, scope) };
+  const index: AuditIndex = {
+    table: options.table,
+    convention: options.convention,
+    startedAt,
+    finishedAt: Date.now(),
+    holders: (ruleIndex, normalized, scope) => engine.holderKeys(ruleIndex, normalized, scope),
+  };
   return { report, progress, index };
 }

@@ -23,15 +23,28 @@ export const DEFAULT_SAMPLE_SIZE = 2_000;
  * Reads at most `n` items. Segments split the key space, so taking the start of every segment
  * spreads the sample over the table instead of reading only its first partition.
  */
-export async function sampleItems(client: DynamoDBClient, table: string, n: number = DEFAULT_SAMPLE_SIZE, options: SampleOptions = {}): Promise<Result<Item[]>> {
+export async function sampleItems(
+  client: DynamoDBClient,
+  table: string,
+  n: number = DEFAULT_SAMPLE_SIZE,
+  options: SampleOptions = {},
+): Promise<Result<Item[]>> {
   const segments = Math.max(1, Math.min(options.segments ?? 4, Math.max(1, n)));
   const quota = Math.ceil(n / segments);
   const readSegment = async (segment: number): Promise<Item[]> => {
     const out: Item[] = [];
     let startKey: Record<string, AttributeValue> | undefined;
     do {
-      const request = { TableName: table, Segment: segment, TotalSegments: segments, Limit: Math.min(1_000, quota - out.length), ExclusiveStartKey: startKey };
-      const page = await withRetry(() => client.send(new ScanCommand(request), { abortSignal: options.signal }), { signal: options.signal });
+      const request = {
+        TableName: table,
+        Segment: segment,
+        TotalSegments: segments,
+        Limit: Math.min(1_000, quota - out.length),
+        ExclusiveStartKey: startKey,
+      };
+      const page = await withRetry(() => client.send(new ScanCommand(request), { abortSignal: options.signal }), {
+        signal: options.signal,
+      });
       out.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
     } while (startKey && out.length < quota);

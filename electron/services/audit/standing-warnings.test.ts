@@ -29,7 +29,9 @@ describe('standing warnings of the app', () => {
 
   it('refuses a lock write under a warned rule unless the convention is the one saved for the table', () => {
     expect(warnedRuleRefusal(undefined, convention, undefined)).toBeUndefined();
-    expect(warnedRuleRefusal(warning, convention, undefined)).toMatch(/^the convention does not explain this table for rule EMAIL: .*need a reviewed convention: check it in the Convention tab and save it/);
+    expect(warnedRuleRefusal(warning, convention, undefined)).toMatch(
+      /^the convention does not explain this table for rule EMAIL: .*need a reviewed convention: check it in the Convention tab and save it/,
+    );
     expect(warnedRuleRefusal(warning, convention, other)).toContain('Nothing was sent.');
     // Saved through the convention editor: a person reviewed it (key order does not matter).
     expect(warnedRuleRefusal(warning, convention, JSON.parse(JSON.stringify(convention)) as typeof convention)).toBeUndefined();

@@ -35,7 +35,11 @@ export class StandingWarnings {
  * The refusal of a claim or release under a warned rule whose convention is not the table's saved
  * (reviewed) one; undefined when it may go on.
  */
-export function warnedRuleRefusal(warning: ConventionWarning | undefined, convention: Convention, saved: Convention | undefined): string | undefined {
+export function warnedRuleRefusal(
+  warning: ConventionWarning | undefined,
+  convention: Convention,
+  saved: Convention | undefined,
+): string | undefined {
   if (warning === undefined) return undefined;
   if (saved !== undefined && canonicalJson(saved) === canonicalJson(convention)) return undefined;
   return `${warning.message}. Claims and releases of ${warning.rule} need a reviewed convention: check it in the Convention tab and save it for this table (or fix it and audit again). Nothing was sent.`;

@@ -55,16 +55,30 @@ async function table(items: readonly Item[]): Promise<string> {
 }
 
 /** Short-lived temporary credentials: the SDK asks the provider again before every request. */
-const identity = () => ({ accessKeyId: FAKE_KEY_ID, secretAccessKey: FAKE_SECRET, sessionToken: FAKE_SESSION, expiration: new Date(Date.now() + 60_000) });
+const identity = () => ({
+  accessKeyId: FAKE_KEY_ID,
+  secretAccessKey: FAKE_SECRET,
+  sessionToken: FAKE_SESSION,
+  expiration: new Date(Date.now() + 60_000),
+});
 
 /** The SDK's message when an SSO token has expired (fromSSO / fromIni with sso_session). */
 function ssoExpired(): Error {
-  return Object.assign(new Error('The SSO session associated with this profile has expired or is otherwise invalid. To refresh this SSO session run aws sso login with the corresponding profile.'), { name: 'CredentialsProviderError' });
+  return Object.assign(
+    new Error(
+      'The SSO session associated with this profile has expired or is otherwise invalid. To refresh this SSO session run aws sso login with the corresponding profile.',
+    ),
+    { name: 'CredentialsProviderError' },
+  );
 }
 
 /** What STS answers to AssumeRole with a wrong TokenCode. */
 function mfaRejected(): Error {
-  return Object.assign(new Error('MultiFactorAuthentication failed with invalid MFA one time pass code. '), { name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 } });
+  return Object.assign(new Error('MultiFactorAuthentication failed with invalid MFA one time pass code. '), {
+    name: 'AccessDenied',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 403 },
+  });
 }
 
 function clientWith(credentials: DynamoCredentials): DynamoDBClient {
@@ -74,22 +88,40 @@ function clientWith(credentials: DynamoCredentials): DynamoDBClient {
 }
 
 function txContext(client: DynamoDBClient): TransactionContext {
-  return { connectionId: 'profile:prod', client, connection: { label: 'profile prod', region: 'us-east-1', endpoint, profile: 'prod' }, writable: true, secrets: [FAKE_SECRET, FAKE_SESSION], deps: { store: new PreviewStore(), dataDir, retry: { maxAttempts: 4, baseMs: 1, capMs: 5 } } };
+  return {
+    connectionId: 'profile:prod',
+    client,
+    connection: { label: 'profile prod', region: 'us-east-1', endpoint, profile: 'prod' },
+    writable: true,
+    secrets: [FAKE_SECRET, FAKE_SESSION],
+    deps: { store: new PreviewStore(), dataDir, retry: { maxAttempts: 4, baseMs: 1, capMs: 5 } },
+  };
 }
 
-const locksIn = async (name: string): Promise<number> => ((await admin.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? []).filter((i) => i.PK?.S?.startsWith('UNIQ#')).length;
+const locksIn = async (name: string): Promise<number> =>
+  ((await admin.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? []).filter((i) => i.PK?.S?.startsWith('UNIQ#'))
+    .length;
 
 describe('SSO session expiring mid-session', () => {
   it('during an audit: complete false, kind sso-expired with `aws sso login --profile prod`, partial counts never passed off as whole', async () => {
     const padding = 'x'.repeat(6_000);
-    const name = await table(Array.from({ length: 500 }, (_, i) => ({ ...layout.account(`s${i}`, { username: `s${i}` }), padding: { S: padding } })));
+    const name = await table(
+      Array.from({ length: 500 }, (_, i) => ({ ...layout.account(`s${i}`, { username: `s${i}` }), padding: { S: padding } })),
+    );
     let expired = false;
     const client = clientWith(async () => {
       if (expired) throw ssoExpired();
       return identity();
     });
     // The session expires as soon as the first page has arrived.
-    const { report, error } = await runAudit({ client, table: name, convention: conv, segments: 1, errorContext: { profile: 'prod', endpoint, table: name }, onProgress: () => void (expired = true) });
+    const { report, error } = await runAudit({
+      client,
+      table: name,
+      convention: conv,
+      segments: 1,
+      errorContext: { profile: 'prod', endpoint, table: name },
+      onProgress: () => void (expired = true),
+    });
     produced.push(report, error);
     expect(report.complete).toBe(false);
     expect(report.scanned).toBeGreaterThan(0);
@@ -107,7 +139,11 @@ describe('SSO session expiring mid-session', () => {
       return identity();
     });
     const ctx = txContext(client);
-    const preview = await previewTransaction(ctx, { table: name, convention: conv, operation: { kind: 'claim', rule: 'HANDLE', value: 'ada', account: keyOf(account, conv.keys) } });
+    const preview = await previewTransaction(ctx, {
+      table: name,
+      convention: conv,
+      operation: { kind: 'claim', rule: 'HANDLE', value: 'ada', account: keyOf(account, conv.keys) },
+    });
     if (!preview.ok) throw new Error(preview.error.message);
     expired = true;
     const result = await executePreview(ctx, { previewId: preview.value.id, confirmation: preview.value.confirm });
@@ -128,13 +164,22 @@ describe('MFA failing when credentials are refreshed mid-session', () => {
       if (event.type !== 'prompt') return;
       const answer = answers.shift() ?? 'cancel';
       // The renderer answers through the bridge, after the prompt is shown.
-      queueMicrotask(() => broker.answer(answer === 'cancel' ? { action: 'cancel', promptId: event.promptId } : { action: 'submit', promptId: event.promptId, code: answer === 'right' ? MFA_CODE : '000000' }));
+      queueMicrotask(() =>
+        broker.answer(
+          answer === 'cancel'
+            ? { action: 'cancel', promptId: event.promptId }
+            : { action: 'submit', promptId: event.promptId, code: answer === 'right' ? MFA_CODE : '000000' },
+        ),
+      );
     });
-    const provider = memoizeCredentials(async () => {
-      const code = await broker.ask('prod', 'arn:aws:iam::123456789012:mfa/ada');
-      if (code !== MFA_CODE) throw mfaRejected();
-      return identity();
-    }, () => now);
+    const provider = memoizeCredentials(
+      async () => {
+        const code = await broker.ask('prod', 'arn:aws:iam::123456789012:mfa/ada');
+        if (code !== MFA_CODE) throw mfaRejected();
+        return identity();
+      },
+      () => now,
+    );
     const expire = (): void => {
       now += 2 * 60 * 60_000;
     };
@@ -149,7 +194,11 @@ describe('MFA failing when credentials are refreshed mid-session', () => {
     const name = await table([account]);
     const session = mfaSession(['right', second]);
     const ctx = txContext(clientWith(session.provider));
-    const preview = await previewTransaction(ctx, { table: name, convention: conv, operation: { kind: 'claim', rule: 'HANDLE', value: 'grace', account: keyOf(account, conv.keys) } });
+    const preview = await previewTransaction(ctx, {
+      table: name,
+      convention: conv,
+      operation: { kind: 'claim', rule: 'HANDLE', value: 'grace', account: keyOf(account, conv.keys) },
+    });
     if (!preview.ok) throw new Error(preview.error.message);
     session.expire();
     const result = await executePreview(ctx, { previewId: preview.value.id, confirmation: preview.value.confirm });
@@ -161,7 +210,9 @@ describe('MFA failing when credentials are refreshed mid-session', () => {
     expect(session.prompts.filter((p) => p.type === 'prompt')).toHaveLength(2);
     expect(await locksIn(name)).toBe(0);
     // The bridge maps provider failures the same way (credentialError is what the registry uses).
-    expect(credentialError(second === 'wrong' ? mfaRejected() : new Error('x'), 'prod').kind).toBe(second === 'wrong' ? 'mfa-required' : 'aws');
+    expect(credentialError(second === 'wrong' ? mfaRejected() : new Error('x'), 'prod').kind).toBe(
+      second === 'wrong' ? 'mfa-required' : 'aws',
+    );
   });
 });
 

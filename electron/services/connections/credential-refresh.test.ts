@@ -23,10 +23,19 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function registry(files: { config: string; credentials: string }, limits?: { connectMs: number; idleMs: number; deadlineMs: number }): ConnectionRegistry {
+function registry(
+  files: { config: string; credentials: string },
+  limits?: { connectMs: number; idleMs: number; deadlineMs: number },
+): ConnectionRegistry {
   return createConnectionRegistry({
     settings: createSettingsStore(dir),
-    sandbox: { state: () => 'stopped', endpoint: () => undefined, error: () => undefined, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' } },
+    sandbox: {
+      state: () => 'stopped',
+      endpoint: () => undefined,
+      error: () => undefined,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+    },
     broker: createMfaBroker(() => undefined),
     env: { AWS_CONFIG_FILE: files.config, AWS_SHARED_CREDENTIALS_FILE: files.credentials },
     home: dir,
@@ -60,11 +69,17 @@ describe('signing in through a silent STS', () => {
   it('fails as unreachable within the bound, and the next call is a new attempt', async () => {
     const config = join(dir, 'config');
     const credentials = join(dir, 'credentials');
-    await writeFile(config, '[profile role]\nregion = eu-west-1\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = src\n[profile src]\nregion = eu-west-1\n');
+    await writeFile(
+      config,
+      '[profile role]\nregion = eu-west-1\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = src\n[profile src]\nregion = eu-west-1\n',
+    );
     await writeFile(credentials, '[src]\naws_access_key_id = AKIASOURCESOURCE0001\naws_secret_access_key = sourcesecretsourcesecret\n');
     const reg = registry({ config, credentials }, { connectMs: 200, idleMs: 200, deadlineMs: 1_000 });
     const provider = await credentialsOf(reg, 'profile:role');
-    const first = await provider().then(() => undefined, (error: unknown) => error);
+    const first = await provider().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     const mapped = credentialError(first, 'role');
     expect(['unreachable', 'credentials']).toContain(mapped.kind);
     expect(mapped.message).toMatch(/profile role/);
@@ -87,10 +102,16 @@ describe('signing in through an STS nothing listens on', () => {
     vi.stubEnv('AWS_ENDPOINT_URL_STS', `http://127.0.0.1:${port}`);
     const config = join(dir, 'config');
     const credentials = join(dir, 'credentials');
-    await writeFile(config, '[profile role]\nregion = eu-west-1\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = src\n[profile src]\nregion = eu-west-1\n');
+    await writeFile(
+      config,
+      '[profile role]\nregion = eu-west-1\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = src\n[profile src]\nregion = eu-west-1\n',
+    );
     await writeFile(credentials, '[src]\naws_access_key_id = AKIASOURCESOURCE0001\naws_secret_access_key = sourcesecretsourcesecret\n');
     const provider = await credentialsOf(registry({ config, credentials }), 'profile:role');
-    const failure = await provider().then(() => undefined, (error: unknown) => error);
+    const failure = await provider().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     const mapped = credentialError(failure, 'role');
     expect(mapped.kind).toBe('unreachable');
     expect(mapped.message).toBe('signing in with profile role: cannot reach STS or SSO (ECONNREFUSED)');
@@ -117,7 +138,11 @@ async function captureServer(): Promise<{ url: string; keyIds: string[]; close: 
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keyIds, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    keyIds,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('rotated keys', () => {
@@ -135,7 +160,10 @@ describe('rotated keys', () => {
     try {
       await client.send(new ListTablesCommand({}));
       // saml2aws, gimme-aws-creds or a manual rotation rewrites the file while the app runs (a longer file: the size changes too).
-      await writeFile(credentials, '[work]\naws_access_key_id = AKIANEWNEWNEWNEW0002\naws_secret_access_key = newsecretnewsecretnewsecret\n');
+      await writeFile(
+        credentials,
+        '[work]\naws_access_key_id = AKIANEWNEWNEWNEW0002\naws_secret_access_key = newsecretnewsecretnewsecret\n',
+      );
       await client.send(new ListTablesCommand({}));
     } finally {
       client.destroy();
@@ -149,14 +177,20 @@ describe('rotated keys', () => {
     const script = join(dir, 'creds.sh');
     const counter = join(dir, 'count');
     // Each run hands out another key id, without Expiration: only a new resolution can tell.
-    await writeFile(script, `#!/bin/sh\nn=$(cat '${counter}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '${counter}'\necho '{"Version":1,"AccessKeyId":"AKIAPROCESSKEY000'$n'","SecretAccessKey":"processsecret"}'\n`);
+    await writeFile(
+      script,
+      `#!/bin/sh\nn=$(cat '${counter}' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '${counter}'\necho '{"Version":1,"AccessKeyId":"AKIAPROCESSKEY000'$n'","SecretAccessKey":"processsecret"}'\n`,
+    );
     await chmod(script, 0o755);
     await writeFile(config, `[profile proc]\nregion = eu-west-1\ncredential_process = ${script}\n`);
     const reg = registry({ config, credentials: join(dir, 'none') });
     const provider = await credentialsOf(reg, 'profile:proc');
     expect((await provider()).accessKeyId).toBe('AKIAPROCESSKEY0001');
     expect((await provider()).accessKeyId).toBe('AKIAPROCESSKEY0001');
-    reg.markState('profile:proc', 'error', { kind: 'credentials', message: 'credentials rejected or unavailable: The security token included in the request is expired' });
+    reg.markState('profile:proc', 'error', {
+      kind: 'credentials',
+      message: 'credentials rejected or unavailable: The security token included in the request is expired',
+    });
     expect((await provider()).accessKeyId).toBe('AKIAPROCESSKEY0002');
   });
 });
@@ -165,16 +199,27 @@ describe('a failing credential_process', () => {
   it('shows neither its command line nor its stderr', async () => {
     const marker = 'hvs.MARKERTOKEN0123456789';
     const config = join(dir, 'config');
-    await writeFile(config, `[profile vault]\nregion = eu-west-1\ncredential_process = sh -c 'echo "vault: login failed for token ${marker} (403)" >&2; exit 3' x --vault-token ${marker}\n`);
+    await writeFile(
+      config,
+      `[profile vault]\nregion = eu-west-1\ncredential_process = sh -c 'echo "vault: login failed for token ${marker} (403)" >&2; exit 3' x --vault-token ${marker}\n`,
+    );
     const reg = registry({ config, credentials: join(dir, 'none') });
-    const failure = await (await credentialsOf(reg, 'profile:vault'))().then(() => undefined, (error: unknown) => error);
+    const failure = await (
+      await credentialsOf(reg, 'profile:vault')
+    )().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(String((failure as Error).message)).toContain(marker);
     const mapped = credentialError(failure, 'vault');
     // The path a bridge call takes: the DynamoDB client asks the provider, the request context maps what it throws.
     const resolved = await reg.resolve('profile:vault');
     if (!resolved.ok) throw new Error(resolved.error.message);
     const client = createDynamoClient(resolved.value.target, { env: { AWS_ENDPOINT_URL_DYNAMODB: 'http://127.0.0.1:9' } });
-    const thrown = await client.send(new ListTablesCommand({})).then(() => undefined, (error: unknown) => error);
+    const thrown = await client.send(new ListTablesCommand({})).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     client.destroy();
     const viaClient = toAppError(thrown, { endpoint: 'http://127.0.0.1:9', profile: 'vault' });
     expect(viaClient.kind).toBe('credentials');

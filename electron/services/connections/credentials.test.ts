@@ -11,7 +11,14 @@ describe('secrets the credential providers hand out', () => {
     const home = await mkdtemp(join(tmpdir(), 'locksmith-sso-'));
     try {
       await mkdir(join(home, '.aws', 'sso', 'cache'), { recursive: true });
-      await writeFile(join(home, '.aws', 'sso', 'cache', 'abc.json'), JSON.stringify({ accessToken: 'SsoAccessTokenValue0123456789', refreshToken: 'SsoRefreshTokenValue0123456789', expiresAt: '2030-01-01T00:00:00Z' }));
+      await writeFile(
+        join(home, '.aws', 'sso', 'cache', 'abc.json'),
+        JSON.stringify({
+          accessToken: 'SsoAccessTokenValue0123456789',
+          refreshToken: 'SsoRefreshTokenValue0123456789',
+          expiresAt: '2030-01-01T00:00:00Z',
+        }),
+      );
       await writeFile(join(home, '.aws', 'sso', 'cache', 'junk.json'), 'not json');
       expect(removeKnownSecrets('SsoAccessTokenValue0123456789')).toBe('SsoAccessTokenValue0123456789');
       await rememberSsoTokens(home);
@@ -22,7 +29,11 @@ describe('secrets the credential providers hand out', () => {
   });
 
   it('a resolved profile identity is known before any request is signed with it', async () => {
-    const provider = memoizeCredentials(async () => ({ accessKeyId: 'ResolvedKeyId0000001', secretAccessKey: 'ResolvedSecretValue0123456789', sessionToken: 'ResolvedSessionToken0123456789' }));
+    const provider = memoizeCredentials(async () => ({
+      accessKeyId: 'ResolvedKeyId0000001',
+      secretAccessKey: 'ResolvedSecretValue0123456789',
+      sessionToken: 'ResolvedSessionToken0123456789',
+    }));
     await provider();
     expect(removeKnownSecrets('ResolvedKeyId0000001 ResolvedSecretValue0123456789 ResolvedSessionToken0123456789')).toBe('*** *** ***');
   });

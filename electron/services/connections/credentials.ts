@@ -20,7 +20,9 @@ export interface SignInLimits {
 export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = { connectMs: 5_000, idleMs: 10_000, deadlineMs: 30_000 };
 
 /** The `clientConfig` the SDK's providers hand to the STS / SSO / SSO-OIDC clients they make (they have no timeouts otherwise). */
-export function signInClientConfig(limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS): { requestHandler: { connectionTimeout: number; socketTimeout: number } } {
+export function signInClientConfig(limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS): {
+  requestHandler: { connectionTimeout: number; socketTimeout: number };
+} {
   return { requestHandler: { connectionTimeout: limits.connectMs, socketTimeout: limits.idleMs } };
 }
 
@@ -40,9 +42,11 @@ export class SignInUnreachableError extends Error {
  */
 export function signInNetworkError(error: unknown, who: string): unknown {
   // The cause stays: its network code is what makes a reset retryable (a blip while credentials refresh mid-scan).
-  if (error instanceof Error && error.name === 'TimeoutError') return new SignInTimeoutError(`signing in with ${who}: STS or SSO did not answer in time`, { cause: error });
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return new SignInTimeoutError(`signing in with ${who}: STS or SSO did not answer in time`, { cause: error });
   const code = networkCode(error);
-  if (code !== undefined && isConnectionFailure(code)) return new SignInUnreachableError(`signing in with ${who}: cannot reach STS or SSO (${code})`, { cause: error });
+  if (code !== undefined && isConnectionFailure(code))
+    return new SignInUnreachableError(`signing in with ${who}: cannot reach STS or SSO (${code})`, { cause: error });
   return error;
 }
 
@@ -51,7 +55,11 @@ export function signInNetworkError(error: unknown, who: string): unknown {
  * user typing an MFA code: the broker has its own timeout). Past the deadline the result is a
  * SignInTimeoutError; the abandoned attempt ends on its own socket timeout.
  */
-export function withDeadline<T>(ms: number, message: string, work: (pause: <U>(waiting: Promise<U>) => Promise<U>) => Promise<T>): Promise<T> {
+export function withDeadline<T>(
+  ms: number,
+  message: string,
+  work: (pause: <U>(waiting: Promise<U>) => Promise<U>) => Promise<T>,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let remaining = ms;
     let started = Date.now();
@@ -87,7 +95,13 @@ export function withDeadline<T>(ms: number, message: string, work: (pause: <U>(w
 }
 
 /** A credential provider for `profile`; MFA codes come from `askMfa`. Files follow AWS_CONFIG_FILE / AWS_SHARED_CREDENTIALS_FILE. */
-export function profileCredentials(profile: string, askMfa: (serial: string) => Promise<string>, env: NodeJS.ProcessEnv = process.env, home?: string, limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS): ReturnType<typeof fromIni> {
+export function profileCredentials(
+  profile: string,
+  askMfa: (serial: string) => Promise<string>,
+  env: NodeJS.ProcessEnv = process.env,
+  home?: string,
+  limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
+): ReturnType<typeof fromIni> {
   const paths = sharedFilePaths(env, home);
   return fromIni({
     profile,
@@ -104,11 +118,19 @@ export function profileCredentials(profile: string, askMfa: (serial: string) => 
  * A profile's provider: each resolution first tells the scrubber the SSO tokens it may use (the SDK
  * reads them itself), and fails with SignInTimeoutError past `limits.deadlineMs` (MFA typing excluded).
  */
-export function profileCredentialsWithSso(profile: string, broker: MfaBroker, env: NodeJS.ProcessEnv = process.env, home?: string, limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS): ReturnType<typeof fromIni> {
+export function profileCredentialsWithSso(
+  profile: string,
+  broker: MfaBroker,
+  env: NodeJS.ProcessEnv = process.env,
+  home?: string,
+  limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
+): ReturnType<typeof fromIni> {
   return async (options) => {
     await rememberSsoTokens(home);
     const message = `signing in with profile ${profile} took over ${Math.round(limits.deadlineMs / 1000)} s: STS or SSO did not answer`;
-    const attempt = withDeadline(limits.deadlineMs, message, (pause) => profileCredentials(profile, (serial) => pause(broker.ask(profile, serial)), env, home, limits)(options));
+    const attempt = withDeadline(limits.deadlineMs, message, (pause) =>
+      profileCredentials(profile, (serial) => pause(broker.ask(profile, serial)), env, home, limits)(options),
+    );
     return attempt.catch((error: unknown) => {
       throw signInNetworkError(error, `profile ${profile}`);
     });
@@ -127,7 +149,8 @@ export async function sharedFilesStamp(env: NodeJS.ProcessEnv = process.env, hom
 
 /** Maps a credential failure to an AppError: MFA cancel → `mfa-required`, expired SSO → `sso-expired` with its fix. */
 export function credentialError(error: unknown, profile: string): AppError {
-  if (isMfaCancelled(error)) return { kind: 'mfa-required', message: error.message, fix: 'Connect again and enter the six-digit code from your MFA device.' };
+  if (isMfaCancelled(error))
+    return { kind: 'mfa-required', message: error.message, fix: 'Connect again and enter the six-digit code from your MFA device.' };
   const mapped = toAppError(error, { profile });
   if (mapped.kind === 'sso-expired') return { ...mapped, fix: `aws sso login --profile ${profile}` };
   return mapped;
@@ -145,7 +168,9 @@ export async function rememberSsoTokens(home: string = homedir()): Promise<void>
     if (text.length > 256 * 1024) continue;
     try {
       const cached = JSON.parse(text) as Record<string, unknown>;
-      rememberSecrets(...['accessToken', 'refreshToken', 'clientSecret'].map((k) => (typeof cached[k] === 'string' ? (cached[k] as string) : undefined)));
+      rememberSecrets(
+        ...['accessToken', 'refreshToken', 'clientSecret'].map((k) => (typeof cached[k] === 'string' ? (cached[k] as string) : undefined)),
+      );
     } catch {
       // Not JSON: nothing the SDK could use either.
     }
@@ -175,7 +200,11 @@ export type MemoizedCredentials = (() => Promise<Identity>) & { forget(): void; 
  * identity without expiration is reused only briefly, and none survives a change of `stamp`
  * (rotated keys, a profile re-pointed at another account).
  */
-export function memoizeCredentials(provider: () => Promise<Identity>, now: () => number = Date.now, options: MemoOptions = {}): MemoizedCredentials {
+export function memoizeCredentials(
+  provider: () => Promise<Identity>,
+  now: () => number = Date.now,
+  options: MemoOptions = {},
+): MemoizedCredentials {
   let current: Promise<Identity> | undefined;
   let expiresAt = 0;
   let currentStamp = '';

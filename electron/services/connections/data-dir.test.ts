@@ -7,7 +7,19 @@ import { appendActivity, type ActivityEntry } from '../transactions/activity-log
 import { ensureDataDir } from './data-dir';
 import { createSettingsStore } from './settings-store';
 
-const ENTRY = { time: 't', connection: 'c', region: 'r', endpoint: 'e', table: 'x', previewId: 'pv', token: 'tok', kind: 'release', summary: 's', request: { TransactItems: [], ClientRequestToken: 'tok' }, outcome: { status: 'succeeded', token: 'tok', attempts: 1, message: 'done' } } as ActivityEntry;
+const ENTRY = {
+  time: 't',
+  connection: 'c',
+  region: 'r',
+  endpoint: 'e',
+  table: 'x',
+  previewId: 'pv',
+  token: 'tok',
+  kind: 'release',
+  summary: 's',
+  request: { TransactItems: [], ClientRequestToken: 'tok' },
+  outcome: { status: 'succeeded', token: 'tok', attempts: 1, message: 'done' },
+} as ActivityEntry;
 
 let root = '';
 beforeEach(async () => {

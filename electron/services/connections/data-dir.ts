@@ -10,7 +10,11 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /** Resolves the data folder for this OS without Electron (the CLI and browser mode use it too). */
-export function resolveDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function resolveDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
   if (env.LOCKSMITH_DATA_DIR) return env.LOCKSMITH_DATA_DIR;
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Locksmith');
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'Locksmith');
@@ -35,9 +39,13 @@ export async function ensureDataDir(dir: string): Promise<void> {
   const info = await stat(dir);
   if (!info.isDirectory()) throw new DataDirError(`data folder ${dir} is not a folder`);
   const uid = process.getuid?.();
-  if (uid !== undefined && info.uid !== uid) throw new DataDirError(`data folder ${dir} belongs to another user (uid ${info.uid}): use a folder of your own (LOCKSMITH_DATA_DIR)`);
+  if (uid !== undefined && info.uid !== uid)
+    throw new DataDirError(`data folder ${dir} belongs to another user (uid ${info.uid}): use a folder of your own (LOCKSMITH_DATA_DIR)`);
   const mode = info.mode & 0o777;
-  if (mode & 0o022) throw new DataDirError(`data folder ${dir} is writable by ${mode & 0o002 ? 'every user' : 'its group'} (mode ${mode.toString(8).padStart(4, '0')}): run \`chmod 700 ${dir}\``);
+  if (mode & 0o022)
+    throw new DataDirError(
+      `data folder ${dir} is writable by ${mode & 0o002 ? 'every user' : 'its group'} (mode ${mode.toString(8).padStart(4, '0')}): run \`chmod 700 ${dir}\``,
+    );
   if (mode & 0o077) await chmod(dir, 0o700);
 }
 
@@ -45,12 +53,14 @@ export async function ensureDataDir(dir: string): Promise<void> {
 export async function openNoFollow(path: string, flags: number, mode = 0o600): Promise<FileHandle> {
   if (NOFOLLOW === 0) {
     const info = await lstat(path).catch(() => undefined);
-    if (info?.isSymbolicLink()) throw new DataDirError(`${path} is a symbolic link: refused (remove it; Locksmith creates the file itself)`);
+    if (info?.isSymbolicLink())
+      throw new DataDirError(`${path} is a symbolic link: refused (remove it; Locksmith creates the file itself)`);
   }
   try {
     return await open(path, flags | NOFOLLOW, mode);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new DataDirError(`${path} is a symbolic link: refused (remove it; Locksmith creates the file itself)`);
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new DataDirError(`${path} is a symbolic link: refused (remove it; Locksmith creates the file itself)`);
     throw error;
   }
 }

@@ -34,7 +34,8 @@ export function parseIni(text: string): IniDocument {
   const sections = new Map<string, Map<string, string>>();
   const issues: IniIssue[] = [];
   const lines = text.split(/\r?\n/);
-  if (lines.length > MAX_LINES) issues.push({ line: MAX_LINES, message: `file has more than ${MAX_LINES} lines; the rest is ignored`, fatalForSdk: false });
+  if (lines.length > MAX_LINES)
+    issues.push({ line: MAX_LINES, message: `file has more than ${MAX_LINES} lines; the rest is ignored`, fatalForSdk: false });
   let current: Map<string, string> | undefined;
   let subSection: string | undefined;
   for (let index = 0; index < Math.min(lines.length, MAX_LINES); index += 1) {

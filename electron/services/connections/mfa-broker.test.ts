@@ -32,7 +32,10 @@ describe('MFA broker', () => {
     const asked = broker.ask('prod', 'arn:mfa/ada');
     broker.answer({ action: 'cancel', promptId: 'm1' });
     const error = await asked.catch((cause: unknown) => cause);
-    expect(credentialError(error, 'prod')).toMatchObject({ kind: 'mfa-required', message: 'MFA code entry for profile prod was cancelled' });
+    expect(credentialError(error, 'prod')).toMatchObject({
+      kind: 'mfa-required',
+      message: 'MFA code entry for profile prod was cancelled',
+    });
   });
 
   it('times out an unanswered prompt', async () => {
@@ -60,7 +63,9 @@ describe('MFA broker', () => {
 
 describe('credentials', () => {
   it('maps an expired SSO session to sso-expired with the login command', () => {
-    const error = Object.assign(new Error('The SSO session associated with this profile has expired or is otherwise invalid.'), { name: 'CredentialsProviderError' });
+    const error = Object.assign(new Error('The SSO session associated with this profile has expired or is otherwise invalid.'), {
+      name: 'CredentialsProviderError',
+    });
     expect(credentialError(error, 'corp')).toEqual(expect.objectContaining({ kind: 'sso-expired', fix: 'aws sso login --profile corp' }));
   });
 

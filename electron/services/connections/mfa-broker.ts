@@ -13,7 +13,11 @@ export class MfaCancelledError extends Error {
   /** Marks this as our cancellation, not an SDK failure. */
   readonly mfaCancelled = true;
   constructor(profile: string, reason: 'cancelled' | 'timeout') {
-    super(reason === 'timeout' ? `MFA code for profile ${profile} was not entered in time` : `MFA code entry for profile ${profile} was cancelled`);
+    super(
+      reason === 'timeout'
+        ? `MFA code for profile ${profile} was not entered in time`
+        : `MFA code entry for profile ${profile} was cancelled`,
+    );
   }
 }
 
@@ -25,7 +29,9 @@ export function isMfaCancelled(error: unknown): error is MfaCancelledError {
 /** The broker's surface: `ask` for the SDK, `answer` for the bridge. */
 export interface MfaBroker {
   ask(profile: string, serial: string): Promise<string>;
-  answer(input: { action: 'submit'; promptId: string; code: string } | { action: 'cancel'; promptId: string }): Result<{ accepted: boolean }>;
+  answer(
+    input: { action: 'submit'; promptId: string; code: string } | { action: 'cancel'; promptId: string },
+  ): Result<{ accepted: boolean }>;
   /** Cancels the open prompt and everything queued (window closed, app quitting). */
   cancelAll(): void;
   /** The prompt on screen now, if any (replayed to a window that subscribes late). */
@@ -42,7 +48,10 @@ interface Pending {
 }
 
 /** Creates a broker that publishes prompts through `publish`. */
-export function createMfaBroker(publish: (event: MfaPromptEvent) => void, options: { timeoutMs?: number; newId?: () => string } = {}): MfaBroker {
+export function createMfaBroker(
+  publish: (event: MfaPromptEvent) => void,
+  options: { timeoutMs?: number; newId?: () => string } = {},
+): MfaBroker {
   const timeoutMs = options.timeoutMs ?? 5 * 60_000;
   const newId = options.newId ?? (() => randomUUID());
   const queue: Pending[] = [];

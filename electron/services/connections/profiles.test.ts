@@ -72,11 +72,17 @@ describe('loadProfiles', () => {
 
   it('respects AWS_CONFIG_FILE and defaults to ~/.aws', () => {
     expect(sharedFilePaths({}, '/home/ada')).toEqual({ config: '/home/ada/.aws/config', credentials: '/home/ada/.aws/credentials' });
-    expect(sharedFilePaths({ AWS_CONFIG_FILE: '~/cfg', AWS_SHARED_CREDENTIALS_FILE: '/etc/c' }, '/home/ada')).toEqual({ config: '/home/ada/cfg', credentials: '/etc/c' });
+    expect(sharedFilePaths({ AWS_CONFIG_FILE: '~/cfg', AWS_SHARED_CREDENTIALS_FILE: '/etc/c' }, '/home/ada')).toEqual({
+      config: '/home/ada/cfg',
+      credentials: '/etc/c',
+    });
   });
 
   it('reports credential environment variables by name only', () => {
-    expect(presentCredentialEnv({ AWS_ACCESS_KEY_ID: 'AKIAX', AWS_PROFILE: 'dev', HOME: '/h' })).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_PROFILE']);
+    expect(presentCredentialEnv({ AWS_ACCESS_KEY_ID: 'AKIAX', AWS_PROFILE: 'dev', HOME: '/h' })).toEqual([
+      'AWS_ACCESS_KEY_ID',
+      'AWS_PROFILE',
+    ]);
   });
 });
 

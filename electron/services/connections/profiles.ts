@@ -107,7 +107,8 @@ export async function loadProfiles(env: NodeJS.ProcessEnv = process.env, home: s
     for (const [section, values] of config.sections) {
       const name = section === 'default' ? 'default' : section.startsWith('profile ') ? section.slice('profile '.length).trim() : undefined;
       if (name === undefined) {
-        if (!/^(sso-session|services) /.test(section)) warnings.push(`${paths.config}: section [${section}] is ignored by the AWS CLI and SDK (write [profile ${section}])`);
+        if (!/^(sso-session|services) /.test(section))
+          warnings.push(`${paths.config}: section [${section}] is ignored by the AWS CLI and SDK (write [profile ${section}])`);
         continue;
       }
       const target = settingsOf(name);
@@ -186,11 +187,18 @@ function readSections(path: string): ReadonlyMap<string, ReadonlyMap<string, str
  * configured-endpoint rules read it (config file over credentials file; the `services` section first).
  * Synchronous because the effective endpoint is computed wherever a connection is labelled; the files are small.
  */
-export function profileEndpoint(profile: string, env: NodeJS.ProcessEnv = process.env, home: string = homedir(), service = 'dynamodb'): ProfileEndpoint {
+export function profileEndpoint(
+  profile: string,
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+  service = 'dynamodb',
+): ProfileEndpoint {
   const paths = sharedFilePaths(env, home);
   const config = readSections(paths.config);
   const credentials = readSections(paths.credentials);
-  const fromConfig = config.get(profile === 'default' ? 'default' : `profile ${profile}`) ?? (profile === 'default' ? config.get('profile default') : undefined);
+  const fromConfig =
+    config.get(profile === 'default' ? 'default' : `profile ${profile}`) ??
+    (profile === 'default' ? config.get('profile default') : undefined);
   const setting = (key: string): string | undefined => fromConfig?.get(key) ?? credentials.get(profile)?.get(key);
   const ignore = setting('ignore_configured_endpoint_urls') === 'true';
   const services = setting('services');

@@ -45,12 +45,25 @@ describe('connection registry', () => {
     const sandboxView = list.connections.find((c) => c.id === 'sandbox');
     expect(sandboxView).toMatchObject({ kind: 'sandbox', writable: true, state: 'ok', endpoint: 'http://127.0.0.1:45678' });
     const prod = list.connections.find((c) => c.id === 'profile:prod-mfa');
-    expect(prod).toMatchObject({ kind: 'profile', profileKind: 'mfa', writable: false, endpoint: null, endpointSource: 'aws-default', region: 'us-east-1' });
+    expect(prod).toMatchObject({
+      kind: 'profile',
+      profileKind: 'mfa',
+      writable: false,
+      endpoint: null,
+      endpointSource: 'aws-default',
+      region: 'us-east-1',
+    });
     expect(JSON.stringify(list)).not.toMatch(/secret|AKIA/);
   });
 
   it('says where it looks for profiles, the home folder written as ~', async () => {
-    const none = createConnectionRegistry({ settings: createSettingsStore(dir), sandbox: sandbox(true), broker: createMfaBroker(() => undefined), env: {}, home: dir });
+    const none = createConnectionRegistry({
+      settings: createSettingsStore(dir),
+      sandbox: sandbox(true),
+      broker: createMfaBroker(() => undefined),
+      env: {},
+      home: dir,
+    });
     const list = await none.list();
     expect(list.connections.filter((c) => c.kind === 'profile')).toEqual([]);
     expect(list.profileFiles).toEqual(['~/.aws/config', '~/.aws/credentials']);
@@ -58,9 +71,19 @@ describe('connection registry', () => {
   });
 
   it('makes environment overrides visible, by name', async () => {
-    const list = await registry({ AWS_ENDPOINT_URL_DYNAMODB: 'http://proxy:9000', AWS_REGION: 'eu-west-2', AWS_ACCESS_KEY_ID: 'AKIAX', AWS_SECRET_ACCESS_KEY: 'x' }).list();
+    const list = await registry({
+      AWS_ENDPOINT_URL_DYNAMODB: 'http://proxy:9000',
+      AWS_REGION: 'eu-west-2',
+      AWS_ACCESS_KEY_ID: 'AKIAX',
+      AWS_SECRET_ACCESS_KEY: 'x',
+    }).list();
     const prod = list.connections.find((c) => c.id === 'profile:prod-mfa');
-    expect(prod).toMatchObject({ endpoint: 'http://proxy:9000', endpointSource: 'env', region: 'eu-west-2', envOverrides: ['AWS_ENDPOINT_URL_DYNAMODB', 'AWS_REGION'] });
+    expect(prod).toMatchObject({
+      endpoint: 'http://proxy:9000',
+      endpointSource: 'env',
+      region: 'eu-west-2',
+      envOverrides: ['AWS_ENDPOINT_URL_DYNAMODB', 'AWS_REGION'],
+    });
     expect(list.envCredentials).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']);
     expect(JSON.stringify(list)).not.toContain('AKIAX');
   });
@@ -70,22 +93,46 @@ describe('connection registry', () => {
     await writeFile(
       config,
       [
-        '[profile via-url]', 'region = us-east-1', 'endpoint_url = http://profile-proxy:7000', '',
-        '[profile via-services]', 'region = us-east-1', 'services = local', '',
-        '[services local]', 'dynamodb =', '  endpoint_url = http://services-proxy:7001', '',
+        '[profile via-url]',
+        'region = us-east-1',
+        'endpoint_url = http://profile-proxy:7000',
+        '',
+        '[profile via-services]',
+        'region = us-east-1',
+        'services = local',
+        '',
+        '[services local]',
+        'dynamodb =',
+        '  endpoint_url = http://services-proxy:7001',
+        '',
       ].join('\n'),
     );
     const list = await registry({ AWS_CONFIG_FILE: config }).list();
-    expect(list.connections.find((c) => c.id === 'profile:via-url')).toMatchObject({ endpoint: 'http://profile-proxy:7000', endpointSource: 'profile-endpoint_url', envOverrides: [] });
-    expect(list.connections.find((c) => c.id === 'profile:via-services')).toMatchObject({ endpoint: 'http://services-proxy:7001', endpointSource: 'profile-services', envOverrides: [] });
+    expect(list.connections.find((c) => c.id === 'profile:via-url')).toMatchObject({
+      endpoint: 'http://profile-proxy:7000',
+      endpointSource: 'profile-endpoint_url',
+      envOverrides: [],
+    });
+    expect(list.connections.find((c) => c.id === 'profile:via-services')).toMatchObject({
+      endpoint: 'http://services-proxy:7001',
+      endpointSource: 'profile-services',
+      envOverrides: [],
+    });
 
     const ignored = await registry({ AWS_CONFIG_FILE: config, AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' }).list();
-    expect(ignored.connections.find((c) => c.id === 'profile:via-url')).toMatchObject({ endpoint: null, endpointSource: 'aws-default', envOverrides: ['AWS_IGNORE_CONFIGURED_ENDPOINT_URLS'] });
+    expect(ignored.connections.find((c) => c.id === 'profile:via-url')).toMatchObject({
+      endpoint: null,
+      endpointSource: 'aws-default',
+      envOverrides: ['AWS_IGNORE_CONFIGURED_ENDPOINT_URLS'],
+    });
   });
 
   it('allows writes on a profile only when its name is typed back', async () => {
     const r = registry();
-    expect(await r.setWritable('profile:prod-mfa', true, 'prod')).toMatchObject({ ok: false, error: { kind: 'validation', field: 'confirm' } });
+    expect(await r.setWritable('profile:prod-mfa', true, 'prod')).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', field: 'confirm' },
+    });
     expect(await r.setWritable('profile:prod-mfa', true)).toMatchObject({ ok: false });
     expect(await r.setWritable('profile:prod-mfa', true, 'prod-mfa')).toMatchObject({ ok: true, value: { writable: true } });
     expect(await r.setWritable('profile:prod-mfa', false)).toMatchObject({ ok: true, value: { writable: false } });
@@ -107,7 +154,13 @@ describe('connection registry', () => {
     expect(await registry({}, false).resolve('sandbox')).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
     const target = await registry().resolve('profile:auditor');
     expect(target.ok && target.value.target).toMatchObject({ region: 'ap-northeast-2', profile: 'auditor' });
-    const cyclic = createConnectionRegistry({ settings: createSettingsStore(dir), sandbox: sandbox(true), broker: createMfaBroker(() => undefined), env: { AWS_CONFIG_FILE: join(fixtures, 'config-cycle'), AWS_SHARED_CREDENTIALS_FILE: join(fixtures, 'none') }, home: '/x' });
+    const cyclic = createConnectionRegistry({
+      settings: createSettingsStore(dir),
+      sandbox: sandbox(true),
+      broker: createMfaBroker(() => undefined),
+      env: { AWS_CONFIG_FILE: join(fixtures, 'config-cycle'), AWS_SHARED_CREDENTIALS_FILE: join(fixtures, 'none') },
+      home: '/x',
+    });
     expect(await cyclic.resolve('profile:a')).toMatchObject({ ok: false, error: { kind: 'credentials' } });
     expect(await registry().resolve('profile:nope')).toMatchObject({ ok: false, error: { kind: 'not-found' } });
   });
@@ -125,11 +178,19 @@ async function captureServer(): Promise<{ url: string; headers: IncomingHttpHead
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, headers, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    headers,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('endpoint connections: credentials follow the connection (#16 finding 1)', () => {
-  const ENV_KEYS = { AWS_ACCESS_KEY_ID: 'AKIAENVKEY0123456789', AWS_SECRET_ACCESS_KEY: 'env-secret-value-xyz', AWS_SESSION_TOKEN: 'env-session-token-xyz' };
+  const ENV_KEYS = {
+    AWS_ACCESS_KEY_ID: 'AKIAENVKEY0123456789',
+    AWS_SECRET_ACCESS_KEY: 'env-secret-value-xyz',
+    AWS_SESSION_TOKEN: 'env-session-token-xyz',
+  };
 
   it('an endpoint added in the app signs with dummy keys: the environment key and session token never reach it', async () => {
     const capture = await captureServer();
@@ -160,7 +221,10 @@ describe('endpoint connections: credentials follow the connection (#16 finding 1
       const r = registry(ENV_KEYS);
       const added = await r.addEndpoint({ endpoint: capture.url, credentials: { source: 'env' } });
       if (!added.ok) throw new Error(added.error.message);
-      expect(added.value).toMatchObject({ credentials: { source: 'env' }, envOverrides: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'] });
+      expect(added.value).toMatchObject({
+        credentials: { source: 'env' },
+        envOverrides: ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'],
+      });
       expect(JSON.stringify(added.value)).not.toContain(ENV_KEYS.AWS_ACCESS_KEY_ID);
       const resolved = await r.resolve(added.value.id);
       if (!resolved.ok) throw new Error(resolved.error.message);
@@ -173,26 +237,47 @@ describe('endpoint connections: credentials follow the connection (#16 finding 1
     }
   });
 
-  it.each([undefined, { source: 'dummy' as const }, { source: 'env' as const }])('refuses a real AWS endpoint signed with %j: only a profile reaches AWS', async (credentials) => {
-    const r = registry(ENV_KEYS);
-    for (const endpoint of ['https://dynamodb.us-east-1.amazonaws.com', 'https://dynamodb.cn-north-1.amazonaws.com.cn', 'https://dynamodb.us-east-1.api.aws']) {
-      const added = await r.addEndpoint({ endpoint, label: 'localhost:8000', ...(credentials ? { credentials } : {}) });
-      expect(added).toMatchObject({ ok: false, error: { kind: 'credentials' } });
-    }
-    expect((await r.list()).connections.filter((c) => c.kind === 'endpoint')).toEqual([]);
-  });
+  it.each([undefined, { source: 'dummy' as const }, { source: 'env' as const }])(
+    'refuses a real AWS endpoint signed with %j: only a profile reaches AWS',
+    async (credentials) => {
+      const r = registry(ENV_KEYS);
+      for (const endpoint of [
+        'https://dynamodb.us-east-1.amazonaws.com',
+        'https://dynamodb.cn-north-1.amazonaws.com.cn',
+        'https://dynamodb.us-east-1.api.aws',
+      ]) {
+        const added = await r.addEndpoint({ endpoint, label: 'localhost:8000', ...(credentials ? { credentials } : {}) });
+        expect(added).toMatchObject({ ok: false, error: { kind: 'credentials' } });
+      }
+      expect((await r.list()).connections.filter((c) => c.kind === 'endpoint')).toEqual([]);
+    },
+  );
 
-  it.each([{ source: 'env' as const }, { source: 'profile' as const, profile: 'static-dev' }])('the page cannot point %j at a host elsewhere: real keys only reach AWS or this machine', async (credentials) => {
-    const r = registry(ENV_KEYS);
-    for (const endpoint of ['http://10.1.2.3:8000', 'https://attacker.example.com', 'http://127.0.0.1.nip.io:8000', 'http://[::2]:8000']) {
-      const added = await r.addEndpoint({ endpoint, credentials });
-      expect(added).toMatchObject({ ok: false, error: { kind: 'credentials', message: expect.stringContaining('neither AWS nor this machine') } });
-    }
-    expect((await r.list()).connections.filter((c) => c.kind === 'endpoint')).toEqual([]);
-    // The same keys on this machine (a proxy, LocalStack) and dummy keys elsewhere stay allowed.
-    expect(await r.addEndpoint({ endpoint: 'http://127.0.0.1:4566', credentials })).toMatchObject({ ok: true, value: { credentials } });
-    expect(await r.addEndpoint({ endpoint: 'http://10.1.2.3:8000' })).toMatchObject({ ok: true, value: { credentials: { source: 'dummy' } } });
-  });
+  it.each([{ source: 'env' as const }, { source: 'profile' as const, profile: 'static-dev' }])(
+    'the page cannot point %j at a host elsewhere: real keys only reach AWS or this machine',
+    async (credentials) => {
+      const r = registry(ENV_KEYS);
+      for (const endpoint of [
+        'http://10.1.2.3:8000',
+        'https://attacker.example.com',
+        'http://127.0.0.1.nip.io:8000',
+        'http://[::2]:8000',
+      ]) {
+        const added = await r.addEndpoint({ endpoint, credentials });
+        expect(added).toMatchObject({
+          ok: false,
+          error: { kind: 'credentials', message: expect.stringContaining('neither AWS nor this machine') },
+        });
+      }
+      expect((await r.list()).connections.filter((c) => c.kind === 'endpoint')).toEqual([]);
+      // The same keys on this machine (a proxy, LocalStack) and dummy keys elsewhere stay allowed.
+      expect(await r.addEndpoint({ endpoint: 'http://127.0.0.1:4566', credentials })).toMatchObject({ ok: true, value: { credentials } });
+      expect(await r.addEndpoint({ endpoint: 'http://10.1.2.3:8000' })).toMatchObject({
+        ok: true,
+        value: { credentials: { source: 'dummy' } },
+      });
+    },
+  );
 
   it('an endpoint typed on the command line beside the keys may sign elsewhere for that run only; one saved by the page is refused, not used', async () => {
     const r = registry(ENV_KEYS);
@@ -207,30 +292,62 @@ describe('endpoint connections: credentials follow the connection (#16 finding 1
     expect((await later.resolve(typed.value.id)).ok).toBe(true);
     // A settings file written by an older version, when the page could save this: shown as an error and never resolved.
     const settings = createSettingsStore(dir);
-    await settings.update((s) => ({ ...s, endpoints: [...s.endpoints, { id: 'endpoint:old1', endpoint: 'http://10.9.9.9:8000', region: 'us-east-1', label: 'old', credentials: { source: 'profile', profile: 'static-dev' } }] }));
+    await settings.update((s) => ({
+      ...s,
+      endpoints: [
+        ...s.endpoints,
+        {
+          id: 'endpoint:old1',
+          endpoint: 'http://10.9.9.9:8000',
+          region: 'us-east-1',
+          label: 'old',
+          credentials: { source: 'profile', profile: 'static-dev' },
+        },
+      ],
+    }));
     const reopened = registry(ENV_KEYS);
     const listed = (await reopened.list()).connections.find((c) => c.id === 'endpoint:old1');
-    expect(listed).toMatchObject({ state: 'error', error: { kind: 'credentials', message: expect.stringContaining('neither AWS nor this machine') } });
+    expect(listed).toMatchObject({
+      state: 'error',
+      error: { kind: 'credentials', message: expect.stringContaining('neither AWS nor this machine') },
+    });
     expect(await reopened.resolve('endpoint:old1')).toMatchObject({ ok: false, error: { kind: 'credentials' } });
     expect((await reopened.resolve(typed.value.id)).ok).toBe(false);
   });
 
   it('a real AWS endpoint through a profile is read-only until its host is typed back', async () => {
     const r = registry();
-    const added = await r.addEndpoint({ endpoint: 'https://dynamodb.us-east-1.amazonaws.com', credentials: { source: 'profile', profile: 'static-dev' } });
+    const added = await r.addEndpoint({
+      endpoint: 'https://dynamodb.us-east-1.amazonaws.com',
+      credentials: { source: 'profile', profile: 'static-dev' },
+    });
     if (!added.ok) throw new Error(added.error.message);
-    expect(added.value).toMatchObject({ writable: false, trust: 'aws', writeConfirm: 'dynamodb.us-east-1.amazonaws.com', credentials: { source: 'profile', profile: 'static-dev' } });
+    expect(added.value).toMatchObject({
+      writable: false,
+      trust: 'aws',
+      writeConfirm: 'dynamodb.us-east-1.amazonaws.com',
+      credentials: { source: 'profile', profile: 'static-dev' },
+    });
     expect(await r.setWritable(added.value.id, true)).toMatchObject({ ok: false, error: { field: 'confirm' } });
-    expect(await r.setWritable(added.value.id, true, 'dynamodb.us-east-1.amazonaws.com')).toMatchObject({ ok: true, value: { writable: true } });
+    expect(await r.setWritable(added.value.id, true, 'dynamodb.us-east-1.amazonaws.com')).toMatchObject({
+      ok: true,
+      value: { writable: true },
+    });
   });
 
   it('a non-loopback endpoint is read-only until its host is typed; a label naming another address is refused', async () => {
     const r = registry();
-    expect(await r.addEndpoint({ endpoint: 'http://10.1.2.3:8000', label: 'localhost:8000' })).toMatchObject({ ok: false, error: { field: 'label' } });
+    expect(await r.addEndpoint({ endpoint: 'http://10.1.2.3:8000', label: 'localhost:8000' })).toMatchObject({
+      ok: false,
+      error: { field: 'label' },
+    });
     const added = await r.addEndpoint({ endpoint: 'http://10.1.2.3:8000', label: 'team db' });
     if (!added.ok) throw new Error(added.error.message);
     expect(added.value).toMatchObject({ writable: false, trust: 'remote', writeConfirm: '10.1.2.3' });
-    expect(await r.setWritable(added.value.id, true, 'localhost')).toMatchObject({ ok: false, error: { kind: 'validation', field: 'confirm' } });
+    expect(await r.setWritable(added.value.id, true, 'localhost')).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', field: 'confirm' },
+    });
     expect(await r.setWritable(added.value.id, true, '10.1.2.3')).toMatchObject({ ok: true, value: { writable: true } });
     const local = await r.addEndpoint({ endpoint: 'http://127.0.0.1:8000', label: '127.0.0.1:8000' });
     expect(local).toMatchObject({ ok: true, value: { writable: true, trust: 'loopback' } });
@@ -244,7 +361,7 @@ describe('endpoint connections: credentials follow the connection (#16 finding 1
     if (!resolved.ok) throw new Error(resolved.error.message);
     const credentials = resolved.value.target.credentials;
     expect(typeof credentials).toBe('function');
-    if (typeof credentials === 'function') await expect(credentials()).rejects.toThrow(/AWS_ACCESS_KEY_ID \/ AWS_SECRET_ACCESS_KEY are not set/);
+    if (typeof credentials === 'function')
+      await expect(credentials()).rejects.toThrow(/AWS_ACCESS_KEY_ID \/ AWS_SECRET_ACCESS_KEY are not set/);
   });
 });
-

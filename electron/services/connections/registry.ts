@@ -49,7 +49,10 @@ export interface ConnectionRegistry {
    * the bridge, whose handler passes the page's arguments alone): see endpointRefusal. That trust
    * lasts for this run only.
    */
-  addEndpoint(input: { endpoint: string; region?: string; label?: string; credentials?: CredentialSource }, origin?: 'command-line'): Promise<Result<ConnectionView>>;
+  addEndpoint(
+    input: { endpoint: string; region?: string; label?: string; credentials?: CredentialSource },
+    origin?: 'command-line',
+  ): Promise<Result<ConnectionView>>;
   remove(id: string): Promise<Result<ConnectionsView>>;
   setRegion(id: string, region: string): Promise<Result<ConnectionView>>;
   setWritable(id: string, writable: boolean, confirm?: string): Promise<Result<ConnectionView>>;
@@ -102,14 +105,25 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
     let provider = providers.get(profile);
     if (!provider) {
       const stamp = () => sharedFilesStamp(env, options.home);
-      providers.set(profile, (provider = memoizeCredentials(profileCredentialsWithSso(profile, options.broker, env, options.home, options.signInLimits), Date.now, { stamp })));
+      providers.set(
+        profile,
+        (provider = memoizeCredentials(
+          profileCredentialsWithSso(profile, options.broker, env, options.home, options.signInLimits),
+          Date.now,
+          { stamp },
+        )),
+      );
     }
     return provider;
   };
   // The profile each saved endpoint signs with, as of the last listing: its keys are dropped when the endpoint rejects them.
   const endpointProfiles = new Map<string, string>();
   const envRegion = (): { region: string; from?: string } =>
-    env.AWS_REGION ? { region: env.AWS_REGION, from: 'AWS_REGION' } : env.AWS_DEFAULT_REGION ? { region: env.AWS_DEFAULT_REGION, from: 'AWS_DEFAULT_REGION' } : { region: 'us-east-1' };
+    env.AWS_REGION
+      ? { region: env.AWS_REGION, from: 'AWS_REGION' }
+      : env.AWS_DEFAULT_REGION
+        ? { region: env.AWS_DEFAULT_REGION, from: 'AWS_DEFAULT_REGION' }
+        : { region: 'us-east-1' };
 
   async function all(): Promise<{ views: ResolvedConnection[]; warnings: string[]; selectedId: string | null }> {
     const settings = await options.settings.read();
@@ -129,13 +143,19 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
         endpoint: sandboxEndpoint ?? null,
         endpointSource: 'connection',
         writable: settings.writable[SANDBOX_ID] ?? true,
-        state: sandboxState === 'running' ? 'ok' : sandboxState === 'starting' ? 'starting' : sandboxState === 'error' ? 'error' : 'stopped',
+        state:
+          sandboxState === 'running' ? 'ok' : sandboxState === 'starting' ? 'starting' : sandboxState === 'error' ? 'error' : 'stopped',
         ...(sandboxError ? { error: sandboxError } : {}),
         envOverrides: [],
         credentials: { source: 'sandbox' },
         trust: 'loopback',
       },
-      target: { label: 'sandbox', endpoint: sandboxEndpoint ?? 'http://127.0.0.1:0', region: options.sandbox.region, credentials: { ...options.sandbox.credentials } },
+      target: {
+        label: 'sandbox',
+        endpoint: sandboxEndpoint ?? 'http://127.0.0.1:0',
+        region: options.sandbox.region,
+        credentials: { ...options.sandbox.credentials },
+      },
     });
 
     for (const entry of settings.endpoints) {
@@ -145,7 +165,12 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       if (source.source === 'profile') endpointProfiles.set(entry.id, source.profile);
       else endpointProfiles.delete(entry.id);
       // DynamoDB Local keeps one database per access key + region: the env variables matter only when the connection signs with them.
-      const overrides = source.source === 'env' ? presentCredentialEnv(env).filter((name) => name.startsWith('AWS_ACCESS_KEY_ID') || name === 'AWS_SECRET_ACCESS_KEY' || name === 'AWS_SESSION_TOKEN') : [];
+      const overrides =
+        source.source === 'env'
+          ? presentCredentialEnv(env).filter(
+              (name) => name.startsWith('AWS_ACCESS_KEY_ID') || name === 'AWS_SECRET_ACCESS_KEY' || name === 'AWS_SESSION_TOKEN',
+            )
+          : [];
       const refused = endpointRefusal(entry.endpoint, source, typedThisRun.has(entry.id));
       const host = endpointHost(entry.endpoint) ?? entry.endpoint;
       views.push({
@@ -164,12 +189,22 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
           trust,
           ...(trust === 'loopback' ? {} : { writeConfirm: host }),
         },
-        target: { label: entry.endpoint, endpoint: entry.endpoint, region, credentials: endpointSigner(source), ...(source.source === 'profile' ? { profile: source.profile } : {}) },
+        target: {
+          label: entry.endpoint,
+          endpoint: entry.endpoint,
+          region,
+          credentials: endpointSigner(source),
+          ...(source.source === 'profile' ? { profile: source.profile } : {}),
+        },
       });
     }
 
     for (const profile of catalog.profiles) views.push(profileConnection(profile, settings.regions, settings.writable, stateOf));
-    return { views, warnings: [...catalog.warnings, ...(options.settings.warning() ? [options.settings.warning() as string] : [])], selectedId: settings.selectedId };
+    return {
+      views,
+      warnings: [...catalog.warnings, ...(options.settings.warning() ? [options.settings.warning() as string] : [])],
+      selectedId: settings.selectedId,
+    };
   }
 
   function profileConnection(
@@ -181,7 +216,12 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
     const id = `profile:${profile.name}`;
     const fallback = envRegion();
     const region = regions[id] ?? profile.region ?? fallback.region;
-    const target: DynamoTarget = { label: `profile ${profile.name}`, region, profile: profile.name, credentials: credentialsFor(profile.name) };
+    const target: DynamoTarget = {
+      label: `profile ${profile.name}`,
+      region,
+      profile: profile.name,
+      credentials: credentialsFor(profile.name),
+    };
     const endpoint = effectiveEndpoint(target, env);
     const fromEnv = endpoint.source === 'AWS_ENDPOINT_URL_DYNAMODB' || endpoint.source === 'AWS_ENDPOINT_URL';
     const ignoreFlag = env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS;
@@ -191,7 +231,9 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       ...(ignoreFlag === 'true' || ignoreFlag === 'false' ? ['AWS_IGNORE_CONFIGURED_ENDPOINT_URLS'] : []),
       ...(!regions[id] && !profile.region && fallback.from ? [fallback.from] : []),
     ];
-    const problem: AppError | undefined = profile.problem ? { kind: 'credentials', message: `profile ${profile.name}: ${profile.problem}`, fix: 'Fix source_profile in your AWS config file.' } : undefined;
+    const problem: AppError | undefined = profile.problem
+      ? { kind: 'credentials', message: `profile ${profile.name}: ${profile.problem}`, fix: 'Fix source_profile in your AWS config file.' }
+      : undefined;
     const state = problem ? { state: 'error' as const, error: problem } : stateOf(id);
     return {
       view: {
@@ -219,8 +261,14 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
         return async () => {
           const accessKeyId = env.AWS_ACCESS_KEY_ID;
           const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
-          if (!accessKeyId || !secretAccessKey) throw Object.assign(new Error('this endpoint signs with the environment\'s keys, but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not set'), { name: 'CredentialsProviderError' });
-          return env.AWS_SESSION_TOKEN ? { accessKeyId, secretAccessKey, sessionToken: env.AWS_SESSION_TOKEN } : { accessKeyId, secretAccessKey };
+          if (!accessKeyId || !secretAccessKey)
+            throw Object.assign(
+              new Error("this endpoint signs with the environment's keys, but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not set"),
+              { name: 'CredentialsProviderError' },
+            );
+          return env.AWS_SESSION_TOKEN
+            ? { accessKeyId, secretAccessKey, sessionToken: env.AWS_SESSION_TOKEN }
+            : { accessKeyId, secretAccessKey };
         };
       case 'profile':
         return credentialsFor(source.profile);
@@ -231,7 +279,9 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
 
   async function find(id: string): Promise<Result<ResolvedConnection>> {
     const found = (await all()).views.find((connection) => connection.view.id === id);
-    return found ? ok(found) : err('not-found', `No connection ${id}.`, { fix: 'Pick a connection from the list; profiles come from your AWS config files.' });
+    return found
+      ? ok(found)
+      : err('not-found', `No connection ${id}.`, { fix: 'Pick a connection from the list; profiles come from your AWS config files.' });
   }
 
   const view = async (id: string): Promise<Result<ConnectionView>> => {
@@ -245,20 +295,39 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       const files = sharedFilePaths(env, options.home);
       const home = options.home ?? homedir();
       // Paths as people write them: the home folder as `~` (a path is not a secret, but it need not be longer than it is).
-      const profileFiles = [files.config, files.credentials].map((f) => (home !== '' && f.startsWith(`${home}/`) ? `~${f.slice(home.length)}` : f));
-      return { connections: views.map((c) => c.view), selectedId, warnings, envCredentials: presentCredentialEnv(env), suggestedEndpoint: SUGGESTED_ENDPOINT, profileFiles };
+      const profileFiles = [files.config, files.credentials].map((f) =>
+        home !== '' && f.startsWith(`${home}/`) ? `~${f.slice(home.length)}` : f,
+      );
+      return {
+        connections: views.map((c) => c.view),
+        selectedId,
+        warnings,
+        envCredentials: presentCredentialEnv(env),
+        suggestedEndpoint: SUGGESTED_ENDPOINT,
+        profileFiles,
+      };
     },
     get: view,
     async resolve(id) {
       const found = await find(id);
       if (!found.ok) return found;
-      if (found.value.view.kind === 'endpoint' && found.value.view.error && found.value.view.state === 'error' && found.value.view.error.kind === 'credentials') {
+      if (
+        found.value.view.kind === 'endpoint' &&
+        found.value.view.error &&
+        found.value.view.state === 'error' &&
+        found.value.view.error.kind === 'credentials'
+      ) {
         return { ok: false, error: found.value.view.error };
       }
       if (found.value.view.kind === 'sandbox' && options.sandbox.state() !== 'running') {
         return err('unreachable', 'The sandbox is not running.', { fix: 'Start the sandbox from the connections list.' });
       }
-      if (found.value.view.error && found.value.view.kind === 'profile' && found.value.view.state === 'error' && found.value.view.error.kind === 'credentials') {
+      if (
+        found.value.view.error &&
+        found.value.view.kind === 'profile' &&
+        found.value.view.state === 'error' &&
+        found.value.view.error.kind === 'credentials'
+      ) {
         return { ok: false, error: found.value.view.error };
       }
       return found;
@@ -279,11 +348,17 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       const label = input.label ?? input.endpoint;
       const misleading = labelNamesAnotherHost(label, input.endpoint);
       if (misleading) return err('validation', misleading, { field: 'label' });
-      if (credentials.source === 'profile' && !(await loadProfiles(env, options.home)).profiles.some((p) => p.name === credentials.profile)) {
+      if (
+        credentials.source === 'profile' &&
+        !(await loadProfiles(env, options.home)).profiles.some((p) => p.name === credentials.profile)
+      ) {
         return err('validation', `No profile ${credentials.profile} in your AWS config files.`, { field: 'credentials' });
       }
       if (commandLine) typedThisRun.add(id);
-      await options.settings.update((s) => ({ ...s, endpoints: [...s.endpoints, { id, endpoint: input.endpoint, region, label, credentials }] }));
+      await options.settings.update((s) => ({
+        ...s,
+        endpoints: [...s.endpoints, { id, endpoint: input.endpoint, region, label, credentials }],
+      }));
       return view(id);
     },
     async remove(id) {
@@ -294,7 +369,13 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
       await options.settings.update((s) => {
         const { [id]: _region, ...regions } = s.regions;
         const { [id]: _writable, ...writable } = s.writable;
-        return { ...s, endpoints: s.endpoints.filter((e) => e.id !== id), regions, writable, selectedId: s.selectedId === id ? null : s.selectedId };
+        return {
+          ...s,
+          endpoints: s.endpoints.filter((e) => e.id !== id),
+          regions,
+          writable,
+          selectedId: s.selectedId === id ? null : s.selectedId,
+        };
       });
       states.delete(id);
       return ok(await registry.list());
@@ -314,7 +395,11 @@ export function createConnectionRegistry(options: RegistryOptions): ConnectionRe
         return err('validation', `To allow writes through profile ${found.value.label}, type the profile name.`, { field: 'confirm' });
       }
       if (writable && found.value.kind === 'endpoint' && found.value.writeConfirm !== undefined && confirm !== found.value.writeConfirm) {
-        return err('validation', `${found.value.endpoint ?? 'This endpoint'} is not on this machine: to allow writes, type its host ${found.value.writeConfirm}.`, { field: 'confirm' });
+        return err(
+          'validation',
+          `${found.value.endpoint ?? 'This endpoint'} is not on this machine: to allow writes, type its host ${found.value.writeConfirm}.`,
+          { field: 'confirm' },
+        );
       }
       await options.settings.update((s) => ({ ...s, writable: { ...s.writable, [id]: writable } }));
       return view(id);
@@ -345,7 +430,11 @@ export function endpointRefusal(endpoint: string, credentials: CredentialSource,
   const trust = endpointTrust(endpoint);
   const host = endpointHost(endpoint) ?? endpoint;
   if (trust === 'aws' && credentials.source !== 'profile') {
-    return { kind: 'credentials', message: `${host} is AWS itself: it is reached only through an AWS profile.`, fix: 'Pick the profile from the list (or add the endpoint with "sign with: profile").' };
+    return {
+      kind: 'credentials',
+      message: `${host} is AWS itself: it is reached only through an AWS profile.`,
+      fix: 'Pick the profile from the list (or add the endpoint with "sign with: profile").',
+    };
   }
   if (trust === 'remote' && credentials.source !== 'dummy' && !typedOnCommandLine) {
     const keys = credentials.source === 'env' ? "the environment's keys" : `profile ${credentials.profile}'s keys`;
@@ -360,9 +449,12 @@ export function endpointRefusal(endpoint: string, credentials: CredentialSource,
 
 /** A label that reads like an address must name the endpoint's own host (a label is what people trust). */
 export function labelNamesAnotherHost(label: string, endpoint: string): string | undefined {
-  const looksLikeAddress = /^[a-z][a-z0-9+.-]*:\/\//i.test(label) || /^[\w.-]+:\d+$/.test(label) || /^(localhost|127\.|\[?::1)/i.test(label);
+  const looksLikeAddress =
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(label) || /^[\w.-]+:\d+$/.test(label) || /^(localhost|127\.|\[?::1)/i.test(label);
   if (!looksLikeAddress) return undefined;
   const host = endpointHost(endpoint);
   const named = endpointHost(/:\/\//.test(label) ? label : `http://${label}`);
-  return named === host ? undefined : `The label ${JSON.stringify(label)} reads like another address than ${endpoint}; use a plain name or the endpoint's own host.`;
+  return named === host
+    ? undefined
+    : `The label ${JSON.stringify(label)} reads like another address than ${endpoint}; use a plain name or the endpoint's own host.`;
 }

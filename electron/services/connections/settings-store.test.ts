@@ -31,7 +31,19 @@ describe('settings store', () => {
     const store = createSettingsStore(dir);
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        store.update((s) => ({ ...s, endpoints: [...s.endpoints, { id: `endpoint:e${i}`, endpoint: 'http://localhost:8000', region: 'us-east-1', label: `e${i}`, credentials: { source: 'dummy' as const } }] })),
+        store.update((s) => ({
+          ...s,
+          endpoints: [
+            ...s.endpoints,
+            {
+              id: `endpoint:e${i}`,
+              endpoint: 'http://localhost:8000',
+              region: 'us-east-1',
+              label: `e${i}`,
+              credentials: { source: 'dummy' as const },
+            },
+          ],
+        })),
       ),
     );
     expect((await createSettingsStore(dir).read()).endpoints).toHaveLength(20);
@@ -64,7 +76,15 @@ describe('settings store', () => {
 
   it('drops only a saved convention that no longer passes the checks, keeping every other setting', async () => {
     const endpoint = { id: 'endpoint:e1', endpoint: 'http://localhost:8000', region: 'us-east-1', label: 'local' };
-    await writeFile(join(dir, 'settings.json'), JSON.stringify({ version: 1, endpoints: [endpoint], conventions: { 'sandbox|accounts': { preset: 'uniq', rules: 'broken' } }, ui: { theme: 'dark' } }));
+    await writeFile(
+      join(dir, 'settings.json'),
+      JSON.stringify({
+        version: 1,
+        endpoints: [endpoint],
+        conventions: { 'sandbox|accounts': { preset: 'uniq', rules: 'broken' } },
+        ui: { theme: 'dark' },
+      }),
+    );
     const store = createSettingsStore(dir);
     const settings = await store.read();
     // An endpoint saved before credential sources existed signs with dummy keys, not the environment's.

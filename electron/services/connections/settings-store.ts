@@ -78,7 +78,8 @@ export function createSettingsStore(dataDir: string): SettingsStore {
       existed = true;
     } catch (cause) {
       if ((cause as Error).name === 'DataDirError') problem = `${(cause as Error).message}; starting with defaults`;
-      else if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') problem = `${path}: cannot be read (${(cause as NodeJS.ErrnoException).code ?? 'error'})`;
+      else if ((cause as NodeJS.ErrnoException).code !== 'ENOENT')
+        problem = `${path}: cannot be read (${(cause as NodeJS.ErrnoException).code ?? 'error'})`;
     }
     let value = emptySettings();
     if (text !== undefined) {

@@ -13,7 +13,7 @@ function context(keys: KeyedTableContext['table']['keys']): KeyedTableContext {
 }
 
 describe('a saved convention is used only while it fits the table', () => {
-  it('is chosen when its keys are the table\'s', async () => {
+  it("is chosen when its keys are the table's", async () => {
     const out = await chooseConvention(context(saved.keys), undefined, saved);
     expect(out).toMatchObject({ ok: true, value: { conventionSource: 'saved' } });
   });
@@ -24,6 +24,13 @@ describe('a saved convention is used only while it fits the table', () => {
     ['no range key any more', { hash: { name: 'PK', type: 'S' as const } }],
   ])('is refused, naming the table, when the table has %s', async (_name, keys) => {
     const out = await chooseConvention(context(keys), undefined, saved);
-    expect(out).toMatchObject({ ok: false, error: { kind: 'validation', field: 'convention', message: expect.stringContaining('The convention saved for users no longer fits the table') } });
+    expect(out).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'validation',
+        field: 'convention',
+        message: expect.stringContaining('The convention saved for users no longer fits the table'),
+      },
+    });
   });
 });

@@ -25,7 +25,11 @@ export interface ChoiceReads {
  * A convention that keeps its locks in another table, checked against that table's description
  * (read here: it must exist and share the accounts table's key attributes). Errors name `lockTable`.
  */
-export async function checkLockTableOf(client: DynamoDBClient, convention: Convention, reads: ChoiceReads = {}): Promise<Result<Convention>> {
+export async function checkLockTableOf(
+  client: DynamoDBClient,
+  convention: Convention,
+  reads: ChoiceReads = {},
+): Promise<Result<Convention>> {
   if (convention.lockTable === undefined) return ok(convention);
   const described = await describeTable(client, convention.lockTable, reads);
   if (!described.ok && described.error.kind !== 'not-found') return described;
@@ -79,20 +83,31 @@ export function startSample(client: DynamoDBClient, table: string, request: Dete
 }
 
 /** Detects the convention of the context's table (from a sample already started, when there is one). */
-export function detectForTable(ctx: KeyedTableContext, sampleSize?: number, started?: Promise<Result<Item[]>>): ReturnType<typeof detectFromTable> {
+export function detectForTable(
+  ctx: KeyedTableContext,
+  sampleSize?: number,
+  started?: Promise<Result<Item[]>>,
+): ReturnType<typeof detectFromTable> {
   return detectFromTable(ctx.client, ctx.table, { ...(sampleSize ? { sampleSize } : {}), errorContext: ctx.errorContext }, started);
 }
 
 /** A check error of a caller's convention, named as the request's `convention` argument. */
 function asConventionArgument(error: { readonly message: string; readonly field?: string }): Result<never> {
   const field = error.field ? `convention.${error.field}` : 'convention';
-  const message = error.field && error.message.startsWith(`${error.field}: `) ? `convention.${error.message}` : `convention: ${error.message}`;
+  const message =
+    error.field && error.message.startsWith(`${error.field}: `) ? `convention.${error.message}` : `convention: ${error.message}`;
   return err('validation', message, { field });
 }
 
 /** The convention of an app request: given (checked once), else saved, else detected (from `sample` when the caller started it). */
-export async function chooseConvention<C extends KeyedTableContext>(ctx: C, given: Convention | undefined, saved: Convention | undefined, sample?: Promise<Result<Item[]>>): Promise<Result<C & ChosenConvention>> {
-  const chosen = (convention: Convention, conventionSource: ConventionSource): Result<C & ChosenConvention> => ok({ ...ctx, convention, conventionSource });
+export async function chooseConvention<C extends KeyedTableContext>(
+  ctx: C,
+  given: Convention | undefined,
+  saved: Convention | undefined,
+  sample?: Promise<Result<Item[]>>,
+): Promise<Result<C & ChosenConvention>> {
+  const chosen = (convention: Convention, conventionSource: ConventionSource): Result<C & ChosenConvention> =>
+    ok({ ...ctx, convention, conventionSource });
   if (given) {
     const checked = await checkAgainstTable(ctx, given);
     if (checked.ok) return chosen(given, 'given');
@@ -103,7 +118,11 @@ export async function chooseConvention<C extends KeyedTableContext>(ctx: C, give
     // keys, every item would be skipped (a "clean" report) and a write would put keys in the wrong attributes.
     const fit = checkKeysFit(saved, ctx.table.keys);
     if (fit.ok) return chosen(saved, 'saved');
-    return err('validation', `The convention saved for ${ctx.table.name} no longer fits the table (${fit.error.message}): it was re-created with other keys since. Detect the convention again, or save one that fits.`, { field: 'convention' });
+    return err(
+      'validation',
+      `The convention saved for ${ctx.table.name} no longer fits the table (${fit.error.message}): it was re-created with other keys since. Detect the convention again, or save one that fits.`,
+      { field: 'convention' },
+    );
   }
   const detected = await detectForTable(ctx, undefined, sample);
   return detected.ok ? chosen(detected.value.detection.convention, 'detected') : detected;

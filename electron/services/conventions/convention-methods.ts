@@ -17,8 +17,14 @@ const MAX_DIGEST_HASHES = 500;
  * Proposes a convention from a bounded sample, with evidence and a digest the editor checks drafts
  * against. It describes the table itself (once), to read the sample beside the DescribeTable.
  */
-export async function detectView(ctx: ConnectionContext, args: { readonly table: string; readonly sampleSize?: number | undefined }): Promise<Result<DetectionView>> {
-  const sample = startSample(ctx.client, args.table, { ...(args.sampleSize ? { sampleSize: args.sampleSize } : {}), errorContext: { ...ctx.errorContext, table: args.table } });
+export async function detectView(
+  ctx: ConnectionContext,
+  args: { readonly table: string; readonly sampleSize?: number | undefined },
+): Promise<Result<DetectionView>> {
+  const sample = startSample(ctx.client, args.table, {
+    ...(args.sampleSize ? { sampleSize: args.sampleSize } : {}),
+    errorContext: { ...ctx.errorContext, table: args.table },
+  });
   const info = await describeTable(ctx.client, args.table, { local: ctx.local });
   if (!info.ok) return info;
   const detected = await detectForTable(tableContext(ctx, info.value), args.sampleSize, sample);
@@ -33,14 +39,20 @@ export async function savedConvention(settings: SettingsStore, connectionId: str
 }
 
 /** `conventions.get`: the saved convention, or null. */
-export async function getSavedConvention(settings: SettingsStore, args: { readonly connectionId: string; readonly table: string }): Promise<Result<SavedConventionView>> {
+export async function getSavedConvention(
+  settings: SettingsStore,
+  args: { readonly connectionId: string; readonly table: string },
+): Promise<Result<SavedConventionView>> {
   return ok({ convention: (await savedConvention(settings, args.connectionId, args.table)) ?? null });
 }
 
 /** Saves the request's convention (already checked against the table by the context) for its table. */
 export async function saveConvention(ctx: ConventionContext, settings: SettingsStore): Promise<Result<SavedConventionView>> {
   const { convention } = ctx;
-  await settings.update((s) => ({ ...s, conventions: { ...s.conventions, [conventionKey(ctx.connectionId, ctx.table.name)]: convention } }));
+  await settings.update((s) => ({
+    ...s,
+    conventions: { ...s.conventions, [conventionKey(ctx.connectionId, ctx.table.name)]: convention },
+  }));
   return ok({ convention });
 }
 
@@ -54,7 +66,8 @@ function sampleDigest(convention: Convention, items: readonly Item[]): SampleDig
   for (const item of items) {
     if (classifyItem(convention, item).kind === 'account') {
       accounts += 1;
-      for (const [name, value] of Object.entries(item)) if (value.S !== undefined || value.N !== undefined) attributes[name] = (attributes[name] ?? 0) + 1;
+      for (const [name, value] of Object.entries(item))
+        if (value.S !== undefined || value.N !== undefined) attributes[name] = (attributes[name] ?? 0) + 1;
     } else {
       const hash = item[convention.keys.hash.name]?.S;
       if (hash !== undefined && otherHashes.length < MAX_DIGEST_HASHES) {

@@ -40,37 +40,66 @@ writeFileSync(
     '',
   ].join('\n'),
 );
-writeFileSync(CREDENTIALS, '[creds-only]\naws_access_key_id = AKIDEXAMPLE\naws_secret_access_key = x\nendpoint_url = http://from-credentials:1\n');
+writeFileSync(
+  CREDENTIALS,
+  '[creds-only]\naws_access_key_id = AKIDEXAMPLE\naws_secret_access_key = x\nendpoint_url = http://from-credentials:1\n',
+);
 const files = { AWS_CONFIG_FILE: CONFIG, AWS_SHARED_CREDENTIALS_FILE: CREDENTIALS };
 const none = { AWS_CONFIG_FILE: join(dir, 'missing'), AWS_SHARED_CREDENTIALS_FILE: join(dir, 'missing') };
 const profile = (name: string) => ({ label: `profile ${name}`, region: 'eu-west-1', profile: name });
 
 describe('effectiveEndpoint', () => {
   it('prefers the target endpoint over environment overrides', () => {
-    expect(effectiveEndpoint(local, { AWS_ENDPOINT_URL_DYNAMODB: 'http://other:1' })).toEqual({ url: 'http://localhost:8000', source: 'target' });
+    expect(effectiveEndpoint(local, { AWS_ENDPOINT_URL_DYNAMODB: 'http://other:1' })).toEqual({
+      url: 'http://localhost:8000',
+      source: 'target',
+    });
   });
 
   it('shows the environment redirecting an AWS target, service-specific first', () => {
-    expect(effectiveEndpoint(aws, { AWS_ENDPOINT_URL: 'http://a:1', AWS_ENDPOINT_URL_DYNAMODB: 'http://d:1' })).toEqual({ url: 'http://d:1', source: 'AWS_ENDPOINT_URL_DYNAMODB' });
+    expect(effectiveEndpoint(aws, { AWS_ENDPOINT_URL: 'http://a:1', AWS_ENDPOINT_URL_DYNAMODB: 'http://d:1' })).toEqual({
+      url: 'http://d:1',
+      source: 'AWS_ENDPOINT_URL_DYNAMODB',
+    });
     expect(effectiveEndpoint(aws, { AWS_ENDPOINT_URL: 'http://a:1' })).toEqual({ url: 'http://a:1', source: 'AWS_ENDPOINT_URL' });
     expect(effectiveEndpoint(aws, none)).toEqual({ source: 'aws' });
   });
 
   it('honours AWS_IGNORE_CONFIGURED_ENDPOINT_URLS', () => {
-    expect(effectiveEndpoint(aws, { ...none, AWS_ENDPOINT_URL: 'http://a:1', AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' })).toEqual({ source: 'aws' });
-    expect(effectiveEndpoint(profile('ignoring'), { ...files, AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'false' })).toEqual({ url: 'http://ignored:1', source: 'profile-endpoint_url' });
+    expect(effectiveEndpoint(aws, { ...none, AWS_ENDPOINT_URL: 'http://a:1', AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' })).toEqual({
+      source: 'aws',
+    });
+    expect(effectiveEndpoint(profile('ignoring'), { ...files, AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'false' })).toEqual({
+      url: 'http://ignored:1',
+      source: 'profile-endpoint_url',
+    });
   });
 
   it.each([
     ['a profile endpoint_url', profile('local-dev'), {}, { url: 'http://localhost:8000', source: 'profile-endpoint_url' }],
-    ['the dynamodb entry of the profile services section, over its endpoint_url', profile('with-services'), {}, { url: 'http://ddb-only:8000', source: 'profile-services' }],
+    [
+      'the dynamodb entry of the profile services section, over its endpoint_url',
+      profile('with-services'),
+      {},
+      { url: 'http://ddb-only:8000', source: 'profile-services' },
+    ],
     ['a services section without dynamodb: AWS', profile('s3-services'), {}, { source: 'aws' }],
     ['a profile without one: AWS, not the default profile endpoint', profile('plain'), {}, { source: 'aws' }],
     ['no profile: AWS_PROFILE', aws, { AWS_PROFILE: 'local-dev' }, { url: 'http://localhost:8000', source: 'profile-endpoint_url' }],
     ['no profile, no AWS_PROFILE: the default profile', aws, {}, { url: 'http://default-endpoint:1', source: 'profile-endpoint_url' }],
-    ['endpoint_url in the credentials file', profile('creds-only'), {}, { url: 'http://from-credentials:1', source: 'profile-endpoint_url' }],
+    [
+      'endpoint_url in the credentials file',
+      profile('creds-only'),
+      {},
+      { url: 'http://from-credentials:1', source: 'profile-endpoint_url' },
+    ],
     ['ignore_configured_endpoint_urls in the profile', profile('ignoring'), {}, { source: 'aws' }],
-    ['the environment before the config file', profile('local-dev'), { AWS_ENDPOINT_URL_DYNAMODB: 'http://env:1' }, { url: 'http://env:1', source: 'AWS_ENDPOINT_URL_DYNAMODB' }],
+    [
+      'the environment before the config file',
+      profile('local-dev'),
+      { AWS_ENDPOINT_URL_DYNAMODB: 'http://env:1' },
+      { url: 'http://env:1', source: 'AWS_ENDPOINT_URL_DYNAMODB' },
+    ],
   ])('reads %s from the shared config', (_label, target, env, expected) => {
     expect(effectiveEndpoint(target, { ...files, ...env })).toEqual(expected);
   });
@@ -87,7 +116,10 @@ describe('effectiveEndpoint', () => {
 
 describe('endpoint credentials', () => {
   it('uses the environment keys when set (DynamoDB Local namespaces data by access key)', () => {
-    expect(endpointCredentials({ AWS_ACCESS_KEY_ID: 'abc', AWS_SECRET_ACCESS_KEY: 'def' })).toEqual({ accessKeyId: 'abc', secretAccessKey: 'def' });
+    expect(endpointCredentials({ AWS_ACCESS_KEY_ID: 'abc', AWS_SECRET_ACCESS_KEY: 'def' })).toEqual({
+      accessKeyId: 'abc',
+      secretAccessKey: 'def',
+    });
   });
 
   it('falls back to dummy keys', () => {
@@ -97,7 +129,12 @@ describe('endpoint credentials', () => {
 
   it('puts them, the endpoint and a single SDK attempt into the client config', () => {
     const config = clientConfig(local, {});
-    expect(config).toMatchObject({ endpoint: 'http://localhost:8000', region: 'us-east-1', credentials: DUMMY_CREDENTIALS, maxAttempts: 1 });
+    expect(config).toMatchObject({
+      endpoint: 'http://localhost:8000',
+      region: 'us-east-1',
+      credentials: DUMMY_CREDENTIALS,
+      maxAttempts: 1,
+    });
   });
 
   it('leaves AWS credentials to the SDK chain, or the profile', () => {

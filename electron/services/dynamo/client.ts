@@ -62,7 +62,8 @@ export const DEFAULT_TIMEOUTS: ClientTimeouts = { connectMs: 10_000, idleMs: 60_
 export const DUMMY_CREDENTIALS: StaticCredentials = { accessKeyId: 'locksmith', secretAccessKey: 'locksmith' };
 
 /** Where an effective endpoint comes from: the target itself, an environment variable, the profile's config, or AWS's default. */
-export type EndpointOrigin = 'target' | 'AWS_ENDPOINT_URL_DYNAMODB' | 'AWS_ENDPOINT_URL' | 'profile-services' | 'profile-endpoint_url' | 'aws';
+export type EndpointOrigin =
+  'target' | 'AWS_ENDPOINT_URL_DYNAMODB' | 'AWS_ENDPOINT_URL' | 'profile-services' | 'profile-endpoint_url' | 'aws';
 
 /** The profile whose configured endpoint applies: the target's, else AWS_PROFILE, else `default` (the SDK's own choice). */
 const endpointProfile = (target: DynamoTarget, env: NodeJS.ProcessEnv): string => target.profile ?? (env.AWS_PROFILE || 'default');
@@ -111,7 +112,11 @@ export function endpointCredentials(env: NodeJS.ProcessEnv = process.env): Stati
 }
 
 /** The SDK configuration for a target (exported for tests; use createDynamoClient). */
-export function clientConfig(target: DynamoTarget, env: NodeJS.ProcessEnv = process.env, timeouts: ClientTimeouts = DEFAULT_TIMEOUTS): DynamoDBClientConfig {
+export function clientConfig(
+  target: DynamoTarget,
+  env: NodeJS.ProcessEnv = process.env,
+  timeouts: ClientTimeouts = DEFAULT_TIMEOUTS,
+): DynamoDBClientConfig {
   const config: DynamoDBClientConfig = {
     region: target.region,
     maxAttempts: target.maxAttempts ?? 1,

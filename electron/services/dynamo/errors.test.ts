@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { isRetryable, mayHaveBeenApplied, isThrottle, knownSecrets, rememberCredentials, rememberEnvSecrets, removeKnownSecrets, scrubKnownSecrets, scrubSecrets, toAppError } from './errors';
+import {
+  isRetryable,
+  mayHaveBeenApplied,
+  isThrottle,
+  knownSecrets,
+  rememberCredentials,
+  rememberEnvSecrets,
+  removeKnownSecrets,
+  scrubKnownSecrets,
+  scrubSecrets,
+  toAppError,
+} from './errors';
 
 /** An error shaped like the SDK's service exceptions. */
 function sdkError(name: string, message: string, extra: Record<string, unknown> = {}): Error {
@@ -28,7 +39,9 @@ describe('toAppError', () => {
   });
 
   it('names the table for ResourceNotFoundException', () => {
-    expect(toAppError(sdkError('ResourceNotFoundException', 'Requested resource not found'), { table: 'accounts' }).message).toBe('table accounts not found');
+    expect(toAppError(sdkError('ResourceNotFoundException', 'Requested resource not found'), { table: 'accounts' }).message).toBe(
+      'table accounts not found',
+    );
   });
 
   it('names the endpoint when it cannot be reached', () => {
@@ -48,12 +61,18 @@ describe('toAppError', () => {
     'The SSO session token associated with profile=dev was not found or is invalid. To refresh this SSO session run aws sso login with the corresponding profile.',
   ])('maps an expired SSO session to sso-expired with the login command: %s', (message) => {
     const error = toAppError(sdkError('CredentialsProviderError', message), { profile: 'dev' });
-    expect(error).toEqual({ kind: 'sso-expired', message: 'the SSO session of profile dev has expired', fix: 'aws sso login --profile dev' });
+    expect(error).toEqual({
+      kind: 'sso-expired',
+      message: 'the SSO session of profile dev has expired',
+      fix: 'aws sso login --profile dev',
+    });
   });
 
   it('never repeats secrets from the message', () => {
     const secret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
-    const error = toAppError(sdkError('UnrecognizedClientException', `bad key AKIAIOSFODNN7EXAMPLE with secret ${secret}`), { secrets: [secret] });
+    const error = toAppError(sdkError('UnrecognizedClientException', `bad key AKIAIOSFODNN7EXAMPLE with secret ${secret}`), {
+      secrets: [secret],
+    });
     expect(error.message).not.toContain('AKIAIOSFODNN7EXAMPLE');
     expect(error.message).not.toContain(secret);
   });
@@ -104,8 +123,15 @@ describe('the secrets the process knows (#16 finding 2)', () => {
   });
 
   it('remembers resolved credentials and scrubs them from every string of a result, keys included', () => {
-    rememberCredentials({ accessKeyId: 'ProfileKeyId00000001', secretAccessKey: 'ProfileSecretValue0123456789', sessionToken: 'ProfileSession0123456789abcdef' });
-    const result = { ok: false, error: { message: 'denied ProfileSecretValue0123456789', nested: [{ ProfileKeyId00000001: 'ProfileSession0123456789abcdef' }] } };
+    rememberCredentials({
+      accessKeyId: 'ProfileKeyId00000001',
+      secretAccessKey: 'ProfileSecretValue0123456789',
+      sessionToken: 'ProfileSession0123456789abcdef',
+    });
+    const result = {
+      ok: false,
+      error: { message: 'denied ProfileSecretValue0123456789', nested: [{ ProfileKeyId00000001: 'ProfileSession0123456789abcdef' }] },
+    };
     expect(scrubKnownSecrets(result)).toEqual({ ok: false, error: { message: 'denied ***', nested: [{ '***': '***' }] } });
     const clean = { ok: true, value: { names: ['a'] } };
     expect(scrubKnownSecrets(clean)).toBe(clean);
@@ -121,13 +147,27 @@ describe('mayHaveBeenApplied', () => {
     expect(mayHaveBeenApplied(error({ name: 'ValidationException', $metadata: { httpStatusCode: 400 } }))).toBe(false);
   });
   it('a connection never made sent nothing, however it timed out', () => {
-    expect(mayHaveBeenApplied(error({ name: 'TimeoutError' }, 'the request socket did not establish a connection with the server within the configured timeout of 500 ms.'))).toBe(false);
+    expect(
+      mayHaveBeenApplied(
+        error(
+          { name: 'TimeoutError' },
+          'the request socket did not establish a connection with the server within the configured timeout of 500 ms.',
+        ),
+      ),
+    ).toBe(false);
     expect(mayHaveBeenApplied(error({ code: 'ETIMEDOUT', syscall: 'connect' }, 'connect ETIMEDOUT 10.0.0.1:443'))).toBe(false);
     expect(mayHaveBeenApplied(error({ cause: error({ code: 'ECONNRESET', syscall: 'connect' }) }))).toBe(false);
   });
   it('a connection lost or silent after the request was written may have been applied', () => {
     expect(mayHaveBeenApplied(error({ code: 'ETIMEDOUT', syscall: 'read' }))).toBe(true);
-    expect(mayHaveBeenApplied(error({ name: 'TimeoutError' }, '@smithy/node-http-handler - the request socket timed out after 10000 ms of inactivity (configured by client requestHandler).'))).toBe(true);
+    expect(
+      mayHaveBeenApplied(
+        error(
+          { name: 'TimeoutError' },
+          '@smithy/node-http-handler - the request socket timed out after 10000 ms of inactivity (configured by client requestHandler).',
+        ),
+      ),
+    ).toBe(true);
     expect(mayHaveBeenApplied(error({}, 'socket hang up'))).toBe(true);
   });
 });

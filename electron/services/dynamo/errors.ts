@@ -29,7 +29,14 @@ const THROTTLE_NAMES = new Set([
   'LimitExceededException',
 ]);
 
-const TRANSIENT_NAMES = new Set(['InternalServerError', 'InternalFailure', 'ServiceUnavailable', 'TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
+const TRANSIENT_NAMES = new Set([
+  'InternalServerError',
+  'InternalFailure',
+  'ServiceUnavailable',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
 
 /** Network codes worth a retry: the connection dropped mid-request (ECONNREFUSED is not: nothing is listening). */
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ECONNABORTED', 'UND_ERR_SOCKET']);
@@ -163,13 +170,21 @@ export function rememberSecrets(...values: readonly (string | undefined)[]): voi
 }
 
 /** Remembers resolved credentials (key id, secret key, session token). */
-export function rememberCredentials(identity: { readonly accessKeyId?: string; readonly secretAccessKey?: string; readonly sessionToken?: string } | undefined): void {
+export function rememberCredentials(
+  identity: { readonly accessKeyId?: string; readonly secretAccessKey?: string; readonly sessionToken?: string } | undefined,
+): void {
   if (identity) rememberSecrets(identity.accessKeyId, identity.secretAccessKey, identity.sessionToken);
 }
 
 /** Remembers the credential variables of an environment. */
 export function rememberEnvSecrets(env: NodeJS.ProcessEnv): void {
-  rememberSecrets(env.AWS_ACCESS_KEY_ID, env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN, env.AWS_SECURITY_TOKEN, env.AWS_BEARER_TOKEN_DYNAMODB);
+  rememberSecrets(
+    env.AWS_ACCESS_KEY_ID,
+    env.AWS_SECRET_ACCESS_KEY,
+    env.AWS_SESSION_TOKEN,
+    env.AWS_SECURITY_TOKEN,
+    env.AWS_BEARER_TOKEN_DYNAMODB,
+  );
 }
 
 /** The secrets known so far, longest first. */
@@ -233,7 +248,11 @@ export function toAppError(error: unknown, context: ErrorContext = {}): AppError
   // Node's exec error is "Command failed: <command line>\n<stderr>": either may hold a token, so neither is repeated.
   if (name === 'CredentialsProviderError' && /^Command failed: /.test(rawMessage)) {
     const of = context.profile ? ` of profile ${context.profile}` : '';
-    return { kind: 'credentials', message: `the credential_process${of} failed`, fix: `run the profile's credential_process in a terminal to see why${context.profile ? ` (aws configure get credential_process --profile ${context.profile} shows it)` : ''}` };
+    return {
+      kind: 'credentials',
+      message: `the credential_process${of} failed`,
+      fix: `run the profile's credential_process in a terminal to see why${context.profile ? ` (aws configure get credential_process --profile ${context.profile} shows it)` : ''}`,
+    };
   }
   if (SIGN_IN_FAILURES.has(name)) return { kind: 'unreachable', message, fix: 'check your network or proxy, then connect again' };
   if (ssoExpired(rawMessage)) {
@@ -245,7 +264,11 @@ export function toAppError(error: unknown, context: ErrorContext = {}): AppError
   }
   const code = networkCode(error);
   if (code && UNREACHABLE_CODES.has(code)) {
-    return appError('unreachable', `cannot reach ${where} (${code})`, context.endpoint ? 'check that DynamoDB Local is running at that address' : undefined);
+    return appError(
+      'unreachable',
+      `cannot reach ${where} (${code})`,
+      context.endpoint ? 'check that DynamoDB Local is running at that address' : undefined,
+    );
   }
   if (name === 'ResourceNotFoundException') {
     return { kind: 'not-found', message: context.table ? `table ${context.table} not found` : message };
@@ -253,13 +276,21 @@ export function toAppError(error: unknown, context: ErrorContext = {}): AppError
   if (THROTTLE_NAMES.has(name)) return { kind: 'throttled', message: `throttled by DynamoDB: ${message}` };
   // STS's answer to AssumeRole with a wrong or reused TokenCode (thrown through fromIni as AccessDenied).
   if (/MultiFactorAuthentication failed/i.test(rawMessage)) {
-    return { kind: 'mfa-required', message: `the MFA code was rejected${context.profile ? ` for profile ${context.profile}` : ''}: ${message}`, fix: 'enter a fresh code from your MFA device (each code works once)' };
+    return {
+      kind: 'mfa-required',
+      message: `the MFA code was rejected${context.profile ? ` for profile ${context.profile}` : ''}: ${message}`,
+      fix: 'enter a fresh code from your MFA device (each code works once)',
+    };
   }
   if (/mfa/i.test(rawMessage) && /(code|token)/i.test(rawMessage) && name === 'CredentialsProviderError') {
     return { kind: 'mfa-required', message };
   }
   if (CREDENTIAL_NAMES.has(name)) {
-    return appError('credentials', `credentials rejected or unavailable: ${message}`, context.profile ? `check profile ${context.profile} in ~/.aws/config` : undefined);
+    return appError(
+      'credentials',
+      `credentials rejected or unavailable: ${message}`,
+      context.profile ? `check profile ${context.profile} in ~/.aws/config` : undefined,
+    );
   }
   // The HTTP handler's connect/idle timeouts: the endpoint accepted nothing or went silent.
   if (name === 'TimeoutError') return { kind: 'unreachable', message: `no answer from ${where} in time (${message})` };

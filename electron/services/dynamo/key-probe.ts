@@ -29,7 +29,10 @@ export async function verifyKeySchema(client: DynamoDBClient, table: string, key
   if (keys.range) key[keys.range.name] = probeValue(keys.range.type);
   try {
     // Only the key attribute comes back, if such an item happens to exist: nothing of the item is read.
-    await client.send(new GetItemCommand({ TableName: table, Key: key, ProjectionExpression: '#k', ExpressionAttributeNames: { '#k': keys.hash.name } }), { abortSignal: signal });
+    await client.send(
+      new GetItemCommand({ TableName: table, Key: key, ProjectionExpression: '#k', ExpressionAttributeNames: { '#k': keys.hash.name } }),
+      { abortSignal: signal },
+    );
     return 'same';
   } catch (error) {
     return (error as { name?: string }).name === 'ValidationException' ? 'different' : 'unknown';
@@ -37,9 +40,24 @@ export async function verifyKeySchema(client: DynamoDBClient, table: string, key
 }
 
 /** Whether DynamoDB takes `attribute` as the table's hash key in a Query condition; undefined: no clear answer. */
-export async function isHashKey(client: DynamoDBClient, table: string, attribute: KeyAttribute, signal?: AbortSignal): Promise<boolean | undefined> {
+export async function isHashKey(
+  client: DynamoDBClient,
+  table: string,
+  attribute: KeyAttribute,
+  signal?: AbortSignal,
+): Promise<boolean | undefined> {
   try {
-    await client.send(new QueryCommand({ TableName: table, KeyConditionExpression: '#k = :v', ExpressionAttributeNames: { '#k': attribute.name }, ExpressionAttributeValues: { ':v': probeValue(attribute.type) }, ProjectionExpression: '#k', Limit: 1 }), { abortSignal: signal });
+    await client.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: '#k = :v',
+        ExpressionAttributeNames: { '#k': attribute.name },
+        ExpressionAttributeValues: { ':v': probeValue(attribute.type) },
+        ProjectionExpression: '#k',
+        Limit: 1,
+      }),
+      { abortSignal: signal },
+    );
     return true;
   } catch (error) {
     return (error as { name?: string }).name === 'ValidationException' ? false : undefined;

@@ -43,7 +43,11 @@ describe('withRetry', () => {
   it('stops waiting as soon as the signal aborts', async () => {
     const controller = new AbortController();
     const call = vi.fn<() => Promise<string>>().mockRejectedValue(throttle());
-    const running = withRetry(call, { policy: { maxAttempts: 5, baseMs: 60_000, capMs: 60_000 }, random: () => 1, signal: controller.signal });
+    const running = withRetry(call, {
+      policy: { maxAttempts: 5, baseMs: 60_000, capMs: 60_000 },
+      random: () => 1,
+      signal: controller.signal,
+    });
     controller.abort();
     await expect(running).rejects.toMatchObject({ name: 'AbortError' });
   });

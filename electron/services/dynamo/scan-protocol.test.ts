@@ -14,7 +14,14 @@ function clientAnswering(status: number, body: string, lean: boolean): DynamoDBC
     maxAttempts: 1,
     ...(lean ? { protocol: LeanScanProtocol } : {}),
     requestHandler: {
-      handle: () => Promise.resolve({ response: new HttpResponse({ statusCode: status, headers: { 'X-Amzn-RequestId': 'req-1', 'x-amz-crc32': '1' }, body: Buffer.from(body, 'utf8') }) }),
+      handle: () =>
+        Promise.resolve({
+          response: new HttpResponse({
+            statusCode: status,
+            headers: { 'X-Amzn-RequestId': 'req-1', 'x-amz-crc32': '1' },
+            body: Buffer.from(body, 'utf8'),
+          }),
+        }),
     },
   });
 }
@@ -46,7 +53,9 @@ const EVERY_TYPE = {
   yes: { BOOL: true },
   no: { BOOL: false },
   list: { L: [{ S: 'one' }, { B: b64('two') }, { L: [{ BS: [b64('deep')] }] }, { M: { k: { B: b64('in map') } } }] },
-  map: { M: { s: { S: 'v' }, b: { B: b64('m') }, bs: { BS: [b64('p'), b64('q')] }, nested: { M: { l: { L: [{ N: '3' }, { NULL: true }] } } } } },
+  map: {
+    M: { s: { S: 'v' }, b: { B: b64('m') }, bs: { BS: [b64('p'), b64('q')] }, nested: { M: { l: { L: [{ N: '3' }, { NULL: true }] } } } },
+  },
   'strange key ü': { S: 'ü "quoted" \\ slash' },
 };
 
@@ -55,14 +64,22 @@ const PAGE = {
   Count: 3,
   ScannedCount: 7,
   LastEvaluatedKey: { PK: { S: 'ACCT#1' }, SK: { S: 'PROFILE' } },
-  ConsumedCapacity: { TableName: 'accounts', CapacityUnits: 2.5, Table: { CapacityUnits: 2 }, GlobalSecondaryIndexes: { byEmail: { CapacityUnits: 0.5 } } },
+  ConsumedCapacity: {
+    TableName: 'accounts',
+    CapacityUnits: 2.5,
+    Table: { CapacityUnits: 2 },
+    GlobalSecondaryIndexes: { byEmail: { CapacityUnits: 0.5 } },
+  },
 };
 
 describe('LeanScanProtocol', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('is the protocol of every client createDynamoClient makes', () => {
-    for (const target of [{ label: 'local', endpoint: 'http://127.0.0.1:1', region: 'us-east-1' }, { label: 'aws', region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'x' } }]) {
+    for (const target of [
+      { label: 'local', endpoint: 'http://127.0.0.1:1', region: 'us-east-1' },
+      { label: 'aws', region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'x' } },
+    ]) {
       const client = createDynamoClient(target, { env: {} });
       expect(client.config.protocol).toBeInstanceOf(LeanScanProtocol);
       client.destroy();
@@ -98,7 +115,10 @@ describe('LeanScanProtocol', () => {
   });
 
   it('decodes an empty page, and a last page without LastEvaluatedKey, as the SDK does', async () => {
-    for (const page of [{ Items: [], Count: 0, ScannedCount: 0 }, { Items: [{ PK: { S: 'x' } }], Count: 1, ScannedCount: 1 }]) {
+    for (const page of [
+      { Items: [], Count: 0, ScannedCount: 0 },
+      { Items: [{ PK: { S: 'x' } }], Count: 1, ScannedCount: 1 },
+    ]) {
       const { sdk, lean } = await bothWays(200, JSON.stringify(page), (c) => c.send(new ScanCommand({ TableName: 'accounts' })));
       expect(lean).toStrictEqual(sdk);
     }
@@ -122,12 +142,23 @@ describe('LeanScanProtocol', () => {
     [503, 'com.amazonaws.dynamodb.v20120810#ServiceUnavailable', 'unavailable'],
   ])('leaves a %i %s to the SDK: same error, same retry and throttle classification', async (status, type, message) => {
     const body = JSON.stringify({ __type: type, message });
-    const failure = (c: DynamoDBClient): Promise<unknown> => c.send(new ScanCommand({ TableName: 'accounts' })).then(() => undefined, (error: unknown) => error);
+    const failure = (c: DynamoDBClient): Promise<unknown> =>
+      c.send(new ScanCommand({ TableName: 'accounts' })).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     const { sdk, lean } = await bothWays(status, body, failure);
     expect(lean).toBeInstanceOf(Error);
     const fields = (e: unknown): unknown => {
       const error = e as Error & { $fault?: string; $retryable?: unknown; $metadata?: unknown };
-      return { ctor: error.constructor, name: error.name, message: error.message, fault: error.$fault, retryable: error.$retryable, metadata: error.$metadata };
+      return {
+        ctor: error.constructor,
+        name: error.name,
+        message: error.message,
+        fault: error.$fault,
+        retryable: error.$retryable,
+        metadata: error.$metadata,
+      };
     };
     expect(fields(lean)).toStrictEqual(fields(sdk));
     expect([isRetryable(lean), isThrottle(lean)]).toEqual([isRetryable(sdk), isThrottle(sdk)]);
@@ -135,7 +166,11 @@ describe('LeanScanProtocol', () => {
   });
 
   it('leaves a corrupt success body to the SDK: the same error', async () => {
-    const failure = (c: DynamoDBClient): Promise<unknown> => c.send(new ScanCommand({ TableName: 'accounts' })).then(() => undefined, (error: unknown) => error);
+    const failure = (c: DynamoDBClient): Promise<unknown> =>
+      c.send(new ScanCommand({ TableName: 'accounts' })).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     const { sdk, lean } = await bothWays(200, '{"Items":[{"PK":', failure);
     expect(lean).toBeInstanceOf(Error);
     expect([(lean as Error).name, (lean as Error).message]).toEqual([(sdk as Error).name, (sdk as Error).message]);

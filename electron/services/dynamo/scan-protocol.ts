@@ -45,12 +45,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export class LeanScanProtocol extends AwsJson1_0Protocol {
   /** Decodes one response: the lean path for a successful Scan page, the SDK's for everything else. */
-  override async deserializeResponse<Output extends MetadataBearer>(operationSchema: OperationSchema, context: HandlerExecutionContext & SerdeFunctions, response: HttpResponse): Promise<Output> {
+  override async deserializeResponse<Output extends MetadataBearer>(
+    operationSchema: OperationSchema,
+    context: HandlerExecutionContext & SerdeFunctions,
+    response: HttpResponse,
+  ): Promise<Output> {
     if (operationSchema.name !== 'Scan' || response.statusCode >= 300) return super.deserializeResponse(operationSchema, context, response);
     const bytes = await collectBody(response.body, context);
     let page: unknown;
     try {
-      page = bytes.byteLength === 0 ? undefined : JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+      page =
+        bytes.byteLength === 0 ? undefined : JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
     } catch {
       page = undefined;
     }

@@ -40,8 +40,19 @@ describe('toTableInfo', () => {
         { AttributeName: 'bin', AttributeType: 'B' },
       ],
       GlobalSecondaryIndexes: [
-        { IndexName: 'by-email', KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' }, IndexStatus: 'ACTIVE' },
-        { IndexName: 'by-bin', KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }, { AttributeName: 'bin', KeyType: 'RANGE' }] },
+        {
+          IndexName: 'by-email',
+          KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+          IndexStatus: 'ACTIVE',
+        },
+        {
+          IndexName: 'by-bin',
+          KeySchema: [
+            { AttributeName: 'email', KeyType: 'HASH' },
+            { AttributeName: 'bin', KeyType: 'RANGE' },
+          ],
+        },
       ],
       ItemCount: 12,
       TableSizeBytes: 3400,
@@ -72,7 +83,10 @@ describe('listTables', () => {
 
   it('gives no hint for AWS or for a non-empty list', async () => {
     expect(await listTables(fakeClient([{ TableNames: [] }]), undefined, { local: false })).toEqual({ ok: true, value: { names: [] } });
-    expect(await listTables(fakeClient([{ TableNames: ['a'] }]), undefined, { local: true })).toEqual({ ok: true, value: { names: ['a'] } });
+    expect(await listTables(fakeClient([{ TableNames: ['a'] }]), undefined, { local: true })).toEqual({
+      ok: true,
+      value: { names: ['a'] },
+    });
   });
 
   it('follows the cursor to the end', async () => {

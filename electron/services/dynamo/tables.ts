@@ -50,10 +50,14 @@ export interface TableCallOptions {
 export const EMPTY_LOCAL_HINT =
   'no tables at this endpoint. DynamoDB Local without -sharedDb keeps a separate database per access key and region: ' +
   'sign with the same access key id and region as the tool that created the tables (in the app: the connection\'s "signs with" — dummy keys, ' +
-  'the environment\'s keys or a profile; in the CLI: AWS_ACCESS_KEY_ID and --region), or start DynamoDB Local with -sharedDb.';
+  "the environment's keys or a profile; in the CLI: AWS_ACCESS_KEY_ID and --region), or start DynamoDB Local with -sharedDb.";
 
 /** Lists table names, one page (up to `limit`) at a time. */
-export async function listTables(client: DynamoDBClient, cursor?: string, options: TableCallOptions & { limit?: number } = {}): Promise<Result<TablePage>> {
+export async function listTables(
+  client: DynamoDBClient,
+  cursor?: string,
+  options: TableCallOptions & { limit?: number } = {},
+): Promise<Result<TablePage>> {
   try {
     const out = await withRetry(
       () => client.send(new ListTablesCommand({ ExclusiveStartTableName: cursor, Limit: options.limit }), { abortSignal: options.signal }),
@@ -127,7 +131,9 @@ export function toTableInfo(table: TableDescription): TableInfo | undefined {
 /** Describes one table: keys, GSIs, size, status, billing mode. */
 export async function describeTable(client: DynamoDBClient, name: string, options: TableCallOptions = {}): Promise<Result<TableInfo>> {
   try {
-    const out = await withRetry(() => client.send(new DescribeTableCommand({ TableName: name }), { abortSignal: options.signal }), { signal: options.signal });
+    const out = await withRetry(() => client.send(new DescribeTableCommand({ TableName: name }), { abortSignal: options.signal }), {
+      signal: options.signal,
+    });
     const info = out.Table ? toTableInfo(out.Table) : undefined;
     return info ? ok(info) : err('aws', `DescribeTable returned no usable key schema for ${name}`);
   } catch (error) {

@@ -1,7 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, StopQueryExecutionCommand } from '@aws-sdk/client-athena';
+import {
+  AthenaClient,
+  GetQueryExecutionCommand,
+  GetQueryResultsCommand,
+  StartQueryExecutionCommand,
+  StopQueryExecutionCommand,
+} from '@aws-sdk/client-athena';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PRESET_DEFAULTS, presetConvention } from '../../../shared/conventions/presets';
 import type { Convention } from '../../../shared/model';
@@ -49,9 +55,18 @@ describe('Athena engine: the client flow (SDK mocked at the edge)', () => {
     const convention = uniq();
     const result = await athenaAudit(base(convention, { workgroup: 'audits', database: 'exports' }));
     const { counts, pulled } = composedQueries(convention, ATHENA_DIALECT, sqlIdent('locksmith_users_test'));
-    expect(fake.sent()).toEqual([athenaDdl(convention, 'locksmith_users_test', 's3://exports/p/AWSDynamoDB/01700000000000-abcd1234/data/'), counts, pulled, 'DROP TABLE IF EXISTS `locksmith_users_test`']);
+    expect(fake.sent()).toEqual([
+      athenaDdl(convention, 'locksmith_users_test', 's3://exports/p/AWSDynamoDB/01700000000000-abcd1234/data/'),
+      counts,
+      pulled,
+      'DROP TABLE IF EXISTS `locksmith_users_test`',
+    ]);
     for (const call of athena.commandCalls(StartQueryExecutionCommand)) {
-      expect(call.args[0].input).toMatchObject({ WorkGroup: 'audits', QueryExecutionContext: { Database: 'exports' }, ResultConfiguration: { OutputLocation: 's3://results/locksmith/' } });
+      expect(call.args[0].input).toMatchObject({
+        WorkGroup: 'audits',
+        QueryExecutionContext: { Database: 'exports' },
+        ResultConfiguration: { OutputLocation: 's3://results/locksmith/' },
+      });
     }
     expect(result.report).toMatchObject({ complete: true, scanned: 3, accounts: 1, locks: 2, problems: [] });
     expect(result.scannedBytes).toBe(4000);
@@ -69,15 +84,24 @@ describe('Athena engine: the client flow (SDK mocked at the edge)', () => {
     expect(pollDelay(30)).toBe(5_000);
   });
 
-  it.each(['FAILED', 'CANCELLED'] as const)('a %s query is an error naming it, with no report; the table is still dropped', async (state) => {
-    const fake = fakeAthena({ counts: COUNTS_3, pulled: NO_ROWS }, { pulled: ['RUNNING', state] });
-    await expect(athenaAudit(base(uniq()))).rejects.toThrow(new RegExp(`pulled-rows query ${state} \\(query q-pulled\\)`));
-    expect(fake.sent().at(-1)).toBe('DROP TABLE IF EXISTS `locksmith_users_test`');
-  });
+  it.each(['FAILED', 'CANCELLED'] as const)(
+    'a %s query is an error naming it, with no report; the table is still dropped',
+    async (state) => {
+      const fake = fakeAthena({ counts: COUNTS_3, pulled: NO_ROWS }, { pulled: ['RUNNING', state] });
+      await expect(athenaAudit(base(uniq()))).rejects.toThrow(new RegExp(`pulled-rows query ${state} \\(query q-pulled\\)`));
+      expect(fake.sent().at(-1)).toBe('DROP TABLE IF EXISTS `locksmith_users_test`');
+    },
+  );
 
   it('AccessDenied is a clear error naming the permissions, and nothing is left to drop', async () => {
-    athena.on(StartQueryExecutionCommand).rejects(Object.assign(new Error('User is not authorized to perform: athena:StartQueryExecution'), { name: 'AccessDeniedException' }));
-    await expect(athenaAudit(base(uniq()))).rejects.toThrow(/CREATE EXTERNAL TABLE \(StartQueryExecution\) failed: AccessDeniedException: User is not authorized.*glue:CreateTable/);
+    athena
+      .on(StartQueryExecutionCommand)
+      .rejects(
+        Object.assign(new Error('User is not authorized to perform: athena:StartQueryExecution'), { name: 'AccessDeniedException' }),
+      );
+    await expect(athenaAudit(base(uniq()))).rejects.toThrow(
+      /CREATE EXTERNAL TABLE \(StartQueryExecution\) failed: AccessDeniedException: User is not authorized.*glue:CreateTable/,
+    );
     // The CREATE was refused: no table exists, so no DROP is attempted (it would be refused too).
     expect(athena.commandCalls(StartQueryExecutionCommand)).toHaveLength(1);
   });
@@ -129,10 +153,19 @@ describe('Athena engine: parity with the DuckDB engine', { timeout: 30_000 }, ()
       expect(answers.pulled.length).toBeGreaterThan(1);
       fakeAthena(answers);
       const fromAthena = await athenaAudit(base(convention, { table: 't', expectedItems: table.items.length }));
-      const fromDuck = await duckAudit({ exports: [opened], convention, table: 't', dbPath: join(work, `db${n++}.duckdb`), memoryMb: 128, threads: 2 });
+      const fromDuck = await duckAudit({
+        exports: [opened],
+        convention,
+        table: 't',
+        dbPath: join(work, `db${n++}.duckdb`),
+        memoryMb: 128,
+        threads: 2,
+      });
       expect(JSON.stringify(fromAthena.report)).toBe(JSON.stringify(fromDuck.report));
       expect(fromAthena.report.problems.length).toBeGreaterThan(0);
-      expect(athena.commandCalls(GetQueryResultsCommand).filter((c) => c.args[0].input.QueryExecutionId === 'q-pulled').length).toBe(answers.pulled.length);
+      expect(athena.commandCalls(GetQueryResultsCommand).filter((c) => c.args[0].input.QueryExecutionId === 'q-pulled').length).toBe(
+        answers.pulled.length,
+      );
     });
   }
 });

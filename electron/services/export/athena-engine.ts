@@ -7,7 +7,14 @@
  * tests mock the SDK at its edge (AWS cannot run here).
  */
 import { randomBytes } from 'node:crypto';
-import { GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, StopQueryExecutionCommand, type AthenaClient, type GetQueryResultsCommandOutput } from '@aws-sdk/client-athena';
+import {
+  GetQueryExecutionCommand,
+  GetQueryResultsCommand,
+  StartQueryExecutionCommand,
+  StopQueryExecutionCommand,
+  type AthenaClient,
+  type GetQueryResultsCommandOutput,
+} from '@aws-sdk/client-athena';
 import type { AuditReport } from '../../../shared/audit/types';
 import type { Convention } from '../../../shared/model';
 import { athenaDdl, composedQueries } from './athena-sql';
@@ -77,13 +84,18 @@ const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
 
 /** A fresh external table name: Glue lowercases names, and two audits must never share one. */
 export function externalTableName(table: string): string {
-  return `locksmith_${table.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 80)}_${randomBytes(4).toString('hex')}`;
+  return `locksmith_${table
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 80)}_${randomBytes(4).toString('hex')}`;
 }
 
 function callError(what: string, error: unknown): AthenaAuditError {
   const name = (error as { name?: string }).name ?? 'Error';
   const message = error instanceof Error && error.message && error.message !== name ? `: ${error.message}` : '';
-  const fix = /AccessDenied|UnauthorizedOperation|NotAuthorized/i.test(name + message) ? ' (needs athena:StartQueryExecution/GetQueryExecution/GetQueryResults/StopQueryExecution, glue:CreateTable/DeleteTable/GetTable, read of the export and write of --athena-output)' : '';
+  const fix = /AccessDenied|UnauthorizedOperation|NotAuthorized/i.test(name + message)
+    ? ' (needs athena:StartQueryExecution/GetQueryExecution/GetQueryResults/StopQueryExecution, glue:CreateTable/DeleteTable/GetTable, read of the export and write of --athena-output)'
+    : '';
   return new AthenaAuditError(`Athena ${what} failed: ${name}${message}${fix}`);
 }
 
@@ -153,7 +165,9 @@ class QueryRunner {
       if (this.options.signal?.aborted) throw new AthenaAuditError('cancelled');
       let page: GetQueryResultsCommandOutput;
       try {
-        page = await this.options.client.send(new GetQueryResultsCommand({ QueryExecutionId: id, MaxResults: 1000, ...(token ? { NextToken: token } : {}) }));
+        page = await this.options.client.send(
+          new GetQueryResultsCommand({ QueryExecutionId: id, MaxResults: 1000, ...(token ? { NextToken: token } : {}) }),
+        );
       } catch (error) {
         throw callError(`${what} (GetQueryResults ${id})`, error);
       }
@@ -182,11 +196,23 @@ export async function athenaAudit(options: AthenaAuditOptions): Promise<AthenaAu
     const countsId = await runner.run('counts query', counts);
     let countRow: Record<string, string | null> | undefined;
     for await (const rows of runner.rows('counts query', countsId)) countRow ??= rows[0];
-    if (!countRow || countRow.scanned === null || countRow.scanned === undefined) throw new AthenaAuditError('Athena counts query returned no row');
+    if (!countRow || countRow.scanned === null || countRow.scanned === undefined)
+      throw new AthenaAuditError('Athena counts query returned no row');
     const held = heldOf(convention, countRow);
-    const sqlCounts: SqlCounts = { scanned: countRow.scanned, accounts: countRow.accounts ?? null, locks: countRow.locks ?? null, ...(held ? { held } : {}) };
-    if (countRow.nokey === undefined || Number(countRow.nokey ?? 0) !== 0) throw new AthenaAuditError(`Athena read ${countRow.nokey ?? 'an unknown number of'} items without their partition key ${convention.keys.hash.name}: the external table does not map the export's JSON (no report rather than a wrong one)`);
-    if (Number(sqlCounts.scanned) !== options.expectedItems) throw new AthenaAuditError(`Athena read ${sqlCounts.scanned} items from ${options.dataLocation}, manifest-summary.json says ${options.expectedItems}: a data file is missing or unreadable, or the folder holds other files`);
+    const sqlCounts: SqlCounts = {
+      scanned: countRow.scanned,
+      accounts: countRow.accounts ?? null,
+      locks: countRow.locks ?? null,
+      ...(held ? { held } : {}),
+    };
+    if (countRow.nokey === undefined || Number(countRow.nokey ?? 0) !== 0)
+      throw new AthenaAuditError(
+        `Athena read ${countRow.nokey ?? 'an unknown number of'} items without their partition key ${convention.keys.hash.name}: the external table does not map the export's JSON (no report rather than a wrong one)`,
+      );
+    if (Number(sqlCounts.scanned) !== options.expectedItems)
+      throw new AthenaAuditError(
+        `Athena read ${sqlCounts.scanned} items from ${options.dataLocation}, manifest-summary.json says ${options.expectedItems}: a data file is missing or unreadable, or the folder holds other files`,
+      );
     options.onStep?.('pulled rows');
     const pulledId = await runner.run('pulled-rows query', pulled);
     const { report, pulled: n } = await reportFromPulled(convention, options.table, sqlCounts, runner.rows('pulled-rows query', pulledId));
@@ -195,7 +221,8 @@ export async function athenaAudit(options: AthenaAuditOptions): Promise<AthenaAu
   } catch (error) {
     await runner.stop();
     const dropFailed = runner.started > 0 ? await drop(options, runner, name) : undefined;
-    const failure = error instanceof AthenaAuditError ? error : new AthenaAuditError(error instanceof Error ? error.message : String(error));
+    const failure =
+      error instanceof AthenaAuditError ? error : new AthenaAuditError(error instanceof Error ? error.message : String(error));
     if (dropFailed) failure.message += `; and ${dropFailed}`;
     throw failure;
   }

@@ -37,11 +37,21 @@ const USD_PER_TB = 5;
 
 /** Runs the audit on Athena; rejects with an AthenaAuditError (failed, cancelled, refused) or an ExportError. */
 export async function auditOnAthena(options: AthenaRunOptions): Promise<{ report: ExportAuditReport; pulled: number }> {
-  if (options.full.type !== 'FULL_EXPORT') throw new ExportError(`${options.full.dir} is an incremental export: the Athena engine audits one full export (use the DuckDB engine for incrementals)`, options.full.dir);
+  if (options.full.type !== 'FULL_EXPORT')
+    throw new ExportError(
+      `${options.full.dir} is an incremental export: the Athena engine audits one full export (use the DuckDB engine for incrementals)`,
+      options.full.dir,
+    );
   // Athena where the connection's own profile says, never where another profile or the environment points.
   const endpoint = awsDataEndpoint('athena', options.profile, options.env ?? process.env);
-  if (!endpoint.ok) throw new ExportError(`${endpoint.error.message}${endpoint.error.fix ? ` — to fix: ${endpoint.error.fix}` : ''}`, options.dataLocation);
-  const client = new AthenaClient({ region: options.region, credentials: fromNodeProviderChain(options.profile ? { profile: options.profile } : {}), ...(endpoint.value ? { endpoint: endpoint.value } : {}), ignoreConfiguredEndpointUrls: true });
+  if (!endpoint.ok)
+    throw new ExportError(`${endpoint.error.message}${endpoint.error.fix ? ` — to fix: ${endpoint.error.fix}` : ''}`, options.dataLocation);
+  const client = new AthenaClient({
+    region: options.region,
+    credentials: fromNodeProviderChain(options.profile ? { profile: options.profile } : {}),
+    ...(endpoint.value ? { endpoint: endpoint.value } : {}),
+    ignoreConfiguredEndpointUrls: true,
+  });
   try {
     const result = await athenaAudit({
       client,
@@ -56,11 +66,19 @@ export async function auditOnAthena(options: AthenaRunOptions): Promise<{ report
       ...(options.onStep ? { onStep: options.onStep } : {}),
     });
     const mb = result.scannedBytes / 1e6;
-    options.onNote?.(`Athena scanned ${mb.toFixed(1)} MB (about $${((result.scannedBytes / 1e12) * USD_PER_TB).toFixed(4)} at $${USD_PER_TB}/TB; your region's price may differ)`, false);
+    options.onNote?.(
+      `Athena scanned ${mb.toFixed(1)} MB (about $${((result.scannedBytes / 1e12) * USD_PER_TB).toFixed(4)} at $${USD_PER_TB}/TB; your region's price may differ)`,
+      false,
+    );
     if (result.dropFailed) options.onNote?.(`warning: ${result.dropFailed}`, true);
     const report: ExportAuditReport = {
       ...result.report,
-      source: { kind: 'export', exportArn: options.full.summary.exportArn, exportTime: options.full.summary.exportTime, itemsRead: result.report.scanned },
+      source: {
+        kind: 'export',
+        exportArn: options.full.summary.exportArn,
+        exportTime: options.full.summary.exportTime,
+        itemsRead: result.report.scanned,
+      },
     };
     return { report, pulled: result.pulled };
   } finally {

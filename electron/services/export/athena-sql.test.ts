@@ -33,7 +33,9 @@ describe('Athena: the composed queries (shared SQL) run on DuckDB give the live 
       await writer.add(table.items);
       await writer.finish();
       const files = (await openExport(out)).files.map((f) => sqlString(f.path)).join(', ');
-      const type = `STRUCT(${itemStructFields(convention).map((f) => `"${f.name}" STRUCT(S VARCHAR, N VARCHAR, B VARCHAR)`).join(', ')})`;
+      const type = `STRUCT(${itemStructFields(convention)
+        .map((f) => `"${f.name}" STRUCT(S VARCHAR, N VARCHAR, B VARCHAR)`)
+        .join(', ')})`;
       const source = `(SELECT Item FROM read_json([${files}], format = 'newline_delimited', compression = 'gzip', columns = {Item: ${sqlString(type)}})) ext`;
       const { counts, pulled } = composedQueries(convention, DUCKDB_AS_ATHENA, source);
       const db = await DuckDBInstance.create(':memory:');
@@ -43,9 +45,14 @@ describe('Athena: the composed queries (shared SQL) run on DuckDB give the live 
         // As athenaAudit reads it: the held values per rule ride on the counts row.
         const c: SqlCounts = { ...row, held: heldOf(convention, row) ?? [] };
         const rows = (await conn.runAndReadAll(pulled)).getRowObjectsJson();
-        const { report } = await reportFromPulled(convention, 't', c, (async function* () {
-          yield rows;
-        })());
+        const { report } = await reportFromPulled(
+          convention,
+          't',
+          c,
+          (async function* () {
+            yield rows;
+          })(),
+        );
         const engine = new AuditEngine(convention, { trackDeltas: false });
         engine.addItems(table.items);
         expect(JSON.stringify(report)).toBe(JSON.stringify(engine.report({ table: 't', complete: true })));
@@ -69,6 +76,8 @@ describe('Athena: the composed queries (shared SQL) run on DuckDB give the live 
     expect(ddl).toContain("LOCATION 's3://b/p/AWSDynamoDB/01/data/'");
     // Athena lowercases column names: with case.insensitive = false (and no mappings) "Item" would read as NULL.
     expect(ddl).not.toContain('case.insensitive');
-    expect(() => athenaDdl({ ...convention, ownerAttribute: 'pk' }, 'users_export', 's3://b/p/')).toThrow(/"PK" and "pk" differ only in case/);
+    expect(() => athenaDdl({ ...convention, ownerAttribute: 'pk' }, 'users_export', 's3://b/p/')).toThrow(
+      /"PK" and "pk" differ only in case/,
+    );
   });
 });

@@ -21,7 +21,12 @@ const ENV_NAME: Readonly<Record<AwsDataService, string>> = { s3: 'AWS_ENDPOINT_U
  * non-AWS endpoint was configured. `profile` is the connection's own (undefined for environment keys:
  * no profile's configuration applies then). The client must also set `ignoreConfiguredEndpointUrls`.
  */
-export function awsDataEndpoint(service: AwsDataService, profile: string | undefined, env: NodeJS.ProcessEnv, home?: string): Result<string | undefined> {
+export function awsDataEndpoint(
+  service: AwsDataService,
+  profile: string | undefined,
+  env: NodeJS.ProcessEnv,
+  home?: string,
+): Result<string | undefined> {
   const configured = profile === undefined ? { ignore: false } : profileEndpoint(profile, env, home, service);
   const flag = env.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS;
   const ignore = flag === 'true' || flag === 'false' ? flag === 'true' : configured.ignore;
@@ -35,7 +40,11 @@ export function awsDataEndpoint(service: AwsDataService, profile: string | undef
   if (!found) return ok(undefined);
   const [source, url] = found;
   if (endpointTrust(url!) === 'aws') return ok(url);
-  return err('validation', `${source} points ${service.toUpperCase()} requests at ${url}, which is not AWS: the connection's ${profile === undefined ? 'keys' : `profile ${profile} credentials`} are not sent there`, {
-    fix: `unset ${source.startsWith('profile') ? 'that setting' : source}, or set AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true to read AWS ${service.toUpperCase()}`,
-  });
+  return err(
+    'validation',
+    `${source} points ${service.toUpperCase()} requests at ${url}, which is not AWS: the connection's ${profile === undefined ? 'keys' : `profile ${profile} credentials`} are not sent there`,
+    {
+      fix: `unset ${source.startsWith('profile') ? 'that setting' : source}, or set AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true to read AWS ${service.toUpperCase()}`,
+    },
+  );
 }

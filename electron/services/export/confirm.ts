@@ -69,7 +69,13 @@ async function readKeys(options: ConfirmOptions, keys: readonly PlainKey[]): Pro
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 20) throw new Error(`${pending.length} keys stayed unprocessed after 20 attempts`);
       const batch = pending;
-      const out = await withRetry(() => options.client.send(new BatchGetItemCommand({ RequestItems: { [options.table]: { Keys: batch, ConsistentRead: true } } }), { abortSignal: options.signal }), { signal: options.signal });
+      const out = await withRetry(
+        () =>
+          options.client.send(new BatchGetItemCommand({ RequestItems: { [options.table]: { Keys: batch, ConsistentRead: true } } }), {
+            abortSignal: options.signal,
+          }),
+        { signal: options.signal },
+      );
       for (const item of out.Responses?.[options.table] ?? []) found.set(keyId(keyOf(item, convention.keys), convention.keys), item);
       pending = (out.UnprocessedKeys?.[options.table]?.Keys ?? []) as Item[];
     }
@@ -79,7 +85,12 @@ async function readKeys(options: ConfirmOptions, keys: readonly PlainKey[]): Pro
 
 /** The attributes a check of `rules` reads: keys, owner, account type, and those rules' attributes and scopes. */
 function readAttributes(convention: Convention, rules: Iterable<string | undefined>): Set<string | undefined> {
-  const keep = new Set([convention.keys.hash.name, convention.keys.range?.name, convention.ownerAttribute, convention.account.kind === 'attribute-equals' ? convention.account.attribute : undefined]);
+  const keep = new Set([
+    convention.keys.hash.name,
+    convention.keys.range?.name,
+    convention.ownerAttribute,
+    convention.account.kind === 'attribute-equals' ? convention.account.attribute : undefined,
+  ]);
   for (const name of rules) {
     const rule = convention.rules.find((r) => r.name === name);
     if (rule) for (const a of [rule.attribute, ...Object.values(rule.scope ?? {})]) keep.add(a);
@@ -87,7 +98,8 @@ function readAttributes(convention: Convention, rules: Iterable<string | undefin
   return keep;
 }
 
-const project = (item: Item, keep: ReadonlySet<string | undefined>): Item => Object.fromEntries(Object.entries(item).filter(([k]) => keep.has(k)));
+const project = (item: Item, keep: ReadonlySet<string | undefined>): Item =>
+  Object.fromEntries(Object.entries(item).filter(([k]) => keep.has(k)));
 
 /** Whether `problem` is still found among `items` re-read now. */
 function stillTrue(convention: Convention, problem: Problem, items: readonly Item[]): boolean {
@@ -96,7 +108,16 @@ function stillTrue(convention: Convention, problem: Problem, items: readonly Ite
   const keep = readAttributes(convention, [problem.rule]);
   engine.addItems(items.map((item) => project(item, keep)));
   const same = (a: object | undefined, b: object | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-  return engine.problems().some((p) => p.kind === problem.kind && p.rule === problem.rule && p.value === problem.value && same(p.scope, problem.scope) && (problem.lock === undefined || (p.lock !== undefined && keyId(p.lock, convention.keys) === keyId(problem.lock, convention.keys))));
+  return engine
+    .problems()
+    .some(
+      (p) =>
+        p.kind === problem.kind &&
+        p.rule === problem.rule &&
+        p.value === problem.value &&
+        same(p.scope, problem.scope) &&
+        (problem.lock === undefined || (p.lock !== undefined && keyId(p.lock, convention.keys) === keyId(problem.lock, convention.keys))),
+    );
 }
 
 /**
@@ -127,7 +148,10 @@ export async function confirmFindings(options: ConfirmOptions): Promise<Result<C
 }
 
 /** {@link confirmFindings}, plus (with `rows`) the groups of the confirmed findings re-derived from the live items: what the app's inspector shows. */
-export async function confirmWithRows(options: ConfirmOptions, rows = true): Promise<Result<{ report: ConfirmedReport; rows?: GroupRow[] }>> {
+export async function confirmWithRows(
+  options: ConfirmOptions,
+  rows = true,
+): Promise<Result<{ report: ConfirmedReport; rows?: GroupRow[] }>> {
   const { report } = options;
   const convention = report.convention;
   // Locks in another table: the keys below would be looked for in the accounts' table, and every missing lock would read as still true.
@@ -135,7 +159,10 @@ export async function confirmWithRows(options: ConfirmOptions, rows = true): Pro
   if (refused) return err('validation', refused);
   let read: Map<string, Item>;
   try {
-    read = await readKeys(options, report.problems.flatMap((p) => keysOf(convention, p)));
+    read = await readKeys(
+      options,
+      report.problems.flatMap((p) => keysOf(convention, p)),
+    );
   } catch (error) {
     const e = toAppError(error, { ...options.errorContext, table: options.table });
     return err(e.kind, e.message);
@@ -148,7 +175,10 @@ export async function confirmWithRows(options: ConfirmOptions, rows = true): Pro
       .filter((i): i is Item => i !== undefined);
     (stillTrue(convention, problem, items) ? problems : stale).push(problem);
   }
-  const summary = Object.fromEntries(PROBLEM_KINDS.map((k) => [k, problems.filter((p) => p.kind === k).length])) as Record<ProblemKind, number>;
+  const summary = Object.fromEntries(PROBLEM_KINDS.map((k) => [k, problems.filter((p) => p.kind === k).length])) as Record<
+    ProblemKind,
+    number
+  >;
   const confirmed: ConfirmedReport = { ...report, summary, problems, stale };
   return ok(rows ? { report: confirmed, rows: confirmedRows(convention, problems, read) } : { report: confirmed });
 }

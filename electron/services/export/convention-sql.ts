@@ -51,7 +51,12 @@ export const DUCKDB_DIALECT: SqlDialect = {
   nfc: (e) => `nfc_normalize(${e})`,
 };
 /** Athena (Trino)'s dialect: printable ASCII (space to `~`) only. */
-export const ATHENA_DIALECT: SqlDialect = { sqlNormalizes: (e) => `regexp_like(${e}, '^[ -~]*$')`, jsNormMap: false, textOut: (e) => `to_base64(to_utf8(${e}))`, nfc: (e) => `normalize(${e}, NFC)` };
+export const ATHENA_DIALECT: SqlDialect = {
+  sqlNormalizes: (e) => `regexp_like(${e}, '^[ -~]*$')`,
+  jsNormMap: false,
+  textOut: (e) => `to_base64(to_utf8(${e}))`,
+  nfc: (e) => `normalize(${e}, NFC)`,
+};
 
 /** A SQL string literal. */
 export function sqlString(text: string): string {
@@ -87,7 +92,10 @@ export function itemColumns(convention: Convention, source: string, keySource = 
   const { hash, range } = convention.keys;
   const cols: string[] = [];
   for (const t of ['S', 'N', 'B']) cols.push(`${keySource}.${sqlIdent(hash.name)}.${t} AS h_${t.toLowerCase()}`);
-  for (const t of ['S', 'N', 'B']) cols.push(range ? `${keySource}.${sqlIdent(range.name)}.${t} AS r_${t.toLowerCase()}` : `CAST(NULL AS VARCHAR) AS r_${t.toLowerCase()}`);
+  for (const t of ['S', 'N', 'B'])
+    cols.push(
+      range ? `${keySource}.${sqlIdent(range.name)}.${t} AS r_${t.toLowerCase()}` : `CAST(NULL AS VARCHAR) AS r_${t.toLowerCase()}`,
+    );
   auditAttributes(convention).forEach((name, i) => {
     cols.push(`${source}.${sqlIdent(name)}.S AS a${i}_s`, `${source}.${sqlIdent(name)}.N AS a${i}_n`);
   });
@@ -104,13 +112,16 @@ export function itemStructFields(convention: Convention, keysOnly = false): { na
   const { hash, range } = convention.keys;
   const fields = [{ name: hash.name, types: ['S', 'N', 'B'] as const }];
   if (range) fields.push({ name: range.name, types: ['S', 'N', 'B'] as const });
-  if (!keysOnly) for (const name of auditAttributes(convention)) if (!fields.some((f) => f.name === name)) fields.push({ name, types: ['S', 'N', 'B'] as const });
+  if (!keysOnly)
+    for (const name of auditAttributes(convention))
+      if (!fields.some((f) => f.name === name)) fields.push({ name, types: ['S', 'N', 'B'] as const });
   return fields;
 }
 
 // starts_with (DuckDB and Trino) compares bytes: ~half the CPU of comparing a code-point substr, several times per item.
 const startsWith = (expr: string, prefix: string): string => (prefix === '' ? 'TRUE' : `starts_with(${expr}, ${sqlString(prefix)})`);
-const endsWith = (expr: string, suffix: string): string => (suffix === '' ? 'TRUE' : `substr(${expr}, length(${expr}) - ${cpLength(suffix) - 1}) = ${sqlString(suffix)}`);
+const endsWith = (expr: string, suffix: string): string =>
+  suffix === '' ? 'TRUE' : `substr(${expr}, length(${expr}) - ${cpLength(suffix) - 1}) = ${sqlString(suffix)}`;
 
 /** The SQL pieces of one template: its shape condition, the value, and each placeholder's text, as parseLockKey reads them. */
 interface TemplateSql {
@@ -125,7 +136,10 @@ interface TemplateSql {
 /** One key attribute's template over the text column `col`: its shape and each placeholder's text, as template.ts readKey reads them. */
 function keySql(col: string, t: CompiledHash): { shape: string; texts: Record<string, string> } {
   if (t.middle === undefined) return { shape: `COALESCE(${col} = ${sqlString(t.prefix)}, FALSE)`, texts: {} };
-  if (t.after.length > 0) throw new Error(`lock key templates with placeholders after {${t.middle}} ({${t.after.map((a) => a.name).join('}, {')}}) are not supported by the export audit yet: audit the live table`);
+  if (t.after.length > 0)
+    throw new Error(
+      `lock key templates with placeholders after {${t.middle}} ({${t.after.map((a) => a.name).join('}, {')}}) are not supported by the export audit yet: audit the live table`,
+    );
   const p = cpLength(t.prefix);
   const s = cpLength(t.suffix);
   const end = `(length(${col}) - ${s})`;
@@ -165,7 +179,11 @@ function templateSql(t: CompiledTemplate): TemplateSql {
   const agree = (t.repeated ?? []).map((n) => `${hash.texts[n]!} = ${range.texts[n]!}`);
   const both = `(${[hash.shape, range.shape, ...agree].join(' AND ')})`;
   // A disagreement is malformed even where the partition key has no literal prefix (parseLockKey).
-  const wrong = t.anchored ? `(${hash.shape} AND NOT ${both})` : agree.length === 0 ? undefined : `(${hash.shape} AND ${range.shape} AND NOT (${agree.join(' AND ')}))`;
+  const wrong = t.anchored
+    ? `(${hash.shape} AND NOT ${both})`
+    : agree.length === 0
+      ? undefined
+      : `(${hash.shape} AND ${range.shape} AND NOT (${agree.join(' AND ')}))`;
   return {
     shape: both,
     ...(wrong === undefined ? {} : { wrong }),
@@ -184,16 +202,18 @@ function normalizeSql(expr: string, steps: readonly NormalizationStep[]): string
   let out = expr;
   // Only ever applied where dialect.sqlNormalizes holds: there trim removes spaces, lower maps A–Z, NFC changes nothing — as in JS.
   // trim only where an end is a space: DuckDB's trim costs several times the two LIKE tests, and most values have none.
-  for (const step of steps) if (step === 'trim') out = `CASE WHEN ${out} LIKE ' %' OR ${out} LIKE '% ' THEN trim(${out}) ELSE ${out} END`;
-  else if (step === 'lowercase') out = `lower(${out})`;
+  for (const step of steps)
+    if (step === 'trim') out = `CASE WHEN ${out} LIKE ' %' OR ${out} LIKE '% ' THEN trim(${out}) ELSE ${out} END`;
+    else if (step === 'lowercase') out = `lower(${out})`;
   return out;
 }
 
 function approximateNormalizeSql(expr: string, steps: readonly NormalizationStep[], dialect: SqlDialect): string {
   let out = expr;
-  for (const step of steps) if (step === 'trim') out = `trim(${out})`;
-  else if (step === 'lowercase') out = `lower(${out})`;
-  else out = dialect.nfc(out);
+  for (const step of steps)
+    if (step === 'trim') out = `trim(${out})`;
+    else if (step === 'lowercase') out = `lower(${out})`;
+    else out = dialect.nfc(out);
   return out;
 }
 
@@ -202,7 +222,12 @@ function approximateNormalizeSql(expr: string, steps: readonly NormalizationStep
  * the first step (cls) reads: `items`, or the export read itself when the engine fuses loading and
  * classifying (cls then has no id until the engine adds one).
  */
-export function auditSteps(convention: Convention, dialect: SqlDialect, source = 'items', sourceColumns: readonly string[] = ['id', ...itemColumnNames(convention)]): SqlStep[] {
+export function auditSteps(
+  convention: Convention,
+  dialect: SqlDialect,
+  source = 'items',
+  sourceColumns: readonly string[] = ['id', ...itemColumnNames(convention)],
+): SqlStep[] {
   const compiled = compileConvention(convention);
   const attrs = auditAttributes(convention);
   const col = (name: string): number => attrs.indexOf(name);
@@ -216,11 +241,21 @@ export function auditSteps(convention: Convention, dialect: SqlDialect, source =
   const prefixes = convention.lockPrefixes.filter((p) => p !== '').map((p) => startsWith('h_s', p));
   const present = '(h_s IS NOT NULL OR h_n IS NOT NULL OR h_b IS NOT NULL)';
   const account = accountSql(convention, col);
-  const raw = templates.length === 0 ? 'CAST(NULL AS VARCHAR)' : `CASE tf ${templates.map((_, k) => `WHEN ${k} THEN ${sqls[k]!.value}`).join(' ')} END`;
+  const raw =
+    templates.length === 0
+      ? 'CAST(NULL AS VARCHAR)'
+      : `CASE tf ${templates.map((_, k) => `WHEN ${k} THEN ${sqls[k]!.value}`).join(' ')} END`;
   // The lock's scope tuple, in the rule's scope order, from the key's placeholder texts.
-  const lockScope = templates.length === 0 ? "''" : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN ${t.unmapped === undefined ? scopeText(Object.keys(convention.rules[t.ruleIndex]!.scope ?? {}).map((name) => sqls[k]!.parts[name]!)) : "''"}`).join(' ')} END`;
-  const ruleOf = templates.length === 0 ? 'CAST(NULL AS INTEGER)' : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN ${t.ruleIndex}`).join(' ')} END`;
-  const owner = convention.ownerAttribute === undefined ? 'CAST(NULL AS VARCHAR)' : `COALESCE(a${col(convention.ownerAttribute)}_s, a${col(convention.ownerAttribute)}_n)`;
+  const lockScope =
+    templates.length === 0
+      ? "''"
+      : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN ${t.unmapped === undefined ? scopeText(Object.keys(convention.rules[t.ruleIndex]!.scope ?? {}).map((name) => sqls[k]!.parts[name]!)) : "''"}`).join(' ')} END`;
+  const ruleOf =
+    templates.length === 0 ? 'CAST(NULL AS INTEGER)' : `CASE tf ${templates.map((t, k) => `WHEN ${k} THEN ${t.ruleIndex}`).join(' ')} END`;
+  const owner =
+    convention.ownerAttribute === undefined
+      ? 'CAST(NULL AS VARCHAR)'
+      : `COALESCE(a${col(convention.ownerAttribute)}_s, a${col(convention.ownerAttribute)}_n)`;
   // cls keeps the lock's scope only when some rule is scoped, its owner only when locks name owners: otherwise a
   // column of '' or NULL per item is written and read for nothing (DuckDB's load stores cls); tf is not kept.
   const scoped = templates.some((t) => t.unmapped === undefined && Object.keys(convention.rules[t.ruleIndex]!.scope ?? {}).length > 0);
@@ -245,7 +280,10 @@ export function auditSteps(convention: Convention, dialect: SqlDialect, source =
     const held = [`${scalar(rule.attribute)} <> ''`, ...scopeAttrs.map((a) => `${scalar(a)} <> ''`)].join(' AND ');
     return `SELECT c.id, ${i} AS rule, ${scalar(rule.attribute)} AS raw, ${scopeText(scopeAttrs.map(scalar))} AS scope, 'A' AS side, ${hsOf('c.')} AS hs, CAST(NULL AS VARCHAR) AS own FROM cls c WHERE c.kind = 'A' AND ${held}`;
   });
-  const vals = [`SELECT id, rule, raw, ${scoped ? 'lscope' : "''"} AS scope, 'L' AS side, ${hsOf('')} AS hs, ${owned ? 'own' : 'CAST(NULL AS VARCHAR)'} AS own FROM cls WHERE kind = 'L'`, ...accountVals].join('\nUNION ALL\n');
+  const vals = [
+    `SELECT id, rule, raw, ${scoped ? 'lscope' : "''"} AS scope, 'L' AS side, ${hsOf('')} AS hs, ${owned ? 'own' : 'CAST(NULL AS VARCHAR)'} AS own FROM cls WHERE kind = 'L'`,
+    ...accountVals,
+  ].join('\nUNION ALL\n');
   // Step 3: normalized values. Printable ASCII normalizes the same in SQL; anything else through the JS normalizer (norm_map).
   const normCases = convention.rules.map((rule, i) => {
     // Numbers compare in DynamoDB's canonical form: always through the JS normalizer.
@@ -257,14 +295,18 @@ export function auditSteps(convention: Convention, dialect: SqlDialect, source =
   const join = dialect.jsNormMap ? 'LEFT JOIN norm_map m ON m.rule = v.rule AND m.raw = v.raw' : '';
   const nv = `SELECT v.id, v.rule, v.scope, v.side, v.hs, v.own, ${normCases.length ? `CASE v.rule ${normCases.join(' ')} END` : 'v.raw'} AS norm FROM vals v ${join}`;
   // Step 4: every (rule, value) that is not exactly one holder with one lock (naming that holder, when locks name owners).
-  const ownerOk = convention.ownerAttribute === undefined ? 'TRUE' : `(max(CASE WHEN side = 'L' THEN own END) IS NULL OR max(CASE WHEN side = 'L' THEN own END) = max(CASE WHEN side = 'A' THEN hs END))`;
+  const ownerOk =
+    convention.ownerAttribute === undefined
+      ? 'TRUE'
+      : `(max(CASE WHEN side = 'L' THEN own END) IS NULL OR max(CASE WHEN side = 'L' THEN own END) = max(CASE WHEN side = 'A' THEN hs END))`;
   const bad = `SELECT rule, scope, norm FROM nv WHERE norm <> '' GROUP BY rule, scope, norm
   HAVING NOT (sum(CASE WHEN side = 'A' THEN 1 ELSE 0 END) = 1 AND sum(CASE WHEN side = 'L' THEN 1 ELSE 0 END) = 1 AND ${ownerOk})`;
   // Step 5: the rows the JS engine reads: (item, rule) of every value in a bad entry, malformed items (rule -1),
   // and locks whose value normalizes to nothing (malformed there too). Rule -2: the keys of up to KEY_SAMPLE_LIMIT
   // items that are neither accounts nor locks (or accounts holding no protected value), the sample the
   // convention's fit looks for misplaced values in (shared/audit/fit.ts), as the live audit keeps it.
-  const holdsNothing = convention.rules.map((rule) => `COALESCE(${`a${col(rule.attribute)}_s`}, a${col(rule.attribute)}_n, '') = ''`).join(' AND ') || 'TRUE';
+  const holdsNothing =
+    convention.rules.map((rule) => `COALESCE(${`a${col(rule.attribute)}_s`}, a${col(rule.attribute)}_n, '') = ''`).join(' AND ') || 'TRUE';
   const pull = `SELECT DISTINCT nv.id, nv.rule FROM nv JOIN bad b ON b.rule = nv.rule AND b.scope = nv.scope AND b.norm = nv.norm
   UNION SELECT id, -1 AS rule FROM cls WHERE kind = 'M'
   UNION SELECT id, rule FROM nv WHERE side = 'L' AND norm = ''
@@ -283,7 +325,9 @@ function accountSql(convention: Convention, col: (name: string) => number): stri
   switch (m.kind) {
     case 'key-prefix': {
       const base = `h_s IS NOT NULL AND ${startsWith('h_s', m.prefix)}`;
-      return m.range === undefined || convention.keys.range === undefined ? base : `${base} AND COALESCE(r_s = ${sqlString(m.range)}, FALSE)`;
+      return m.range === undefined || convention.keys.range === undefined
+        ? base
+        : `${base} AND COALESCE(r_s = ${sqlString(m.range)}, FALSE)`;
     }
     case 'attribute-equals':
       return `COALESCE(a${col(m.attribute)}_s = ${sqlString(m.value)}, FALSE)`;
@@ -300,7 +344,10 @@ function accountSql(convention: Convention, col: (name: string) => number): stri
 export function normTodoSql(convention: Convention, dialect: SqlDialect): string | undefined {
   const rules = convention.rules.map((r, i) => (r.normalize.length && r.valueType !== 'N' ? i : -1)).filter((i) => i >= 0);
   const numbers = convention.rules.map((r, i) => (r.valueType === 'N' ? i : -1)).filter((i) => i >= 0);
-  const when = [...(rules.length ? [`(rule IN (${rules.join(', ')}) AND NOT ${dialect.sqlNormalizes('raw')})`] : []), ...(numbers.length ? [`rule IN (${numbers.join(', ')})`] : [])];
+  const when = [
+    ...(rules.length ? [`(rule IN (${rules.join(', ')}) AND NOT ${dialect.sqlNormalizes('raw')})`] : []),
+    ...(numbers.length ? [`rule IN (${numbers.join(', ')})`] : []),
+  ];
   if (when.length === 0) return undefined;
   return `SELECT row_number() OVER () AS k, rule, raw FROM (SELECT DISTINCT rule, raw FROM vals WHERE ${when.join(' OR ')}) d`;
 }

@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
-const lines = (n: number): string => Array.from({ length: n }, (_, i) => `{"Item":{"PK":{"S":"ACCT#${i}"},"SK":{"S":"PROFILE"}}}\n`).join('');
+const lines = (n: number): string =>
+  Array.from({ length: n }, (_, i) => `{"Item":{"PK":{"S":"ACCT#${i}"},"SK":{"S":"PROFILE"}}}\n`).join('');
 async function file(name: string, bytes: Buffer): Promise<string> {
   const path = join(dir, name);
   await writeFile(path, bytes);
@@ -78,14 +79,23 @@ describe('readDataFile', () => {
 });
 
 describe('checkDataFile', () => {
-  const listed = async (name: string, bytes: Buffer, itemCount: number) => ({ path: await file(name, bytes), itemCount, md5Checksum: md5Base64(bytes) });
+  const listed = async (name: string, bytes: Buffer, itemCount: number) => ({
+    path: await file(name, bytes),
+    itemCount,
+    md5Checksum: md5Base64(bytes),
+  });
 
   it('passes a whole file with the listed MD5 and count', async () => {
     await expect(checkDataFile(await listed('ok.json.gz', gzipSync(lines(10)), 10))).resolves.toBeUndefined();
   });
 
   it.each([
-    ['a damaged CRC (DuckDB reads past it)', (b: Buffer) => Buffer.concat([b.subarray(0, b.length - 8), Buffer.from([b[b.length - 8]! ^ 0xff]), b.subarray(b.length - 7)]), 10, /incorrect data check/],
+    [
+      'a damaged CRC (DuckDB reads past it)',
+      (b: Buffer) => Buffer.concat([b.subarray(0, b.length - 8), Buffer.from([b[b.length - 8]! ^ 0xff]), b.subarray(b.length - 7)]),
+      10,
+      /incorrect data check/,
+    ],
     ['trailing garbage', (b: Buffer) => Buffer.concat([b, Buffer.from('garbage')]), 10, /not a readable gzip file/],
     ['one item fewer than listed', (b: Buffer) => b, 11, /holds 10 items, manifest-files.json says 11/],
   ])('%s, with the MD5 the manifest lists: refused, naming the file', async (_name, damage, count, message) => {

@@ -121,7 +121,8 @@ export interface ListedDataFile {
   readonly md5Checksum: string;
 }
 
-const isZlibError = (error: unknown): boolean => typeof (error as { code?: unknown } | null)?.code === 'string' && (error as { code: string }).code.startsWith('Z_');
+const isZlibError = (error: unknown): boolean =>
+  typeof (error as { code?: unknown } | null)?.code === 'string' && (error as { code: string }).code.startsWith('Z_');
 
 /**
  * One read of a data file: its MD5 (of the bytes as listed), the gzip inflated to the end (CRC and
@@ -153,7 +154,11 @@ export async function checkDataFile(file: ListedDataFile, maxLineBytes = MAX_LIN
       lineBytes += chunk.length - start;
       // A line that never ends is refused as soon as it is too long: a gzip bomb is not inflated to its end.
       if (lineBytes > maxLineBytes) tooLong = true;
-      done(tooLong ? new ExportError(`${name}: line ${lines + 1} is longer than ${maxLineBytes} bytes (no item is): ${file.path}`, file.path) : null);
+      done(
+        tooLong
+          ? new ExportError(`${name}: line ${lines + 1} is longer than ${maxLineBytes} bytes (no item is): ${file.path}`, file.path)
+          : null,
+      );
     },
   });
   let size: number;
@@ -175,7 +180,9 @@ export async function checkDataFile(file: ListedDataFile, maxLineBytes = MAX_LIN
   if (lineBytes > 0) lines += 1;
   // A gzip error stopped the read: the file's MD5 is of all of it.
   const md5 = gzipError === undefined ? hash.digest('base64') : await md5Of(file.path);
-  if (md5 !== file.md5Checksum) throw new ExportError(`data file corrupted or truncated (MD5 ${md5}, manifest says ${file.md5Checksum}): ${file.path}`, file.path);
+  if (md5 !== file.md5Checksum)
+    throw new ExportError(`data file corrupted or truncated (MD5 ${md5}, manifest says ${file.md5Checksum}): ${file.path}`, file.path);
   if (gzipError !== undefined) throw new ExportError(`${name}: not a readable gzip file (${oneLine(gzipError)}): ${file.path}`, file.path);
-  if (lines !== file.itemCount) throw new ExportError(`data file holds ${lines} items, manifest-files.json says ${file.itemCount}: ${file.path}`, file.path);
+  if (lines !== file.itemCount)
+    throw new ExportError(`data file holds ${lines} items, manifest-files.json says ${file.itemCount}: ${file.path}`, file.path);
 }

@@ -32,17 +32,30 @@ async function writeExport(keys: KeySchema, items: readonly Item[], partitions =
 }
 
 /** The live audit's report on the same items, and the export audit's, as the CLI prints them. */
-async function both(convention: Convention, items: readonly Item[], storage?: WorkingStorage): Promise<{ live: string; fromExport: string; pulled: number }> {
+async function both(
+  convention: Convention,
+  items: readonly Item[],
+  storage?: WorkingStorage,
+): Promise<{ live: string; fromExport: string; pulled: number }> {
   const engine = new AuditEngine(convention, { trackDeltas: false });
   engine.addItems(items);
   const live = JSON.stringify(engine.report({ table: 'parity', complete: true }));
   const opened = await openExport(await writeExport(convention.keys, items));
   await verifyExport(opened);
-  const result = await duckAudit({ exports: [opened], convention, table: 'parity', dbPath: join(work, `db${n++}.duckdb`), memoryMb: 128, threads: 2, ...(storage ? { storage } : {}) });
+  const result = await duckAudit({
+    exports: [opened],
+    convention,
+    table: 'parity',
+    dbPath: join(work, `db${n++}.duckdb`),
+    memoryMb: 128,
+    threads: 2,
+    ...(storage ? { storage } : {}),
+  });
   return { live, fromExport: JSON.stringify(result.report), pulled: result.pulled };
 }
 
-const preset = (name: PresetName, keys: KeySchema, extra: object = {}): Convention => presetConvention(name, keys, { ...PRESET_DEFAULTS[name], ...extra });
+const preset = (name: PresetName, keys: KeySchema, extra: object = {}): Convention =>
+  presetConvention(name, keys, { ...PRESET_DEFAULTS[name], ...extra });
 
 describe('audit from an export (DuckDB) equals the live audit, byte for byte', { timeout: 30_000 }, () => {
   for (const table of PRESET_TABLES) {
@@ -62,10 +75,15 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     for (let i = 0; i < 40; i++) {
       const email = `user${i}@example.com`;
       // The email locks one character off the convention's template; the value in the sort key for the handles.
-      items.push(layout.account(`a${i}`, { email, username: `u${i}` }), layout.raw(`UNIQ#EMAI#${email}`, 'LOCK'), layout.raw(`UNIQ#HANDLE#u${i}`, `UNIQ#HANDLE#u${i}`));
+      items.push(
+        layout.account(`a${i}`, { email, username: `u${i}` }),
+        layout.raw(`UNIQ#EMAI#${email}`, 'LOCK'),
+        layout.raw(`UNIQ#HANDLE#u${i}`, `UNIQ#HANDLE#u${i}`),
+      );
     }
     // Healthy values never reach the JS engine: their count must come from SQL, or the share would read as everything.
-    for (let i = 0; i < 100; i++) items.push(layout.account(`h${i}`, { email: `h${i}@example.com` }), layout.lock('EMAIL', `h${i}@example.com`));
+    for (let i = 0; i < 100; i++)
+      items.push(layout.account(`h${i}`, { email: `h${i}@example.com` }), layout.lock('EMAIL', `h${i}@example.com`));
     const { live, fromExport } = await both(layout.convention, items);
     expect(fromExport).toBe(live);
     const warnings = (JSON.parse(live) as { warnings: { rule: string; kind: string; counts: { held: number } }[] }).warnings;
@@ -78,9 +96,11 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
   it('ordinary drift beside many healthy values warns neither live nor from the export (the healthy ones count, though never pulled)', async () => {
     const layout = layoutFor('uniq');
     const items: Item[] = [];
-    for (let i = 0; i < 200; i++) items.push(layout.account(`h${i}`, { email: `h${i}@example.com` }), layout.lock('EMAIL', `h${i}@example.com`));
+    for (let i = 0; i < 200; i++)
+      items.push(layout.account(`h${i}`, { email: `h${i}@example.com` }), layout.lock('EMAIL', `h${i}@example.com`));
     // Ten accounts without their lock, and an audit-log item keyed by each of their emails.
-    for (let i = 0; i < 10; i++) items.push(layout.account(`m${i}`, { email: `m${i}@example.com` }), layout.raw(`LOG#m${i}@example.com`, '2026-12-01'));
+    for (let i = 0; i < 10; i++)
+      items.push(layout.account(`m${i}`, { email: `m${i}@example.com` }), layout.raw(`LOG#m${i}@example.com`, '2026-12-01'));
     const { live, fromExport } = await both(layout.convention, items);
     expect(fromExport).toBe(live);
     expect((JSON.parse(fromExport) as { warnings: unknown[] }).warnings).toEqual([]);
@@ -94,8 +114,18 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     const k = opened.files.findIndex((f, i) => i >= 2 && f.itemCount > 0);
     const files = opened.files.map((f, i) => (i === k ? { ...f, itemCount: f.itemCount + 1 } : f));
     for (const storage of ['temp', 'persistent'] as const) {
-      const run = duckAudit({ exports: [{ ...opened, files }], convention, table: 'parity', dbPath: join(work, `db${n++}.duckdb`), memoryMb: 128, threads: 2, storage });
-      await expect(run).rejects.toThrow(`data file holds ${files[k]!.itemCount - 1} items, manifest-files.json says ${files[k]!.itemCount}: ${files[k]!.path}`);
+      const run = duckAudit({
+        exports: [{ ...opened, files }],
+        convention,
+        table: 'parity',
+        dbPath: join(work, `db${n++}.duckdb`),
+        memoryMb: 128,
+        threads: 2,
+        storage,
+      });
+      await expect(run).rejects.toThrow(
+        `data file holds ${files[k]!.itemCount - 1} items, manifest-files.json says ${files[k]!.itemCount}: ${files[k]!.path}`,
+      );
     }
   });
 
@@ -105,7 +135,14 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     const opened = await openExport(await writeExport(convention.keys, table.items));
     // The same items read as if the table's partition key had another name: no item has it.
     const renamed: Convention = { ...convention, keys: { ...convention.keys, hash: { ...convention.keys.hash, name: 'id' } } };
-    const run = duckAudit({ exports: [opened], convention: renamed, table: 'parity', dbPath: join(work, `db${n++}.duckdb`), memoryMb: 128, threads: 2 });
+    const run = duckAudit({
+      exports: [opened],
+      convention: renamed,
+      table: 'parity',
+      dbPath: join(work, `db${n++}.duckdb`),
+      memoryMb: 128,
+      threads: 2,
+    });
     await expect(run).rejects.toThrow(`${table.items.length} of ${table.items.length} exported items have no \`id\` attribute`);
   });
 
@@ -183,8 +220,18 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     ];
     const { live, fromExport } = await both(base, items);
     expect(fromExport).toBe(live);
-    const shared: Convention = { ...base, rules: [...base.rules, { name: 'User.emailLower', attribute: 'email', lockKeys: [{ hash: 'EL#{value}', range: '_unique#' }], normalize: ['lowercase'] }] };
-    const more: Item[] = [...items, { pk: { S: 'EL#a@x' }, sk: { S: '_unique#' } }, { pk: { S: 'User#4' }, sk: { S: 'User#4' }, _type: { S: 'User' }, email: { S: 'A@X' } }];
+    const shared: Convention = {
+      ...base,
+      rules: [
+        ...base.rules,
+        { name: 'User.emailLower', attribute: 'email', lockKeys: [{ hash: 'EL#{value}', range: '_unique#' }], normalize: ['lowercase'] },
+      ],
+    };
+    const more: Item[] = [
+      ...items,
+      { pk: { S: 'EL#a@x' }, sk: { S: '_unique#' } },
+      { pk: { S: 'User#4' }, sk: { S: 'User#4' }, _type: { S: 'User' }, email: { S: 'A@X' } },
+    ];
     const second = await both(shared, more);
     expect(second.fromExport).toBe(second.live);
   });
@@ -225,7 +272,12 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     ];
     const first = await both(ot.convention, items);
     expect(first.fromExport).toBe(first.live);
-    const uniq = layoutFor('uniq', { rules: [{ attribute: 'email', tag: 'EMAIL', scope: 'tenantId', normalize: ['lowercase'] }, { attribute: 'tenantId', tag: 'TENANT' }] });
+    const uniq = layoutFor('uniq', {
+      rules: [
+        { attribute: 'email', tag: 'EMAIL', scope: 'tenantId', normalize: ['lowercase'] },
+        { attribute: 'tenantId', tag: 'TENANT' },
+      ],
+    });
     const second = await both(uniq.convention, [
       uniq.account('a1', { email: 'Ada@X.io', tenantId: 't1' }),
       uniq.raw('UNIQ#EMAIL#t1#ada@x.io', 'LOCK'),
@@ -244,14 +296,29 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
       keys,
       account: { kind: 'attribute-equals', attribute: '_et', value: 'User' },
       rules: [
-        { name: 'EMAIL', attribute: 'email', lockKeys: [{ hash: 'User.email#{value}', range: 'User.email#{value}' }], normalize: ['lowercase'] },
-        { name: 'NICK', attribute: 'nick', lockKeys: [{ hash: 'LOCKS', range: 'NICK#{org}#{value}' }], normalize: [], scope: { org: 'orgId' } },
+        {
+          name: 'EMAIL',
+          attribute: 'email',
+          lockKeys: [{ hash: 'User.email#{value}', range: 'User.email#{value}' }],
+          normalize: ['lowercase'],
+        },
+        {
+          name: 'NICK',
+          attribute: 'nick',
+          lockKeys: [{ hash: 'LOCKS', range: 'NICK#{org}#{value}' }],
+          normalize: [],
+          scope: { org: 'orgId' },
+        },
         { name: 'PHONE', attribute: 'phone', lockKeys: [{ hash: '{value}', range: 'PHONE_LOCK' }], normalize: [] },
       ],
       lockPrefixes: [],
     };
     const k = (pk: string, sk: string): Item => ({ PK: S(pk), SK: S(sk) });
-    const user = (id: string, attrs: Record<string, string>): Item => ({ ...k(`User#${id}`, `User#${id}`), _et: S('User'), ...Object.fromEntries(Object.entries(attrs).map(([a, v]) => [a, S(v)])) });
+    const user = (id: string, attrs: Record<string, string>): Item => ({
+      ...k(`User#${id}`, `User#${id}`),
+      _et: S('User'),
+      ...Object.fromEntries(Object.entries(attrs).map(([a, v]) => [a, S(v)])),
+    });
     const items: Item[] = [
       user('1', { email: 'Ada@X.io', nick: 'ada', orgId: 'acme', phone: '+1' }),
       k('User.email#ada@x.io', 'User.email#ada@x.io'),
@@ -268,7 +335,9 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     ];
     const run = await both(convention, items);
     expect(run.fromExport).toBe(run.live);
-    const problems = (JSON.parse(run.live) as { problems: { kind: string; rule?: string; value: string }[] }).problems.map((p) => `${p.kind} ${p.rule ?? '-'} ${p.value}`);
+    const problems = (JSON.parse(run.live) as { problems: { kind: string; rule?: string; value: string }[] }).problems.map(
+      (p) => `${p.kind} ${p.rule ?? '-'} ${p.value}`,
+    );
     expect(problems.sort()).toEqual(
       [
         'orphan-lock EMAIL gone@x.io',
@@ -296,9 +365,26 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     ]);
     expect(first.fromExport).toBe(first.live);
     const edb = layoutFor('electrodb', { service: 'MI6', accountEntity: 'agent', rules: [{ attribute: 'email' }] });
-    const agent: Item = { pk: S('$mi6#designation_00'), sk: S('$agent_1#id_7'), email: S('James.Bond@MI6.gov'), __edb_e__: S('agent'), __edb_v__: S('1') };
-    const lonely: Item = { pk: S('$mi6#designation_01'), sk: S('$agent_1#id_8'), email: S('M@MI6.gov'), __edb_e__: S('agent'), __edb_v__: S('1') };
-    const second = await both(edb.convention, [agent, lonely, edb.lock('agent.email', 'james.bond@mi6.gov'), edb.lock('agent.email', 'q@mi6.gov')]);
+    const agent: Item = {
+      pk: S('$mi6#designation_00'),
+      sk: S('$agent_1#id_7'),
+      email: S('James.Bond@MI6.gov'),
+      __edb_e__: S('agent'),
+      __edb_v__: S('1'),
+    };
+    const lonely: Item = {
+      pk: S('$mi6#designation_01'),
+      sk: S('$agent_1#id_8'),
+      email: S('M@MI6.gov'),
+      __edb_e__: S('agent'),
+      __edb_v__: S('1'),
+    };
+    const second = await both(edb.convention, [
+      agent,
+      lonely,
+      edb.lock('agent.email', 'james.bond@mi6.gov'),
+      edb.lock('agent.email', 'q@mi6.gov'),
+    ]);
     expect(second.fromExport).toBe(second.live);
   });
 });
@@ -308,15 +394,34 @@ describe('data file paths are read literally, never as glob patterns', { timeout
     const convention = preset('uniq', PRESET_KEYS.uniq);
     const acct = (id: string, email: string): Item => ({ PK: S(`ACCT#${id}`), SK: S('PROFILE'), email: S(email), username: S(id) });
     const lock = (rule: string, v: string): Item => ({ PK: S(`UNIQ#${rule}#${v}`), SK: S('LOCK') });
-    const clean = [acct('u1', 'a@x.io'), lock('EMAIL', 'a@x.io'), lock('HANDLE', 'u1'), acct('u2', 'b@x.io'), lock('EMAIL', 'b@x.io'), lock('HANDLE', 'u2')];
+    const clean = [
+      acct('u1', 'a@x.io'),
+      lock('EMAIL', 'a@x.io'),
+      lock('HANDLE', 'u1'),
+      acct('u2', 'b@x.io'),
+      lock('EMAIL', 'b@x.io'),
+      lock('HANDLE', 'u2'),
+    ];
     const base = join(work, `glob${n++}`);
-    const writer = new ExportWriter({ out: join(base, 'users[1]'), keys: convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/users', partitions: 1 });
+    const writer = new ExportWriter({
+      out: join(base, 'users[1]'),
+      keys: convention.keys,
+      tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/users',
+      partitions: 1,
+    });
     await writer.start();
     await writer.add(clean);
     const written = await writer.finish();
     // The sibling the pattern users[1] matches: same layout and count, a duplicate and an orphan in it.
     await cp(join(base, 'users[1]'), join(base, 'users1'), { recursive: true });
-    const other = [acct('u1', 'a@x.io'), lock('EMAIL', 'a@x.io'), lock('HANDLE', 'u1'), acct('u2', 'a@x.io'), lock('EMAIL', 'zzz@x.io'), lock('HANDLE', 'u2')];
+    const other = [
+      acct('u1', 'a@x.io'),
+      lock('EMAIL', 'a@x.io'),
+      lock('HANDLE', 'u1'),
+      acct('u2', 'a@x.io'),
+      lock('EMAIL', 'zzz@x.io'),
+      lock('HANDLE', 'u2'),
+    ];
     await writeFile(join(base, 'users1', written.files[0]!.dataFileS3Key), gzipSync(`${other.map((i) => exportLine(i)).join('\n')}\n`));
     const opened = await openExport(join(base, 'users[1]'));
     await verifyExport(opened);

@@ -14,7 +14,21 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { AuditReport, GroupRow } from '../../../shared/audit/types';
 import { ruleNormalizer } from '../../../shared/conventions/parse';
 import type { Convention } from '../../../shared/model';
-import { auditSteps, closureSql, COUNTS_SQL, DUCKDB_DIALECT, heldOf, heldSql, itemColumnNames, itemColumns, itemStructFields, NORM_MAP_SQL, normTodoSql, pulledSql, sqlString } from './convention-sql';
+import {
+  auditSteps,
+  closureSql,
+  COUNTS_SQL,
+  DUCKDB_DIALECT,
+  heldOf,
+  heldSql,
+  itemColumnNames,
+  itemColumns,
+  itemStructFields,
+  NORM_MAP_SQL,
+  normTodoSql,
+  pulledSql,
+  sqlString,
+} from './convention-sql';
 import { reportFromPulled, type SqlCounts } from './pulled-report';
 import { checkExportChain } from './export-chain';
 import { ExportError, type OpenedExport } from './read-export';
@@ -102,7 +116,11 @@ async function dataFiles(opened: OpenedExport, linkDir: string): Promise<DataFil
 }
 
 async function literalLink(path: string, linkDir: string): Promise<string> {
-  const refuse = (why: string): ExportError => new ExportError(`${path}: DuckDB would read this path as a pattern (it contains one of * ? [ ] { }) and ${why}; move or rename the export's folder`, path);
+  const refuse = (why: string): ExportError =>
+    new ExportError(
+      `${path}: DuckDB would read this path as a pattern (it contains one of * ? [ ] { }) and ${why}; move or rename the export's folder`,
+      path,
+    );
   if (GLOB_CHARACTERS.test(linkDir)) throw refuse(`the working folder ${linkDir} has such characters too`);
   await mkdir(linkDir, { recursive: true });
   const link = join(linkDir, `${randomUUID()}.json.gz`);
@@ -134,7 +152,10 @@ const FILE_INDEX = 'CAST(file_index AS INTEGER) + 1';
 
 /** Checks each file's line count against its manifest line: a file that reads short is never audited. */
 async function checkCounts(conn: DuckDBConnection, table: string, opened: OpenedExport, files: readonly DataFile[]): Promise<number> {
-  const rows = (await conn.runAndReadAll(`SELECT src, count(*) AS n FROM ${table} GROUP BY src`)).getRowObjectsJson() as { src: string | number | null; n: string | number }[];
+  const rows = (await conn.runAndReadAll(`SELECT src, count(*) AS n FROM ${table} GROUP BY src`)).getRowObjectsJson() as {
+    src: string | number | null;
+    n: string | number;
+  }[];
   const counted = new Map(rows.map((r) => [files[Number(r.src) - 1]?.path, Number(r.n)]));
   let total = 0;
   for (const f of opened.files) {
@@ -153,11 +174,15 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp
   const all = structType(itemStructFields(convention));
   const cols = itemColumns(convention, 'Item').join(', ');
   const files = await dataFiles(full, linkDir(options));
-  const empty = `SELECT CAST(NULL AS INTEGER) AS src, ${itemColumnNames(convention).map((c) => `CAST(NULL AS VARCHAR) AS ${c}`).join(', ')} WHERE FALSE`;
+  const empty = `SELECT CAST(NULL AS INTEGER) AS src, ${itemColumnNames(convention)
+    .map((c) => `CAST(NULL AS VARCHAR) AS ${c}`)
+    .join(', ')} WHERE FALSE`;
   const load = files.length ? `(SELECT ${FILE_INDEX} AS src, ${cols} FROM ${readJson(files, { Item: all })})` : `(${empty})`;
   if (incrementals.length === 0) {
     // Loading and classifying in one pass: cls0 is the only copy of the items; rowid is the item id.
-    await conn.run(`CREATE ${temp}TABLE cls0 AS ${auditSteps(convention, DUCKDB_DIALECT, load, ['src', ...itemColumnNames(convention)])[0]!.select}`);
+    await conn.run(
+      `CREATE ${temp}TABLE cls0 AS ${auditSteps(convention, DUCKDB_DIALECT, load, ['src', ...itemColumnNames(convention)])[0]!.select}`,
+    );
     await conn.run(`CREATE ${temp}VIEW cls AS SELECT rowid AS id, * FROM cls0`);
     await conn.run(`CREATE ${temp}VIEW items AS SELECT * FROM cls`);
     return { lines: await checkCounts(conn, 'cls0', full, files), classified: true };
@@ -171,7 +196,11 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp
     const incCols = itemColumns(convention, 'NewImage', 'Keys').join(', ');
     const body = incFiles.length
       ? `SELECT ${FILE_INDEX} AS src, ${k} AS seq, TRY_CAST(Metadata.WriteTimestampMicros.N AS BIGINT) AS ts, NewImage IS NOT NULL AS present, ${incCols} FROM ${readJson(incFiles, { Metadata: 'STRUCT(WriteTimestampMicros STRUCT(N VARCHAR))', Keys: keysType, NewImage: all })}`
-      : `SELECT * FROM (SELECT CAST(NULL AS INTEGER) AS src, 0 AS seq, CAST(NULL AS BIGINT) AS ts, FALSE AS present, ${itemColumnNames(convention).map((c) => `CAST(NULL AS VARCHAR) AS ${c}`).join(', ')}) WHERE FALSE`;
+      : `SELECT * FROM (SELECT CAST(NULL AS INTEGER) AS src, 0 AS seq, CAST(NULL AS BIGINT) AS ts, FALSE AS present, ${itemColumnNames(
+          convention,
+        )
+          .map((c) => `CAST(NULL AS VARCHAR) AS ${c}`)
+          .join(', ')}) WHERE FALSE`;
     await conn.run(`CREATE ${temp}TABLE inc${k} AS ${body}`);
     lines += await checkCounts(conn, `inc${k}`, inc, incFiles);
     parts.push(`SELECT * FROM inc${k}`);
@@ -179,7 +208,9 @@ async function loadItems(conn: DuckDBConnection, options: DuckAuditOptions, temp
   const keyCols = ['h_s', 'h_n', 'h_b', 'r_s', 'r_n', 'r_b'];
   const valueCols = itemColumnNames(convention);
   // The last write of each key wins: later export first, then the later write within it.
-  await conn.run(`CREATE ${temp}TABLE latest AS SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY ${keyCols.join(', ')} ORDER BY seq DESC, ts DESC NULLS LAST) AS rn FROM (${parts.join(' UNION ALL ')}) u) l WHERE rn = 1`);
+  await conn.run(
+    `CREATE ${temp}TABLE latest AS SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY ${keyCols.join(', ')} ORDER BY seq DESC, ts DESC NULLS LAST) AS rn FROM (${parts.join(' UNION ALL ')}) u) l WHERE rn = 1`,
+  );
   const sameKey = keyCols.map((c) => `l.${c} IS NOT DISTINCT FROM f.${c}`).join(' AND ');
   await conn.run(`CREATE ${temp}TABLE merged AS SELECT ${valueCols.join(', ')} FROM raw0 f WHERE NOT EXISTS (SELECT 1 FROM latest l WHERE ${sameKey})
     UNION ALL SELECT ${valueCols.join(', ')} FROM latest WHERE present`);
@@ -219,7 +250,9 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
         await conn.run(`CREATE OR REPLACE ${temp}TABLE pull AS ${pull.select}`);
       }
     }
-    const countRow = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as unknown as SqlCounts & { readonly nokey?: string | number | null };
+    const countRow = (await conn.runAndReadAll(COUNTS_SQL)).getRowObjectsJson()[0] as unknown as SqlCounts & {
+      readonly nokey?: string | number | null;
+    };
     const held = heldOf(convention, (await conn.runAndReadAll(heldSql(convention))).getRowObjectsJson()[0] ?? {});
     const counts = held ? { ...countRow, held } : countRow;
     // Every exported item has its table's partition key: items without one mean the key schema given
@@ -233,7 +266,9 @@ export async function duckAudit(options: DuckAuditOptions): Promise<DuckAuditRes
     }
     options.onStep?.('report');
     const result = await conn.stream(pulledSql(convention, DUCKDB_DIALECT));
-    const { report, pulled, rows } = await reportFromPulled(convention, options.table, counts, result.yieldRowObjectJson(), { rows: options.rows === true });
+    const { report, pulled, rows } = await reportFromPulled(convention, options.table, counts, result.yieldRowObjectJson(), {
+      rows: options.rows === true,
+    });
     return { report, linesRead, pulled, ...(rows ? { rows } : {}) };
   } finally {
     conn.closeSync();

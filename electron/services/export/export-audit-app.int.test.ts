@@ -37,7 +37,8 @@ let app: ComposedApp;
 let connectionId = '';
 
 type Answer<T> = { ok: true; value: T } | { ok: false; error: { kind: string; message: string; field?: string } };
-const call = async <T>(method: string, args: Record<string, unknown>): Promise<Answer<T>> => (await app.dispatch(method, args, 'http', trusted)) as Answer<T>;
+const call = async <T>(method: string, args: Record<string, unknown>): Promise<Answer<T>> =>
+  (await app.dispatch(method, args, 'http', trusted)) as Answer<T>;
 
 /** Subscribes (getting the replay) and resolves at `done` with the rows as a subscriber holds them. */
 function finished(runId: string): Promise<{ rows: GroupRow[]; done: Extract<AuditEvent, { type: 'done' }>; steps: string[] }> {
@@ -65,7 +66,12 @@ function finished(runId: string): Promise<{ rows: GroupRow[]; done: Extract<Audi
 }
 
 async function started(method: 'audit.start' | 'audit.startExport', args: Record<string, unknown>): Promise<string> {
-  const answer = await call<{ runId: string; source?: { exportTime: string } }>(method, { connectionId, table, convention: layout.convention, ...args });
+  const answer = await call<{ runId: string; source?: { exportTime: string } }>(method, {
+    connectionId,
+    table,
+    convention: layout.convention,
+    ...args,
+  });
   if (!answer.ok) throw new Error(answer.error.message);
   return answer.value.runId;
 }
@@ -92,9 +98,23 @@ beforeAll(async () => {
     // Two missing locks; one is claimed after the export.
     layout.account('a4', { email: 'dan@example.com', username: 'dan' }),
   ]);
-  exported = (await exportTable({ client: admin, table, keys: layout.convention.keys, tableArn: tableArnFor(table, 'us-east-1'), out: join(work, 'export'), partitions: 3 })).dir;
+  exported = (
+    await exportTable({
+      client: admin,
+      table,
+      keys: layout.convention.keys,
+      tableArn: tableArnFor(table, 'us-east-1'),
+      out: join(work, 'export'),
+      partitions: 3,
+    })
+  ).dir;
   // s3rver accepts its own keys only; the endpoint connection signs with the environment's (DynamoDB Local runs -sharedDb).
-  app = composeApp({ mode: 'browser', version: 'export-app', env: { LOCKSMITH_DATA_DIR: join(work, 'data'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' }, log: quiet });
+  app = composeApp({
+    mode: 'browser',
+    version: 'export-app',
+    env: { LOCKSMITH_DATA_DIR: join(work, 'data'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' },
+    log: quiet,
+  });
   const added = await call<{ id: string }>('connections.addEndpoint', { endpoint, region: 'us-east-1' });
   if (!added.ok) throw new Error(added.error.message);
   connectionId = added.value.id;
@@ -110,15 +130,27 @@ describe('audit.startExport', () => {
   it("shows the live audit's problem groups and report, labelled with the export, then confirms against the live table", async () => {
     const liveRun = await started('audit.start', {});
     const live = await finished(liveRun);
-    const answer = await call<{ runId: string; source: { exportArn: string; exportTime: string; itemCount: number } }>('audit.startExport', { connectionId, table, convention: layout.convention, path: exported });
+    const answer = await call<{ runId: string; source: { exportArn: string; exportTime: string; itemCount: number } }>(
+      'audit.startExport',
+      { connectionId, table, convention: layout.convention, path: exported },
+    );
     if (!answer.ok) throw new Error(answer.error.message);
     expect(answer.value.source).toMatchObject({ kind: 'export', itemCount: 10 });
     expect(answer.value.source.exportArn).toContain(`table/${table}/export/`);
     const fromExport = await finished(answer.value.runId);
     expect(fromExport.done.complete).toBe(true);
-    expect(fromExport.steps).toEqual(expect.arrayContaining([expect.stringMatching(/^verify/), expect.stringMatching(/^load/), expect.stringMatching(/^check /), 'done']));
+    expect(fromExport.steps).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^verify/), expect.stringMatching(/^load/), expect.stringMatching(/^check /), 'done']),
+    );
     // The same problem groups, each with the same problems (healthy accounts are not pulled out of DuckDB).
-    const summary = (rows: GroupRow[]) => rows.map((r) => [r.id, r.kind, r.kind === 'account' ? [r.problems, r.locks.filter((l) => l.status !== 'ok').map((l) => `${l.rule}:${l.value}:${l.status}`)] : r.value]);
+    const summary = (rows: GroupRow[]) =>
+      rows.map((r) => [
+        r.id,
+        r.kind,
+        r.kind === 'account'
+          ? [r.problems, r.locks.filter((l) => l.status !== 'ok').map((l) => `${l.rule}:${l.value}:${l.status}`)]
+          : r.value,
+      ]);
     expect(summary(fromExport.rows)).toEqual(summary(live.rows.filter(isProblemRow)));
     expect(fromExport.rows.length).toBeGreaterThan(0);
     const { source, ...report } = await reportOf(answer.value.runId);
@@ -134,30 +166,50 @@ describe('audit.startExport', () => {
     await admin.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'UNIQ#HANDLE#ghost' }, SK: { S: 'LOCK' } } }));
     await putItems(admin, table, [layout.lock('HANDLE', 'dan')]);
     // Two confirmations at once: the second is refused while the first reads (it would drop the first's stale findings).
-    const both = await Promise.all([1, 2].map(() => call<{ confirmed: number; stale: number }>('audit.confirmExport', { connectionId, table, runId: answer.value.runId })));
+    const both = await Promise.all(
+      [1, 2].map(() =>
+        call<{ confirmed: number; stale: number }>('audit.confirmExport', { connectionId, table, runId: answer.value.runId }),
+      ),
+    );
     // Either may reach the run first (each describes the table before); under load the first may even
     // finish before the second arrives, which then re-reads the same findings. Never a third answer.
     const confirmed = both.find((a) => a.ok);
     expect(confirmed).toEqual({ ok: true, value: { confirmed: report.problems.length - 2, stale: 2 } });
     for (const other of both.filter((a) => a !== confirmed)) {
       if (other.ok) expect(other.value.confirmed).toBe(report.problems.length - 2);
-      else expect(other).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringContaining('being confirmed already') } });
+      else
+        expect(other).toMatchObject({
+          ok: false,
+          error: { kind: 'conflict', message: expect.stringContaining('being confirmed already') },
+        });
     }
     const after = await finished(answer.value.runId);
-    expect(after.rows.map((r) => r.id)).toEqual(fromExport.rows.map((r) => r.id).filter((id) => id !== JSON.stringify(['UNIQ#HANDLE#ghost', 'LOCK'])));
+    expect(after.rows.map((r) => r.id)).toEqual(
+      fromExport.rows.map((r) => r.id).filter((id) => id !== JSON.stringify(['UNIQ#HANDLE#ghost', 'LOCK'])),
+    );
     // The rows are re-derived from the live items: what a live audit now shows of these groups.
     const liveNow = await finished(await started('audit.start', {}));
     expect(summary(after.rows)).toEqual(summary(liveNow.rows.filter(isProblemRow)));
     expect(after.done.counts.summary['orphan-lock']).toBe(report.summary['orphan-lock'] - 1);
     const final = await reportOf(answer.value.runId);
-    expect(final.stale).toEqual([expect.objectContaining({ kind: 'orphan-lock', value: 'ghost' }), expect.objectContaining({ kind: 'missing-lock', value: 'dan' })]);
+    expect(final.stale).toEqual([
+      expect.objectContaining({ kind: 'orphan-lock', value: 'ghost' }),
+      expect.objectContaining({ kind: 'missing-lock', value: 'dan' }),
+    ]);
     const planned = await call<{ actionCount: number }>('repair.plan', { connectionId, table, runId: answer.value.runId });
     expect(planned.ok).toBe(true);
   });
 
   it('refuses a damaged export naming the file, ends the run incomplete naming it when verification finds it, and ends incomplete when cancelled', async () => {
     const damaged = join(work, 'damaged');
-    const written = await exportTable({ client: admin, table, keys: layout.convention.keys, tableArn: tableArnFor(table, 'us-east-1'), out: damaged, partitions: 2 });
+    const written = await exportTable({
+      client: admin,
+      table,
+      keys: layout.convention.keys,
+      tableArn: tableArnFor(table, 'us-east-1'),
+      out: damaged,
+      partitions: 2,
+    });
     const file = (await openExport(written.dir)).files.find((f) => f.itemCount > 0)!;
     const name = file.path.split('/').pop()!;
     const bytes = await readFile(file.path);
@@ -180,41 +232,96 @@ describe('audit.startExport', () => {
   });
 
   it('refuses what it must not read: a relative path, "..", s3:// without an S3 endpoint on a local connection', async () => {
-    for (const path of ['exports/accounts', '/tmp/../etc', 'file:///etc', 's3://x', ...(process.platform === 'win32' ? [] : ['C:/exports'])]) {
+    for (const path of [
+      'exports/accounts',
+      '/tmp/../etc',
+      'file:///etc',
+      's3://x',
+      ...(process.platform === 'win32' ? [] : ['C:/exports']),
+    ]) {
       expect(await call('audit.startExport', { connectionId, table, path })).toMatchObject({ ok: false, error: { kind: 'validation' } });
     }
-    expect(await call('audit.startExport', { connectionId, table, path: 's3://exports/team' })).toMatchObject({ ok: false, error: { kind: 'validation', field: 's3Endpoint' } });
-    expect(await call('audit.startExport', { connectionId, table, path: exported, s3Endpoint: 'http://127.0.0.1:1' })).toMatchObject({ ok: false, error: { kind: 'validation', field: 's3Endpoint' } });
+    expect(await call('audit.startExport', { connectionId, table, path: 's3://exports/team' })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', field: 's3Endpoint' },
+    });
+    expect(await call('audit.startExport', { connectionId, table, path: exported, s3Endpoint: 'http://127.0.0.1:1' })).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', field: 's3Endpoint' },
+    });
     const missing = await call('audit.startExport', { connectionId, table, path: join(work, 'nothing-here') });
     expect(missing).toMatchObject({ ok: false, error: { kind: 'validation', field: 'path' } });
     // The page chooses the S3 endpoint: requests signed with the connection's keys go to this machine only.
-    const remote = await call('audit.startExport', { connectionId, table, path: 's3://exports/team', s3Endpoint: 'http://203.0.113.7:9000' });
-    expect(remote).toMatchObject({ ok: false, error: { kind: 'validation', field: 's3Endpoint', message: expect.stringContaining('this machine') } });
+    const remote = await call('audit.startExport', {
+      connectionId,
+      table,
+      path: 's3://exports/team',
+      s3Endpoint: 'http://203.0.113.7:9000',
+    });
+    expect(remote).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', field: 's3Endpoint', message: expect.stringContaining('this machine') },
+    });
   });
 
-  it("refuses an export of another table, and a convention whose locks live in another table (the export holds none of them)", async () => {
-    const other = await exportTable({ client: admin, table, keys: layout.convention.keys, tableArn: tableArnFor('someone-else', 'us-east-1'), out: join(work, 'other-export'), partitions: 1 });
+  it('refuses an export of another table, and a convention whose locks live in another table (the export holds none of them)', async () => {
+    const other = await exportTable({
+      client: admin,
+      table,
+      keys: layout.convention.keys,
+      tableArn: tableArnFor('someone-else', 'us-east-1'),
+      out: join(work, 'other-export'),
+      partitions: 1,
+    });
     const wrongTable = await call('audit.startExport', { connectionId, table, path: other.dir });
-    expect(wrongTable).toMatchObject({ ok: false, error: { kind: 'validation', field: 'path', message: expect.stringContaining('this export is of table someone-else') } });
-    const apart = await call('audit.startExport', { connectionId, table, path: exported, convention: { ...layout.convention, lockTable: `${table}_locks` } });
-    expect(apart).toMatchObject({ ok: false, error: { kind: 'validation', field: 'convention', message: expect.stringContaining('keeps its locks in another table') } });
+    expect(wrongTable).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', field: 'path', message: expect.stringContaining('this export is of table someone-else') },
+    });
+    const apart = await call('audit.startExport', {
+      connectionId,
+      table,
+      path: exported,
+      convention: { ...layout.convention, lockTable: `${table}_locks` },
+    });
+    expect(apart).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', field: 'convention', message: expect.stringContaining('keeps its locks in another table') },
+    });
   });
 
   it('reads an s3:// export through an S3-compatible endpoint (s3rver) and shows what the local copy shows', async () => {
     const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(work, 's3') });
     const { port } = await server.run();
     const s3Endpoint = `http://127.0.0.1:${port}`;
-    const s3 = new S3Client({ endpoint: s3Endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const s3 = new S3Client({
+      endpoint: s3Endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
     try {
       await s3.send(new CreateBucketCommand({ Bucket: 'exports' }));
       const root = join(work, 'export');
-      const walk = async (dir: string): Promise<string[]> => (await Promise.all((await readdir(dir, { withFileTypes: true })).map((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])))).flat();
-      for (const path of await walk(root)) await s3.send(new PutObjectCommand({ Bucket: 'exports', Key: `team/${relative(root, path)}`, Body: await readFile(path) }));
+      const walk = async (dir: string): Promise<string[]> =>
+        (
+          await Promise.all(
+            (await readdir(dir, { withFileTypes: true })).map((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])),
+          )
+        ).flat();
+      for (const path of await walk(root))
+        await s3.send(new PutObjectCommand({ Bucket: 'exports', Key: `team/${relative(root, path)}`, Body: await readFile(path) }));
       const local = await finished(await started('audit.startExport', { path: exported }));
       // The connection's own credentials sign the S3 requests: this one signs with the environment's keys.
-      const signed = await call<{ id: string }>('connections.addEndpoint', { endpoint, region: 'us-east-1', credentials: { source: 'env' } });
+      const signed = await call<{ id: string }>('connections.addEndpoint', {
+        endpoint,
+        region: 'us-east-1',
+        credentials: { source: 'env' },
+      });
       if (!signed.ok) throw new Error(signed.error.message);
-      const remote = await finished(await started('audit.startExport', { connectionId: signed.value.id, path: 's3://exports/team', s3Endpoint }));
+      const remote = await finished(
+        await started('audit.startExport', { connectionId: signed.value.id, path: 's3://exports/team', s3Endpoint }),
+      );
       expect(remote.done.complete).toBe(true);
       expect(remote.steps.some((s) => s.startsWith('download '))).toBe(true);
       expect(remote.rows).toEqual(local.rows);

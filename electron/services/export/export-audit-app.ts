@@ -65,15 +65,39 @@ const DEFAULT_MEMORY_MB = 512;
  * the page chooses that address, so nothing but this machine ever receives a signed request.
  */
 function s3Source(ctx: ConnectionContext, args: StartExportArgs, env?: NodeJS.ProcessEnv): Result<(() => Promise<S3Client>) | undefined> {
-  if (!args.path.startsWith('s3://')) return args.s3Endpoint ? err('validation', 's3Endpoint is for s3:// paths only', { field: 's3Endpoint' }) : ok(undefined);
+  if (!args.path.startsWith('s3://'))
+    return args.s3Endpoint ? err('validation', 's3Endpoint is for s3:// paths only', { field: 's3Endpoint' }) : ok(undefined);
   const { target } = ctx;
   const toAws = target.endpoint === undefined || endpointTrust(target.endpoint) === 'aws';
-  if (toAws && args.s3Endpoint) return err('validation', `${ctx.label} reads s3:// exports from AWS S3 with its own credentials; s3Endpoint is for DynamoDB Local connections`, { field: 's3Endpoint' });
+  if (toAws && args.s3Endpoint)
+    return err(
+      'validation',
+      `${ctx.label} reads s3:// exports from AWS S3 with its own credentials; s3Endpoint is for DynamoDB Local connections`,
+      { field: 's3Endpoint' },
+    );
   if (!toAws) {
-    if (endpointTrust(target.endpoint!) !== 'loopback') return err('validation', `${ctx.label} is neither AWS nor this machine: copy the export to a local folder and audit that`, { field: 'path' });
-    if (!args.s3Endpoint) return err('validation', `${ctx.label} is a local endpoint, not AWS: give the S3-compatible endpoint the export is on (s3Endpoint), or a local folder`, { field: 's3Endpoint' });
-    if (endpointTrust(args.s3Endpoint) !== 'loopback') return err('validation', `s3Endpoint must be on this machine (localhost, 127.0.0.1, ::1): requests to it are signed with the connection's keys; copy the export to a local folder instead`, { field: 's3Endpoint' });
-    if (target.profile !== undefined) return err('validation', `${ctx.label} signs with the AWS profile ${target.profile}: its keys are not sent to another S3 endpoint; copy the export to a local folder instead`, { field: 's3Endpoint' });
+    if (endpointTrust(target.endpoint!) !== 'loopback')
+      return err('validation', `${ctx.label} is neither AWS nor this machine: copy the export to a local folder and audit that`, {
+        field: 'path',
+      });
+    if (!args.s3Endpoint)
+      return err(
+        'validation',
+        `${ctx.label} is a local endpoint, not AWS: give the S3-compatible endpoint the export is on (s3Endpoint), or a local folder`,
+        { field: 's3Endpoint' },
+      );
+    if (endpointTrust(args.s3Endpoint) !== 'loopback')
+      return err(
+        'validation',
+        `s3Endpoint must be on this machine (localhost, 127.0.0.1, ::1): requests to it are signed with the connection's keys; copy the export to a local folder instead`,
+        { field: 's3Endpoint' },
+      );
+    if (target.profile !== undefined)
+      return err(
+        'validation',
+        `${ctx.label} signs with the AWS profile ${target.profile}: its keys are not sent to another S3 endpoint; copy the export to a local folder instead`,
+        { field: 's3Endpoint' },
+      );
   }
   // AWS S3 where the connection's own profile says (never another profile's or a non-AWS endpoint).
   const aws = args.s3Endpoint ? ok(undefined) : awsDataEndpoint('s3', target.profile, env ?? process.env);
@@ -81,21 +105,48 @@ function s3Source(ctx: ConnectionContext, args: StartExportArgs, env?: NodeJS.Pr
   return ok(async () => {
     const { S3Client } = await import('@aws-sdk/client-s3');
     return args.s3Endpoint
-      ? new S3Client({ endpoint: args.s3Endpoint, region: target.region, forcePathStyle: true, credentials: target.credentials ?? endpointCredentials(env), ignoreConfiguredEndpointUrls: true })
-      : new S3Client({ region: target.region, ...(target.credentials ? { credentials: target.credentials } : {}), ...(aws.value ? { endpoint: aws.value } : {}), ignoreConfiguredEndpointUrls: true });
+      ? new S3Client({
+          endpoint: args.s3Endpoint,
+          region: target.region,
+          forcePathStyle: true,
+          credentials: target.credentials ?? endpointCredentials(env),
+          ignoreConfiguredEndpointUrls: true,
+        })
+      : new S3Client({
+          region: target.region,
+          ...(target.credentials ? { credentials: target.credentials } : {}),
+          ...(aws.value ? { endpoint: aws.value } : {}),
+          ignoreConfiguredEndpointUrls: true,
+        });
   });
 }
 
 /** The key schema: the live table's when it can be described, else inferred from the export's items (with the convention's preset). */
-async function keysFor(ctx: ConnectionContext, table: string, sample: Parameters<typeof inferKeys>[0], convention: Convention | undefined): Promise<Result<KeySchema>> {
+async function keysFor(
+  ctx: ConnectionContext,
+  table: string,
+  sample: Parameters<typeof inferKeys>[0],
+  convention: Convention | undefined,
+): Promise<Result<KeySchema>> {
   const described = await describeTable(ctx.client, table, { local: ctx.local });
   if (described.ok) return ok(described.value.keys);
   const inferred = inferKeys(sample, convention && convention.preset !== 'custom' ? convention.preset : undefined);
-  return inferred ? ok(inferred.keys) : err('validation', `${table} cannot be described (${described.error.message}) and the export's items do not say its key schema: choose a convention`, { field: 'convention' });
+  return inferred
+    ? ok(inferred.keys)
+    : err(
+        'validation',
+        `${table} cannot be described (${described.error.message}) and the export's items do not say its key schema: choose a convention`,
+        { field: 'convention' },
+      );
 }
 
 /** The app's convention policy on the export: given (checked against the keys), else saved, else detected from the export's sample. */
-async function chooseConvention(given: Convention | undefined, saved: () => Promise<Convention | undefined>, keys: KeySchema, sample: Parameters<typeof detectConvention>[1]): Promise<Result<Convention>> {
+async function chooseConvention(
+  given: Convention | undefined,
+  saved: () => Promise<Convention | undefined>,
+  keys: KeySchema,
+  sample: Parameters<typeof detectConvention>[1],
+): Promise<Result<Convention>> {
   if (given) {
     const checked = checkKeysFit(given, keys);
     return checked.ok ? checked : err('validation', `convention: ${checked.error.message}`, { field: 'convention' });
@@ -103,12 +154,26 @@ async function chooseConvention(given: Convention | undefined, saved: () => Prom
   const kept = await saved();
   if (kept) return ok(kept);
   const detected = detectConvention(keys, sample);
-  return detected.ok ? ok(detected.value.convention) : err('validation', `no convention detected in the export's items: ${detected.error.message}`, { field: 'convention' });
+  return detected.ok
+    ? ok(detected.value.convention)
+    : err('validation', `no convention detected in the export's items: ${detected.error.message}`, { field: 'convention' });
 }
 
 /** The report of a run that did not finish: nothing from it is shown as complete (it still says it was of an export). */
 function incompleteReport(table: string, convention: Convention, reason: string, source: ExportSource): ExportAuditReport {
-  return { table, complete: false, reason, convention, scanned: 0, accounts: 0, locks: 0, summary: emptySummary(), problems: [], warnings: [], source };
+  return {
+    table,
+    complete: false,
+    reason,
+    convention,
+    scanned: 0,
+    accounts: 0,
+    locks: 0,
+    summary: emptySummary(),
+    problems: [],
+    warnings: [],
+    source,
+  };
 }
 
 /**
@@ -116,7 +181,11 @@ function incompleteReport(table: string, convention: Convention, reason: string,
  * and the convention, then runs the rest in the background as an audit run. A bad path or manifest
  * is a `validation` error naming the file; a bad data file later ends the run incomplete, naming it.
  */
-export async function startExportAudit(ctx: ConnectionContext, stores: ExportAuditStores, args: StartExportArgs): Promise<Result<AuditStarted>> {
+export async function startExportAudit(
+  ctx: ConnectionContext,
+  stores: ExportAuditStores,
+  args: StartExportArgs,
+): Promise<Result<AuditStarted>> {
   const s3 = s3Source(ctx, args, stores.env);
   if (!s3.ok) return s3;
   const cache = join(stores.dataDir, 'cache');
@@ -149,7 +218,11 @@ export async function startExportAudit(ctx: ConnectionContext, stores: ExportAud
   const { summary } = full;
   const source: ExportSource = { kind: 'export', exportArn: summary.exportArn, exportTime: summary.exportTime, itemsRead: 0 };
   void runInBackground(stores.runs, runId, run, { args, convention, cache, client, local, source });
-  return ok({ runId, convention, source: { kind: 'export', exportArn: summary.exportArn, exportTime: summary.exportTime, itemCount: summary.itemCount } });
+  return ok({
+    runId,
+    convention,
+    source: { kind: 'export', exportArn: summary.exportArn, exportTime: summary.exportTime, itemCount: summary.itemCount },
+  });
 }
 
 /** An export opened for a run: its manifests, its local folder (s3://: the sample's files so far), the convention to audit it with. */
@@ -160,9 +233,16 @@ interface Opened {
 }
 
 /** Opens and samples the export, checks it is of this table, and chooses the key schema and the convention. */
-async function openForRun(ctx: ConnectionContext, stores: ExportAuditStores, args: StartExportArgs, cache: string, client: S3Client | undefined): Promise<Result<Opened>> {
+async function openForRun(
+  ctx: ConnectionContext,
+  stores: ExportAuditStores,
+  args: StartExportArgs,
+  cache: string,
+  client: S3Client | undefined,
+): Promise<Result<Opened>> {
   // The contract accepts both path styles; only this machine's own absolute form is read (`C:/x` on Linux is relative).
-  if (!args.path.startsWith('s3://') && !isAbsolute(args.path)) return err('validation', `${args.path} is not an absolute path on this machine`, { field: 'path' });
+  if (!args.path.startsWith('s3://') && !isAbsolute(args.path))
+    return err('validation', `${args.path} is not an absolute path on this machine`, { field: 'path' });
   let prepared: PreparedExport;
   let local: string[];
   try {
@@ -176,7 +256,12 @@ async function openForRun(ctx: ConnectionContext, stores: ExportAuditStores, arg
   if (otherTable) return err('validation', otherTable, { field: 'path' });
   const keys = await keysFor(ctx, args.table, prepared.sample, args.convention);
   if (!keys.ok) return keys;
-  const convention = await chooseConvention(args.convention, () => savedConvention(stores.settings, ctx.connectionId, args.table), keys.value, prepared.sample);
+  const convention = await chooseConvention(
+    args.convention,
+    () => savedConvention(stores.settings, ctx.connectionId, args.table),
+    keys.value,
+    prepared.sample,
+  );
   if (!convention.ok) return convention;
   const refused = exportConventionRefusal(convention.value, args.table);
   if (refused) return err('validation', refused, { field: 'convention' });
@@ -209,7 +294,16 @@ async function runInBackground(runs: AuditRuns, runId: string, run: AuditRunStat
   const started = performance.now();
   const signal = run.controller.signal;
   let files = { done: 0, total: 0 };
-  const progress = (step: string, items = 0): ScanProgress => ({ items, pages: files.done, segments: files.total, segmentsDone: files.done, capacityUnits: 0, elapsedMs: Math.round(performance.now() - started), retries: 0, step });
+  const progress = (step: string, items = 0): ScanProgress => ({
+    items,
+    pages: files.done,
+    segments: files.total,
+    segmentsDone: files.done,
+    capacityUnits: 0,
+    elapsedMs: Math.round(performance.now() - started),
+    retries: 0,
+    step,
+  });
   let report: AuditReport;
   try {
     let local = [...job.local];
@@ -230,12 +324,24 @@ async function runInBackground(runs: AuditRuns, runId: string, run: AuditRunStat
       }
     }
     const result = await runExportAudit(
-      { exports: local, convention, table: args.table, cacheDir: join(job.cache, 'export-audit'), memoryMb: args.memoryMb ?? DEFAULT_MEMORY_MB, rows: true },
+      {
+        exports: local,
+        convention,
+        table: args.table,
+        cacheDir: join(job.cache, 'export-audit'),
+        memoryMb: args.memoryMb ?? DEFAULT_MEMORY_MB,
+        rows: true,
+      },
       { signal, onStep: (step) => runs.progress(runId, run, progress(stepText(step))) },
     );
     report = result.report;
     const { scanned, accounts, locks, summary } = report;
-    runs.delta(runId, run, { upserted: result.rows ?? [], removed: [], counts: { scanned, accounts, locks, summary } }, progress('done', scanned));
+    runs.delta(
+      runId,
+      run,
+      { upserted: result.rows ?? [], removed: [], counts: { scanned, accounts, locks, summary } },
+      progress('done', scanned),
+    );
   } catch (error) {
     // S3's and DuckDB's messages can echo what signed the request: scrubbed like every other error.
     const reason = signal.aborted ? 'cancelled' : scrubSecrets(error instanceof Error ? error.message : String(error));

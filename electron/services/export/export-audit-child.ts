@@ -24,7 +24,16 @@ export async function runExportAuditRequest(request: ExportAuditRequest, onStep:
       await verifyExport(one);
     }
     await mkdir(dbDir, { recursive: true });
-    const result = await duckAudit({ exports: opened, convention: request.convention, table: request.table, dbPath: join(dbDir, 'audit.duckdb'), memoryMb: request.memoryMb, threads: request.threads, onStep, rows: request.rows === true });
+    const result = await duckAudit({
+      exports: opened,
+      convention: request.convention,
+      table: request.table,
+      dbPath: join(dbDir, 'audit.duckdb'),
+      memoryMb: request.memoryMb,
+      threads: request.threads,
+      onStep,
+      rows: request.rows === true,
+    });
     const [full, ...incrementals] = opened;
     const last = opened[opened.length - 1]!.summary as { exportTime: string; exportToTime?: string };
     const source: ExportSource = {
@@ -32,15 +41,26 @@ export async function runExportAuditRequest(request: ExportAuditRequest, onStep:
       exportArn: full!.summary.exportArn,
       exportTime: incrementals.length ? (last.exportToTime ?? last.exportTime) : full!.summary.exportTime,
       itemsRead: result.linesRead,
-      ...(incrementals.length ? { incrementals: incrementals.map((e) => ({ exportArn: e.summary.exportArn, exportTime: (e.summary as { exportToTime?: string }).exportToTime ?? e.summary.exportTime })) } : {}),
+      ...(incrementals.length
+        ? {
+            incrementals: incrementals.map((e) => ({
+              exportArn: e.summary.exportArn,
+              exportTime: (e.summary as { exportToTime?: string }).exportToTime ?? e.summary.exportTime,
+            })),
+          }
+        : {}),
     };
     return { kind: 'done', report: { ...result.report, source }, pulled: result.pulled, ...(result.rows ? { rows: result.rows } : {}) };
   } catch (error) {
-    if (error instanceof ExportError) return { kind: 'error', message: error.message, export: true, ...(error.file ? { file: error.file } : {}) };
+    if (error instanceof ExportError)
+      return { kind: 'error', message: error.message, export: true, ...(error.file ? { file: error.file } : {}) };
     // DuckDB's own errors (a data file that is not JSON, a disk full) say what failed, over several lines
     // ending in the query and a `^`: one line is kept, naming the export when DuckDB names no file.
     const first = oneLine(error, 500);
-    return { kind: 'error', message: /\.json(?:\.gz)?\b/.test(first) ? first : `${first} (reading the export at ${request.exports.join(', ')})` };
+    return {
+      kind: 'error',
+      message: /\.json(?:\.gz)?\b/.test(first) ? first : `${first} (reading the export at ${request.exports.join(', ')})`,
+    };
   } finally {
     await rm(dbDir, { recursive: true, force: true });
   }
@@ -55,7 +75,9 @@ export interface ParentPort {
 /** Serves one request from a utilityProcess parent; the parent kills the child once it has the answer. */
 export function serveParentPort(port: ParentPort): void {
   port.once('message', (event) => {
-    void runExportAuditRequest(event.data as ExportAuditRequest, (step) => port.postMessage({ kind: 'step', step })).then((message) => port.postMessage(message));
+    void runExportAuditRequest(event.data as ExportAuditRequest, (step) => port.postMessage({ kind: 'step', step })).then((message) =>
+      port.postMessage(message),
+    );
   });
 }
 

@@ -34,7 +34,12 @@ beforeAll(async () => {
   server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(work, 's3') });
   const { port } = await server.run();
   endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const client = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   await client.send(new CreateBucketCommand({ Bucket: 'exports' }));
   const items: Item[] = Array.from({ length: 20 }, (_, i) => ({ PK: { S: `ACCT#${i}` }, SK: { S: 'PROFILE' }, email: { S: `u${i}@x` } }));
   const writer = new ExportWriter({ out: join(work, 'src'), keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 2 });
@@ -43,7 +48,9 @@ beforeAll(async () => {
   await writer.finish();
   for (const path of await walk(join(work, 'src'))) {
     if ((await stat(path)).isDirectory()) continue;
-    await client.send(new PutObjectCommand({ Bucket: 'exports', Key: `team/${relative(join(work, 'src'), path)}`, Body: await readFile(path) }));
+    await client.send(
+      new PutObjectCommand({ Bucket: 'exports', Key: `team/${relative(join(work, 'src'), path)}`, Body: await readFile(path) }),
+    );
   }
   client.destroy();
 });
@@ -55,7 +62,10 @@ afterAll(async () => {
 
 const run = (data: string) => {
   const io = captureIo({ LOCKSMITH_DATA_DIR: data, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' });
-  return main(['audit', '--export', 's3://exports/team', '--s3-endpoint', endpoint, '--preset', 'uniq', '--json'], io).then((code) => ({ code, io }));
+  return main(['audit', '--export', 's3://exports/team', '--s3-endpoint', endpoint, '--preset', 'uniq', '--json'], io).then((code) => ({
+    code,
+    io,
+  }));
 };
 
 describe('audit --export s3://…: the cache\u2019s modes', () => {

@@ -32,27 +32,49 @@ function tableArnOf(e: OpenedExport): string {
 /** Throws an ExportError unless `exports` is one full export followed by incrementals of the same table, in time order, without gaps. */
 export function checkExportChain(exports: readonly OpenedExport[]): void {
   const [full, ...incrementals] = exports;
-  if (!full || full.type !== 'FULL_EXPORT') throw new ExportError('the first --export must be a full export (incrementals are applied on top of one)');
+  if (!full || full.type !== 'FULL_EXPORT')
+    throw new ExportError('the first --export must be a full export (incrementals are applied on top of one)');
   const table = tableArnOf(full);
   const fullTime = time(full.summary.exportTime);
-  if (incrementals.length > 0 && fullTime === undefined) throw new ExportError(`the full export's manifest states no exportTime: incrementals cannot be placed after it`, full.dir);
+  if (incrementals.length > 0 && fullTime === undefined)
+    throw new ExportError(`the full export's manifest states no exportTime: incrementals cannot be placed after it`, full.dir);
   const windows = incrementals.map((inc) => {
-    if (inc.type !== 'INCREMENTAL_EXPORT') throw new ExportError(`--export ${inc.dir} is a full export: after the first, each --export must be an incremental, in time order`, inc.dir);
+    if (inc.type !== 'INCREMENTAL_EXPORT')
+      throw new ExportError(
+        `--export ${inc.dir} is a full export: after the first, each --export must be an incremental, in time order`,
+        inc.dir,
+      );
     const other = tableArnOf(inc);
-    if (other !== table) throw new ExportError(`--export ${inc.dir} is of table ${tableFromArn(other) ?? other}, the full export of ${tableFromArn(table) ?? table}: every incremental must come from the full export's table`, inc.dir);
+    if (other !== table)
+      throw new ExportError(
+        `--export ${inc.dir} is of table ${tableFromArn(other) ?? other}, the full export of ${tableFromArn(table) ?? table}: every incremental must come from the full export's table`,
+        inc.dir,
+      );
     const fields = inc.summary as WindowFields;
     const from = time(fields.exportFromTime);
     const to = time(fields.exportToTime) ?? time(fields.exportTime);
-    if (from === undefined || to === undefined) throw new ExportError(`the incremental export ${inc.dir} states no exportFromTime/exportToTime in its manifest: whether changes are missing between exports cannot be checked`, inc.dir);
+    if (from === undefined || to === undefined)
+      throw new ExportError(
+        `the incremental export ${inc.dir} states no exportFromTime/exportToTime in its manifest: whether changes are missing between exports cannot be checked`,
+        inc.dir,
+      );
     return { inc, from, to, text: `the incremental ${inc.dir} (${iso(from)} → ${iso(to)})` };
   });
   // Order first (a swapped pair also looks like a gap), then gaps.
   const before = [{ to: fullTime!, text: `the full export (${full.summary.exportTime})` }, ...windows];
   windows.forEach((w, i) => {
-    if (w.to <= before[i]!.to) throw new ExportError(`--export ${w.inc.dir} ends at ${iso(w.to)}, before ${before[i]!.text} does: give the incrementals in time order, oldest first`, w.inc.dir);
+    if (w.to <= before[i]!.to)
+      throw new ExportError(
+        `--export ${w.inc.dir} ends at ${iso(w.to)}, before ${before[i]!.text} does: give the incrementals in time order, oldest first`,
+        w.inc.dir,
+      );
   });
   windows.forEach((w, i) => {
     const previous = before[i]!;
-    if (w.from > previous.to) throw new ExportError(`--export ${w.inc.dir} starts at ${iso(w.from)}, after ${previous.text} ends at ${iso(previous.to)}: the changes in between are in no export given (an incremental is missing)`, w.inc.dir);
+    if (w.from > previous.to)
+      throw new ExportError(
+        `--export ${w.inc.dir} starts at ${iso(w.from)}, after ${previous.text} ends at ${iso(previous.to)}: the changes in between are in no export given (an incremental is missing)`,
+        w.inc.dir,
+      );
   });
 }

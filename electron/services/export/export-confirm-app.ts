@@ -23,20 +23,39 @@ export function exportState(report: object): 'live' | 'unconfirmed' | 'confirmed
 const confirming = new WeakSet<object>();
 
 /** Confirms a finished, complete export run of this connection and table against the live table. */
-export async function confirmExportRun(ctx: TableContext, runs: AuditRuns, args: { readonly runId: string }): Promise<Result<ExportConfirmView>> {
+export async function confirmExportRun(
+  ctx: TableContext,
+  runs: AuditRuns,
+  args: { readonly runId: string },
+): Promise<Result<ExportConfirmView>> {
   const run = runs.get(args.runId);
   const report = run?.report;
-  if (!run || !report) return err(run ? 'conflict' : 'not-found', run ? 'The export audit is still running: confirm it when it finishes.' : `No audit run ${args.runId}.`);
-  if (exportState(report) === 'live') return err('validation', `audit run ${args.runId} read the live table: there is nothing to confirm`, { field: 'runId' });
-  if (run.target !== targetKey(ctx.connectionId, ctx.target) || report.table !== ctx.table.name) return err('validation', `audit run ${args.runId} was not started for ${ctx.table.name} on this connection as it points now`, { field: 'runId' });
-  if (!report.complete) return err('validation', `the export audit did not finish (${report.reason ?? 'incomplete'}): nothing to confirm`, { field: 'runId' });
+  if (!run || !report)
+    return err(
+      run ? 'conflict' : 'not-found',
+      run ? 'The export audit is still running: confirm it when it finishes.' : `No audit run ${args.runId}.`,
+    );
+  if (exportState(report) === 'live')
+    return err('validation', `audit run ${args.runId} read the live table: there is nothing to confirm`, { field: 'runId' });
+  if (run.target !== targetKey(ctx.connectionId, ctx.target) || report.table !== ctx.table.name)
+    return err('validation', `audit run ${args.runId} was not started for ${ctx.table.name} on this connection as it points now`, {
+      field: 'runId',
+    });
+  if (!report.complete)
+    return err('validation', `the export audit did not finish (${report.reason ?? 'incomplete'}): nothing to confirm`, { field: 'runId' });
   // One confirmation at a time per run: two would each publish their own rows and the second would drop the first's `stale`.
   if (confirming.has(run)) return err('conflict', 'This export run is being confirmed already: wait for that confirmation.');
   confirming.add(run);
   let confirmed;
   try {
     // The run's switch: app shutdown (runs.close) stops a confirmation between batches of reads.
-    confirmed = await confirmWithRows({ client: ctx.client, table: ctx.table.name, report: report as ExportAuditReport, errorContext: ctx.errorContext, signal: run.controller.signal });
+    confirmed = await confirmWithRows({
+      client: ctx.client,
+      table: ctx.table.name,
+      report: report as ExportAuditReport,
+      errorContext: ctx.errorContext,
+      signal: run.controller.signal,
+    });
   } finally {
     confirming.delete(run);
   }
@@ -50,7 +69,12 @@ export async function confirmExportRun(ctx: TableContext, runs: AuditRuns, args:
   const removed = [...(run.rows?.keys() ?? [])].filter((id) => !kept.has(id));
   const { scanned, accounts, locks, summary } = checked;
   const progress = run.progress ?? { items: scanned, pages: 0, segments: 0, segmentsDone: 0, capacityUnits: 0, elapsedMs: 0, retries: 0 };
-  runs.delta(args.runId, run, { upserted: rows, removed, counts: { scanned, accounts, locks, summary } }, { ...progress, step: 'confirmed against the live table' });
+  runs.delta(
+    args.runId,
+    run,
+    { upserted: rows, removed, counts: { scanned, accounts, locks, summary } },
+    { ...progress, step: 'confirmed against the live table' },
+  );
   const final: ConfirmedReport = { ...checked, stale };
   runs.finish(args.runId, run, final);
   return ok({ confirmed: checked.problems.length, stale: stale.length });

@@ -10,4 +10,3 @@ export class ExportError extends Error {
     this.name = 'ExportError';
   }
 }
-

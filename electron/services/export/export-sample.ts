@@ -29,7 +29,8 @@ export function fromExportJson(item: Record<string, Record<string, unknown>>): I
   const convert = (v: Record<string, unknown>): Record<string, unknown> => {
     if (typeof v.B === 'string') return { B: Buffer.from(v.B, 'base64') };
     if (Array.isArray(v.BS)) return { BS: v.BS.map((b) => Buffer.from(String(b), 'base64')) };
-    if (v.M && typeof v.M === 'object') return { M: Object.fromEntries(Object.entries(v.M as Record<string, Record<string, unknown>>).map(([k, x]) => [k, convert(x)])) };
+    if (v.M && typeof v.M === 'object')
+      return { M: Object.fromEntries(Object.entries(v.M as Record<string, Record<string, unknown>>).map(([k, x]) => [k, convert(x)])) };
     if (Array.isArray(v.L)) return { L: (v.L as Record<string, unknown>[]).map(convert) };
     return v;
   };
@@ -50,14 +51,21 @@ function scalarType(value: Item[string] | undefined): KeyType | undefined {
  */
 export function inferKeys(sample: readonly Item[], preset?: PresetName): { keys: KeySchema; evidence: string } | undefined {
   if (sample.length === 0) return undefined;
-  const candidates = preset ? [PRESET_KEYS[preset]] : [...Object.values(PRESET_KEYS)].sort((a, b) => Number(b.range !== undefined) - Number(a.range !== undefined));
+  const candidates = preset
+    ? [PRESET_KEYS[preset]]
+    : [...Object.values(PRESET_KEYS)].sort((a, b) => Number(b.range !== undefined) - Number(a.range !== undefined));
   for (const c of candidates) {
     const hashType = scalarType(sample[0]![c.hash.name]);
     const rangeType = c.range ? scalarType(sample[0]![c.range.name]) : undefined;
     if (hashType === undefined || (c.range && rangeType === undefined)) continue;
-    const fits = sample.every((item) => scalarType(item[c.hash.name]) === hashType && (!c.range || scalarType(item[c.range.name]) === rangeType));
+    const fits = sample.every(
+      (item) => scalarType(item[c.hash.name]) === hashType && (!c.range || scalarType(item[c.range.name]) === rangeType),
+    );
     if (!fits) continue;
-    const keys: KeySchema = c.range && rangeType ? { hash: { name: c.hash.name, type: hashType }, range: { name: c.range.name, type: rangeType } } : { hash: { name: c.hash.name, type: hashType } };
+    const keys: KeySchema =
+      c.range && rangeType
+        ? { hash: { name: c.hash.name, type: hashType }, range: { name: c.range.name, type: rangeType } }
+        : { hash: { name: c.hash.name, type: hashType } };
     const names = c.range ? `${c.hash.name} + ${c.range.name}` : c.hash.name;
     return { keys, evidence: `key schema ${names} inferred: every one of ${sample.length} sampled items has it` };
   }

@@ -17,7 +17,14 @@ let admin: DynamoDBClient;
 let table = '';
 let work = '';
 const items: Item[] = [
-  ...HOSTILE_VALUES.map((v, i) => ({ PK: { S: `ACCT#${i}` }, SK: { S: 'PROFILE' }, username: { S: v }, n: { N: String(i) }, tags: { SS: ['a', v] }, nested: { M: { l: { L: [{ BOOL: true }, { NULL: true }] } } } })),
+  ...HOSTILE_VALUES.map((v, i) => ({
+    PK: { S: `ACCT#${i}` },
+    SK: { S: 'PROFILE' },
+    username: { S: v },
+    n: { N: String(i) },
+    tags: { SS: ['a', v] },
+    nested: { M: { l: { L: [{ BOOL: true }, { NULL: true }] } } },
+  })),
   ...HOSTILE_VALUES.map((v) => ({ PK: { S: `UNIQ#HANDLE#${v}` }, SK: { S: 'LOCK' } })),
   { PK: { S: 'bin' }, SK: { S: 'x' }, blob: { B: new Uint8Array([0, 255, 1]) } },
 ];
@@ -37,7 +44,10 @@ afterAll(async () => {
 
 async function exportTo(out: string, partitions: number): Promise<{ code: number; dir: string }> {
   const io = captureIo();
-  const code = await main(['export', '--endpoint', endpoint, '--table', table, '--out', out, '--partitions', String(partitions), '--json'], io);
+  const code = await main(
+    ['export', '--endpoint', endpoint, '--table', table, '--out', out, '--partitions', String(partitions), '--json'],
+    io,
+  );
   const printed = code === 0 ? (JSON.parse(io.out()) as { dir: string }) : { dir: '' };
   return { code, dir: printed.dir };
 }
@@ -47,7 +57,14 @@ describe('locksmith export', () => {
     const out = join(work, 'rt');
     const { code, dir } = await exportTo(out, 64);
     expect(code).toBe(0);
-    expect((await readdir(dir)).sort()).toEqual(['_started', 'data', 'manifest-files.json', 'manifest-files.md5', 'manifest-summary.json', 'manifest-summary.md5']);
+    expect((await readdir(dir)).sort()).toEqual([
+      '_started',
+      'data',
+      'manifest-files.json',
+      'manifest-files.md5',
+      'manifest-summary.json',
+      'manifest-summary.md5',
+    ]);
     const opened = await openExport(out);
     expect(opened.summary.outputFormat).toBe('DYNAMODB_JSON');
     expect(opened.summary.exportArn).toContain(`:table/${table}/export/`);
@@ -68,10 +85,29 @@ describe('locksmith export', () => {
       if (n === 0) empty++;
     }
     expect(empty).toBeGreaterThan(0);
-    const expected = items.map((item) => JSON.stringify({ Item: JSON.parse(JSON.stringify(item, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v))) as unknown }));
+    const expected = items.map((item) =>
+      JSON.stringify({
+        Item: JSON.parse(
+          JSON.stringify(item, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v)),
+        ) as unknown,
+      }),
+    );
     // Sets come back in any order; maps in any key order.
-    const sortKeys = (v: unknown): unknown => (Array.isArray(v) ? (v.every((x) => typeof x === 'string') ? [...(v as string[])].sort() : v.map(sortKeys)) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sortKeys(x)])) : v);
-    expect(read.map((r) => JSON.stringify(sortKeys(r))).sort()).toEqual(expected.map((e) => JSON.stringify(sortKeys(JSON.parse(e)))).sort());
+    const sortKeys = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.every((x) => typeof x === 'string')
+          ? [...(v as string[])].sort()
+          : v.map(sortKeys)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(
+              Object.entries(v)
+                .sort(([a], [b]) => a.localeCompare(b))
+                .map(([k, x]) => [k, sortKeys(x)]),
+            )
+          : v;
+    expect(read.map((r) => JSON.stringify(sortKeys(r))).sort()).toEqual(
+      expected.map((e) => JSON.stringify(sortKeys(JSON.parse(e)))).sort(),
+    );
   });
 
   it('names the file when a data file is truncated, corrupted or missing, and refuses a wrong manifest', async () => {

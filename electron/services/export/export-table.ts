@@ -25,7 +25,12 @@ export const DEFAULT_PARTITIONS = 8;
 
 /** Scans the table into a new export folder; rejects (leaving nothing behind) when the scan does not complete. */
 export async function exportTable(options: ExportTableOptions): Promise<WrittenExport> {
-  const writer = new ExportWriter({ out: options.out, keys: options.keys, tableArn: options.tableArn, partitions: options.partitions ?? DEFAULT_PARTITIONS });
+  const writer = new ExportWriter({
+    out: options.out,
+    keys: options.keys,
+    tableArn: options.tableArn,
+    partitions: options.partitions ?? DEFAULT_PARTITIONS,
+  });
   await writer.start();
   try {
     const outcome = await scanTable({

@@ -19,7 +19,12 @@ async function oneAccountExport(): Promise<{ dir: string; written: Awaited<Retur
   const dir = await mkdtemp(join(tmpdir(), 'locksmith-manifest-'));
   work.push(dir);
   const layout = layoutFor('uniq');
-  const writer = new ExportWriter({ out: dir, keys: layout.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 1 });
+  const writer = new ExportWriter({
+    out: dir,
+    keys: layout.convention.keys,
+    tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users',
+    partitions: 1,
+  });
   await writer.start();
   await writer.add([layout.account('a1', { email: 'a@x', username: 'a' })]);
   return { dir, written: await writer.finish() };
@@ -68,7 +73,10 @@ describe('openExport checks a manifest against its checksum file under either na
     // The same manifest, altered after the checksum was written.
     await writeFile(summaryPath, text.replace('"itemCount":1', '"itemCount":1 '));
     await expect(openExport(dir)).rejects.toThrow(/manifest-summary.json does not match its checksum file manifest-summary.checksum/);
-    await writeFile(join(written.dir, 'manifest-summary.checksum'), 'sha256:0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0');
+    await writeFile(
+      join(written.dir, 'manifest-summary.checksum'),
+      'sha256:0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
+    );
     await expect(openExport(dir)).resolves.toMatchObject({ type: 'FULL_EXPORT' });
   });
 });

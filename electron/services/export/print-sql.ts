@@ -10,7 +10,7 @@ export function printedSql(convention: Convention, engine: 'duckdb' | 'athena', 
     const { counts, pulled } = composedQueries(convention, ATHENA_DIALECT, name);
     return [
       '-- Locksmith export audit for Athena. UNTESTED against real Athena (the query text is tested on DuckDB).',
-      '-- Non-ASCII values are normalized by Athena\'s lower/trim/normalize, which may differ from the JS engine for some letters.',
+      "-- Non-ASCII values are normalized by Athena's lower/trim/normalize, which may differ from the JS engine for some letters.",
       athenaDdl(convention, name, dataLocation ?? 's3://BUCKET/PREFIX/AWSDynamoDB/EXPORT_ID/data/') + ';',
       '-- 1. counts',
       counts + ';',
@@ -20,5 +20,11 @@ export function printedSql(convention: Convention, engine: 'duckdb' | 'athena', 
     ].join('\n\n');
   }
   const steps = auditSteps(convention, DUCKDB_DIALECT).map((s) => `CREATE TABLE ${s.name} AS ${s.select};`);
-  return ['-- Locksmith export audit for DuckDB, after loading `items` from the export (see duck-audit.ts) and filling norm_map after `vals`.', ...steps, COUNTS_SQL + ';', pulledSql(convention, DUCKDB_DIALECT) + ';', ''].join('\n\n');
+  return [
+    '-- Locksmith export audit for DuckDB, after loading `items` from the export (see duck-audit.ts) and filling norm_map after `vals`.',
+    ...steps,
+    COUNTS_SQL + ';',
+    pulledSql(convention, DUCKDB_DIALECT) + ';',
+    '',
+  ].join('\n\n');
 }

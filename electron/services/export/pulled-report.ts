@@ -61,7 +61,13 @@ export interface SqlCounts {
  * of every item: the shared JS engine derives the problems, the counts are the SQL's. Shared by the
  * DuckDB and Athena engines.
  */
-export async function reportFromPulled(convention: Convention, table: string, counts: SqlCounts, pages: AsyncIterable<readonly Record<string, unknown>[]>, options: { readonly rows?: boolean } = {}): Promise<{ report: AuditReport; pulled: number; rows?: GroupRow[] }> {
+export async function reportFromPulled(
+  convention: Convention,
+  table: string,
+  counts: SqlCounts,
+  pages: AsyncIterable<readonly Record<string, unknown>[]>,
+  options: { readonly rows?: boolean } = {},
+): Promise<{ report: AuditReport; pulled: number; rows?: GroupRow[] }> {
   const engine = new AuditEngine(convention, { trackDeltas: false });
   let pulled = 0;
   let current: { id: string; row: Record<string, unknown>; rules: number[] } | undefined;
@@ -88,9 +94,20 @@ export async function reportFromPulled(convention: Convention, table: string, co
   engine.addItems(batch);
   const report = engine.report({ table, complete: true });
   // The engine saw only the pulled rows (the key sample among them, rule -2); the held values are the SQL's, as a scan would count them.
-  const warnings = fitWarnings(ruleFits({ convention, problems: report.problems, held: counts.held ?? engine.heldValues(), otherKeys: engine.otherKeys() }));
+  const warnings = fitWarnings(
+    ruleFits({ convention, problems: report.problems, held: counts.held ?? engine.heldValues(), otherKeys: engine.otherKeys() }),
+  );
   // The engine saw only the pulled rows; the counts are of every item, as a scan would count them.
-  const out = { report: { ...report, scanned: Number(counts.scanned), accounts: Number(counts.accounts ?? 0), locks: Number(counts.locks ?? 0), warnings }, pulled };
+  const out = {
+    report: {
+      ...report,
+      scanned: Number(counts.scanned),
+      accounts: Number(counts.accounts ?? 0),
+      locks: Number(counts.locks ?? 0),
+      warnings,
+    },
+    pulled,
+  };
   // The app's inspector shows the problem groups: healthy accounts were never pulled, and a pulled one without a problem would read as the whole story.
   return options.rows ? { ...out, rows: engine.rows().filter(isProblemRow) } : out;
 }

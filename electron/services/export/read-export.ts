@@ -45,7 +45,8 @@ export async function findExportDir(path: string): Promise<string> {
   const found: string[] = [];
   for (const name of names) if (await exists(join(root, name, 'manifest-summary.json'))) found.push(name);
   if (found.length === 0) throw new ExportError(`no export under ${root}: no folder holds a manifest-summary.json`, root);
-  if (found.length > 1) throw new ExportError(`several exports under ${root} (${found.sort().join(', ')}): give one of their folders`, root);
+  if (found.length > 1)
+    throw new ExportError(`several exports under ${root} (${found.sort().join(', ')}): give one of their folders`, root);
   return join(root, found[0]!);
 }
 
@@ -77,7 +78,8 @@ async function checkManifestMd5(path: string, text: string): Promise<void> {
     const expected = (await readText(md5Path, 'checksum file')).trim();
     if (!/^(?:[A-Za-z0-9+/]{22}==|[0-9a-fA-F]{32})$/.test(expected)) continue;
     const actual = md5Base64(text);
-    if (expected !== actual && expected.toLowerCase() !== createHash('md5').update(text).digest('hex')) throw new ExportError(`${basename(path)} does not match its checksum file ${basename(md5Path)}: the manifest is corrupted`, path);
+    if (expected !== actual && expected.toLowerCase() !== createHash('md5').update(text).digest('hex'))
+      throw new ExportError(`${basename(path)} does not match its checksum file ${basename(md5Path)}: the manifest is corrupted`, path);
   }
 }
 
@@ -89,11 +91,20 @@ function parseSummary(text: string, path: string): ManifestSummary {
     throw new ExportError(`manifest-summary.json is not JSON: ${path}`, path);
   }
   const s = parsed as Partial<ManifestSummary> | null;
-  if (s === null || typeof s !== 'object' || typeof s.exportArn !== 'string' || typeof s.manifestFilesS3Key !== 'string' || typeof s.itemCount !== 'number') {
+  if (
+    s === null ||
+    typeof s !== 'object' ||
+    typeof s.exportArn !== 'string' ||
+    typeof s.manifestFilesS3Key !== 'string' ||
+    typeof s.itemCount !== 'number'
+  ) {
     throw new ExportError(`manifest-summary.json lacks exportArn, manifestFilesS3Key or itemCount: ${path}`, path);
   }
   if (s.outputFormat !== DYNAMODB_JSON) {
-    throw new ExportError(`the export's outputFormat is ${String(s.outputFormat)}; Locksmith reads ${DYNAMODB_JSON} exports only (export again with --export-format DYNAMODB_JSON)`, path);
+    throw new ExportError(
+      `the export's outputFormat is ${String(s.outputFormat)}; Locksmith reads ${DYNAMODB_JSON} exports only (export again with --export-format DYNAMODB_JSON)`,
+      path,
+    );
   }
   return s as ManifestSummary;
 }
@@ -109,7 +120,15 @@ function parseFileLines(text: string, path: string): ManifestFileLine[] {
       throw new ExportError(`manifest-files.json line ${i + 1} is not JSON: ${path}`, path);
     }
     const f = parsed as Partial<ManifestFileLine> | null;
-    if (f === null || typeof f !== 'object' || typeof f.dataFileS3Key !== 'string' || typeof f.md5Checksum !== 'string' || typeof f.itemCount !== 'number' || !Number.isInteger(f.itemCount) || f.itemCount < 0) {
+    if (
+      f === null ||
+      typeof f !== 'object' ||
+      typeof f.dataFileS3Key !== 'string' ||
+      typeof f.md5Checksum !== 'string' ||
+      typeof f.itemCount !== 'number' ||
+      !Number.isInteger(f.itemCount) ||
+      f.itemCount < 0
+    ) {
       throw new ExportError(`manifest-files.json line ${i + 1} lacks dataFileS3Key, md5Checksum or itemCount: ${path}`, path);
     }
     out.push(f as ManifestFileLine);
@@ -127,7 +146,8 @@ export async function openExport(path: string): Promise<OpenedExport> {
   await checkManifestMd5(summaryPath, summaryText);
   const summary = parseSummary(summaryText, summaryPath);
   const filesKey = localKey(summary.manifestFilesS3Key);
-  if (filesKey === undefined) throw new ExportError(`manifestFilesS3Key ${summary.manifestFilesS3Key} is not below ${EXPORT_ROOT}/`, summaryPath);
+  if (filesKey === undefined)
+    throw new ExportError(`manifestFilesS3Key ${summary.manifestFilesS3Key} is not below ${EXPORT_ROOT}/`, summaryPath);
   const filesPath = join(root, filesKey);
   const filesText = await readText(filesPath, 'manifest');
   await checkManifestMd5(filesPath, filesText);
@@ -138,7 +158,8 @@ export async function openExport(path: string): Promise<OpenedExport> {
     return { path: join(root, key), itemCount: line.itemCount, md5Checksum: line.md5Checksum };
   });
   const listed = files.reduce((sum, f) => sum + f.itemCount, 0);
-  if (listed !== summary.itemCount) throw new ExportError(`manifest-files.json lists ${listed} items but manifest-summary.json says ${summary.itemCount}`, filesPath);
+  if (listed !== summary.itemCount)
+    throw new ExportError(`manifest-files.json lists ${listed} items but manifest-summary.json says ${summary.itemCount}`, filesPath);
   const type = summary.exportType === 'INCREMENTAL_EXPORT' ? 'INCREMENTAL_EXPORT' : 'FULL_EXPORT';
   return { dir, summary, type, files };
 }

@@ -17,18 +17,40 @@ let exportDir = '';
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'locksmith-run-export-'));
-  const writer = new ExportWriter({ out: join(work, 'x'), keys: layout.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 2 });
+  const writer = new ExportWriter({
+    out: join(work, 'x'),
+    keys: layout.convention.keys,
+    tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users',
+    partitions: 2,
+  });
   await writer.start();
-  await writer.add([layout.account('a1', { email: 'a@x', username: 'a' }), layout.lock('EMAIL', 'a@x'), layout.lock('HANDLE', 'a'), layout.lock('HANDLE', 'ghost')]);
+  await writer.add([
+    layout.account('a1', { email: 'a@x', username: 'a' }),
+    layout.lock('EMAIL', 'a@x'),
+    layout.lock('HANDLE', 'a'),
+    layout.lock('HANDLE', 'ghost'),
+  ]);
   exportDir = (await writer.finish()).dir;
 });
 afterAll(async () => rm(work, { recursive: true, force: true }));
 afterEach(() => useChildLauncher(forkLauncher));
 
-const request = (): ExportAuditRequest => ({ exports: [exportDir], convention: layout.convention, table: 'users', cacheDir: join(work, 'cache'), memoryMb: 128, rows: true });
+const request = (): ExportAuditRequest => ({
+  exports: [exportDir],
+  convention: layout.convention,
+  table: 'users',
+  cacheDir: join(work, 'cache'),
+  memoryMb: 128,
+  rows: true,
+});
 
 /** A child like a utility process: it answers through its listener and never exits by itself. */
-function fakeChild(answer: (send: (m: ExportAuditMessage) => void, request: ExportAuditRequest) => void): { handle: ChildHandle; killed: () => boolean; end: (how: string) => void; sent: Promise<void> } {
+function fakeChild(answer: (send: (m: ExportAuditMessage) => void, request: ExportAuditRequest) => void): {
+  handle: ChildHandle;
+  killed: () => boolean;
+  end: (how: string) => void;
+  sent: Promise<void>;
+} {
   let listener: ((m: ExportAuditMessage) => void) | undefined;
   let ended: ((how: string) => void) | undefined;
   let killed = false;
@@ -53,11 +75,17 @@ function fakeChild(answer: (send: (m: ExportAuditMessage) => void, request: Expo
 
 describe('childEntry', () => {
   it('forks the built child beside the Electron main bundle when it is there, without tsx', () => {
-    expect(childEntry('/app/dist-electron/export-audit-child.cjs', '/src/export-audit-child.ts', (p) => p.endsWith('.cjs'))).toEqual({ path: '/app/dist-electron/export-audit-child.cjs', execArgv: [] });
+    expect(childEntry('/app/dist-electron/export-audit-child.cjs', '/src/export-audit-child.ts', (p) => p.endsWith('.cjs'))).toEqual({
+      path: '/app/dist-electron/export-audit-child.cjs',
+      execArgv: [],
+    });
   });
 
   it('runs the source through tsx from the source tree (CLI, browser mode)', () => {
-    expect(childEntry('/src/export-audit-child.cjs', '/src/export-audit-child.ts', () => false)).toEqual({ path: '/src/export-audit-child.ts', execArgv: ['--import', 'tsx'] });
+    expect(childEntry('/src/export-audit-child.cjs', '/src/export-audit-child.ts', () => false)).toEqual({
+      path: '/src/export-audit-child.ts',
+      execArgv: ['--import', 'tsx'],
+    });
   });
 
   it('finds no built child next to the sources', () => {
@@ -80,7 +108,9 @@ describe('runExportAudit with another launcher (the app: utilityProcess)', () =>
   });
 
   it('rejects with an ExportError naming the file, and kills the child on cancel', async () => {
-    useChildLauncher(() => fakeChild((send) => send({ kind: 'error', message: 'data file corrupted: x.json.gz', export: true, file: 'x.json.gz' })).handle);
+    useChildLauncher(
+      () => fakeChild((send) => send({ kind: 'error', message: 'data file corrupted: x.json.gz', export: true, file: 'x.json.gz' })).handle,
+    );
     await expect(runExportAudit(request())).rejects.toEqual(new ExportError('data file corrupted: x.json.gz', 'x.json.gz'));
 
     const silent = fakeChild(() => undefined);
@@ -193,7 +223,10 @@ describe('cancelling a run whose child is still busy (real child processes)', ()
 
   async function cancelOnStart(cacheDir: string, killGraceMs?: number): Promise<void> {
     const controller = new AbortController();
-    const running = runExportAudit({ ...request(), cacheDir }, { signal: controller.signal, onStep: (s) => s === 'started' && controller.abort(), ...(killGraceMs ? { killGraceMs } : {}) });
+    const running = runExportAudit(
+      { ...request(), cacheDir },
+      { signal: controller.signal, onStep: (s) => s === 'started' && controller.abort(), ...(killGraceMs ? { killGraceMs } : {}) },
+    );
     await expect(running).rejects.toThrow(/^cancelled$/);
   }
 
@@ -267,7 +300,11 @@ describe('the forked child (CLI, browser mode)', () => {
     child.send({ ...request(), cacheDir: join(work, `cache-${randomName()}`) });
     const code = await exited;
     // Steps it sent before the disconnect reached it may still arrive; never an answer, never a crash.
-    expect({ code, kinds: [...new Set(messages.map((m) => m.kind))], stderr: stderr.trim() }).toEqual({ code: 1, kinds: ['step'], stderr: '' });
+    expect({ code, kinds: [...new Set(messages.map((m) => m.kind))], stderr: stderr.trim() }).toEqual({
+      code: 1,
+      kinds: ['step'],
+      stderr: '',
+    });
   });
 });
 
@@ -286,7 +323,9 @@ describe('the child behind a parent port (utilityProcess)', () => {
     });
     await done;
     const last = sent.at(-1)!;
-    expect(sent.filter((m) => m.kind === 'step').map((m) => (m as { step: string }).step)).toEqual(expect.arrayContaining(['verify', 'load']));
+    expect(sent.filter((m) => m.kind === 'step').map((m) => (m as { step: string }).step)).toEqual(
+      expect.arrayContaining(['verify', 'load']),
+    );
     expect(last.kind).toBe('done');
     expect(last.kind === 'done' && last.report.summary['orphan-lock']).toBe(1);
     expect(last.kind === 'done' && last.rows?.map((r) => r.id)).toEqual([JSON.stringify(['UNIQ#HANDLE#ghost', 'LOCK'])]);

@@ -15,7 +15,11 @@ const CHILD_SOURCE = fileURLToPath(new URL('./export-audit-child.ts', import.met
 const CHILD_BUILT = fileURLToPath(new URL('./export-audit-child.cjs', import.meta.url));
 
 /** How to start the child: the built sibling when there is one (no tsx in a packaged app), else the source through tsx. */
-export function childEntry(built = CHILD_BUILT, source = CHILD_SOURCE, exists: (path: string) => boolean = existsSync): { readonly path: string; readonly execArgv: readonly string[] } {
+export function childEntry(
+  built = CHILD_BUILT,
+  source = CHILD_SOURCE,
+  exists: (path: string) => boolean = existsSync,
+): { readonly path: string; readonly execArgv: readonly string[] } {
   return exists(built) ? { path: built, execArgv: [] } : { path: source, execArgv: ['--import', 'tsx'] };
 }
 
@@ -57,16 +61,27 @@ const LEGACY_RUN_AGE_MS = 24 * 60 * 60 * 1000;
  * (a live pid, even a reused one, keeps it: a concurrent run's folder is never removed), or an
  * old-style `run-<hex>` untouched for a day. Never throws: the sweep must not stop a run.
  */
-export async function sweepStaleRuns(cacheDir: string, now = Date.now(), alive: (pid: number) => boolean = pidAlive): Promise<readonly string[]> {
+export async function sweepStaleRuns(
+  cacheDir: string,
+  now = Date.now(),
+  alive: (pid: number) => boolean = pidAlive,
+): Promise<readonly string[]> {
   const names = await readdir(cacheDir).catch(() => [] as string[]);
   const swept: string[] = [];
   for (const name of names) {
     const owned = /^run-(\d+)-[0-9a-f]+$/.exec(name);
     let stale = false;
     if (owned) stale = !alive(Number(owned[1]));
-    else if (/^run-[0-9a-f]{12}$/.test(name)) stale = await stat(join(cacheDir, name)).then((s) => now - s.mtimeMs > LEGACY_RUN_AGE_MS, () => false);
+    else if (/^run-[0-9a-f]{12}$/.test(name))
+      stale = await stat(join(cacheDir, name)).then(
+        (s) => now - s.mtimeMs > LEGACY_RUN_AGE_MS,
+        () => false,
+      );
     if (!stale) continue;
-    const removed = await rm(join(cacheDir, name), { recursive: true, force: true }).then(() => true, () => false);
+    const removed = await rm(join(cacheDir, name), { recursive: true, force: true }).then(
+      () => true,
+      () => false,
+    );
     if (removed) swept.push(name);
   }
   return swept;
@@ -175,7 +190,8 @@ async function runChild(request: ExportAuditRequest, options: RunExportAuditOpti
         if (!settled) options.onStep?.(message.step);
         return;
       }
-      if (message.kind === 'done') finish(() => resolve({ report: message.report, pulled: message.pulled, ...(message.rows ? { rows: message.rows } : {}) }));
+      if (message.kind === 'done')
+        finish(() => resolve({ report: message.report, pulled: message.pulled, ...(message.rows ? { rows: message.rows } : {}) }));
       else finish(() => reject(message.export ? new ExportError(message.message, message.file) : new Error(message.message)));
     });
     child.onEnd((how) => {

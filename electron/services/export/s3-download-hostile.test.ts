@@ -35,9 +35,22 @@ beforeAll(async () => {
     gets.push(key);
     const exportKey = key.slice(0, key.lastIndexOf('/'));
     if (key.endsWith('manifest-summary.json')) {
-      res.writeHead(200).end(JSON.stringify({ exportArn: 'arn:aws:dynamodb:us-east-1:0:table/t/export/x', manifestFilesS3Key: `${exportKey}/manifest-files.json`, itemCount: 1, outputFormat: 'DYNAMODB_JSON', exportType: 'FULL_EXPORT', exportTime: '2026-01-01T00:00:00Z' }));
+      res.writeHead(200).end(
+        JSON.stringify({
+          exportArn: 'arn:aws:dynamodb:us-east-1:0:table/t/export/x',
+          manifestFilesS3Key: `${exportKey}/manifest-files.json`,
+          itemCount: 1,
+          outputFormat: 'DYNAMODB_JSON',
+          exportType: 'FULL_EXPORT',
+          exportTime: '2026-01-01T00:00:00Z',
+        }),
+      );
     } else if (key.endsWith('manifest-files.json')) {
-      res.writeHead(200).end(`${JSON.stringify({ dataFileS3Key: `${exportKey}/data/x.json.gz`, md5Checksum: 'AAAAAAAAAAAAAAAAAAAAAA==', itemCount: 1 })}\n`);
+      res
+        .writeHead(200)
+        .end(
+          `${JSON.stringify({ dataFileS3Key: `${exportKey}/data/x.json.gz`, md5Checksum: 'AAAAAAAAAAAAAAAAAAAAAA==', itemCount: 1 })}\n`,
+        );
     } else if (key.endsWith('.json.gz')) {
       res.writeHead(200).end('attacker data');
     } else {
@@ -45,7 +58,12 @@ beforeAll(async () => {
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  client = new S3Client({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'k', secretAccessKey: 's' } });
+  client = new S3Client({
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'k', secretAccessKey: 's' },
+  });
 });
 
 afterAll(async () => {
@@ -77,16 +95,28 @@ describe('downloadExport against a hostile listing', () => {
   });
 
   it('refuses a listed folder outside the requested prefix, or a nested one', async () => {
-    for (const hostile of [`elsewhere/AWSDynamoDB/${ID}/`, `team/AWSDynamoDB/a/../${ID}/`, `team/AWSDynamoDB/./`, `team/AWSDynamoDB/a\\..\\b/`, `team/AWSDynamoDB//`]) {
+    for (const hostile of [
+      `elsewhere/AWSDynamoDB/${ID}/`,
+      `team/AWSDynamoDB/a/../${ID}/`,
+      `team/AWSDynamoDB/./`,
+      `team/AWSDynamoDB/a\\..\\b/`,
+      `team/AWSDynamoDB//`,
+    ]) {
       listed = [hostile];
-      await expect(downloadExport({ client, url: 's3://exports/team', cacheDir: join(work, 'cache-outside') }), hostile).rejects.toThrow(/refused/);
+      await expect(downloadExport({ client, url: 's3://exports/team', cacheDir: join(work, 'cache-outside') }), hostile).rejects.toThrow(
+        /refused/,
+      );
     }
     expect(gets).toEqual([]);
   });
 
   it('refuses a requested URL with `..`, `.` or empty segments', async () => {
     const { precious } = await victim('victim-url');
-    for (const url of [`s3://exports/../../victim-url/AWSDynamoDB/${ID}`, `s3://exports/a/./AWSDynamoDB/${ID}`, `s3://exports/a//AWSDynamoDB/${ID}`]) {
+    for (const url of [
+      `s3://exports/../../victim-url/AWSDynamoDB/${ID}`,
+      `s3://exports/a/./AWSDynamoDB/${ID}`,
+      `s3://exports/a//AWSDynamoDB/${ID}`,
+    ]) {
       await expect(downloadExport({ client, url, cacheDir: join(work, 'cache-url') }), url).rejects.toThrow(/refused/);
     }
     expect(await readFile(precious, 'utf8')).toBe('precious');

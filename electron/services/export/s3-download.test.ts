@@ -37,7 +37,12 @@ beforeAll(async () => {
   server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(work, 's3') });
   const { port } = await server.run();
   endpoint = `http://127.0.0.1:${port}`;
-  client = new S3Client({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  client = new S3Client({
+    endpoint: `http://127.0.0.1:${port}`,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   client.middlewareStack.add(
     (next, context) => (args) => {
       if (context.commandName === 'GetObjectCommand') gets++;
@@ -106,18 +111,25 @@ describe('downloading an export from S3 (s3rver)', () => {
     const body = await readFile(join(work, 'src', dataKey.slice('team/prod/'.length)));
     await client.send(new DeleteObjectCommand({ Bucket: 'exports', Key: dataKey }));
     try {
-      await expect(downloadExport({ client, url: 's3://exports/team/prod', cacheDir: join(work, 'cache3') })).rejects.toThrow(`cannot read s3://exports/${dataKey}`);
+      await expect(downloadExport({ client, url: 's3://exports/team/prod', cacheDir: join(work, 'cache3') })).rejects.toThrow(
+        `cannot read s3://exports/${dataKey}`,
+      );
     } finally {
       await client.send(new PutObjectCommand({ Bucket: 'exports', Key: dataKey, Body: body }));
     }
-    await expect(downloadExport({ client, url: 's3://exports/elsewhere', cacheDir: join(work, 'cache4') })).rejects.toThrow('no export under s3://exports/elsewhere/AWSDynamoDB/');
+    await expect(downloadExport({ client, url: 's3://exports/elsewhere', cacheDir: join(work, 'cache4') })).rejects.toThrow(
+      'no export under s3://exports/elsewhere/AWSDynamoDB/',
+    );
   });
 
   // Two CLI audits, each with its DuckDB child process: seconds on a busy machine.
   it('audit --export s3://… reports exactly what the same export on disk reports', { timeout: 60_000 }, async () => {
     const env = { LOCKSMITH_DATA_DIR: join(work, 'data'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
     const fromS3 = captureIo(env);
-    const code = await main(['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--json'], fromS3);
+    const code = await main(
+      ['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--json'],
+      fromS3,
+    );
     const local = captureIo(env);
     const localCode = await main(['audit', '--export', join(work, 'src'), '--preset', 'uniq', '--json'], local);
     expect(fromS3.err()).toBe('');
@@ -129,16 +141,30 @@ describe('downloading an export from S3 (s3rver)', () => {
     expect(missing.err()).toContain('no export under s3://exports/nothing-here/AWSDynamoDB/');
   });
 
-  it('--print-sql athena prints the external table over the data folder on S3 and the queries; --engine athena refuses a local folder', { timeout: 60_000 }, async () => {
-    const env = { LOCKSMITH_DATA_DIR: join(work, 'data'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
-    const io = captureIo(env);
-    expect(await main(['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--print-sql', 'athena'], io)).toBe(0);
-    expect(io.out()).toMatch(/LOCATION 's3:\/\/exports\/team\/prod\/AWSDynamoDB\/[0-9]{13}-[0-9a-f]{8}\/data\/'/);
-    expect(io.out()).toContain('UNTESTED against real Athena');
-    const local = captureIo(env);
-    expect(await main(['audit', '--export', join(work, 'src'), '--preset', 'uniq', '--engine', 'athena', '--athena-output', 's3://results/'], local)).toBe(2);
-    expect(local.err()).toContain('--engine athena reads one full export where it is, on S3');
-  });
+  it(
+    '--print-sql athena prints the external table over the data folder on S3 and the queries; --engine athena refuses a local folder',
+    { timeout: 60_000 },
+    async () => {
+      const env = { LOCKSMITH_DATA_DIR: join(work, 'data'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
+      const io = captureIo(env);
+      expect(
+        await main(
+          ['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--print-sql', 'athena'],
+          io,
+        ),
+      ).toBe(0);
+      expect(io.out()).toMatch(/LOCATION 's3:\/\/exports\/team\/prod\/AWSDynamoDB\/[0-9]{13}-[0-9a-f]{8}\/data\/'/);
+      expect(io.out()).toContain('UNTESTED against real Athena');
+      const local = captureIo(env);
+      expect(
+        await main(
+          ['audit', '--export', join(work, 'src'), '--preset', 'uniq', '--engine', 'athena', '--athena-output', 's3://results/'],
+          local,
+        ),
+      ).toBe(2);
+      expect(local.err()).toContain('--engine athena reads one full export where it is, on S3');
+    },
+  );
 
   it('sampleItems: only the manifests and the first data files holding that many items', async () => {
     const cacheDir = join(work, 'cache5');
@@ -159,9 +185,39 @@ describe('downloading an export from S3 (s3rver)', () => {
     const env = { LOCKSMITH_DATA_DIR: join(work, 'data-athena'), AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
     const convention = presetConvention('uniq', keys, PRESET_DEFAULTS.uniq);
     const opened = await openExport(join(work, 'src'));
-    const answers = await duckAnswers(convention, opened.files.filter((f) => f.itemCount > 0).map((f) => f.path));
-    const fake = fakeAthena({ counts: answers.counts, pulled: paged(answers.pulled[0]!.columns, answers.pulled.flatMap((p) => p.rows), 100) }, DONE_AT_ONCE);
-    const args = ['audit', '--export', 's3://exports/team/prod', '--s3-endpoint', endpoint, '--preset', 'uniq', '--engine', 'athena', '--athena-output', 's3://results/locksmith/', '--athena-workgroup', 'audits', '--athena-database', 'exports_db', '--json'];
+    const answers = await duckAnswers(
+      convention,
+      opened.files.filter((f) => f.itemCount > 0).map((f) => f.path),
+    );
+    const fake = fakeAthena(
+      {
+        counts: answers.counts,
+        pulled: paged(
+          answers.pulled[0]!.columns,
+          answers.pulled.flatMap((p) => p.rows),
+          100,
+        ),
+      },
+      DONE_AT_ONCE,
+    );
+    const args = [
+      'audit',
+      '--export',
+      's3://exports/team/prod',
+      '--s3-endpoint',
+      endpoint,
+      '--preset',
+      'uniq',
+      '--engine',
+      'athena',
+      '--athena-output',
+      's3://results/locksmith/',
+      '--athena-workgroup',
+      'audits',
+      '--athena-database',
+      'exports_db',
+      '--json',
+    ];
     const io = captureIo(env);
     const code = await main(args, io);
     const duck = captureIo(env);
@@ -172,7 +228,11 @@ describe('downloading an export from S3 (s3rver)', () => {
     const sent = fake.sent();
     expect(sent.map(kindOf)).toEqual(['ddl', 'counts', 'pulled', 'drop']);
     expect(sent[0]).toMatch(/LOCATION 's3:\/\/exports\/team\/prod\/AWSDynamoDB\/[0-9]{13}-[0-9a-f]{8}\/data\/'/);
-    expect(athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input).toMatchObject({ WorkGroup: 'audits', QueryExecutionContext: { Database: 'exports_db' }, ResultConfiguration: { OutputLocation: 's3://results/locksmith/' } });
+    expect(athena.commandCalls(StartQueryExecutionCommand)[0]!.args[0].input).toMatchObject({
+      WorkGroup: 'audits',
+      QueryExecutionContext: { Database: 'exports_db' },
+      ResultConfiguration: { OutputLocation: 's3://results/locksmith/' },
+    });
     athena.reset();
     fakeAthena({ counts: answers.counts }, { ...DONE_AT_ONCE, counts: ['FAILED'] });
     const failed = captureIo(env);

@@ -66,18 +66,24 @@ export function isPlainKey(key: string): boolean {
 /** Throws unless `path` resolves inside `dir`: the last check before anything is written or removed. */
 function insideCache(dir: string, path: string, key: string): string {
   const rel = relative(resolve(dir), resolve(path));
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new ExportError(`${key} would be written outside the export cache (${dir}): refused`, key);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
+    throw new ExportError(`${key} would be written outside the export cache (${dir}): refused`, key);
   return path;
 }
 
 async function getObject(options: DownloadOptions, bucket: string, key: string, range?: string): Promise<Readable> {
   try {
-    const out = await options.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(range ? { Range: range } : {}) }), { abortSignal: options.signal });
+    const out = await options.client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(range ? { Range: range } : {}) }), {
+      abortSignal: options.signal,
+    });
     if (!out.Body) throw new Error('empty response');
     return out.Body as Readable;
   } catch (error) {
     const name = (error as { name?: string }).name ?? 'Error';
-    throw new ExportError(`cannot read ${s3url(bucket, key)}: ${name}${(error as Error).message && (error as Error).message !== name ? ` (${(error as Error).message})` : ''}`, s3url(bucket, key));
+    throw new ExportError(
+      `cannot read ${s3url(bucket, key)}: ${name}${(error as Error).message && (error as Error).message !== name ? ` (${(error as Error).message})` : ''}`,
+      s3url(bucket, key),
+    );
   }
 }
 
@@ -90,7 +96,10 @@ async function findExportKey(options: DownloadOptions, loc: S3Location): Promise
   do {
     let page;
     try {
-      page = await options.client.send(new ListObjectsV2Command({ Bucket: loc.bucket, Prefix: root, Delimiter: '/', ContinuationToken: token }), { abortSignal: options.signal });
+      page = await options.client.send(
+        new ListObjectsV2Command({ Bucket: loc.bucket, Prefix: root, Delimiter: '/', ContinuationToken: token }),
+        { abortSignal: options.signal },
+      );
     } catch (error) {
       throw new ExportError(`cannot list ${s3url(loc.bucket, root)}: ${(error as Error).name}`, s3url(loc.bucket, root));
     }
@@ -98,13 +107,21 @@ async function findExportKey(options: DownloadOptions, loc: S3Location): Promise
       if (!p.Prefix || p.Prefix.endsWith('/data/')) continue;
       // A listing is input: only one plain folder right below what was asked for is an export.
       const id = p.Prefix.startsWith(root) && p.Prefix.endsWith('/') ? p.Prefix.slice(root.length, -1) : '';
-      if (id === '' || id.includes('/') || !isPlainKey(id)) throw new ExportError(`the listing of ${s3url(loc.bucket, root)} names ${JSON.stringify(p.Prefix)}, which is not a folder below it: refused`, s3url(loc.bucket, root));
+      if (id === '' || id.includes('/') || !isPlainKey(id))
+        throw new ExportError(
+          `the listing of ${s3url(loc.bucket, root)} names ${JSON.stringify(p.Prefix)}, which is not a folder below it: refused`,
+          s3url(loc.bucket, root),
+        );
       ids.push(p.Prefix.slice(0, -1));
     }
     token = page.NextContinuationToken;
   } while (token);
   if (ids.length === 0) throw new ExportError(`no export under ${s3url(loc.bucket, root)}`, s3url(loc.bucket, root));
-  if (ids.length > 1) throw new ExportError(`several exports under ${s3url(loc.bucket, root)} (${ids.map((i) => i.split('/').pop()).join(', ')}): give one of them`, s3url(loc.bucket, root));
+  if (ids.length > 1)
+    throw new ExportError(
+      `several exports under ${s3url(loc.bucket, root)} (${ids.map((i) => i.split('/').pop()).join(', ')}): give one of them`,
+      s3url(loc.bucket, root),
+    );
   return ids[0]!;
 }
 
@@ -126,7 +143,8 @@ async function sizeOf(path: string): Promise<number | undefined> {
 export async function downloadExport(options: DownloadOptions): Promise<string> {
   const loc = parseS3Url(options.url);
   if (!loc) throw new ExportError(`not an s3:// URL: ${options.url}`);
-  if (loc.prefix !== '' && !isPlainKey(loc.prefix)) throw new ExportError(`${options.url}: an empty, \`.\` or \`..\` folder, a backslash or NUL in the key: refused`);
+  if (loc.prefix !== '' && !isPlainKey(loc.prefix))
+    throw new ExportError(`${options.url}: an empty, \`.\` or \`..\` folder, a backslash or NUL in the key: refused`);
   const exportKey = await findExportKey(options, loc);
   const bucketDir = join(options.cacheDir, loc.bucket);
   // Keys are mirrored below the bucket's folder, so the export's own relative keys resolve as on S3.
@@ -137,7 +155,15 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
   if (exportLocal === undefined) throw new ExportError(`s3://${loc.bucket}/${exportKey} is not an export folder below ${EXPORT_ROOT}/`);
   const dir = insideCache(options.cacheDir, join(root, exportLocal.slice(0, -2)), s3url(loc.bucket, exportKey));
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  for (const name of ['manifest-summary.json', 'manifest-summary.md5', 'manifest-summary.checksum', 'manifest-files.json', 'manifest-files.md5', 'manifest-files.checksum', '_started']) {
+  for (const name of [
+    'manifest-summary.json',
+    'manifest-summary.md5',
+    'manifest-summary.checksum',
+    'manifest-files.json',
+    'manifest-files.md5',
+    'manifest-files.checksum',
+    '_started',
+  ]) {
     const key = `${exportKey}/${name}`;
     let body: Readable;
     try {
@@ -168,7 +194,11 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
       return true;
     });
   }
-  const queue = listed.map((f) => ({ ...f, path: insideCache(options.cacheDir, f.path, f.path), key: `${base}${relative(root, f.path).split(sep).join('/')}` }));
+  const queue = listed.map((f) => ({
+    ...f,
+    path: insideCache(options.cacheDir, f.path, f.path),
+    key: `${base}${relative(root, f.path).split(sep).join('/')}`,
+  }));
   const progress = { files: queue.length, filesDone: 0, filesKept: 0, bytes: 0 };
   const worker = async (): Promise<void> => {
     for (let file = queue.shift(); file; file = queue.shift()) {
@@ -186,7 +216,10 @@ export async function downloadExport(options: DownloadOptions): Promise<string> 
         const md5 = await fileMd5(part);
         if (md5 !== file.md5Checksum) {
           await rm(part, { force: true });
-          throw new ExportError(`downloaded ${s3url(loc.bucket, file.key)} does not match its MD5 in the manifest (${md5} ≠ ${file.md5Checksum})`, s3url(loc.bucket, file.key));
+          throw new ExportError(
+            `downloaded ${s3url(loc.bucket, file.key)} does not match its MD5 in the manifest (${md5} ≠ ${file.md5Checksum})`,
+            s3url(loc.bucket, file.key),
+          );
         }
         await rename(part, file.path);
       }

@@ -3,7 +3,15 @@
  * Athena behind it, and what real Athena would answer, computed by running the same composed SQL on
  * DuckDB over a generated export. Importing this file mocks every AthenaClient of the process.
  */
-import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, StopQueryExecutionCommand, type QueryExecutionState, type Row } from '@aws-sdk/client-athena';
+import {
+  AthenaClient,
+  GetQueryExecutionCommand,
+  GetQueryResultsCommand,
+  StartQueryExecutionCommand,
+  StopQueryExecutionCommand,
+  type QueryExecutionState,
+  type Row,
+} from '@aws-sdk/client-athena';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Convention } from '../../../shared/model';
@@ -19,22 +27,34 @@ export type Kind = 'ddl' | 'counts' | 'pulled' | 'drop';
 export type Page = { columns: string[]; rows: (string | null)[][] };
 
 /** The kind of a query text. */
-export const kindOf = (sql: string): Kind => (sql.startsWith('CREATE EXTERNAL TABLE') ? 'ddl' : sql.startsWith('DROP TABLE') ? 'drop' : sql.includes(COUNTS_SQL) ? 'counts' : 'pulled');
+export const kindOf = (sql: string): Kind =>
+  sql.startsWith('CREATE EXTERNAL TABLE') ? 'ddl' : sql.startsWith('DROP TABLE') ? 'drop' : sql.includes(COUNTS_SQL) ? 'counts' : 'pulled';
 
 /**
  * A fake Athena behind the mocked client: each query kind gets an id, walks through `states`
  * (default RUNNING then SUCCEEDED) one GetQueryExecution at a time, and serves `pages` by NextToken.
  */
-export function fakeAthena(results: Partial<Record<Kind, Page[]>>, states: Partial<Record<Kind, readonly QueryExecutionState[]>> = {}): { sent: () => string[] } {
+export function fakeAthena(
+  results: Partial<Record<Kind, Page[]>>,
+  states: Partial<Record<Kind, readonly QueryExecutionState[]>> = {},
+): { sent: () => string[] } {
   const polls = new Map<string, number>();
-  athena.on(StartQueryExecutionCommand).callsFake((input: { QueryString: string }) => ({ QueryExecutionId: `q-${kindOf(input.QueryString)}` }));
+  athena
+    .on(StartQueryExecutionCommand)
+    .callsFake((input: { QueryString: string }) => ({ QueryExecutionId: `q-${kindOf(input.QueryString)}` }));
   athena.on(GetQueryExecutionCommand).callsFake((input: { QueryExecutionId: string }) => {
     const kind = input.QueryExecutionId.slice(2) as Kind;
     const seq = states[kind] ?? ['RUNNING', 'SUCCEEDED'];
     const i = polls.get(kind) ?? 0;
     polls.set(kind, i + 1);
     const state = seq[Math.min(i, seq.length - 1)]!;
-    return { QueryExecution: { QueryExecutionId: input.QueryExecutionId, Status: { State: state, ...(state === 'FAILED' ? { AthenaError: { ErrorMessage: 'HIVE_BAD_DATA: malformed JSON' } } : {}) }, Statistics: { DataScannedInBytes: 1000 } } };
+    return {
+      QueryExecution: {
+        QueryExecutionId: input.QueryExecutionId,
+        Status: { State: state, ...(state === 'FAILED' ? { AthenaError: { ErrorMessage: 'HIVE_BAD_DATA: malformed JSON' } } : {}) },
+        Statistics: { DataScannedInBytes: 1000 },
+      },
+    };
   });
   athena.on(GetQueryResultsCommand).callsFake((input: { QueryExecutionId: string; NextToken?: string }) => {
     const pages = results[input.QueryExecutionId.slice(2) as Kind] ?? [];
@@ -42,7 +62,10 @@ export function fakeAthena(results: Partial<Record<Kind, Page[]>>, states: Parti
     const page = pages[i]!;
     const toRow = (values: readonly (string | null)[]): Row => ({ Data: values.map((v) => (v === null ? {} : { VarCharValue: v })) });
     return {
-      ResultSet: { ResultSetMetadata: { ColumnInfo: page.columns.map((c) => ({ Name: c, Type: 'varchar' })) }, Rows: [...(i === 0 ? [toRow(page.columns)] : []), ...page.rows.map(toRow)] },
+      ResultSet: {
+        ResultSetMetadata: { ColumnInfo: page.columns.map((c) => ({ Name: c, Type: 'varchar' })) },
+        Rows: [...(i === 0 ? [toRow(page.columns)] : []), ...page.rows.map(toRow)],
+      },
       ...(i + 1 < pages.length ? { NextToken: `t${i + 1}` } : {}),
     };
   });
@@ -59,7 +82,9 @@ export function paged(columns: string[], rows: (string | null)[][], size: number
 
 /** What Athena would answer: the same composed SQL run by DuckDB over the export's files, as text. */
 export async function duckAnswers(convention: Convention, files: readonly string[]): Promise<{ counts: Page[]; pulled: Page[] }> {
-  const type = `STRUCT(${itemStructFields(convention).map((f) => `"${f.name}" STRUCT(S VARCHAR, N VARCHAR, B VARCHAR)`).join(', ')})`;
+  const type = `STRUCT(${itemStructFields(convention)
+    .map((f) => `"${f.name}" STRUCT(S VARCHAR, N VARCHAR, B VARCHAR)`)
+    .join(', ')})`;
   const source = `(SELECT Item FROM read_json([${files.map(sqlString).join(', ')}], format = 'newline_delimited', compression = 'gzip', columns = {Item: ${sqlString(type)}})) ext`;
   const { counts, pulled } = composedQueries(convention, { ...DUCKDB_DIALECT, jsNormMap: false }, source);
   const db = await DuckDBInstance.create(':memory:');

@@ -10,7 +10,16 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createGzip, type Gzip } from 'node:zlib';
 import type { Item, KeySchema } from '../../../shared/model';
-import { DYNAMODB_JSON, EXPORT_ROOT, MANIFEST_VERSION, md5Base64, newDataFileName, newExportId, type ManifestFileLine, type ManifestSummary } from './layout';
+import {
+  DYNAMODB_JSON,
+  EXPORT_ROOT,
+  MANIFEST_VERSION,
+  md5Base64,
+  newDataFileName,
+  newExportId,
+  type ManifestFileLine,
+  type ManifestSummary,
+} from './layout';
 
 /** What the writer needs to know about the export it writes. */
 export interface ExportWriterOptions {
@@ -70,11 +79,19 @@ export class ExportWriter {
   private total = 0;
 
   constructor(private readonly options: ExportWriterOptions) {
-    if (!Number.isInteger(options.partitions) || options.partitions < 1) throw new Error(`partitions must be a positive integer (got ${options.partitions})`);
+    if (!Number.isInteger(options.partitions) || options.partitions < 1)
+      throw new Error(`partitions must be a positive integer (got ${options.partitions})`);
     this.exportTime = options.exportTime ?? new Date();
     this.exportId = newExportId(this.exportTime);
     this.partial = join(options.out, EXPORT_ROOT, `${this.exportId}.partial`);
-    this.partitions = Array.from({ length: options.partitions }, () => ({ name: newDataFileName(), gzip: undefined, file: undefined, done: undefined, md5: createHash('md5'), items: 0 }));
+    this.partitions = Array.from({ length: options.partitions }, () => ({
+      name: newDataFileName(),
+      gzip: undefined,
+      file: undefined,
+      done: undefined,
+      md5: createHash('md5'),
+      items: 0,
+    }));
   }
 
   /** Creates the folders and the empty `_started` marker. */
@@ -92,7 +109,8 @@ export class ExportWriter {
       const gzip = p.gzip ?? this.open(p);
       p.items++;
       this.total++;
-      if (!gzip.write(`${exportLine(item)}\n`) && !waits.has(gzip)) waits.set(gzip, new Promise((resolve) => gzip.once('drain', () => resolve())));
+      if (!gzip.write(`${exportLine(item)}\n`) && !waits.has(gzip))
+        waits.set(gzip, new Promise((resolve) => gzip.once('drain', () => resolve())));
     }
     await Promise.all(waits.values());
   }
@@ -123,7 +141,12 @@ export class ExportWriter {
       gzip.end();
       await p.done;
       const md5 = p.md5.digest();
-      files.push({ itemCount: p.items, md5Checksum: md5.toString('base64'), etag: md5.toString('hex'), dataFileS3Key: `${base}/data/${p.name}` });
+      files.push({
+        itemCount: p.items,
+        md5Checksum: md5.toString('base64'),
+        etag: md5.toString('hex'),
+        dataFileS3Key: `${base}/data/${p.name}`,
+      });
     }
     const manifestFiles = files.map((f) => `${JSON.stringify(f)}\n`).join('');
     const exportArn = `${tableArn}/export/${this.exportId}`;

@@ -13,7 +13,12 @@ export async function surveyView(ctx: TableContext): Promise<Result<TableSurveyV
   const table = ctx.table.name;
   switch (locks.kind) {
     case 'locks':
-      return ok({ table, locks: 'locks', convention: { preset: locks.detection.convention.preset, confidence: locks.detection.confidence }, evidence: locks.detection.evidence });
+      return ok({
+        table,
+        locks: 'locks',
+        convention: { preset: locks.detection.convention.preset, confidence: locks.detection.confidence },
+        evidence: locks.detection.evidence,
+      });
     case 'no-locks':
       return ok({ table, locks: 'no-locks', why: locks.why });
     case 'empty':
@@ -22,7 +27,14 @@ export async function surveyView(ctx: TableContext): Promise<Result<TableSurveyV
 }
 
 /** The history entries of the context's connection target (and `table`, when given), oldest first. */
-export async function historyView(ctx: ConnectionContext, dataDir: string, args: { readonly table?: string | undefined }): Promise<Result<HistoryView>> {
-  const entries = await readHistory(dataDir, { target: historyTarget(ctx.target), ...(args.table !== undefined ? { table: args.table } : {}) });
+export async function historyView(
+  ctx: ConnectionContext,
+  dataDir: string,
+  args: { readonly table?: string | undefined },
+): Promise<Result<HistoryView>> {
+  const entries = await readHistory(dataDir, {
+    target: historyTarget(ctx.target),
+    ...(args.table !== undefined ? { table: args.table } : {}),
+  });
   return ok({ entries });
 }

@@ -19,10 +19,18 @@ export type TableLocks =
   | { readonly kind: 'empty' };
 
 /** Samples `table` and tells whether it holds lock items (a failed read is the only error). */
-export async function surveyTable(client: DynamoDBClient, table: { readonly name: string; readonly keys: KeySchema }, request: DetectRequest = {}): Promise<Result<TableLocks>> {
+export async function surveyTable(
+  client: DynamoDBClient,
+  table: { readonly name: string; readonly keys: KeySchema },
+  request: DetectRequest = {},
+): Promise<Result<TableLocks>> {
   const sample = await startSample(client, table.name, request);
   if (!sample.ok) return sample;
   if (sample.value.length === 0) return ok({ kind: 'empty' });
   const detected = detectConvention(table.keys, sample.value, request.preset ? { preset: request.preset } : {});
-  return ok(detected.ok ? { kind: 'locks', detection: detected.value } : { kind: 'no-locks', sampled: sample.value.length, why: detected.error.message });
+  return ok(
+    detected.ok
+      ? { kind: 'locks', detection: detected.value }
+      : { kind: 'no-locks', sampled: sample.value.length, why: detected.error.message },
+  );
 }

@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../../shared/audit/types';
 import { presetConvention, PRESET_DEFAULTS } from '../../../shared/conventions/presets';
-import { conventionId, historyEntry, historyPath, historyTarget, HISTORY_KEEP_BYTES, HISTORY_MAX_BYTES, readHistory, recordAudit } from './audit-history';
+import {
+  conventionId,
+  historyEntry,
+  historyPath,
+  historyTarget,
+  HISTORY_KEEP_BYTES,
+  HISTORY_MAX_BYTES,
+  readHistory,
+  recordAudit,
+} from './audit-history';
 
 const keys = { hash: { name: 'PK', type: 'S' as const }, range: { name: 'SK', type: 'S' as const } };
 const convention = presetConvention('uniq', keys, PRESET_DEFAULTS.uniq);
@@ -19,7 +28,14 @@ const report = (table: string, complete = true): AuditReport => ({
   accounts: 10,
   locks: 19,
   summary,
-  problems: [{ kind: 'orphan-lock', rule: 'EMAIL', value: 'secret-value@example.com', lock: { PK: 'UNIQ#EMAIL#secret-value@example.com', SK: 'LOCK' } }],
+  problems: [
+    {
+      kind: 'orphan-lock',
+      rule: 'EMAIL',
+      value: 'secret-value@example.com',
+      lock: { PK: 'UNIQ#EMAIL#secret-value@example.com', SK: 'LOCK' },
+    },
+  ],
 });
 const local = historyTarget({ endpoint: 'http://localhost:8000', region: 'us-east-1' });
 const folder = (): string => mkdtempSync(join(tmpdir(), 'locksmith-history-'));
@@ -28,7 +44,11 @@ describe('audit history', () => {
   it('appends a summary per audit (0600, no item data) and reads it back oldest first, per table and target', async () => {
     const dir = folder();
     await recordAudit(dir, report('accounts'), { target: local, source: 'live', time: new Date('2026-01-01T00:00:00Z') });
-    await recordAudit(dir, report('users', false), { target: historyTarget({ profile: 'prod', region: 'eu-west-1' }), source: 'export', time: new Date('2026-01-02T00:00:00Z') });
+    await recordAudit(dir, report('users', false), {
+      target: historyTarget({ profile: 'prod', region: 'eu-west-1' }),
+      source: 'export',
+      time: new Date('2026-01-02T00:00:00Z'),
+    });
     await recordAudit(dir, report('accounts'), { target: local, source: 'live', time: new Date('2026-01-03T00:00:00Z') });
     expect(statSync(historyPath(dir)).mode & 0o777).toBe(0o600);
     expect(readFileSync(historyPath(dir), 'utf8')).not.toContain('secret-value');
@@ -38,10 +58,24 @@ describe('audit history', () => {
       ['2026-01-02', 'users', 'export', false],
       ['2026-01-03', 'accounts', 'live', true],
     ]);
-    expect(all[0]).toEqual({ time: '2026-01-01T00:00:00.000Z', table: 'accounts', target: { endpoint: 'http://localhost:8000', region: 'us-east-1' }, convention: { preset: 'uniq', id: conventionId(convention) }, source: 'live', complete: true, items: 40, accounts: 10, locks: 19, summary });
+    expect(all[0]).toEqual({
+      time: '2026-01-01T00:00:00.000Z',
+      table: 'accounts',
+      target: { endpoint: 'http://localhost:8000', region: 'us-east-1' },
+      convention: { preset: 'uniq', id: conventionId(convention) },
+      source: 'live',
+      complete: true,
+      items: 40,
+      accounts: 10,
+      locks: 19,
+      summary,
+    });
     expect(all[1]?.reason).toBe('segment 2 failed');
     expect((await readHistory(dir, { table: 'accounts' })).length).toBe(2);
-    expect((await readHistory(dir, { target: { endpoint: 'http://localhost:8000', region: 'us-east-1' } })).map((e) => e.table)).toEqual(['accounts', 'accounts']);
+    expect((await readHistory(dir, { target: { endpoint: 'http://localhost:8000', region: 'us-east-1' } })).map((e) => e.table)).toEqual([
+      'accounts',
+      'accounts',
+    ]);
     expect((await readHistory(dir, { target: { profile: 'prod', region: 'eu-west-1' } })).map((e) => e.table)).toEqual(['users']);
   });
 
@@ -72,7 +106,10 @@ describe('audit history', () => {
   });
 
   it('names the target without credentials: no user info, query or fragment in an endpoint', () => {
-    expect(historyTarget({ endpoint: 'http://user:pw@localhost:8000/?X-Amz-Security-Token=abc#f', region: 'us-east-1' })).toEqual({ endpoint: 'http://localhost:8000', region: 'us-east-1' });
+    expect(historyTarget({ endpoint: 'http://user:pw@localhost:8000/?X-Amz-Security-Token=abc#f', region: 'us-east-1' })).toEqual({
+      endpoint: 'http://localhost:8000',
+      region: 'us-east-1',
+    });
     expect(historyTarget({ profile: 'prod', region: 'eu-west-1' })).toEqual({ profile: 'prod', region: 'eu-west-1' });
   });
 

@@ -37,7 +37,11 @@ export function historyTarget(target: { readonly endpoint?: string; readonly pro
       endpoint = 'unreadable endpoint';
     }
   }
-  return { ...(endpoint !== undefined ? { endpoint } : {}), ...(target.profile !== undefined && endpoint === undefined ? { profile: target.profile } : {}), ...(target.region !== undefined ? { region: target.region } : {}) };
+  return {
+    ...(endpoint !== undefined ? { endpoint } : {}),
+    ...(target.profile !== undefined && endpoint === undefined ? { profile: target.profile } : {}),
+    ...(target.region !== undefined ? { region: target.region } : {}),
+  };
 }
 
 /** A short id of a convention's exact content: two audits with the same id read the table the same way. */
@@ -109,7 +113,12 @@ async function trim(dataDir: string): Promise<void> {
   const handle = await openNoFollow(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC);
   try {
     await handle.chmod(0o600);
-    await handle.writeFile(kept.reverse().map((l) => `${l}\n`).join(''));
+    await handle.writeFile(
+      kept
+        .reverse()
+        .map((l) => `${l}\n`)
+        .join(''),
+    );
   } finally {
     await handle.close();
   }

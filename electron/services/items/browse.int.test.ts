@@ -39,7 +39,13 @@ describe('browseItems', () => {
     const locks = await browseItems(client, { table, keys, prefix: 'UNIQ#', limit: 100, consistent: true });
     expect(locks.mode).toBe('scan');
     expect(locks.items.map(pk).sort()).toEqual(['UNIQ#EMAIL#ada@x.io|LOCK', 'UNIQ#EMAIL#bob@x.io|LOCK']);
-    const bob = await browseItems(client, { table, keys, filter: { attribute: 'email', op: 'contains', value: 'bob' }, limit: 100, consistent: true });
+    const bob = await browseItems(client, {
+      table,
+      keys,
+      filter: { attribute: 'email', op: 'contains', value: 'bob' },
+      limit: 100,
+      consistent: true,
+    });
     expect(bob.items.map(pk)).toEqual(['ACCT#b2|PROFILE']);
     expect(bob.scanned).toBe(6);
   });

@@ -30,7 +30,8 @@ export interface BrowsePage {
   readonly cursor?: Record<string, AttributeValue>;
 }
 
-const typed = (type: 'S' | 'N' | 'B', text: string): AttributeValue => (type === 'N' ? { N: text } : type === 'B' ? { B: new Uint8Array(Buffer.from(text, 'base64')) } : { S: text });
+const typed = (type: 'S' | 'N' | 'B', text: string): AttributeValue =>
+  type === 'N' ? { N: text } : type === 'B' ? { B: new Uint8Array(Buffer.from(text, 'base64')) } : { S: text };
 
 /**
  * Items one call may read to fill a filtered page: a filter (or a partition-key prefix on a scan)
@@ -89,10 +90,21 @@ async function browseOnce(client: DynamoDBClient, request: BrowseRequest, signal
       condition += ' AND begins_with(#r, :r)';
     }
     const out = await client.send(
-      new QueryCommand({ ...common, KeyConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values, ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}) }),
+      new QueryCommand({
+        ...common,
+        KeyConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+      }),
       { abortSignal: signal },
     );
-    return { mode: 'query', items: out.Items ?? [], scanned: out.ScannedCount ?? 0, ...(out.LastEvaluatedKey ? { cursor: out.LastEvaluatedKey } : {}) };
+    return {
+      mode: 'query',
+      items: out.Items ?? [],
+      scanned: out.ScannedCount ?? 0,
+      ...(out.LastEvaluatedKey ? { cursor: out.LastEvaluatedKey } : {}),
+    };
   }
   if (request.prefix !== undefined && request.prefix !== '') {
     names['#h'] = hash.name;
@@ -108,5 +120,10 @@ async function browseOnce(client: DynamoDBClient, request: BrowseRequest, signal
     }),
     { abortSignal: signal },
   );
-  return { mode: 'scan', items: out.Items ?? [], scanned: out.ScannedCount ?? 0, ...(out.LastEvaluatedKey ? { cursor: out.LastEvaluatedKey } : {}) };
+  return {
+    mode: 'scan',
+    items: out.Items ?? [],
+    scanned: out.ScannedCount ?? 0,
+    ...(out.LastEvaluatedKey ? { cursor: out.LastEvaluatedKey } : {}),
+  };
 }

@@ -12,7 +12,14 @@ describe('item json', () => {
       l: { L: [{ SS: ['a'] }, { NS: ['1'] }] },
     });
     expect(item.dynamo).toMatchObject({ PK: { S: '<img src=x onerror=alert(1)>' }, b: { B: 'AQI=' }, n: { N: '12345678901234567890' } });
-    expect(item.plain).toEqual({ PK: '<img src=x onerror=alert(1)>', b: 'AQI=', l: [['a'], [1]], m: { x: true, y: null }, n: '12345678901234567890', small: 42 });
+    expect(item.plain).toEqual({
+      PK: '<img src=x onerror=alert(1)>',
+      b: 'AQI=',
+      l: [['a'], [1]],
+      m: { x: true, y: null },
+      n: '12345678901234567890',
+      small: 42,
+    });
   });
 
   it('types a plain key by the schema and refuses missing or extra attributes', () => {

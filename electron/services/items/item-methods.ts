@@ -11,7 +11,9 @@ import { itemJson, typedKey } from './item-json';
 export interface BrowseArgs {
   readonly partition?: string | undefined;
   readonly prefix?: string | undefined;
-  readonly filter?: { readonly attribute: string; readonly op: 'equals' | 'begins_with' | 'contains' | 'exists'; readonly value?: string | undefined } | undefined;
+  readonly filter?:
+    | { readonly attribute: string; readonly op: 'equals' | 'begins_with' | 'contains' | 'exists'; readonly value?: string | undefined }
+    | undefined;
   readonly limit?: number | undefined;
   readonly cursor?: string | undefined;
 }
@@ -20,7 +22,12 @@ export interface BrowseArgs {
 export async function getItem(ctx: TableContext, args: { readonly key: PlainKey }): Promise<Result<ItemView>> {
   const keys = ctx.table.keys;
   const typed = typedKey(args.key, keys);
-  if (!typed) return err('validation', `The key must have exactly the table's key attributes (${[keys.hash.name, keys.range?.name].filter(Boolean).join(', ')}).`, { field: 'key' });
+  if (!typed)
+    return err(
+      'validation',
+      `The key must have exactly the table's key attributes (${[keys.hash.name, keys.range?.name].filter(Boolean).join(', ')}).`,
+      { field: 'key' },
+    );
   const found = await ctx.client.send(new GetItemCommand({ TableName: ctx.table.name, Key: typed, ConsistentRead: true }));
   return ok(found.Item ? { found: true, ...itemJson(found.Item) } : { found: false, dynamo: null, plain: null });
 }
@@ -38,7 +45,15 @@ export async function browseItems(ctx: TableContext, request: BrowseArgs): Promi
     keys,
     ...(request.partition !== undefined ? { partition: request.partition } : {}),
     ...(request.prefix !== undefined ? { prefix: request.prefix } : {}),
-    ...(request.filter ? { filter: { attribute: request.filter.attribute, op: request.filter.op, ...(request.filter.value !== undefined ? { value: request.filter.value } : {}) } } : {}),
+    ...(request.filter
+      ? {
+          filter: {
+            attribute: request.filter.attribute,
+            op: request.filter.op,
+            ...(request.filter.value !== undefined ? { value: request.filter.value } : {}),
+          },
+        }
+      : {}),
     limit: request.limit ?? 25,
     ...(cursor ? { cursor } : {}),
   });
@@ -52,7 +67,9 @@ export async function browseItems(ctx: TableContext, request: BrowseArgs): Promi
 
 /** A LastEvaluatedKey as an opaque base64url cursor (DynamoDB JSON inside; B values as base64). */
 function encodeCursor(key: Record<string, AttributeValue>): string {
-  const json = Object.fromEntries(Object.entries(key).map(([k, v]) => [k, v.B !== undefined ? { B: Buffer.from(v.B).toString('base64') } : v]));
+  const json = Object.fromEntries(
+    Object.entries(key).map(([k, v]) => [k, v.B !== undefined ? { B: Buffer.from(v.B).toString('base64') } : v]),
+  );
   return Buffer.from(JSON.stringify(json)).toString('base64url');
 }
 
@@ -79,6 +96,9 @@ function decodeCursor(cursor: string): Record<string, AttributeValue> | undefine
 
 /** An item's key in plain form. */
 function plainKeyOf(item: Record<string, AttributeValue>, keys: KeySchema): PlainKey {
-  const value = (attribute: AttributeValue | undefined): string | number => (attribute?.N !== undefined ? Number(attribute.N) : attribute?.S ?? (attribute?.B ? Buffer.from(attribute.B).toString('base64') : ''));
-  return keys.range ? { [keys.hash.name]: value(item[keys.hash.name]), [keys.range.name]: value(item[keys.range.name]) } : { [keys.hash.name]: value(item[keys.hash.name]) };
+  const value = (attribute: AttributeValue | undefined): string | number =>
+    attribute?.N !== undefined ? Number(attribute.N) : (attribute?.S ?? (attribute?.B ? Buffer.from(attribute.B).toString('base64') : ''));
+  return keys.range
+    ? { [keys.hash.name]: value(item[keys.hash.name]), [keys.range.name]: value(item[keys.range.name]) }
+    : { [keys.hash.name]: value(item[keys.hash.name]) };
 }

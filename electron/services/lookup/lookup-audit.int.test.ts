@@ -40,22 +40,41 @@ async function lookup(value: string, extra: Partial<LookupOptions> = {}) {
 }
 
 describe('lookup from a finished audit (no GSI)', () => {
-  it.each(['dup@x.io', 'nolock@x.io', 'orphan#1@x.io', 'free@x.io', 'Ada@Lovelace.io', 'ada@lovelace.io'])('%s: the scan\'s answer, holders from the audit re-read by key', async (value) => {
-    const [scanned, audited] = [await lookup(value), await lookup(value, { auditIndex: index })];
-    expect(scanned.method).toBe('scan');
-    expect(scanned.rules[0]?.notes.join(' ')).toMatch(/no GSI on email: .*`locksmith suggest-index --rule EMAIL`/);
-    expect(audited).toMatchObject({ method: 'audit', usedAudit: new Date(index.finishedAt).toISOString(), complete: true });
-    expect(audited.scan).toBeUndefined();
-    const [a, b] = [scanned.rules[0]!, audited.rules[0]!];
-    const byPk = (keys: readonly Record<string, unknown>[]) => [...keys].sort((x, y) => String(x.PK).localeCompare(String(y.PK)));
-    expect({ verdict: b.verdict, holders: byPk(b.holders), locks: b.locks }).toEqual({ verdict: a.verdict, holders: byPk(a.holders), locks: a.locks });
-    expect(b.search).toEqual({ kind: 'audit', auditedAt: new Date(index.finishedAt).toISOString() });
-    expect(b.notes.join(' ')).toMatch(/holders from the audit of .*re-read by key/);
-  });
+  it.each(['dup@x.io', 'nolock@x.io', 'orphan#1@x.io', 'free@x.io', 'Ada@Lovelace.io', 'ada@lovelace.io'])(
+    "%s: the scan's answer, holders from the audit re-read by key",
+    async (value) => {
+      const [scanned, audited] = [await lookup(value), await lookup(value, { auditIndex: index })];
+      expect(scanned.method).toBe('scan');
+      expect(scanned.rules[0]?.notes.join(' ')).toMatch(/no GSI on email: .*`locksmith suggest-index --rule EMAIL`/);
+      expect(audited).toMatchObject({ method: 'audit', usedAudit: new Date(index.finishedAt).toISOString(), complete: true });
+      expect(audited.scan).toBeUndefined();
+      const [a, b] = [scanned.rules[0]!, audited.rules[0]!];
+      const byPk = (keys: readonly Record<string, unknown>[]) => [...keys].sort((x, y) => String(x.PK).localeCompare(String(y.PK)));
+      expect({ verdict: b.verdict, holders: byPk(b.holders), locks: b.locks }).toEqual({
+        verdict: a.verdict,
+        holders: byPk(a.holders),
+        locks: a.locks,
+      });
+      expect(b.search).toEqual({ kind: 'audit', auditedAt: new Date(index.finishedAt).toISOString() });
+      expect(b.notes.join(' ')).toMatch(/holders from the audit of .*re-read by key/);
+    },
+  );
 
   it('is not used for another table or another convention: those scan', async () => {
-    const lowercaseOnly = presetConvention('uniq', keys, { rules: [{ attribute: 'email', tag: 'EMAIL', normalize: ['lowercase'] }, { attribute: 'username', tag: 'HANDLE', normalize: ['trim', 'lowercase'] }] });
-    const other = await lookupValue({ client, table: { name: table, gsis: [] }, convention: lowercaseOnly, value: 'dup@x.io', rule: 'EMAIL', auditIndex: index });
+    const lowercaseOnly = presetConvention('uniq', keys, {
+      rules: [
+        { attribute: 'email', tag: 'EMAIL', normalize: ['lowercase'] },
+        { attribute: 'username', tag: 'HANDLE', normalize: ['trim', 'lowercase'] },
+      ],
+    });
+    const other = await lookupValue({
+      client,
+      table: { name: table, gsis: [] },
+      convention: lowercaseOnly,
+      value: 'dup@x.io',
+      rule: 'EMAIL',
+      auditIndex: index,
+    });
     expect(other.ok && other.value.method).toBe('scan');
     expect((await lookup('dup@x.io', { auditIndex: { ...index, table: `${table}-other` } })).method).toBe('scan');
   });

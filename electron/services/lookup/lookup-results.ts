@@ -50,8 +50,12 @@ export function foundLockNotes(convention: Convention, ruleIndex: number, probes
       const normalized = ruleNormalizer(rule)(parsed.value);
       if (normalized !== parsed.value) {
         const canonical = formatLockKey(rule, normalized, undefined, lockScope(rule, parsed.parts));
-        const canonicalKey: PlainKey = keys.range ? { [keys.hash.name]: canonical.hash, [keys.range.name]: canonical.range ?? '' } : { [keys.hash.name]: canonical.hash };
-        notes.push(`lock ${text} is written with the value as typed, not normalized (${rule.normalize.join(', ')}): new claims and releases use ${formatKey(canonicalKey, keys)}`);
+        const canonicalKey: PlainKey = keys.range
+          ? { [keys.hash.name]: canonical.hash, [keys.range.name]: canonical.range ?? '' }
+          : { [keys.hash.name]: canonical.hash };
+        notes.push(
+          `lock ${text} is written with the value as typed, not normalized (${rule.normalize.join(', ')}): new claims and releases use ${formatKey(canonicalKey, keys)}`,
+        );
       }
     }
   }
@@ -86,7 +90,8 @@ export function collectEveryScope(convention: Convention, items: readonly Item[]
   for (const item of items) {
     const cls = classifyItem(convention, item);
     if (cls.kind === 'account') {
-      for (const v of cls.values) if (v.ruleIndex === p.index && v.normalized === p.normalized && v.scope) at(v.scope).holders.push(cls.key);
+      for (const v of cls.values)
+        if (v.ruleIndex === p.index && v.normalized === p.normalized && v.scope) at(v.scope).holders.push(cls.key);
     } else if (cls.kind === 'lock' && cls.ruleIndex === p.index && cls.normalized === p.normalized && cls.scope) {
       const owner = cls.owner;
       at(cls.scope).locks.push({ key: cls.key, exists: true, legacy: false, ...(owner === undefined ? {} : { owner }) });
@@ -95,7 +100,13 @@ export function collectEveryScope(convention: Convention, items: readonly Item[]
 }
 
 /** One result per scope the scan found the value in; "free in every scope" when it found none. */
-export function everyScopeResults(convention: Convention, p: Plan, finds: ScopeFinds, search: HolderSearch, reason: string | undefined): RuleLookup[] {
+export function everyScopeResults(
+  convention: Convention,
+  p: Plan,
+  finds: ScopeFinds,
+  search: HolderSearch,
+  reason: string | undefined,
+): RuleLookup[] {
   const found = [...finds.values()].sort((a, b) => (joinKey(a.scope, '') < joinKey(b.scope, '') ? -1 : 1));
   if (found.length === 0) {
     const notes = [...p.notes, 'no lock and no holder of this value in any scope'];
@@ -105,17 +116,34 @@ export function everyScopeResults(convention: Convention, p: Plan, finds: ScopeF
 }
 
 /** The verdict for one rule (in one scope), with its notes. */
-export function ruleResult(convention: Convention, p: Plan, probes: readonly LockProbe[], holders: readonly PlainKey[], search: HolderSearch, value: string, reason: string | undefined, scope: ScopeValues | undefined): RuleLookup {
+export function ruleResult(
+  convention: Convention,
+  p: Plan,
+  probes: readonly LockProbe[],
+  holders: readonly PlainKey[],
+  search: HolderSearch,
+  value: string,
+  reason: string | undefined,
+  scope: ScopeValues | undefined,
+): RuleLookup {
   const found = probes.filter((l) => l.exists);
   const notes = [...new Set([...p.notes, ...foundLockNotes(convention, p.index, found)])];
   const holderHash = holders.length === 1 ? String(holders[0]?.[convention.keys.hash.name] ?? '') : undefined;
   for (const lock of found) {
-    if (holderHash !== undefined && lock.owner !== undefined && lock.owner !== holderHash) notes.push(`the lock names ${lock.owner} as owner, but ${holderHash} holds the value (owner-mismatch)`);
+    if (holderHash !== undefined && lock.owner !== undefined && lock.owner !== holderHash)
+      notes.push(`the lock names ${lock.owner} as owner, but ${holderHash} holds the value (owner-mismatch)`);
   }
   if (search.kind === 'gsi' && p.rule.normalize.length > 0) notes.push(storedFormNote(search.index, p.rule, value));
-  if (search.kind === 'audit') notes.push(`holders from the audit of ${search.auditedAt}, each re-read by key (consistent read); an account another client wrote since then is not seen (audit again, or add the GSI \`locksmith suggest-index\` prints)`);
-  if (search.kind === 'scan' && !p.everyScope) notes.push(`no GSI on ${p.rule.attribute}: the holders were found by scanning the whole table; \`locksmith suggest-index --rule ${p.rule.name}\` prints the index that makes this one Query`);
-  if (search.kind === 'scan' && !search.complete) notes.push(`the scan for holders did not finish (${reason ?? 'unknown'}): the verdict may be wrong`);
+  if (search.kind === 'audit')
+    notes.push(
+      `holders from the audit of ${search.auditedAt}, each re-read by key (consistent read); an account another client wrote since then is not seen (audit again, or add the GSI \`locksmith suggest-index\` prints)`,
+    );
+  if (search.kind === 'scan' && !p.everyScope)
+    notes.push(
+      `no GSI on ${p.rule.attribute}: the holders were found by scanning the whole table; \`locksmith suggest-index --rule ${p.rule.name}\` prints the index that makes this one Query`,
+    );
+  if (search.kind === 'scan' && !search.complete)
+    notes.push(`the scan for holders did not finish (${reason ?? 'unknown'}): the verdict may be wrong`);
   const record = scopeRecord(p.rule, scope);
   return {
     rule: p.rule.name,

@@ -34,7 +34,8 @@ function indexSuggestions(ctx: ConventionContext): Map<string, SuggestedIndexVie
  * A rule that needed a scan or the audit carries the GSI that would make it one Query.
  */
 export async function lookupView(ctx: ConventionContext, args: LookupArgs, indexes?: AuditIndexes): Promise<Result<LookupView>> {
-  const auditIndex = args.confirm === true ? undefined : indexes?.find(targetKey(ctx.connectionId, ctx.target), ctx.table.name, ctx.convention);
+  const auditIndex =
+    args.confirm === true ? undefined : indexes?.find(targetKey(ctx.connectionId, ctx.target), ctx.table.name, ctx.convention);
   const answer = await lookupValue({
     client: ctx.client,
     table: { name: ctx.table.name, gsis: ctx.table.gsis },
@@ -51,7 +52,8 @@ export async function lookupView(ctx: ConventionContext, args: LookupArgs, index
   const a = answer.value;
   const suggestions = indexSuggestions(ctx);
   // A scoped rule asked in every scope reads its locks by the scan too: an index would not spare it.
-  const suggestionFor = (rule: string) => (ctx.convention.rules.some((r) => r.name === rule && r.scope !== undefined) && !args.scope ? undefined : suggestions.get(rule));
+  const suggestionFor = (rule: string) =>
+    ctx.convention.rules.some((r) => r.name === rule && r.scope !== undefined) && !args.scope ? undefined : suggestions.get(rule);
   const index = a.rules.map((r) => (r.search.kind === 'gsi' ? r.search.index : undefined)).find(Boolean);
   return ok({
     value: a.value,

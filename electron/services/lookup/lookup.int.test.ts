@@ -39,7 +39,9 @@ async function createIndexedTable(): Promise<string> {
         { AttributeName: 'PK', KeyType: 'HASH' },
         { AttributeName: 'SK', KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: [{ IndexName: 'email-index', KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } }],
+      GlobalSecondaryIndexes: [
+        { IndexName: 'email-index', KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+      ],
     }),
   );
   return name;
@@ -73,7 +75,9 @@ async function lookup(table: TableInfo, value: string, extra: Partial<LookupOpti
 
 describe('describeTable', () => {
   it('reports the GSI by its key attributes', () => {
-    expect(withIndex.gsis).toEqual([{ name: 'email-index', hash: { name: 'email', type: 'S' }, projection: 'KEYS_ONLY', status: 'ACTIVE' }]);
+    expect(withIndex.gsis).toEqual([
+      { name: 'email-index', hash: { name: 'email', type: 'S' }, projection: 'KEYS_ONLY', status: 'ACTIVE' },
+    ]);
     expect(withIndex.keys).toEqual(keys);
     expect(withoutIndex.gsis).toEqual([]);
   });
@@ -125,14 +129,36 @@ describe("an index's 'no holder'", () => {
     const exact = { ...convention, rules: convention.rules.map((r) => (r.name === 'EMAIL' ? { ...r, normalize: [] } : r)) };
     const plain = await lookupValue({ client, table: withIndex, convention: exact, value: 'free@x.io', rule: 'EMAIL' });
     expect(plain.ok && plain.value.rules[0]?.search).toEqual({ kind: 'gsi', index: 'email-index' });
-    const confirmed = await lookupValue({ client, table: withIndex, convention: exact, value: 'free@x.io', rule: 'EMAIL', confirmAbsenceWithScan: true });
+    const confirmed = await lookupValue({
+      client,
+      table: withIndex,
+      convention: exact,
+      value: 'free@x.io',
+      rule: 'EMAIL',
+      confirmAbsenceWithScan: true,
+    });
     if (!confirmed.ok) throw new Error(confirmed.error.message);
     expect(confirmed.value.rules[0]).toMatchObject({ verdict: 'free', search: { kind: 'scan', complete: true } });
     expect(confirmed.value.rules[0]?.notes.join(' ')).toMatch(/index email-index found no holder; a consistent scan confirmed the answer/);
   });
 
   it("the app's view names the index an answer came from (the page offers the scan for its 'no holder'), and confirm takes the scan", async () => {
-    const ctx = { ...tableContext(connectionContext({ connectionId: 'endpoint:test', target: { label: 'test', endpoint, region: 'us-east-1' }, client, writable: false, allowWrites: 'allow writes', endpoint, local: true }), withIndex), convention, conventionSource: 'given' as const };
+    const ctx = {
+      ...tableContext(
+        connectionContext({
+          connectionId: 'endpoint:test',
+          target: { label: 'test', endpoint, region: 'us-east-1' },
+          client,
+          writable: false,
+          allowWrites: 'allow writes',
+          endpoint,
+          local: true,
+        }),
+        withIndex,
+      ),
+      convention,
+      conventionSource: 'given' as const,
+    };
     const byIndex = await lookupView(ctx, { value: 'free@x.io', rule: 'EMAIL' });
     expect(byIndex.ok && byIndex.value.rules[0]).toMatchObject({ verdict: 'free', byIndex: 'email-index', holders: [] });
     const confirmed = await lookupView(ctx, { value: 'free@x.io', rule: 'EMAIL', confirm: true });
@@ -155,7 +181,10 @@ describe('every rule at once', () => {
 
   it('rejects an unknown rule, naming the known ones', async () => {
     const answer = await lookupValue({ client, table: withIndex, convention, value: 'x', rule: 'PHONE' });
-    expect(answer).toEqual({ ok: false, error: { kind: 'validation', message: 'unknown rule PHONE (rules: EMAIL, HANDLE)', field: 'rule' } });
+    expect(answer).toEqual({
+      ok: false,
+      error: { kind: 'validation', message: 'unknown rule PHONE (rules: EMAIL, HANDLE)', field: 'rule' },
+    });
   });
 
   it('fails as cancelled, never with a guessed verdict, when the signal is aborted', async () => {
@@ -165,7 +194,15 @@ describe('every rule at once', () => {
 
   it('marks the answer incomplete when the holder scan is cancelled midway', async () => {
     const controller = new AbortController();
-    const answer = await lookupValue({ client, table: withoutIndex, convention, value: 'dup@x.io', segments: 2, signal: controller.signal, onProgress: () => controller.abort() });
+    const answer = await lookupValue({
+      client,
+      table: withoutIndex,
+      convention,
+      value: 'dup@x.io',
+      segments: 2,
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    });
     expect(answer.ok).toBe(true);
     if (!answer.ok) return;
     expect(answer.value).toMatchObject({ complete: false, reason: 'cancelled' });
@@ -274,7 +311,14 @@ describe('the holder scan reads consistently', () => {
       { step: 'initialize', name: 'capture-consistent-read' },
     );
     try {
-      const answer = await lookupValue({ client: capturing, table: withoutIndex, convention, value: 'dup@x.io', rule: 'EMAIL', segments: 2 });
+      const answer = await lookupValue({
+        client: capturing,
+        table: withoutIndex,
+        convention,
+        value: 'dup@x.io',
+        rule: 'EMAIL',
+        segments: 2,
+      });
       expect(answer.ok && answer.value.rules[0]?.verdict).toBe('duplicate');
       expect(seen.length).toBeGreaterThan(0);
       expect(new Set(seen)).toEqual(new Set([true]));

@@ -8,7 +8,12 @@ const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.un
 const [email, handle] = convention.rules;
 
 describe('holderIndex', () => {
-  const gsi = (name: string, attribute: string, status?: string) => ({ name, hash: { name: attribute, type: 'S' as const }, projection: 'ALL', ...(status ? { status } : {}) });
+  const gsi = (name: string, attribute: string, status?: string) => ({
+    name,
+    hash: { name: attribute, type: 'S' as const },
+    projection: 'ALL',
+    ...(status ? { status } : {}),
+  });
 
   it('picks an active index whose partition key is the rule attribute', () => {
     expect(holderIndex([gsi('by-name', 'name'), gsi('by-email', 'email', 'ACTIVE')], email!)?.name).toBe('by-email');
@@ -37,7 +42,10 @@ describe('holder scan', () => {
   });
 
   it('only requires the attribute for normalizing rules (the comparison happens after normalizing)', () => {
-    expect(holderScanFilter([{ rule: email!, index: 0, normalized: 'a@b', forms: ['a@b', 'A@B'] }])).toEqual({ expression: 'attribute_exists(#f0)', names: { '#f0': 'email' } });
+    expect(holderScanFilter([{ rule: email!, index: 0, normalized: 'a@b', forms: ['a@b', 'A@B'] }])).toEqual({
+      expression: 'attribute_exists(#f0)',
+      names: { '#f0': 'email' },
+    });
   });
 });
 
@@ -51,7 +59,9 @@ describe('found-lock notes', () => {
 
   it('says when a lock is written in a spelling other than the canonical one', () => {
     const notes = foundLockNotes(convention, 1, [probe('UNIQ#HANDLE#ada', false), probe('UNIQ#HANDLE#Ada')]);
-    expect(notes).toEqual(['lock UNIQ#HANDLE#Ada / LOCK is written with the value as typed, not normalized (trim, lowercase): new claims and releases use UNIQ#HANDLE#ada / LOCK']);
+    expect(notes).toEqual([
+      'lock UNIQ#HANDLE#Ada / LOCK is written with the value as typed, not normalized (trim, lowercase): new claims and releases use UNIQ#HANDLE#ada / LOCK',
+    ]);
   });
 
   it('says nothing about a canonical lock', () => {
@@ -63,6 +73,9 @@ describe('lookupValue validation', () => {
   it('refuses a value that is empty after the rule normalization, before reading anything', async () => {
     const client = { send: () => Promise.reject(new Error('must not be called')) } as unknown as DynamoDBClient;
     const answer = await lookupValue({ client, table: { name: 't', gsis: [] }, convention, value: '   ', rule: 'HANDLE' });
-    expect(answer).toEqual({ ok: false, error: { kind: 'validation', message: 'HANDLE: the value is empty after normalization (trim, lowercase)', field: 'value' } });
+    expect(answer).toEqual({
+      ok: false,
+      error: { kind: 'validation', message: 'HANDLE: the value is empty after normalization (trim, lowercase)', field: 'value' },
+    });
   });
 });

@@ -60,7 +60,13 @@ export interface LookupOptions {
 }
 
 /** The lock keys a value may be written under: every template (legacy included) × every form, in `scope` for a scoped rule; undeclared scopes cannot be enumerated. */
-function candidateKeys(convention: Convention, rule: LockRule, value: string, notes: string[], scope?: ScopeValues): { key: PlainKey; legacy: boolean }[] {
+function candidateKeys(
+  convention: Convention,
+  rule: LockRule,
+  value: string,
+  notes: string[],
+  scope?: ScopeValues,
+): { key: PlainKey; legacy: boolean }[] {
   const keys = convention.keys;
   if (keys.hash.type !== 'S') {
     notes.push(`the table's partition key is of type ${keys.hash.type}: locks need string keys`);
@@ -70,16 +76,23 @@ function candidateKeys(convention: Convention, rule: LockRule, value: string, no
   const seen = new Set<string>();
   rule.lockKeys.forEach((template, index) => {
     if (scopeNamesOf(template.hash).some((n) => rule.scope?.[n] === undefined)) {
-      notes.push(`scoped locks (${template.hash}) cannot be read by key: the convention does not say which attribute holds their scope (an audit lists them as malformed)`);
+      notes.push(
+        `scoped locks (${template.hash}) cannot be read by key: the convention does not say which attribute holds their scope (an audit lists them as malformed)`,
+      );
       return;
     }
     for (const form of valueForms(rule, value)) {
       const text = formatLockKey(rule, form, template, scope);
-      if (utf8ByteLength(text.hash) > PARTITION_KEY_MAX_BYTES || (text.range !== undefined && utf8ByteLength(text.range) > SORT_KEY_MAX_BYTES)) {
+      if (
+        utf8ByteLength(text.hash) > PARTITION_KEY_MAX_BYTES ||
+        (text.range !== undefined && utf8ByteLength(text.range) > SORT_KEY_MAX_BYTES)
+      ) {
         notes.push(`the lock key for this value would exceed DynamoDB's key size limit, so no such lock can exist`);
         continue;
       }
-      const key: PlainKey = keys.range ? { [keys.hash.name]: text.hash, [keys.range.name]: text.range ?? '' } : { [keys.hash.name]: text.hash };
+      const key: PlainKey = keys.range
+        ? { [keys.hash.name]: text.hash, [keys.range.name]: text.range ?? '' }
+        : { [keys.hash.name]: text.hash };
       const id = keyId(key, keys);
       if (seen.has(id) || (keys.range && text.range === undefined)) continue;
       seen.add(id);
@@ -92,7 +105,15 @@ function candidateKeys(convention: Convention, rule: LockRule, value: string, no
 async function readLock(options: LookupOptions, candidate: { key: PlainKey; legacy: boolean }): Promise<LockProbe> {
   const { client, convention, signal } = options;
   const out = await withRetry(
-    () => client.send(new GetItemCommand({ TableName: convention.lockTable ?? options.table.name, Key: toTypedKey(candidate.key, convention.keys), ConsistentRead: true }), { abortSignal: signal }),
+    () =>
+      client.send(
+        new GetItemCommand({
+          TableName: convention.lockTable ?? options.table.name,
+          Key: toTypedKey(candidate.key, convention.keys),
+          ConsistentRead: true,
+        }),
+        { abortSignal: signal },
+      ),
     { signal },
   );
   const owner = out.Item && convention.ownerAttribute ? scalarText(out.Item[convention.ownerAttribute]) : undefined;
@@ -115,12 +136,25 @@ function holdersIn(convention: Convention, items: readonly Item[], ruleIndex: nu
   const want = scope === undefined ? undefined : joinKey(scope, normalized);
   for (const item of items) {
     const cls = classifyItem(convention, item);
-    if (cls.kind === 'account' && cls.values.some((v) => v.ruleIndex === ruleIndex && v.normalized === normalized && (want === undefined || joinKey(v.scope, v.normalized) === want))) out.push(cls.key);
+    if (
+      cls.kind === 'account' &&
+      cls.values.some(
+        (v) => v.ruleIndex === ruleIndex && v.normalized === normalized && (want === undefined || joinKey(v.scope, v.normalized) === want),
+      )
+    )
+      out.push(cls.key);
   }
   return out;
 }
 
-async function queryHolders(options: LookupOptions, index: GsiInfo, rule: LockRule, ruleIndex: number, normalized: string, scope?: ScopeValues): Promise<PlainKey[]> {
+async function queryHolders(
+  options: LookupOptions,
+  index: GsiInfo,
+  rule: LockRule,
+  ruleIndex: number,
+  normalized: string,
+  scope?: ScopeValues,
+): Promise<PlainKey[]> {
   const { client, convention, signal } = options;
   const items: Item[] = [];
   for (const form of valueForms(rule, options.value)) {
@@ -128,7 +162,14 @@ async function queryHolders(options: LookupOptions, index: GsiInfo, rule: LockRu
     if (!value) continue;
     let startKey: Record<string, AttributeValue> | undefined;
     do {
-      const request = { TableName: options.table.name, IndexName: index.name, KeyConditionExpression: '#a = :v', ExpressionAttributeNames: { '#a': rule.attribute }, ExpressionAttributeValues: { ':v': value }, ExclusiveStartKey: startKey };
+      const request = {
+        TableName: options.table.name,
+        IndexName: index.name,
+        KeyConditionExpression: '#a = :v',
+        ExpressionAttributeNames: { '#a': rule.attribute },
+        ExpressionAttributeValues: { ':v': value },
+        ExclusiveStartKey: startKey,
+      };
       const page = await withRetry(() => client.send(new QueryCommand(request), { abortSignal: signal }), { signal });
       items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
@@ -136,19 +177,43 @@ async function queryHolders(options: LookupOptions, index: GsiInfo, rule: LockRu
   }
   // Every hit is read again by key, consistently: an index may project only keys (no scope, no `_type`:
   // a scoped rule's holders were all dropped), and it is eventually consistent (a holder that just let the value go).
-  return holdersByKey(options, items.map((item) => keyOf(item, convention.keys)), ruleIndex, normalized, scope);
+  return holdersByKey(
+    options,
+    items.map((item) => keyOf(item, convention.keys)),
+    ruleIndex,
+    normalized,
+    scope,
+  );
 }
 
 /** Of `keys`, the accounts that hold `normalized` under rule `ruleIndex` (in `scope`) now: each re-read by key, consistently. */
-async function holdersByKey(options: LookupOptions, keys: readonly PlainKey[], ruleIndex: number, normalized: string, scope?: ScopeValues): Promise<PlainKey[]> {
+async function holdersByKey(
+  options: LookupOptions,
+  keys: readonly PlainKey[],
+  ruleIndex: number,
+  normalized: string,
+  scope?: ScopeValues,
+): Promise<PlainKey[]> {
   const { client, convention, signal } = options;
   const items = await Promise.all(
     dedupe(keys, convention).map(async (key) => {
-      const out = await withRetry(() => client.send(new GetItemCommand({ TableName: options.table.name, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), { abortSignal: signal }), { signal });
+      const out = await withRetry(
+        () =>
+          client.send(new GetItemCommand({ TableName: options.table.name, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), {
+            abortSignal: signal,
+          }),
+        { signal },
+      );
       return out.Item;
     }),
   );
-  return holdersIn(convention, items.filter((i): i is Item => i !== undefined), ruleIndex, normalized, scope);
+  return holdersIn(
+    convention,
+    items.filter((i): i is Item => i !== undefined),
+    ruleIndex,
+    normalized,
+    scope,
+  );
 }
 
 /** The holders an audit read, each re-read by key (consistent): only those that still hold the value count. */
@@ -159,7 +224,9 @@ function auditHolders(options: LookupOptions, index: AuditIndex, p: Plan): Promi
 /** The audit index when it is of this table under this very convention. */
 function usableAudit(options: LookupOptions): AuditIndex | undefined {
   const index = options.auditIndex;
-  return index !== undefined && index.table === options.table.name && canonicalJson(index.convention) === canonicalJson(options.convention) ? index : undefined;
+  return index !== undefined && index.table === options.table.name && canonicalJson(index.convention) === canonicalJson(options.convention)
+    ? index
+    : undefined;
 }
 
 /** The rules to look in, with the scope each is asked in; an error for a bad rule, value or scope. */
@@ -169,13 +236,18 @@ function planRules(options: LookupOptions): Result<Plan[]> {
   const selected = options.rule === undefined ? all : all.filter((r) => r.rule.name === options.rule);
   if (selected.length === 0) {
     const known = convention.rules.map((r) => r.name).join(', ') || 'none';
-    return err('validation', options.rule === undefined ? 'the convention has no rules' : `unknown rule ${options.rule} (rules: ${known})`, { field: 'rule' });
+    return err(
+      'validation',
+      options.rule === undefined ? 'the convention has no rules' : `unknown rule ${options.rule} (rules: ${known})`,
+      { field: 'rule' },
+    );
   }
   const plans: Plan[] = [];
   for (const { rule, index } of selected) {
     const normalized = ruleNormalizer(rule)(value);
     // Only spaces under `trim`: no lock can hold it and no account is found for it; say so instead of "free".
-    if (normalized === '') return err('validation', `${rule.name}: the value is empty after normalization (${rule.normalize.join(', ')})`, { field: 'value' });
+    if (normalized === '')
+      return err('validation', `${rule.name}: the value is empty after normalization (${rule.normalize.join(', ')})`, { field: 'value' });
     const notes: string[] = [];
     const scoped = isScoped(rule);
     let scope: ScopeValues | undefined;
@@ -190,7 +262,10 @@ function planRules(options: LookupOptions): Result<Plan[]> {
       }
     }
     const everyScope = scoped && scope === undefined;
-    if (everyScope) notes.push(`rule ${rule.name} is unique within ${Object.values(rule.scope ?? {}).join(' + ')}; no scope was given, so every scope was read by a scan`);
+    if (everyScope)
+      notes.push(
+        `rule ${rule.name} is unique within ${Object.values(rule.scope ?? {}).join(' + ')}; no scope was given, so every scope was read by a scan`,
+      );
     const candidates = everyScope ? [] : candidateKeys(convention, rule, value, notes, scope);
     const gsi = everyScope ? undefined : holderIndex(options.table.gsis, rule);
     plans.push({ rule, index, normalized, notes, candidates, gsi, ...(scope ? { scope } : {}), everyScope });
@@ -211,7 +286,13 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
     // Per rule: a GSI, else the audit's holders (a rule asked in every scope still scans), else the scan.
     const viaAudit = plans.map((p) => !p.gsi && !p.everyScope && audit !== undefined);
     const indexed: (PlainKey[] | undefined)[] = await Promise.all(
-      plans.map((p, i) => (p.gsi ? queryHolders(options, p.gsi, p.rule, p.index, p.normalized, p.scope) : viaAudit[i] && audit ? auditHolders(options, audit, p) : Promise.resolve(undefined))),
+      plans.map((p, i) =>
+        p.gsi
+          ? queryHolders(options, p.gsi, p.rule, p.index, p.normalized, p.scope)
+          : viaAudit[i] && audit
+            ? auditHolders(options, audit, p)
+            : Promise.resolve(undefined),
+      ),
     );
 
     plans.forEach((p, i) => {
@@ -257,7 +338,10 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
       };
       // With a lock table, a scoped rule asked in every scope finds its locks there, in a second scan.
       const lockPlans = convention.lockTable === undefined ? [] : scanPlans.filter((p) => p.everyScope);
-      const [main, locksScan] = await Promise.all([scanOf(options.table.name, scanPlans), lockPlans.length > 0 && convention.lockTable ? scanOf(convention.lockTable, lockPlans) : undefined]);
+      const [main, locksScan] = await Promise.all([
+        scanOf(options.table.name, scanPlans),
+        lockPlans.length > 0 && convention.lockTable ? scanOf(convention.lockTable, lockPlans) : undefined,
+      ]);
       outcome = locksScan && !locksScan.complete ? locksScan : main;
       if (outcome.error && outcome.error.kind !== 'cancelled' && outcome.progress.pages === 0) return { ok: false, error: outcome.error };
     }
@@ -266,8 +350,24 @@ export async function lookupValue(options: LookupOptions): Promise<Result<Lookup
     const results: RuleLookup[] = plans.flatMap((p, i): RuleLookup[] => {
       const finds = everyScope.get(p.index);
       if (finds) return everyScopeResults(convention, p, finds, scanSearch, outcome?.reason);
-      const search: HolderSearch = indexed[i] !== undefined && p.gsi ? { kind: 'gsi', index: p.gsi.name } : indexed[i] !== undefined && viaAudit[i] && audit ? { kind: 'audit', auditedAt: new Date(audit.finishedAt).toISOString() } : scanSearch;
-      return [ruleResult(convention, p, locks[i] ?? [], dedupe(indexed[i] ?? scanned.get(p.index) ?? [], convention), search, value, outcome?.reason, p.scope)];
+      const search: HolderSearch =
+        indexed[i] !== undefined && p.gsi
+          ? { kind: 'gsi', index: p.gsi.name }
+          : indexed[i] !== undefined && viaAudit[i] && audit
+            ? { kind: 'audit', auditedAt: new Date(audit.finishedAt).toISOString() }
+            : scanSearch;
+      return [
+        ruleResult(
+          convention,
+          p,
+          locks[i] ?? [],
+          dedupe(indexed[i] ?? scanned.get(p.index) ?? [], convention),
+          search,
+          value,
+          outcome?.reason,
+          p.scope,
+        ),
+      ];
     });
     const kinds = new Set(results.map((r) => r.search.kind));
     const method = kinds.size >= 2 ? 'mixed' : kinds.has('gsi') ? 'gsi' : kinds.has('audit') ? 'audit' : 'scan';

@@ -56,46 +56,107 @@ function settle(execution: Execution, t: PlannedTransaction, outcome: RepairTran
 }
 
 /** Sends one transaction (after its fresh release check) and returns the outcome for the log. */
-async function runOne(ctx: TransactionContext, input: ExecuteInput, execution: Execution, t: PlannedTransaction): Promise<{ logged: ActivityEntry['outcome']; unknown: boolean }> {
+async function runOne(
+  ctx: TransactionContext,
+  input: ExecuteInput,
+  execution: Execution,
+  t: PlannedTransaction,
+): Promise<{ logged: ActivityEntry['outcome']; unknown: boolean }> {
   const errorContext = { table: input.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets };
   const summaries = (fix: number): string => input.plan.fixes[fix]?.summary ?? `fix ${fix + 1}`;
   let held: { fix: number; names: string; keys: readonly PlainKey[] }[];
   try {
-    const holders = await holdersOf(ctx, input, t.releases.map((r) => r.spec));
-    held = t.releases.flatMap((r, i) => (holders[i]?.length ? [{ fix: r.fix, keys: holders[i], names: holders[i].map((h) => formatKey(h, input.convention.keys)).join(', ') }] : []));
+    const holders = await holdersOf(
+      ctx,
+      input,
+      t.releases.map((r) => r.spec),
+    );
+    held = t.releases.flatMap((r, i) =>
+      holders[i]?.length
+        ? [{ fix: r.fix, keys: holders[i], names: holders[i].map((h) => formatKey(h, input.convention.keys)).join(', ') }]
+        : [],
+    );
   } catch (error) {
     const e = toAppError(error, errorContext);
-    settle(execution, t, { index: t.view.index, state: 'error', message: `the fresh read before sending failed: ${e.message}. Nothing was sent.` }, () => 'not sent: the fresh read before sending failed');
+    settle(
+      execution,
+      t,
+      { index: t.view.index, state: 'error', message: `the fresh read before sending failed: ${e.message}. Nothing was sent.` },
+      () => 'not sent: the fresh read before sending failed',
+    );
     return { logged: { status: 'error', error: e }, unknown: false };
   }
   if (held.length > 0) {
     const message = `refused before sending: ${held.map((h) => `${h.names} holds the value of "${summaries(h.fix)}"`).join('; ')}. Nothing in this transaction was sent.`;
     const byFix = new Map(held.map((h) => [h.fix, h.names]));
-    settle(execution, t, { index: t.view.index, state: 'refused', message }, (fix) => (byFix.has(fix) ? `refused: ${byFix.get(fix)} holds this value right now` : 'not sent: its transaction was refused for another fix'));
+    settle(execution, t, { index: t.view.index, state: 'refused', message }, (fix) =>
+      byFix.has(fix) ? `refused: ${byFix.get(fix)} holds this value right now` : 'not sent: its transaction was refused for another fix',
+    );
     return { logged: { status: 'refused', message, holders: held.flatMap((h) => h.keys) }, unknown: false };
   }
-  const sent = await sendTransaction({ client: ctx.client, input: t.view.input, actions: t.actions, ownerAttribute: input.convention.ownerAttribute, retry: ctx.deps?.retry, wait: ctx.deps?.wait, errorContext });
+  const sent = await sendTransaction({
+    client: ctx.client,
+    input: t.view.input,
+    actions: t.actions,
+    ownerAttribute: input.convention.ownerAttribute,
+    retry: ctx.deps?.retry,
+    wait: ctx.deps?.wait,
+    errorContext,
+  });
   if (!sent.ok) {
     // The plan stops either way; only a send that may have reached DynamoDB is said to be possibly applied.
     if (sent.error.outcome === 'unknown') {
-      settle(execution, t, { index: t.view.index, state: 'outcome-unknown', message: `${sent.error.message}; the plan stopped here` }, () => 'unknown: its transaction may have been applied (look the value up)');
+      settle(
+        execution,
+        t,
+        { index: t.view.index, state: 'outcome-unknown', message: `${sent.error.message}; the plan stopped here` },
+        () => 'unknown: its transaction may have been applied (look the value up)',
+      );
       return { logged: failedOutcome(sent.error), unknown: true };
     }
-    settle(execution, t, { index: t.view.index, state: 'error', message: `${sent.error.message} — nothing in this transaction was written; the plan stopped here` }, () => 'not applied: its transaction failed to send');
+    settle(
+      execution,
+      t,
+      {
+        index: t.view.index,
+        state: 'error',
+        message: `${sent.error.message} — nothing in this transaction was written; the plan stopped here`,
+      },
+      () => 'not applied: its transaction failed to send',
+    );
     return { logged: failedOutcome(sent.error), unknown: true };
   }
   const outcome: Outcome = sent.value;
   if (outcome.status === 'succeeded') {
     const check = await verifyExecuted(ctx.client, { input: t.view.input, actions: t.actions });
     const differences = [...check.differences, ...check.unchecked.map((u) => `not checked: ${u}`)];
-    settle(execution, t, { index: t.view.index, state: 'succeeded', message: outcome.message, verified: check.verified, ...(check.verified ? {} : { differences }) }, () => (check.verified ? 'applied and verified' : 'applied, NOT verified (see the transaction)'));
+    settle(
+      execution,
+      t,
+      {
+        index: t.view.index,
+        state: 'succeeded',
+        message: outcome.message,
+        verified: check.verified,
+        ...(check.verified ? {} : { differences }),
+      },
+      () => (check.verified ? 'applied and verified' : 'applied, NOT verified (see the transaction)'),
+    );
     return { logged: outcome, unknown: false };
   }
-  const reasons: RepairReasonView[] = outcome.reasons.filter((r) => r.code !== 'None').map((r) => ({ index: r.index, fix: t.view.actions[r.index]?.fix ?? -1, code: r.code, message: r.message }));
+  const reasons: RepairReasonView[] = outcome.reasons
+    .filter((r) => r.code !== 'None')
+    .map((r) => ({ index: r.index, fix: t.view.actions[r.index]?.fix ?? -1, code: r.code, message: r.message }));
   const failed = new Map<number, string>();
   for (const r of reasons) failed.set(r.fix, [failed.get(r.fix), r.message].filter(Boolean).join('; '));
   const culprits = [...failed.keys()].map((f) => f + 1).join(', ');
-  settle(execution, t, { index: t.view.index, state: 'cancelled', message: `cancelled by DynamoDB, nothing in it was written: ${outcome.message}`, reasons }, (fix) => (failed.has(fix) ? `cancelled: ${failed.get(fix)}` : `not applied: fix ${culprits} of the same transaction failed its condition`));
+  settle(
+    execution,
+    t,
+    { index: t.view.index, state: 'cancelled', message: `cancelled by DynamoDB, nothing in it was written: ${outcome.message}`, reasons },
+    (fix) =>
+      failed.has(fix) ? `cancelled: ${failed.get(fix)}` : `not applied: fix ${culprits} of the same transaction failed its condition`,
+  );
   return { logged: outcome, unknown: false };
 }
 
@@ -104,7 +165,16 @@ export async function executePlan(ctx: TransactionContext, input: ExecuteInput, 
   const total = input.plan.transactions.length;
   for (const t of input.plan.transactions) {
     if (execution.stopRequested || execution.phase === 'failed') {
-      settle(execution, t, { index: t.view.index, state: 'not-sent', message: execution.stopRequested ? 'stopped on request before this transaction' : 'not sent: the plan stopped after an error' }, () => (execution.stopRequested ? 'not sent: stopped on request' : 'not sent: the plan stopped after an error'));
+      settle(
+        execution,
+        t,
+        {
+          index: t.view.index,
+          state: 'not-sent',
+          message: execution.stopRequested ? 'stopped on request before this transaction' : 'not sent: the plan stopped after an error',
+        },
+        () => (execution.stopRequested ? 'not sent: stopped on request' : 'not sent: the plan stopped after an error'),
+      );
       continue;
     }
     execution.transactions[t.view.index] = { index: t.view.index, state: 'sending' };
@@ -125,10 +195,16 @@ export async function executePlan(ctx: TransactionContext, input: ExecuteInput, 
       outcome: logged,
     };
     try {
-      await appendActivity(entry, { ...(input.dataDir ? { dataDir: input.dataDir } : {}), ...(ctx.secrets ? { secrets: ctx.secrets } : {}) });
+      await appendActivity(entry, {
+        ...(input.dataDir ? { dataDir: input.dataDir } : {}),
+        ...(ctx.secrets ? { secrets: ctx.secrets } : {}),
+      });
     } catch (error) {
       const current = execution.transactions[t.view.index]!;
-      execution.transactions[t.view.index] = { ...current, message: `${current.message ?? ''} (the activity log could not be written: ${(error as Error).message})` };
+      execution.transactions[t.view.index] = {
+        ...current,
+        message: `${current.message ?? ''} (the activity log could not be written: ${(error as Error).message})`,
+      };
     }
     if (unknown) {
       execution.phase = 'failed';
@@ -136,7 +212,8 @@ export async function executePlan(ctx: TransactionContext, input: ExecuteInput, 
     }
     input.onProgress?.(execution);
   }
-  if (execution.phase !== 'failed') execution.phase = execution.stopRequested && execution.transactions.some((t) => t.state === 'not-sent') ? 'stopped' : 'done';
+  if (execution.phase !== 'failed')
+    execution.phase = execution.stopRequested && execution.transactions.some((t) => t.state === 'not-sent') ? 'stopped' : 'done';
   const applied = execution.transactions.filter((t) => t.state === 'succeeded').length;
   execution.message ??= `${applied} of ${total} transaction(s) applied${execution.phase === 'stopped' ? ', then stopped on request' : ''}`;
   input.onProgress?.(execution);

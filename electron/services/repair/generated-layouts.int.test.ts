@@ -19,7 +19,9 @@ import { RepairService } from './repair-service';
 const endpoint = inject('dynamoEndpoint');
 const admin = testClient(endpoint);
 /** A handful of generated layouts, each with one of every kind of drift. */
-const LAYOUTS: readonly GenLayout[] = fc.sample(layoutArb, { seed: 24, numRuns: 4 }).map((l) => ({ ...l, size: 12, drift: { orphans: 1, missing: 1, duplicates: 1, malformed: 1 } }));
+const LAYOUTS: readonly GenLayout[] = fc
+  .sample(layoutArb, { seed: 24, numRuns: 4 })
+  .map((l) => ({ ...l, size: 12, drift: { orphans: 1, missing: 1, duplicates: 1, malformed: 1 } }));
 const tables: string[] = [];
 let dataDir = '';
 
@@ -32,15 +34,30 @@ afterAll(async () => {
   admin.destroy();
 });
 
-const context = (): TransactionContext => ({ connectionId: 'test-local', client: admin, connection: { label: 'test-local', region: 'us-east-1', endpoint }, writable: true, deps: { retry: { maxAttempts: 8, baseMs: 5, capMs: 50 }, holderSegments: 2 } });
+const context = (): TransactionContext => ({
+  connectionId: 'test-local',
+  client: admin,
+  connection: { label: 'test-local', region: 'us-east-1', endpoint },
+  writable: true,
+  deps: { retry: { maxAttempts: 8, baseMs: 5, capMs: 50 }, holderSegments: 2 },
+});
 
 /** Writes the table as its library would: each healthy account with its locks in one guarded transaction; the drift item by item. */
 async function writeTable(layout: GenLayout, table: GenTable): Promise<string> {
   const name = await createTempTable(admin, layout.keys, 'generated');
   tables.push(name);
-  for (const account of table.healthy) await admin.send(new TransactWriteItemsCommand({ TransactItems: referenceSignup(name, layout, account) }));
-  const written = new Set([...table.healthy, ...table.healthy.flatMap((a) => referenceSignup(name, layout, a).map((w) => w.Put?.Item))].map((i) => JSON.stringify(i)));
-  await putItems(admin, name, table.items.filter((i) => !written.has(JSON.stringify(i))));
+  for (const account of table.healthy)
+    await admin.send(new TransactWriteItemsCommand({ TransactItems: referenceSignup(name, layout, account) }));
+  const written = new Set(
+    [...table.healthy, ...table.healthy.flatMap((a) => referenceSignup(name, layout, a).map((w) => w.Put?.Item))].map((i) =>
+      JSON.stringify(i),
+    ),
+  );
+  await putItems(
+    admin,
+    name,
+    table.items.filter((i) => !written.has(JSON.stringify(i))),
+  );
   return name;
 }
 
@@ -48,7 +65,9 @@ async function scanAll(name: string): Promise<Item[]> {
   const out: Item[] = [];
   let start: Item | undefined;
   do {
-    const page = await admin.send(new ScanCommand({ TableName: name, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    const page = await admin.send(
+      new ScanCommand({ TableName: name, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }),
+    );
     out.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
@@ -99,18 +118,34 @@ describe.each(LAYOUTS.map((l, i) => [i, l] as const))('generated layout #%i agai
   it('lookups: held, orphan, unprotected, duplicate and free values get their verdicts', async () => {
     const rule = layout.rules[0]!;
     const ruleName = convention.rules.find((r) => r.attribute === rule.attribute)!.name;
-    const planted = (kind: PlantedProblem['kind']): PlantedProblem | undefined => table.problems.find((p) => p.kind === kind && p.attribute === rule.attribute);
+    const planted = (kind: PlantedProblem['kind']): PlantedProblem | undefined =>
+      table.problems.find((p) => p.kind === kind && p.attribute === rule.attribute);
     const healthy = table.healthy[0]!;
     const cases: [string, string | undefined, string][] = [
-      [healthy[rule.attribute]?.S ?? healthy[rule.attribute]?.N ?? '', rule.scope === undefined ? undefined : healthy[rule.scope]?.S, 'held'],
-      ...[['orphan-lock', 'orphan'], ['missing-lock', 'unprotected'], ['duplicate-value', 'duplicate']].flatMap(([kind, verdict]) => {
+      [
+        healthy[rule.attribute]?.S ?? healthy[rule.attribute]?.N ?? '',
+        rule.scope === undefined ? undefined : healthy[rule.scope]?.S,
+        'held',
+      ],
+      ...[
+        ['orphan-lock', 'orphan'],
+        ['missing-lock', 'unprotected'],
+        ['duplicate-value', 'duplicate'],
+      ].flatMap(([kind, verdict]) => {
         const p = planted(kind as PlantedProblem['kind']);
         return p ? [[p.value, p.scope, verdict] as [string, string | undefined, string]] : [];
       }),
       [rule.kind === 'number' ? '424242' : 'nobody-has-this', rule.scope === undefined ? undefined : 'acme', 'free'],
     ];
     for (const [value, scope, verdict] of cases) {
-      const answer = await lookupValue({ client: admin, table: { name, gsis: [] }, convention, value, rule: ruleName, ...(rule.scope !== undefined && scope !== undefined ? { scope: { [rule.scope]: scope } } : {}) });
+      const answer = await lookupValue({
+        client: admin,
+        table: { name, gsis: [] },
+        convention,
+        value,
+        rule: ruleName,
+        ...(rule.scope !== undefined && scope !== undefined ? { scope: { [rule.scope]: scope } } : {}),
+      });
       if (!answer.ok) throw new Error(answer.error.message);
       expect(answer.value.rules[0]?.verdict, `${value} ${scope ?? ''}`).toBe(verdict);
     }

@@ -16,7 +16,14 @@ import { findRule } from '../../../shared/transactions/build-common';
 import { awsCliCommand, sdkV3Snippet } from '../../../shared/transactions/copy-as';
 import { planRepairs, type RepairFix } from '../../../shared/transactions/repair-plan';
 import { actionParts, preflight } from '../../../shared/transactions/preflight';
-import type { ActionMeta, AttributeValueJson, BuiltTransaction, ClaimSpec, ReleaseSpec, TransactItemJson } from '../../../shared/transactions/types';
+import type {
+  ActionMeta,
+  AttributeValueJson,
+  BuiltTransaction,
+  ClaimSpec,
+  ReleaseSpec,
+  TransactItemJson,
+} from '../../../shared/transactions/types';
 import { findHoldersOfValues, readItem, storedText } from '../transactions/reads';
 import { resolveSpec } from '../transactions/resolve';
 import type { TransactionContext } from '../transactions/service';
@@ -64,7 +71,8 @@ async function resolveFix(ctx: TransactionContext, input: PlanInput, fix: Repair
   const spec = await resolveSpec(where, fix.operation);
   if (!spec.ok) {
     // No lock left to release: someone (or an earlier repair) already did.
-    if (fix.operation.kind === 'release' && spec.error.kind === 'not-found') return { fix, left: 'resolved', why: `fresh read: ${spec.error.message}` };
+    if (fix.operation.kind === 'release' && spec.error.kind === 'not-found')
+      return { fix, left: 'resolved', why: `fresh read: ${spec.error.message}` };
     return { fix, left: 'manual', why: spec.error.message };
   }
   const built = buildTransaction(input.table, input.convention, spec.value);
@@ -73,11 +81,16 @@ async function resolveFix(ctx: TransactionContext, input: PlanInput, fix: Repair
     // A lock written since the audit: the claim would fail its condition and cancel every fix packed with it.
     const putIndex = built.value.actions.findIndex((a) => a.role === 'put-lock');
     const put = built.value.actions[putIndex];
-    const lock = put ? await readItem(ctx.client, input.convention.lockTable ?? input.table, input.convention, put.key, input.signal) : undefined;
+    const lock = put
+      ? await readItem(ctx.client, input.convention.lockTable ?? input.table, input.convention, put.key, input.signal)
+      : undefined;
     if (put && lock && spec.value.kind === 'claim') {
       // With an owner attribute the lock says whose it is: another name means someone else took the value.
       const ownerAttribute = input.convention.ownerAttribute;
-      const wanted = ownerAttribute === undefined ? undefined : ownerText((built.value.items[putIndex] as { Put?: { Item: Record<string, AttributeValueJson> } }).Put?.Item[ownerAttribute]);
+      const wanted =
+        ownerAttribute === undefined
+          ? undefined
+          : ownerText((built.value.items[putIndex] as { Put?: { Item: Record<string, AttributeValueJson> } }).Put?.Item[ownerAttribute]);
       const found = ownerAttribute === undefined ? undefined : storedText(lock, ownerAttribute);
       const otherOwner = found !== undefined && found !== wanted ? found : undefined;
       return { fix, taken: { spec: spec.value, lockText: put.keyText, ...(otherOwner !== undefined ? { otherOwner } : {}) } };
@@ -109,7 +122,11 @@ export async function makePlan(ctx: TransactionContext, input: PlanInput): Promi
   releases.forEach((r, j) => {
     const holders = held[j] ?? [];
     if (holders.length === 0) return;
-    results[r.i] = { fix: results[r.i]!.fix, left: 'manual', why: `fresh read: ${names(holders)} holds \`${r.spec.value}\` now; releasing its lock would let someone else take it` };
+    results[r.i] = {
+      fix: results[r.i]!.fix,
+      left: 'manual',
+      why: `fresh read: ${names(holders)} holds \`${r.spec.value}\` now; releasing its lock would let someone else take it`,
+    };
   });
   taken.forEach((t, j) => {
     results[t.i] = { fix: results[t.i]!.fix, ...settleTaken(t.taken, held[releases.length + j] ?? [], input.convention, names) };
@@ -120,7 +137,11 @@ export async function makePlan(ctx: TransactionContext, input: PlanInput): Promi
     else if ('left' in r) (r.left === 'manual' ? manual : resolved).push({ problem: r.fix.problem, why: r.why });
   }
   const keys = input.convention.keys;
-  const packed = packFixes(kept.map((k) => ({ items: k.built.items.map((item, i) => `${actionParts(item).body.TableName}\u0000${keyId(k.built.actions[i]?.key ?? {}, keys)}`) })));
+  const packed = packFixes(
+    kept.map((k) => ({
+      items: k.built.items.map((item, i) => `${actionParts(item).body.TableName}\u0000${keyId(k.built.actions[i]?.key ?? {}, keys)}`),
+    })),
+  );
   if (!packed.ok) return err('internal', `the repair plan could not be packed: ${packed.error.message}`);
   const fixes: RepairFixView[] = [];
   const schemas = keySchemas(input.table, input.convention);
@@ -151,9 +172,20 @@ export async function makePlan(ctx: TransactionContext, input: PlanInput): Promi
     // Each fix passed the pre-flight alone; packed together they must too (e.g. DynamoDB's 4 MB per transaction).
     const checked = preflight(input_, schemas);
     if (!checked.ok) return err('internal', `repair transaction ${index + 1} would be refused by DynamoDB: ${checked.error.message}`);
-    const target = { region: ctx.connection.region, ...(ctx.connection.endpoint ? { endpoint: ctx.connection.endpoint } : {}), ...(ctx.connection.profile ? { profile: ctx.connection.profile } : {}) };
+    const target = {
+      region: ctx.connection.region,
+      ...(ctx.connection.endpoint ? { endpoint: ctx.connection.endpoint } : {}),
+      ...(ctx.connection.profile ? { profile: ctx.connection.profile } : {}),
+    };
     transactions.push({
-      view: { index, clientRequestToken: input_.ClientRequestToken, input: input_, actions: views, fixes: fixIndexes, copyAs: { awsCli: awsCliCommand(input_, target), sdkV3: sdkV3Snippet(input_, target) } },
+      view: {
+        index,
+        clientRequestToken: input_.ClientRequestToken,
+        input: input_,
+        actions: views,
+        fixes: fixIndexes,
+        copyAs: { awsCli: awsCliCommand(input_, target), sdkV3: sdkV3Snippet(input_, target) },
+      },
       actions,
       releases: releaseSpecs,
     });
@@ -166,14 +198,25 @@ export async function makePlan(ctx: TransactionContext, input: PlanInput): Promi
  * names it (or names nobody) and no other account holds the value. Otherwise someone took the value
  * since the audit and the account is now a duplicate of it: a person decides, never "already fixed".
  */
-function settleTaken(taken: { readonly spec: ClaimSpec; readonly lockText: string; readonly otherOwner?: string }, holders: readonly PlainKey[], convention: Convention, names: (holders: readonly PlainKey[]) => string): { left: 'manual' | 'resolved'; why: string } {
+function settleTaken(
+  taken: { readonly spec: ClaimSpec; readonly lockText: string; readonly otherOwner?: string },
+  holders: readonly PlainKey[],
+  convention: Convention,
+  names: (holders: readonly PlainKey[]) => string,
+): { left: 'manual' | 'resolved'; why: string } {
   const claimant = keyId(taken.spec.account, convention.keys);
   const others = holders.filter((h) => keyId(h, convention.keys) !== claimant);
   if (taken.otherOwner !== undefined) {
-    return { left: 'manual', why: `fresh read: the lock ${taken.lockText} exists now and names ${taken.otherOwner}, not ${formatKey(taken.spec.account, convention.keys)}, which still holds \`${taken.spec.value}\`: two owners of one value for a person to settle` };
+    return {
+      left: 'manual',
+      why: `fresh read: the lock ${taken.lockText} exists now and names ${taken.otherOwner}, not ${formatKey(taken.spec.account, convention.keys)}, which still holds \`${taken.spec.value}\`: two owners of one value for a person to settle`,
+    };
   }
   if (others.length > 0) {
-    return { left: 'manual', why: `fresh read: the lock ${taken.lockText} exists now, and ${names(others)} also hold${others.length === 1 ? 's' : ''} \`${taken.spec.value}\` beside ${formatKey(taken.spec.account, convention.keys)}: a duplicate for a person to settle` };
+    return {
+      left: 'manual',
+      why: `fresh read: the lock ${taken.lockText} exists now, and ${names(others)} also hold${others.length === 1 ? 's' : ''} \`${taken.spec.value}\` beside ${formatKey(taken.spec.account, convention.keys)}: a duplicate for a person to settle`,
+    };
   }
   return { left: 'resolved', why: `fresh read: the lock ${taken.lockText} exists now` };
 }
@@ -185,11 +228,24 @@ function ownerText(value: AttributeValueJson | undefined): string | undefined {
 }
 
 /** Who holds each value now (consistent reads), in order. */
-export async function holdersOf(ctx: TransactionContext, input: Pick<PlanInput, 'table' | 'convention' | 'signal'>, releases: readonly (ReleaseSpec | ClaimSpec)[]): Promise<PlainKey[][]> {
+export async function holdersOf(
+  ctx: TransactionContext,
+  input: Pick<PlanInput, 'table' | 'convention' | 'signal'>,
+  releases: readonly (ReleaseSpec | ClaimSpec)[],
+): Promise<PlainKey[][]> {
   const queries = releases.map((spec) => {
     const rule = findRule(input.convention, spec.rule);
     if (!rule.ok) throw new Error(rule.error.message);
     return { rule: rule.value, value: spec.value, ...(spec.scope ? { scope: spec.scope } : {}) };
   });
-  return findHoldersOfValues({ client: ctx.client, table: input.table, convention: input.convention, segments: ctx.deps?.holderSegments, ...(input.signal ? { signal: input.signal } : {}) }, queries);
+  return findHoldersOfValues(
+    {
+      client: ctx.client,
+      table: input.table,
+      convention: input.convention,
+      segments: ctx.deps?.holderSegments,
+      ...(input.signal ? { signal: input.signal } : {}),
+    },
+    queries,
+  );
 }

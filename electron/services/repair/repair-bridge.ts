@@ -23,15 +23,33 @@ export interface RepairPlanArgs {
 }
 
 /** Plans the repair of a complete run's selected problems, on the request's connection. */
-export async function planRepair(ctx: ConnectionContext, stores: { readonly repairs: RepairService; readonly runs: AuditRuns }, args: RepairPlanArgs): Promise<Result<RepairPlanView>> {
+export async function planRepair(
+  ctx: ConnectionContext,
+  stores: { readonly repairs: RepairService; readonly runs: AuditRuns },
+  args: RepairPlanArgs,
+): Promise<Result<RepairPlanView>> {
   const report = await auditReport(stores.runs, { runId: args.runId });
   if (!report.ok) return report;
   // A run of another connection (or of this one pointed elsewhere) found another database's problems.
-  if (stores.runs.get(args.runId)?.target !== targetKey(ctx.connectionId, ctx.target)) return err('validation', `audit run ${args.runId} was not made on this connection as it points now: audit again here`, { field: 'runId' });
-  if (report.value.table !== args.table) return err('validation', `audit run ${args.runId} is of table ${report.value.table}, not ${args.table}`, { field: 'runId' });
-  if (!report.value.complete) return err('validation', `the audit did not finish (${report.value.reason ?? 'incomplete'}): no repair plan from a partial scan — audit again`, { field: 'runId' });
+  if (stores.runs.get(args.runId)?.target !== targetKey(ctx.connectionId, ctx.target))
+    return err('validation', `audit run ${args.runId} was not made on this connection as it points now: audit again here`, {
+      field: 'runId',
+    });
+  if (report.value.table !== args.table)
+    return err('validation', `audit run ${args.runId} is of table ${report.value.table}, not ${args.table}`, { field: 'runId' });
+  if (!report.value.complete)
+    return err(
+      'validation',
+      `the audit did not finish (${report.value.reason ?? 'incomplete'}): no repair plan from a partial scan — audit again`,
+      { field: 'runId' },
+    );
   // An export is not transactionally consistent: only findings confirmed against the live table may be acted on.
-  if (exportState(report.value) === 'unconfirmed') return err('validation', `audit run ${args.runId} read an export and its findings are not confirmed: confirm them against the live table first`, { field: 'runId' });
+  if (exportState(report.value) === 'unconfirmed')
+    return err(
+      'validation',
+      `audit run ${args.runId} read an export and its findings are not confirmed: confirm them against the live table first`,
+      { field: 'runId' },
+    );
   return stores.repairs.plan(transactionContext(ctx), {
     owner: ctx.connectionId,
     table: args.table,
@@ -46,8 +64,16 @@ export async function planRepair(ctx: ConnectionContext, stores: { readonly repa
  * Starts the execution (refused on a read-only connection) and returns its first status. Audits that
  * started before the repair, or before it ended, are no longer lent to lookups (its writes may be missing there).
  */
-export async function executeRepair(ctx: ConnectionContext, stores: { readonly repairs: RepairService; readonly runs: AuditRuns }, args: { readonly planId: string; readonly confirmation: string }): Promise<Result<RepairStatusView>> {
-  const started = stores.repairs.start(transactionContext(ctx), { owner: ctx.connectionId, planId: args.planId, confirmation: args.confirmation });
+export async function executeRepair(
+  ctx: ConnectionContext,
+  stores: { readonly repairs: RepairService; readonly runs: AuditRuns },
+  args: { readonly planId: string; readonly confirmation: string },
+): Promise<Result<RepairStatusView>> {
+  const started = stores.repairs.start(transactionContext(ctx), {
+    owner: ctx.connectionId,
+    planId: args.planId,
+    confirmation: args.confirmation,
+  });
   if (!started.ok) return started;
   const noteWrite = (): void => stores.runs.indexes.noteWrite(targetKey(ctx.connectionId, ctx.target));
   noteWrite();
@@ -56,11 +82,17 @@ export async function executeRepair(ctx: ConnectionContext, stores: { readonly r
 }
 
 /** Stops a running repair before its next transaction. */
-export async function stopRepair(repairs: RepairService, args: { readonly connectionId: string; readonly planId: string }): Promise<Result<RepairStatusView>> {
+export async function stopRepair(
+  repairs: RepairService,
+  args: { readonly connectionId: string; readonly planId: string },
+): Promise<Result<RepairStatusView>> {
   return repairs.stop(args.connectionId, args.planId);
 }
 
 /** Progress and per-fix outcome of a repair. */
-export async function repairStatus(repairs: RepairService, args: { readonly connectionId: string; readonly planId: string }): Promise<Result<RepairStatusView>> {
+export async function repairStatus(
+  repairs: RepairService,
+  args: { readonly connectionId: string; readonly planId: string },
+): Promise<Result<RepairStatusView>> {
   return repairs.status(args.connectionId, args.planId);
 }

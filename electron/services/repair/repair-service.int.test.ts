@@ -31,7 +31,14 @@ afterAll(async () => {
 });
 
 function context(writable = true, secrets?: string[]): TransactionContext {
-  return { connectionId: 'test-local', client: admin, connection: { label: 'test-local', region: 'us-east-1', endpoint }, writable, ...(secrets ? { secrets } : {}), deps: { retry: { maxAttempts: 8, baseMs: 5, capMs: 50 }, holderSegments: 2 } };
+  return {
+    connectionId: 'test-local',
+    client: admin,
+    connection: { label: 'test-local', region: 'us-east-1', endpoint },
+    writable,
+    ...(secrets ? { secrets } : {}),
+    deps: { retry: { maxAttempts: 8, baseMs: 5, capMs: 50 }, holderSegments: 2 },
+  };
 }
 
 /** A table with `orphans` orphan handle locks and `missing` accounts whose email lock is missing (2 actions each). */
@@ -59,7 +66,12 @@ async function exists(table: string, item: Item): Promise<boolean> {
 async function planAndRun(service: RepairService, table: string, onProgress?: (s: RepairStatusView) => void) {
   const plan = await service.plan(context(), { owner: 'c1', table, convention: conv, problems: await problemsOf(table) });
   if (!plan.ok) throw new Error(plan.error.message);
-  const started = service.start(context(), { owner: 'c1', planId: plan.value.planId, confirmation: plan.value.confirmText, ...(onProgress ? { onProgress } : {}) });
+  const started = service.start(context(), {
+    owner: 'c1',
+    planId: plan.value.planId,
+    confirmation: plan.value.confirmText,
+    ...(onProgress ? { onProgress } : {}),
+  });
   if (!started.ok) throw new Error(started.error.message);
   return { plan: plan.value, status: await started.value.done };
 }
@@ -73,11 +85,16 @@ describe('repair plans', () => {
     expect(plan.transactions.map((t) => t.actions.length)).toEqual([100, 20]);
     expect(new Set(plan.transactions.map((t) => t.clientRequestToken)).size).toBe(2);
     expect(status.phase).toBe('done');
-    expect(status.transactions.map((t) => [t.state, t.verified])).toEqual([['succeeded', true], ['succeeded', true]]);
+    expect(status.transactions.map((t) => [t.state, t.verified])).toEqual([
+      ['succeeded', true],
+      ['succeeded', true],
+    ]);
     expect(status.fixes.every((f) => f.state === 'succeeded')).toBe(true);
     expect(await problemsOf(table)).toEqual([]);
     const logged = (await readActivity({ dataDir })).filter((e) => e.table === table);
-    expect(logged.map((e) => [e.kind, e.token, e.outcome.status]).sort()).toEqual(plan.transactions.map((t) => ['repair', t.clientRequestToken, 'succeeded']).sort());
+    expect(logged.map((e) => [e.kind, e.token, e.outcome.status]).sort()).toEqual(
+      plan.transactions.map((t) => ['repair', t.clientRequestToken, 'succeeded']).sort(),
+    );
   });
 
   it('a lock written between plan and execute cancels its transaction with the reason on that fix, nothing of it written', async () => {
@@ -154,10 +171,20 @@ describe('repair plans', () => {
   });
 
   it('leaves duplicates for a person and drops problems already fixed', async () => {
-    const table = await brokenTable(1, 0, [layout.account('d1', { email: 'dup@x.io' }), layout.account('d2', { email: 'dup@x.io' }), layout.lock('EMAIL', 'dup@x.io')]);
+    const table = await brokenTable(1, 0, [
+      layout.account('d1', { email: 'dup@x.io' }),
+      layout.account('d2', { email: 'dup@x.io' }),
+      layout.lock('EMAIL', 'dup@x.io'),
+    ]);
     const problems = await problemsOf(table);
     await admin.send(new PutItemCommand({ TableName: table, Item: layout.account('back', { username: 'gone0' }) }));
-    const plan = await new RepairService({ dataDir }).plan(context(), { owner: 'c1', table, convention: conv, problems, selection: { kinds: ['orphan-lock', 'duplicate-value'] } });
+    const plan = await new RepairService({ dataDir }).plan(context(), {
+      owner: 'c1',
+      table,
+      convention: conv,
+      problems,
+      selection: { kinds: ['orphan-lock', 'duplicate-value'] },
+    });
     if (!plan.ok) throw new Error(plan.error.message);
     expect(plan.value.actionCount).toBe(0);
     expect(plan.value.manual.map((m) => m.problem.kind).sort()).toEqual(['duplicate-value', 'orphan-lock']);
@@ -179,7 +206,12 @@ describe('repair plans', () => {
     const own = await brokenTable(0, 0, [layout.account('a2', { email: 'grace@x.io' })]);
     const ownProblems = await problemsOf(own);
     await putItems(admin, own, [layout.lock('EMAIL', 'grace@x.io')]);
-    const fixed = await new RepairService({ dataDir }).plan(context(), { owner: 'c1', table: own, convention: conv, problems: ownProblems });
+    const fixed = await new RepairService({ dataDir }).plan(context(), {
+      owner: 'c1',
+      table: own,
+      convention: conv,
+      problems: ownProblems,
+    });
     if (!fixed.ok) throw new Error(fixed.error.message);
     expect(fixed.value.manual).toEqual([]);
     expect(fixed.value.resolved.map((r) => r.why)).toEqual([expect.stringContaining('exists now')]);
@@ -192,7 +224,12 @@ describe('repair plans', () => {
     await putItems(admin, name, [owned.account('a1', { email: 'ada@x.io' })]);
     const run = await runAudit({ client: admin, table: name, convention: owned.convention });
     await putItems(admin, name, [owned.lock('EMAIL', 'ada@x.io', { owner: S(owned.accountHash('b9')) })]);
-    const plan = await new RepairService({ dataDir }).plan(context(), { owner: 'c1', table: name, convention: owned.convention, problems: run.report.problems });
+    const plan = await new RepairService({ dataDir }).plan(context(), {
+      owner: 'c1',
+      table: name,
+      convention: owned.convention,
+      problems: run.report.problems,
+    });
     if (!plan.ok) throw new Error(plan.error.message);
     expect(plan.value.resolved).toEqual([]);
     expect(plan.value.manual.map((m) => m.why)).toEqual([expect.stringMatching(/names ACCT#b9, not ACCT#a1/)]);
@@ -204,7 +241,11 @@ describe('repair plans', () => {
     const service = new RepairService({ dataDir });
     const plan = await service.plan(context(true, [secret]), { owner: 'c1', table, convention: conv, problems: await problemsOf(table) });
     if (!plan.ok) throw new Error(plan.error.message);
-    const started = service.start(context(true, [secret]), { owner: 'c1', planId: plan.value.planId, confirmation: plan.value.confirmText });
+    const started = service.start(context(true, [secret]), {
+      owner: 'c1',
+      planId: plan.value.planId,
+      confirmation: plan.value.confirmText,
+    });
     if (!started.ok) throw new Error(started.error.message);
     expect((await started.value.done).phase).toBe('done');
     const line = JSON.stringify((await readActivity({ dataDir })).find((e) => e.table === table));
@@ -215,7 +256,8 @@ describe('repair plans', () => {
   it('scoped rules (OneTable scope): a release is not held by the same value in another scope; a claim writes the scoped key', async () => {
     const scoped = layoutFor('onetable', { rules: [{ attribute: 'email', scope: 'orgId' }] });
     const c = scoped.convention;
-    const lockItem = (org: string, value: string): Item => scoped.raw(`_unique#${org}#User#email#${value}`, '_unique#', { _type: S('_Unique') });
+    const lockItem = (org: string, value: string): Item =>
+      scoped.raw(`_unique#${org}#User#email#${value}`, '_unique#', { _type: S('_Unique') });
     const name = await createTempTable(admin, c.keys, 'repair');
     tables.push(name);
     await putItems(admin, name, [
@@ -239,8 +281,12 @@ describe('repair plans', () => {
     const after = await runAudit({ client: admin, table: name, convention: c });
     expect(after.report.problems).toEqual([]);
     const key = (org: string, value: string) => ({ pk: S(`_unique#${org}#User#email#${value}`), sk: S('_unique#') });
-    expect((await admin.send(new GetItemCommand({ TableName: name, Key: key('acme', 'x@y.io'), ConsistentRead: true }))).Item).toBeDefined();
-    expect((await admin.send(new GetItemCommand({ TableName: name, Key: key('beta', 'z@y.io'), ConsistentRead: true }))).Item).toBeDefined();
+    expect(
+      (await admin.send(new GetItemCommand({ TableName: name, Key: key('acme', 'x@y.io'), ConsistentRead: true }))).Item,
+    ).toBeDefined();
+    expect(
+      (await admin.send(new GetItemCommand({ TableName: name, Key: key('beta', 'z@y.io'), ConsistentRead: true }))).Item,
+    ).toBeDefined();
   });
 });
 
@@ -250,7 +296,11 @@ describe('repair transactions that fail to send', () => {
     const name = await brokenTable(1, 0);
     const { middleware } = faultInjector([rule]);
     const client = createDynamoClient({ label: 'faults', endpoint, region: 'us-east-1' }, { middleware: [middleware], env: {} });
-    const ctx: TransactionContext = { ...context(), client, deps: { retry: { maxAttempts: 3, baseMs: 1, capMs: 2 }, wait: () => Promise.resolve(), holderSegments: 1 } };
+    const ctx: TransactionContext = {
+      ...context(),
+      client,
+      deps: { retry: { maxAttempts: 3, baseMs: 1, capMs: 2 }, wait: () => Promise.resolve(), holderSegments: 1 },
+    };
     try {
       const service = new RepairService({ dataDir });
       const plan = await service.plan(ctx, { owner: 'c1', table: name, convention: conv, problems: await problemsOf(name) });
@@ -266,10 +316,18 @@ describe('repair transactions that fail to send', () => {
   }
 
   it('an answer lost after DynamoDB applied it: outcome unknown, in the status, the fix and the activity log', async () => {
-    const { status, logged, orphanLeft } = await repairThrough({ command: 'TransactWriteItemsCommand', on: () => true, fault: 'reset', phase: 'after' });
+    const { status, logged, orphanLeft } = await repairThrough({
+      command: 'TransactWriteItemsCommand',
+      on: () => true,
+      fault: 'reset',
+      phase: 'after',
+    });
     expect(orphanLeft).toBe(false);
     expect(status.phase).toBe('failed');
-    expect(status.transactions[0]).toMatchObject({ state: 'outcome-unknown', message: expect.stringMatching(/^the outcome is unknown — the request may have been applied/) });
+    expect(status.transactions[0]).toMatchObject({
+      state: 'outcome-unknown',
+      message: expect.stringMatching(/^the outcome is unknown — the request may have been applied/),
+    });
     expect(status.fixes[0]?.state).toBe('outcome-unknown');
     expect(logged?.outcome.status).toBe('outcome-unknown');
   });
@@ -277,7 +335,10 @@ describe('repair transactions that fail to send', () => {
   it('a connection never made: an error that says nothing was written, never "may have been applied"', async () => {
     const { status, logged, orphanLeft } = await repairThrough({ command: 'TransactWriteItemsCommand', on: () => true, fault: 'refused' });
     expect(orphanLeft).toBe(true);
-    expect(status.transactions[0]).toMatchObject({ state: 'error', message: expect.stringContaining('nothing in this transaction was written') });
+    expect(status.transactions[0]).toMatchObject({
+      state: 'error',
+      message: expect.stringContaining('nothing in this transaction was written'),
+    });
     expect(status.transactions[0]?.message).not.toMatch(/may (or may not )?have been applied/);
     expect(logged?.outcome.status).toBe('error');
   });

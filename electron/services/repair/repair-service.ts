@@ -75,9 +75,23 @@ export class RepairService {
     const selected = selectProblems(request.problems, request.selection ?? {});
     let built: Result<BuiltPlan>;
     try {
-      built = await makePlan(ctx, { table: request.table, convention: request.convention, problems: selected.problems, ...(request.warnings ? { warnings: request.warnings } : {}), ...(request.signal ? { signal: request.signal } : {}) });
+      built = await makePlan(ctx, {
+        table: request.table,
+        convention: request.convention,
+        problems: selected.problems,
+        ...(request.warnings ? { warnings: request.warnings } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
     } catch (error) {
-      return { ok: false, error: toAppError(error, { table: request.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets }) };
+      return {
+        ok: false,
+        error: toAppError(error, {
+          table: request.table,
+          endpoint: ctx.connection.endpoint,
+          profile: ctx.connection.profile,
+          secrets: ctx.secrets,
+        }),
+      };
     }
     if (!built.ok) return built;
     this.prune();
@@ -108,16 +122,26 @@ export class RepairService {
     const kept = this.plans.get(request.planId);
     if (!kept || (!kept.execution && this.clock() >= kept.expiresAtMs)) {
       if (kept) this.plans.delete(request.planId);
-      return err('not-found', `no repair plan ${request.planId} (unknown or expired: plans last 10 minutes): plan again`, { field: 'planId' });
+      return err('not-found', `no repair plan ${request.planId} (unknown or expired: plans last 10 minutes): plan again`, {
+        field: 'planId',
+      });
     }
-    if (kept.owner !== request.owner) return err('validation', `plan ${request.planId} was made for another connection: plan again on this one`, { field: 'planId' });
-    if (kept.execution) return err('conflict', `plan ${request.planId} was already executed (a plan is used once): plan again`, { field: 'planId' });
+    if (kept.owner !== request.owner)
+      return err('validation', `plan ${request.planId} was made for another connection: plan again on this one`, { field: 'planId' });
+    if (kept.execution)
+      return err('conflict', `plan ${request.planId} was already executed (a plan is used once): plan again`, { field: 'planId' });
     const moved = movedConnection(kept.where, ctx.connection);
-    if (moved) return err('validation', `plan ${request.planId} cannot be executed: ${moved}. Nothing was sent: plan again`, { field: 'planId' });
+    if (moved)
+      return err('validation', `plan ${request.planId} cannot be executed: ${moved}. Nothing was sent: plan again`, { field: 'planId' });
     const readOnly = readOnlyRefusal(ctx);
     if (readOnly) return { ok: false, error: readOnly };
     if (kept.view.actionCount === 0) return err('validation', 'the plan has nothing to execute', { field: 'planId' });
-    if (request.confirmation !== kept.view.confirmText) return err('validation', `the confirmation does not match: type ${kept.view.confirmText} (the number of actions) to execute the plan`, { field: 'confirmation' });
+    if (request.confirmation !== kept.view.confirmText)
+      return err(
+        'validation',
+        `the confirmation does not match: type ${kept.view.confirmText} (the number of actions) to execute the plan`,
+        { field: 'confirmation' },
+      );
     // Set synchronously after the checks: a second execute arriving meanwhile is refused above.
     const execution = newExecution(kept.built);
     kept.execution = execution;
@@ -125,7 +149,15 @@ export class RepairService {
     const onProgress = request.onProgress;
     kept.done = executePlan(
       ctx,
-      { planId: request.planId, table: kept.view.table, convention: kept.convention, plan: kept.built, clock: this.clock, ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}), ...(onProgress ? { onProgress: () => onProgress(report()) } : {}) },
+      {
+        planId: request.planId,
+        table: kept.view.table,
+        convention: kept.convention,
+        plan: kept.built,
+        clock: this.clock,
+        ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}),
+        ...(onProgress ? { onProgress: () => onProgress(report()) } : {}),
+      },
       execution,
     )
       .catch((error: unknown) => {
@@ -166,5 +198,12 @@ export class RepairService {
 }
 
 function statusOf(planId: string, e: Execution): RepairStatusView {
-  return { planId, phase: e.phase, transactions: [...e.transactions], fixes: [...e.fixes], finished: e.finished, ...(e.message ? { message: e.message } : {}) };
+  return {
+    planId,
+    phase: e.phase,
+    transactions: [...e.transactions],
+    fixes: [...e.fixes],
+    finished: e.finished,
+    ...(e.message ? { message: e.message } : {}),
+  };
 }

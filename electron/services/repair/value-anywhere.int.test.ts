@@ -34,7 +34,9 @@ const convention: Convention = {
 
 /** The reference library: an account and its unique items in one transaction, each Put guarded on its own key. */
 function signup(table: string, id: string, email: string, username: string): TransactWriteItem[] {
-  const put = (item: Item): TransactWriteItem => ({ Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } });
+  const put = (item: Item): TransactWriteItem => ({
+    Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(PK)' },
+  });
   return [
     put({ PK: S(`User#${id}`), SK: S(`User#${id}`), __typename: S('UserEntity'), email: S(email), username: S(username) }),
     put({ PK: S(`User.email#${email}`), SK: S(`User.email#${email}`) }),
@@ -63,7 +65,13 @@ afterAll(async () => {
 });
 
 function context(): TransactionContext {
-  return { connectionId: 'test-local', client: admin, connection: { label: 'test-local', region: 'us-east-1', endpoint }, writable: true, deps: { retry: { maxAttempts: 8, baseMs: 5, capMs: 50 }, holderSegments: 2 } };
+  return {
+    connectionId: 'test-local',
+    client: admin,
+    connection: { label: 'test-local', region: 'us-east-1', endpoint },
+    writable: true,
+    deps: { retry: { maxAttempts: 8, baseMs: 5, capMs: 50 }, holderSegments: 2 },
+  };
 }
 
 async function problemsOf(table: string): Promise<readonly Problem[]> {
@@ -80,10 +88,23 @@ describe('a value in the sort key, end to end against DynamoDB Local', () => {
     // Drift as production makes it: an account deleted without its locks, a lock deleted by hand, a user written outside the transaction.
     await admin.send(new DeleteItemCommand({ TableName: table, Key: { PK: S('User#u1'), SK: S('User#u1') } }));
     await admin.send(new DeleteItemCommand({ TableName: table, Key: { PK: S('User.email#user2@x.io'), SK: S('User.email#user2@x.io') } }));
-    await admin.send(new PutItemCommand({ TableName: table, Item: { PK: S('User#u99'), SK: S('User#u99'), __typename: S('UserEntity'), email: S('late@x.io'), username: S('late') } }));
+    await admin.send(
+      new PutItemCommand({
+        TableName: table,
+        Item: { PK: S('User#u99'), SK: S('User#u99'), __typename: S('UserEntity'), email: S('late@x.io'), username: S('late') },
+      }),
+    );
 
     const found = (await problemsOf(table)).map((p) => `${p.kind} ${p.rule} ${p.value}`).sort();
-    expect(found).toEqual(['missing-lock EMAIL late@x.io', 'missing-lock EMAIL user2@x.io', 'missing-lock USERNAME late', 'orphan-lock EMAIL user1@x.io', 'orphan-lock USERNAME user1'].sort());
+    expect(found).toEqual(
+      [
+        'missing-lock EMAIL late@x.io',
+        'missing-lock EMAIL user2@x.io',
+        'missing-lock USERNAME late',
+        'orphan-lock EMAIL user1@x.io',
+        'orphan-lock USERNAME user1',
+      ].sort(),
+    );
 
     const described = await describeTable(admin, table);
     if (!described.ok) throw new Error(described.error.message);

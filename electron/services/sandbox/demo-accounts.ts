@@ -1,10 +1,64 @@
 /** Builds the `accounts` demo table (seed-1 layout, preset `uniq`) from the facts in expected-problems.ts. */
 import type { Item } from '../../../shared/model';
-import { ACCOUNTS_MALFORMED, ACCOUNTS_NAMED, ACCOUNTS_ORPHANS, ACCOUNTS_TOTAL, STUCK_HANDLE_ACCOUNT_ID, type NamedAccount } from './expected-problems';
+import {
+  ACCOUNTS_MALFORMED,
+  ACCOUNTS_NAMED,
+  ACCOUNTS_ORPHANS,
+  ACCOUNTS_TOTAL,
+  STUCK_HANDLE_ACCOUNT_ID,
+  type NamedAccount,
+} from './expected-problems';
 import { createPrng, type Prng } from './prng';
 
-const FIRST = ['amara', 'bruno', 'chen', 'dana', 'emil', 'farah', 'gus', 'hana', 'ivan', 'jade', 'kofi', 'lena', 'mateo', 'nia', 'omar', 'priya', 'quinn', 'rosa', 'sven', 'tara', 'uma', 'victor', 'wen', 'yara', 'zane'];
-const LAST = ['okafor', 'silva', 'wang', 'novak', 'schmidt', 'haddad', 'berg', 'sato', 'petrov', 'morel', 'mensah', 'kowalski', 'rossi', 'adeyemi', 'farouk', 'iyer', 'oneil', 'garcia', 'lund', 'kaur'];
+const FIRST = [
+  'amara',
+  'bruno',
+  'chen',
+  'dana',
+  'emil',
+  'farah',
+  'gus',
+  'hana',
+  'ivan',
+  'jade',
+  'kofi',
+  'lena',
+  'mateo',
+  'nia',
+  'omar',
+  'priya',
+  'quinn',
+  'rosa',
+  'sven',
+  'tara',
+  'uma',
+  'victor',
+  'wen',
+  'yara',
+  'zane',
+];
+const LAST = [
+  'okafor',
+  'silva',
+  'wang',
+  'novak',
+  'schmidt',
+  'haddad',
+  'berg',
+  'sato',
+  'petrov',
+  'morel',
+  'mensah',
+  'kowalski',
+  'rossi',
+  'adeyemi',
+  'farouk',
+  'iyer',
+  'oneil',
+  'garcia',
+  'lund',
+  'kaur',
+];
 const DOMAINS = ['example.com', 'example.org', 'mail.example', 'corp.example.net'];
 const PLANS = ['free', 'pro', 'team'];
 

@@ -34,9 +34,19 @@ export interface DemoTableSpec {
 
 /** The demo tables: seed-1 `accounts`, seed-2 `users`, OneTable `onetable_app`. */
 export const DEMO_TABLES: Readonly<Record<DemoTableName, DemoTableSpec>> = {
-  accounts: { name: 'accounts', preset: 'uniq', keys: { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } }, build: () => buildAccountsItems() },
+  accounts: {
+    name: 'accounts',
+    preset: 'uniq',
+    keys: { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } },
+    build: () => buildAccountsItems(),
+  },
   users: { name: 'users', preset: 'marker', keys: { hash: { name: 'userId', type: 'S' } }, build: () => buildUsersItems() },
-  onetable_app: { name: 'onetable_app', preset: 'onetable', keys: { hash: { name: 'pk', type: 'S' }, range: { name: 'sk', type: 'S' } }, build: () => buildOnetableItems() },
+  onetable_app: {
+    name: 'onetable_app',
+    preset: 'onetable',
+    keys: { hash: { name: 'pk', type: 'S' }, range: { name: 'sk', type: 'S' } },
+    build: () => buildOnetableItems(),
+  },
 };
 
 /** Options for {@link seedDemoData}. */
@@ -84,7 +94,10 @@ export async function ensureTable(client: DynamoDBClient, table: string, keys: K
     schema.push({ AttributeName: keys.range.name, KeyType: 'RANGE' });
   }
   try {
-    await client.send(new CreateTableCommand({ TableName: table, AttributeDefinitions: attributes, KeySchema: schema, BillingMode: 'PAY_PER_REQUEST' }), { abortSignal: signal });
+    await client.send(
+      new CreateTableCommand({ TableName: table, AttributeDefinitions: attributes, KeySchema: schema, BillingMode: 'PAY_PER_REQUEST' }),
+      { abortSignal: signal },
+    );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }
@@ -98,7 +111,13 @@ export async function ensureTable(client: DynamoDBClient, table: string, keys: K
 }
 
 /** Writes items with parallel BatchWriteItem writers; UnprocessedItems are retried with backoff. */
-export async function batchWriteAll(client: DynamoDBClient, table: string, items: readonly Item[], writers = 8, signal?: AbortSignal): Promise<void> {
+export async function batchWriteAll(
+  client: DynamoDBClient,
+  table: string,
+  items: readonly Item[],
+  writers = 8,
+  signal?: AbortSignal,
+): Promise<void> {
   const batches: WriteRequest[][] = [];
   for (let i = 0; i < items.length; i += BATCH) batches.push(items.slice(i, i + BATCH).map((Item) => ({ PutRequest: { Item } })));
   let next = 0;
@@ -107,7 +126,8 @@ export async function batchWriteAll(client: DynamoDBClient, table: string, items
       let pending = batches[b] ?? [];
       for (let attempt = 1; pending.length > 0; attempt++) {
         signal?.throwIfAborted();
-        if (attempt > MAX_ATTEMPTS) throw new Error(`${pending.length} items of ${table} were still unprocessed after ${MAX_ATTEMPTS} attempts`);
+        if (attempt > MAX_ATTEMPTS)
+          throw new Error(`${pending.length} items of ${table} were still unprocessed after ${MAX_ATTEMPTS} attempts`);
         if (attempt > 1) await pause(Math.min(50 * 2 ** attempt, 2_000), signal);
         const out = await client.send(new BatchWriteItemCommand({ RequestItems: { [table]: pending } }), { abortSignal: signal });
         pending = out.UnprocessedItems?.[table] ?? [];

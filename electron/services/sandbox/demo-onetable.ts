@@ -50,7 +50,10 @@ export function buildOnetableItems(seed = 3): Item[] {
   items.push(currentLock(ONETABLE_TTL_ORPHAN_EMAIL));
   // Another model with its own unique locks: not the `User` convention's business.
   for (const org of ['acme', 'globex', 'initech']) {
-    items.push({ pk: S(`Org#${org}`), sk: S('Org#'), _type: S('Org'), name: S(org) }, { pk: S(`_unique#Org#name#${org}`), sk: S('_unique#'), _type: S('_Unique') });
+    items.push(
+      { pk: S(`Org#${org}`), sk: S('Org#'), _type: S('Org'), name: S(org) },
+      { pk: S(`_unique#Org#name#${org}`), sk: S('_unique#'), _type: S('_Unique') },
+    );
   }
   return items;
 }

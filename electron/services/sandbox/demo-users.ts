@@ -5,9 +5,42 @@ import { createPrng } from './prng';
 
 // Korean family names and two-syllable given names; every combination is a distinct name.
 const FAMILY = ['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한', '오', '서', '신', '권'];
-const GIVEN = ['민준', '서연', '도윤', '하은', '시우', '지아', '예준', '수아', '주원', '지호', '서윤', '하준', '지우', '은서', '건우', '유진', '현우', '다은', '선우', '채원', '백과'];
+const GIVEN = [
+  '민준',
+  '서연',
+  '도윤',
+  '하은',
+  '시우',
+  '지아',
+  '예준',
+  '수아',
+  '주원',
+  '지호',
+  '서윤',
+  '하준',
+  '지우',
+  '은서',
+  '건우',
+  '유진',
+  '현우',
+  '다은',
+  '선우',
+  '채원',
+  '백과',
+];
 // A few names from other scripts, so the list is not only Hangul.
-const OTHER = ['Ngozi Adichie', 'Þóra Björk', 'Łukasz Żak', 'Ελένη Παππά', 'Олег Иванов', '王芳', '佐藤花子', 'Nguyễn Văn An', 'Søren Kierkegård', 'François Dupré'];
+const OTHER = [
+  'Ngozi Adichie',
+  'Þóra Björk',
+  'Łukasz Żak',
+  'Ελένη Παππά',
+  'Олег Иванов',
+  '王芳',
+  '佐藤花子',
+  'Nguyễn Văn An',
+  'Søren Kierkegård',
+  'François Dupré',
+];
 
 const S = (value: string): { S: string } => ({ S: value });
 

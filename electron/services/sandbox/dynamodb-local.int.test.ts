@@ -70,7 +70,10 @@ describe('startDynamoDbLocal', { timeout: 120_000 }, () => {
   it('is started with a restrictive CORS policy: a foreign origin gets no Access-Control-Allow-Origin', async () => {
     const endpoint = inject('dynamoEndpoint');
     const preflight = (origin: string) =>
-      fetch(endpoint, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-amz-target' } });
+      fetch(endpoint, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-amz-target' },
+      });
     const foreign = await preflight('http://evil.example');
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
     const local = await preflight('http://localhost:5173');

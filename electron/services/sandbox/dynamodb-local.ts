@@ -84,7 +84,11 @@ export function resolveDynamoDbLocalDist(): Result<DynamoDbLocalDist> {
   }
   // Packaged apps keep the jar outside the asar archive (it must be readable by java).
   const libRoot = join(packageDir.replace(/app\.asar(?=[\\/])/, 'app.asar.unpacked'), 'lib');
-  const dirs = existsSync(libRoot) ? readdirSync(libRoot).filter((d) => d.startsWith('dynamodb_local_')).sort() : [];
+  const dirs = existsSync(libRoot)
+    ? readdirSync(libRoot)
+        .filter((d) => d.startsWith('dynamodb_local_'))
+        .sort()
+    : [];
   const newest = dirs.at(-1);
   const jar = newest ? join(libRoot, newest, 'DynamoDBLocal.jar') : undefined;
   if (!newest || !jar || !existsSync(jar)) {
@@ -94,8 +98,23 @@ export function resolveDynamoDbLocalDist(): Result<DynamoDbLocalDist> {
 }
 
 /** The java command line for DynamoDB Local (exported for tests and diagnostics). */
-export function dynamoDbLocalArgs(dist: DynamoDbLocalDist, port: number, options: { dataDir?: string; heap?: string; sharedDb?: boolean }): string[] {
-  const args = [`-Xmx${options.heap ?? DEFAULT_HEAP}`, `-Djava.library.path=${dist.libDir}`, '-jar', dist.jar, '-port', String(port), ...(options.sharedDb === false ? [] : ['-sharedDb']), '-disableTelemetry', '-cors', SANDBOX_CORS_ORIGIN];
+export function dynamoDbLocalArgs(
+  dist: DynamoDbLocalDist,
+  port: number,
+  options: { dataDir?: string; heap?: string; sharedDb?: boolean },
+): string[] {
+  const args = [
+    `-Xmx${options.heap ?? DEFAULT_HEAP}`,
+    `-Djava.library.path=${dist.libDir}`,
+    '-jar',
+    dist.jar,
+    '-port',
+    String(port),
+    ...(options.sharedDb === false ? [] : ['-sharedDb']),
+    '-disableTelemetry',
+    '-cors',
+    SANDBOX_CORS_ORIGIN,
+  ];
   if (options.dataDir !== undefined) args.push('-dbPath', resolve(options.dataDir));
   else args.push('-inMemory');
   return args;
@@ -134,7 +153,12 @@ function probeClient(endpoint: string): DynamoDBClient {
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
 
 /** Polls ListTables until it answers, the JVM exits, the deadline passes, or the caller aborts. */
-async function waitUntilReady(endpoint: string, exited: Promise<JvmExit>, deadline: number, signal?: AbortSignal): Promise<'ready' | 'exited' | 'timeout' | 'aborted'> {
+async function waitUntilReady(
+  endpoint: string,
+  exited: Promise<JvmExit>,
+  deadline: number,
+  signal?: AbortSignal,
+): Promise<'ready' | 'exited' | 'timeout' | 'aborted'> {
   const client = probeClient(endpoint);
   let gone = false;
   void exited.then(() => (gone = true));
@@ -165,12 +189,21 @@ function portInUse(port: number): Result<never> {
  * id, holding every table) are 0600, whatever the user's umask. A shell sets it and `exec`s java (the
  * same pid, so stopping and cleanup are unchanged): no process-wide umask change racing other work.
  */
-export function withPrivateUmask(command: string, args: readonly string[], platform: NodeJS.Platform = process.platform): [string, string[]] {
+export function withPrivateUmask(
+  command: string,
+  args: readonly string[],
+  platform: NodeJS.Platform = process.platform,
+): [string, string[]] {
   if (platform === 'win32') return [command, [...args]];
   return ['/bin/sh', ['-c', 'umask 077 && exec "$0" "$@"', command, ...args]];
 }
 
-async function spawnOnce(javaPath: string, dist: DynamoDbLocalDist, port: number, options: DynamoDbLocalOptions): Promise<Result<DynamoDbLocalHandle> & { bindFailed?: boolean }> {
+async function spawnOnce(
+  javaPath: string,
+  dist: DynamoDbLocalDist,
+  port: number,
+  options: DynamoDbLocalOptions,
+): Promise<Result<DynamoDbLocalHandle> & { bindFailed?: boolean }> {
   if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const tail = new OutputTail(options.onLog);
   const [command, args] = withPrivateUmask(javaPath, dynamoDbLocalArgs(dist, port, options));
@@ -219,7 +252,10 @@ async function spawnOnce(javaPath: string, dist: DynamoDbLocalDist, port: number
     case 'aborted':
       return err('cancelled', 'Starting DynamoDB Local was cancelled.');
     case 'timeout':
-      return err('unreachable', `DynamoDB Local did not answer on ${endpoint} within ${options.readyTimeoutMs ?? 60_000} ms.\n${output}`.trim());
+      return err(
+        'unreachable',
+        `DynamoDB Local did not answer on ${endpoint} within ${options.readyTimeoutMs ?? 60_000} ms.\n${output}`.trim(),
+      );
     case 'exited':
       if (/BindException|Address already in use/i.test(output)) return { ...portInUse(port), bindFailed: true };
       return err('internal', `DynamoDB Local exited before answering.\n${output}`.trim());

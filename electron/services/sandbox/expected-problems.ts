@@ -139,7 +139,13 @@ export interface ExpectedTable {
 }
 
 function summarize(problems: readonly Problem[]): ProblemSummary {
-  const counts: Record<ProblemKind, number> = { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 };
+  const counts: Record<ProblemKind, number> = {
+    'orphan-lock': 0,
+    'missing-lock': 0,
+    'duplicate-value': 0,
+    'owner-mismatch': 0,
+    'malformed-lock': 0,
+  };
   for (const p of problems) counts[p.kind]++;
   return counts;
 }
@@ -152,7 +158,11 @@ const accountsProblems: Problem[] = [
   { kind: 'missing-lock', rule: 'EMAIL', value: katherine.email, accounts: [acct(katherine.id)] },
   { kind: 'missing-lock', rule: 'HANDLE', value: katherine.username, accounts: [acct(katherine.id)] },
   { kind: 'duplicate-value', rule: 'EMAIL', value: alan.email, accounts: [acct(alan.id), acct(alanDuplicate.id)] },
-  ...ACCOUNTS_MALFORMED.map((pk): Problem => (pk.startsWith('UNIQ#PHONE#') ? { kind: 'malformed-lock', value: pk, lock: { PK: pk, SK: 'LOCK' } } : { kind: 'malformed-lock', rule: pk.split('#')[1] ?? '', value: pk, lock: { PK: pk, SK: 'LOCK' } })),
+  ...ACCOUNTS_MALFORMED.map((pk): Problem =>
+    pk.startsWith('UNIQ#PHONE#')
+      ? { kind: 'malformed-lock', value: pk, lock: { PK: pk, SK: 'LOCK' } }
+      : { kind: 'malformed-lock', rule: pk.split('#')[1] ?? '', value: pk, lock: { PK: pk, SK: 'LOCK' } },
+  ),
 ];
 
 // Locks: 2 per account, minus the 4 missing, minus the duplicate's shared email lock, plus orphans and malformed.
@@ -165,7 +175,12 @@ const usersProblems: Problem[] = [
 const usersLocks = USERS_TOTAL - 1 + 1;
 
 const onetableProblems: Problem[] = [
-  { kind: 'orphan-lock', rule: 'User.email', value: ONETABLE_TTL_ORPHAN_EMAIL, lock: { pk: `_unique#User#email#${ONETABLE_TTL_ORPHAN_EMAIL}`, sk: '_unique#' } },
+  {
+    kind: 'orphan-lock',
+    rule: 'User.email',
+    value: ONETABLE_TTL_ORPHAN_EMAIL,
+    lock: { pk: `_unique#User#email#${ONETABLE_TTL_ORPHAN_EMAIL}`, sk: '_unique#' },
+  },
 ];
 /** Items of another OneTable model (`Org`, with its own `_unique#Org#name#…` locks) that the `User` convention ignores. */
 export const ONETABLE_OTHER_MODEL_ITEMS = 6;
@@ -173,8 +188,24 @@ const onetableLocks = ONETABLE_TOTAL + 1;
 
 /** The expected audit of every demo table. */
 export const EXPECTED_PROBLEMS: Readonly<Record<DemoTableName, ExpectedTable>> = {
-  accounts: { table: 'accounts', preset: 'uniq', accounts: ACCOUNTS_TOTAL, locks: accountsLocks, items: ACCOUNTS_TOTAL + accountsLocks, summary: summarize(accountsProblems), problems: accountsProblems },
-  users: { table: 'users', preset: 'marker', accounts: USERS_TOTAL, locks: usersLocks, items: USERS_TOTAL + usersLocks, summary: summarize(usersProblems), problems: usersProblems },
+  accounts: {
+    table: 'accounts',
+    preset: 'uniq',
+    accounts: ACCOUNTS_TOTAL,
+    locks: accountsLocks,
+    items: ACCOUNTS_TOTAL + accountsLocks,
+    summary: summarize(accountsProblems),
+    problems: accountsProblems,
+  },
+  users: {
+    table: 'users',
+    preset: 'marker',
+    accounts: USERS_TOTAL,
+    locks: usersLocks,
+    items: USERS_TOTAL + usersLocks,
+    summary: summarize(usersProblems),
+    problems: usersProblems,
+  },
   onetable_app: {
     table: 'onetable_app',
     preset: 'onetable',
@@ -187,7 +218,13 @@ export const EXPECTED_PROBLEMS: Readonly<Record<DemoTableName, ExpectedTable>> =
 };
 
 const keyText = (key: PlainKey | undefined): string =>
-  key === undefined ? '' : JSON.stringify(Object.keys(key).sort().map((k) => [k, key[k]]));
+  key === undefined
+    ? ''
+    : JSON.stringify(
+        Object.keys(key)
+          .sort()
+          .map((k) => [k, key[k]]),
+      );
 
 /**
  * A canonical string for comparing problems regardless of order and wording: kind, rule, lock key,

@@ -25,7 +25,10 @@ describe('findJava', () => {
   });
 
   it('picks the first Java 17+ and skips broken or old ones', async () => {
-    const outputs: Record<string, string> = { '/usr/local/bin/java': 'java version "1.8.0_292"', '/usr/bin/java': 'openjdk version "17.0.15"' };
+    const outputs: Record<string, string> = {
+      '/usr/local/bin/java': 'java version "1.8.0_292"',
+      '/usr/bin/java': 'openjdk version "17.0.15"',
+    };
     const result = await findJava({
       env,
       probe: async (path) => {
@@ -48,7 +51,12 @@ describe('findJava', () => {
   });
 
   it('says what to install when there is no Java at all', async () => {
-    const result = await findJava({ env: { PATH: '' }, probe: async () => { throw new Error('ENOENT'); } });
+    const result = await findJava({
+      env: { PATH: '' },
+      probe: async () => {
+        throw new Error('ENOENT');
+      },
+    });
     expect(result.ok ? 'found' : result.error).toMatchObject({ kind: 'java-missing', fix: expect.stringContaining('JAVA_HOME') });
   });
 });

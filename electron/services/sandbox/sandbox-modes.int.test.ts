@@ -60,7 +60,10 @@ describe('sandbox --data-dir D: modes', () => {
   });
 
   it('the JVM is started through a shell that sets umask 077 and execs java (same pid)', () => {
-    expect(withPrivateUmask('/usr/bin/java', ['-jar', 'x.jar'], 'linux')).toEqual(['/bin/sh', ['-c', 'umask 077 && exec "$0" "$@"', '/usr/bin/java', '-jar', 'x.jar']]);
+    expect(withPrivateUmask('/usr/bin/java', ['-jar', 'x.jar'], 'linux')).toEqual([
+      '/bin/sh',
+      ['-c', 'umask 077 && exec "$0" "$@"', '/usr/bin/java', '-jar', 'x.jar'],
+    ]);
     expect(withPrivateUmask('java.exe', ['-jar', 'x.jar'], 'win32')).toEqual(['java.exe', ['-jar', 'x.jar']]);
   });
 });

@@ -43,7 +43,11 @@ async function start(options: Parameters<typeof startSandbox>[0] = {}): Promise<
 async function expectPrivate(sandbox: SandboxHandle, table: string): Promise<void> {
   expect(sandbox.credentials.accessKeyId).toMatch(/^[A-Z0-9]{32}$/);
   // Anyone else reaching the port: dummy keys, another random key, the right key in another region.
-  for (const [credentials, region] of [[SANDBOX_CREDENTIALS, 'us-east-1'], [{ accessKeyId: 'LSOTHERKEY0000000000000000000000', secretAccessKey: 'x' }, 'us-east-1'], [sandbox.credentials, 'eu-west-1']] as const) {
+  for (const [credentials, region] of [
+    [SANDBOX_CREDENTIALS, 'us-east-1'],
+    [{ accessKeyId: 'LSOTHERKEY0000000000000000000000', secretAccessKey: 'x' }, 'us-east-1'],
+    [sandbox.credentials, 'eu-west-1'],
+  ] as const) {
     const other = new Client({ endpoint: sandbox.endpoint, region, credentials });
     clients.push(other);
     expect((await other.send(new ListTablesCommand({}))).TableNames).toEqual([]);
@@ -52,11 +56,25 @@ async function expectPrivate(sandbox: SandboxHandle, table: string): Promise<voi
   // A DNS-rebinding page: the browser sends its own Host name, and it cannot sign with a key it does not know.
   const port = new URL(sandbox.endpoint).port;
   const answer = await new Promise<string>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { Host: `rebind.example:${port}`, 'Content-Type': 'application/x-amz-json-1.0', 'X-Amz-Target': 'DynamoDB_20120810.ListTables', Authorization: 'AWS4-HMAC-SHA256 Credential=attacker/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00' } }, (res) => {
-      let body = '';
-      res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve(body));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/',
+        headers: {
+          Host: `rebind.example:${port}`,
+          'Content-Type': 'application/x-amz-json-1.0',
+          'X-Amz-Target': 'DynamoDB_20120810.ListTables',
+          Authorization: 'AWS4-HMAC-SHA256 Credential=attacker/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00',
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve(body));
+      },
+    );
     req.on('error', reject);
     req.end('{}');
   });

@@ -60,7 +60,8 @@ async function sandboxCredentials(dataDir: string | undefined): Promise<SandboxC
   const path = join(dataDir, SANDBOX_KEY_FILE);
   try {
     const saved = JSON.parse(await readFile(path, 'utf8')) as Partial<SandboxCredentials>;
-    if (typeof saved.accessKeyId === 'string' && /^[A-Z0-9]{8,64}$/.test(saved.accessKeyId) && typeof saved.secretAccessKey === 'string') return { accessKeyId: saved.accessKeyId, secretAccessKey: saved.secretAccessKey };
+    if (typeof saved.accessKeyId === 'string' && /^[A-Z0-9]{8,64}$/.test(saved.accessKeyId) && typeof saved.secretAccessKey === 'string')
+      return { accessKeyId: saved.accessKeyId, secretAccessKey: saved.secretAccessKey };
   } catch {
     // No key yet (or an unreadable one): make a new one.
   }
@@ -102,7 +103,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Result
       await ensureDataDir(options.dataDir);
       await tightenFiles(options.dataDir);
     } catch (error) {
-      if (error instanceof DataDirError) return err('validation', error.message.replace(/^data folder/, 'sandbox data folder'), { field: 'dataDir' });
+      if (error instanceof DataDirError)
+        return err('validation', error.message.replace(/^data folder/, 'sandbox data folder'), { field: 'dataDir' });
       throw error;
     }
   }

@@ -31,7 +31,12 @@ function failScans(shouldFail: (call: number, segment: number | undefined) => bo
     );
 }
 
-const throttle = (): Error => Object.assign(new Error('The level of configured provisioned throughput for the table was exceeded.'), { name: 'ProvisionedThroughputExceededException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+const throttle = (): Error =>
+  Object.assign(new Error('The level of configured provisioned throughput for the table was exceeded.'), {
+    name: 'ProvisionedThroughputExceededException',
+    $fault: 'client',
+    $metadata: { httpStatusCode: 400 },
+  });
 const fastRetry = { maxAttempts: 6, baseMs: 1, capMs: 5 };
 
 beforeAll(async () => {
@@ -102,7 +107,14 @@ describe('scanTable', () => {
     // The first 5 Scan calls are throttled, whichever segment sends them.
     const client = createDynamoClient(target, { middleware: [failScans((call) => call <= 5, throttle)] });
     let items = 0;
-    const outcome = await scanTable({ client, table, segments: 4, pageSize: 200, retry: fastRetry, onPage: (page) => void (items += page.length) });
+    const outcome = await scanTable({
+      client,
+      table,
+      segments: 4,
+      pageSize: 200,
+      retry: fastRetry,
+      onPage: (page) => void (items += page.length),
+    });
     client.destroy();
     expect(outcome.complete).toBe(true);
     expect(outcome.progress.retries).toBe(5);
@@ -121,7 +133,11 @@ describe('scanTable', () => {
 
   it('stops every segment when one fails with a non-retryable error', async () => {
     let failed = false;
-    const boom = (): Error => Object.assign(new Error('One or more parameter values were invalid'), { name: 'ValidationException', $metadata: { httpStatusCode: 400 } });
+    const boom = (): Error =>
+      Object.assign(new Error('One or more parameter values were invalid'), {
+        name: 'ValidationException',
+        $metadata: { httpStatusCode: 400 },
+      });
     // Segment 1 fails on its second request; the others are slowed by a rate limit so they are still running.
     const client = createDynamoClient(target, {
       middleware: [
@@ -133,7 +149,14 @@ describe('scanTable', () => {
       ],
     });
     const started = performance.now();
-    const outcome = await scanTable({ client, table, segments: 4, pageSize: 10, rateLimit: { pagesPerSecond: 20 }, onPage: () => undefined });
+    const outcome = await scanTable({
+      client,
+      table,
+      segments: 4,
+      pageSize: 10,
+      rateLimit: { pagesPerSecond: 20 },
+      onPage: () => undefined,
+    });
     client.destroy();
     expect(outcome.complete).toBe(false);
     expect(outcome.error?.kind).toBe('validation');
@@ -179,7 +202,14 @@ describe('scanTable', () => {
   it('paces requests with a pages-per-second limit', async () => {
     const client = createDynamoClient(target);
     const started = performance.now();
-    const outcome = await scanTable({ client, table, segments: 2, pageSize: 300, rateLimit: { pagesPerSecond: 10 }, onPage: () => undefined });
+    const outcome = await scanTable({
+      client,
+      table,
+      segments: 2,
+      pageSize: 300,
+      rateLimit: { pagesPerSecond: 10 },
+      onPage: () => undefined,
+    });
     client.destroy();
     expect(outcome.complete).toBe(true);
     // ≥ 5 requests at 10/s: the last one cannot start before 400 ms.
@@ -224,7 +254,10 @@ describe('scanTable', () => {
         list: { L: [{ S: 'one' }, { B: bytes('two') }, { L: [{ BS: [bytes('deep')] }] }, { M: { k: { B: bytes('in map') } } }] },
         map: { M: { s: { S: 'v' }, b: { B: bytes('m') }, nested: { M: { l: { L: [{ N: '3' }, { NULL: true }] } } } } },
       };
-      await putItems(admin, typed, [every, ...Array.from({ length: 50 }, (_, i): Item => ({ id: { S: `plain#${i}` }, b: { B: bytes(String(i)) } }))]);
+      await putItems(admin, typed, [
+        every,
+        ...Array.from({ length: 50 }, (_, i): Item => ({ id: { S: `plain#${i}` }, b: { B: bytes(String(i)) } })),
+      ]);
       const client = createDynamoClient(target);
       const lean: Item[] = [];
       const outcome = await scanTable({ client, table: typed, segments: 1, pageSize: 20, onPage: (items) => void lean.push(...items) });

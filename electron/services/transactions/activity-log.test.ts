@@ -17,7 +17,10 @@ const ENTRY: ActivityEntry = {
   kind: 'release',
   summary: 'Release handle `ada`',
   request: { TransactItems: [], ClientRequestToken: '0f1e2d3c-0000-4000-8000-000000000000' },
-  outcome: { status: 'error', error: { kind: 'aws', message: 'denied for AKIAIOSFODNN7EXAMPLE with wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' } },
+  outcome: {
+    status: 'error',
+    error: { kind: 'aws', message: 'denied for AKIAIOSFODNN7EXAMPLE with wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
+  },
 };
 
 let dir = '';
@@ -30,7 +33,9 @@ afterEach(async () => {
 
 describe('activity log', () => {
   it('reads and appends to the file earlier versions wrote, audit-log.jsonl (the module was renamed, the file was not)', async () => {
-    await writeFile(join(dir, 'audit-log.jsonl'), `${JSON.stringify({ ...ENTRY, summary: 'written by an earlier version' })}\n`, { mode: 0o600 });
+    await writeFile(join(dir, 'audit-log.jsonl'), `${JSON.stringify({ ...ENTRY, summary: 'written by an earlier version' })}\n`, {
+      mode: 0o600,
+    });
     await appendActivity({ ...ENTRY, summary: 'written now' }, { dataDir: dir });
     expect(activityLogPath(dir)).toBe(join(dir, 'audit-log.jsonl'));
     expect((await readActivity({ dataDir: dir })).map((e) => e.summary)).toEqual(['written now', 'written by an earlier version']);
@@ -44,7 +49,11 @@ describe('activity log', () => {
       { status: 'error', error: { kind: 'aws', message: 'denied' } },
     ];
     for (const outcome of outcomes) await appendActivity({ ...ENTRY, outcome }, { dataDir: dir });
-    await writeFile(activityLogPath(dir), `${JSON.stringify({ ...ENTRY, outcome: { status: 'executed' } })}\n${JSON.stringify({ ...ENTRY, outcome: 'ok' })}\n`, { flag: 'a' });
+    await writeFile(
+      activityLogPath(dir),
+      `${JSON.stringify({ ...ENTRY, outcome: { status: 'executed' } })}\n${JSON.stringify({ ...ENTRY, outcome: 'ok' })}\n`,
+      { flag: 'a' },
+    );
     const read = await readActivity({ dataDir: dir });
     expect(read.map(recordedStatus)).toEqual(['unknown', 'unknown', 'error', 'refused', 'cancelled', 'succeeded']);
   });
@@ -61,7 +70,14 @@ describe('activity log', () => {
 
   it('keeps the exact request: attributes named like secrets are data, not credentials (#16 finding 8)', () => {
     const request = {
-      TransactItems: [{ Put: { TableName: 'accounts', Item: { PK: { S: 'UNIQ#ALIAS#bob' }, SK: { S: 'LOCK' }, secretAlias: { S: 'bob' }, sessionToken: { S: 'not-a-credential' } } } }],
+      TransactItems: [
+        {
+          Put: {
+            TableName: 'accounts',
+            Item: { PK: { S: 'UNIQ#ALIAS#bob' }, SK: { S: 'LOCK' }, secretAlias: { S: 'bob' }, sessionToken: { S: 'not-a-credential' } },
+          },
+        },
+      ],
       ClientRequestToken: '0f1e2d3c-0000-4000-8000-000000000000',
     } as ActivityEntry['request'];
     const logged = JSON.parse(activityLine({ ...ENTRY, request })) as ActivityEntry;
@@ -70,8 +86,15 @@ describe('activity log', () => {
 
   it('scrubs a secret value the process knows wherever it appears, keeping the attribute (#16 finding 2)', () => {
     rememberSecrets('KnownSessionToken0123456789abcdef');
-    const request = { TransactItems: [{ Put: { TableName: 'accounts', Item: { PK: { S: 'x' }, note: { S: 'KnownSessionToken0123456789abcdef' } } } }], ClientRequestToken: 't' } as ActivityEntry['request'];
-    const line = activityLine({ ...ENTRY, request, outcome: { status: 'error', error: { kind: 'validation', message: 'echo KnownSessionToken0123456789abcdef' } } });
+    const request = {
+      TransactItems: [{ Put: { TableName: 'accounts', Item: { PK: { S: 'x' }, note: { S: 'KnownSessionToken0123456789abcdef' } } } }],
+      ClientRequestToken: 't',
+    } as ActivityEntry['request'];
+    const line = activityLine({
+      ...ENTRY,
+      request,
+      outcome: { status: 'error', error: { kind: 'validation', message: 'echo KnownSessionToken0123456789abcdef' } },
+    });
     expect(line).not.toContain('KnownSessionToken0123456789abcdef');
     expect(line).toContain('"note":{"S":"***"}');
     expect(line).toContain('echo ***');

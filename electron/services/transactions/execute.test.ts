@@ -6,12 +6,24 @@ import { sendTransaction } from './execute';
 
 const INPUT: TransactWriteInputJson = {
   TransactItems: [
-    { Put: { TableName: 'accounts', Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' }, bin: { B: 'AAE=' } }, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+    {
+      Put: {
+        TableName: 'accounts',
+        Item: { PK: { S: 'UNIQ#HANDLE#ada' }, SK: { S: 'LOCK' }, bin: { B: 'AAE=' } },
+        ConditionExpression: 'attribute_not_exists(#pk)',
+        ExpressionAttributeNames: { '#pk': 'PK' },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
   ],
   ClientRequestToken: 'tok-1',
 };
 
-const cancelled = (...codes: string[]): Error => Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: codes.map((Code) => ({ Code })) });
+const cancelled = (...codes: string[]): Error =>
+  Object.assign(new Error('Transaction cancelled'), {
+    name: 'TransactionCanceledException',
+    CancellationReasons: codes.map((Code) => ({ Code })),
+  });
 const named = (name: string): Error => Object.assign(new Error(name), { name });
 
 /** A client whose send replays scripted failures (an edge fake: AWS itself), recording each command's input. */
@@ -35,7 +47,10 @@ describe('sendTransaction', () => {
     const { client, inputs } = fakeClient(['ok']);
     const r = await sendTransaction({ client, input: INPUT, ...fast });
     expect(r).toMatchObject({ ok: true, value: { status: 'succeeded', attempts: 1, token: 'tok-1' } });
-    expect(inputs[0]).toMatchObject({ ClientRequestToken: 'tok-1', TransactItems: [{ Put: { Item: { bin: { B: new Uint8Array([0, 1]) } }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }] });
+    expect(inputs[0]).toMatchObject({
+      ClientRequestToken: 'tok-1',
+      TransactItems: [{ Put: { Item: { bin: { B: new Uint8Array([0, 1]) } }, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }],
+    });
   });
 
   it.each([

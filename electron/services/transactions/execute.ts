@@ -29,7 +29,9 @@ export interface SendOptions {
 }
 
 /** The result of sending: an outcome, or an error that happened after the request may have been sent. */
-export type SendResult = { readonly ok: true; readonly value: Exclude<Outcome, { status: 'refused' }> } | { readonly ok: false; readonly error: AppError; readonly attempts: number };
+export type SendResult =
+  | { readonly ok: true; readonly value: Exclude<Outcome, { status: 'refused' }> }
+  | { readonly ok: false; readonly error: AppError; readonly attempts: number };
 
 interface ErrorFields {
   readonly name?: unknown;
@@ -75,14 +77,24 @@ export async function sendTransaction(options: SendOptions): Promise<SendResult>
   for (let attempt = 1; ; attempt++) {
     try {
       await options.client.send(command);
-      return { ok: true, value: { status: 'succeeded', token, attempts: attempt, message: `done: ${options.input.TransactItems.length} action(s) applied together` } };
+      return {
+        ok: true,
+        value: {
+          status: 'succeeded',
+          token,
+          attempts: attempt,
+          message: `done: ${options.input.TransactItems.length} action(s) applied together`,
+        },
+      };
     } catch (error) {
       const name = (error as ErrorFields | undefined)?.name;
       if (name === 'IdempotentParameterMismatchException') return { ok: false, error: idempotencyMismatchError(token), attempts: attempt };
       const raw = reasonsOf(error);
       const codes = raw?.map((r) => r.Code ?? 'None').filter((c) => c !== 'None') ?? [];
       // A conflict or throttle alone is worth another try; a failed condition never is.
-      const retry = raw ? codes.length > 0 && codes.every((c) => RETRYABLE_CODES.has(c)) : name === 'TransactionInProgressException' || isRetryable(error);
+      const retry = raw
+        ? codes.length > 0 && codes.every((c) => RETRYABLE_CODES.has(c))
+        : name === 'TransactionInProgressException' || isRetryable(error);
       if (!raw) maybeApplied ||= mayHaveBeenApplied(error);
       if (retry && attempt < policy.maxAttempts) {
         await wait(backoffDelay(attempt, policy, options.random));
@@ -91,7 +103,16 @@ export async function sendTransaction(options: SendOptions): Promise<SendResult>
       if (raw) {
         const reasons = explainReasons(raw, options.input.TransactItems, options.actions, options.ownerAttribute);
         const failed = reasons.filter((r) => r.code !== 'None');
-        return { ok: true, value: { status: 'cancelled', token, attempts: attempt, message: failed.map((r) => r.message).join('; ') || 'the transaction was cancelled', reasons } };
+        return {
+          ok: true,
+          value: {
+            status: 'cancelled',
+            token,
+            attempts: attempt,
+            message: failed.map((r) => r.message).join('; ') || 'the transaction was cancelled',
+            reasons,
+          },
+        };
       }
       const failure = toAppError(error, options.errorContext);
       return { ok: false, error: maybeApplied ? unknownOutcome(failure, token) : failure, attempts: attempt };

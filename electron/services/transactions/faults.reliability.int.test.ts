@@ -46,20 +46,36 @@ async function table(items: readonly Item[]): Promise<string> {
 }
 
 /** A production client (createDynamoClient: SDK retries off, our own retry on) with faults injected. */
-function faultyContext(rules: readonly FaultRule[], retry = FAST): { ctx: TransactionContext; log: ReturnType<typeof faultInjector>['log'] } {
+function faultyContext(
+  rules: readonly FaultRule[],
+  retry = FAST,
+): { ctx: TransactionContext; log: ReturnType<typeof faultInjector>['log'] } {
   const { middleware, log } = faultInjector(rules);
   const client = createDynamoClient({ label: 'faults', endpoint, region: 'us-east-1' }, { middleware: [middleware], env: {} });
   clients.push(client);
-  return { ctx: { connectionId: 'faults', client, connection: { label: 'faults', region: 'us-east-1', endpoint }, writable: true, deps: { store: new PreviewStore(), dataDir, retry, wait: () => Promise.resolve(), holderSegments: 1 } }, log };
+  return {
+    ctx: {
+      connectionId: 'faults',
+      client,
+      connection: { label: 'faults', region: 'us-east-1', endpoint },
+      writable: true,
+      deps: { store: new PreviewStore(), dataDir, retry, wait: () => Promise.resolve(), holderSegments: 1 },
+    },
+    log,
+  };
 }
 
 const lockKey = (value: string) => toTypedKey({ PK: `UNIQ#HANDLE#${value}`, SK: 'LOCK' }, conv.keys);
-const locksIn = async (name: string): Promise<Item[]> => ((await admin.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? []).filter((i) => i.PK?.S?.startsWith('UNIQ#'));
+const locksIn = async (name: string): Promise<Item[]> =>
+  ((await admin.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? []).filter((i) => i.PK?.S?.startsWith('UNIQ#'));
 
 async function run(ctx: TransactionContext, name: string, operation: TransactionOperation) {
   const preview = await previewTransaction(ctx, { table: name, convention: conv, operation });
   if (!preview.ok) throw new Error(preview.error.message);
-  return { preview: preview.value, result: await executePreview(ctx, { previewId: preview.value.id, confirmation: preview.value.confirm }) };
+  return {
+    preview: preview.value,
+    result: await executePreview(ctx, { previewId: preview.value.id, confirmation: preview.value.confirm }),
+  };
 }
 
 const tally = { ambiguous: 0, transient: 0, throttles: 0, conflicts: 0, persistent: 0, writesLost: 0, doubleWrites: 0 };
@@ -68,20 +84,26 @@ describe('ambiguous commit: the server applied the transaction, the answer was l
   it.each<[string, FaultKind]>([
     ['connection reset', 'reset'],
     ['timeout', 'timeout'],
-  ])('claim, answer lost to a %s: the retry with the same ClientRequestToken succeeds and the lock is written exactly once', async (_label, fault) => {
-    const account = layout.account('a1', { username: 'ada' });
-    const name = await table([account]);
-    const { ctx, log } = faultyContext([{ command: 'TransactWriteItemsCommand', on: (n) => n === 1, fault, phase: 'after' }]);
-    const { preview, result } = await run(ctx, name, { kind: 'claim', rule: 'HANDLE', value: 'ada', account: keyOf(account, conv.keys) });
-    expect(result).toMatchObject({ ok: true, value: { status: 'succeeded', attempts: 2, token: preview.input.ClientRequestToken } });
-    expect(log.calls.get('TransactWriteItemsCommand')).toBe(2);
-    expect(await locksIn(name)).toHaveLength(1);
-    // The token is what made the retry safe: the same actions under a new token are refused by the lock's own condition.
-    const fresh = await sendTransaction({ client: admin, input: { ...preview.input, ClientRequestToken: `${preview.input.ClientRequestToken.slice(0, -4)}ffff` } });
-    expect(fresh.ok && fresh.value.status).toBe('cancelled');
-    expect(await locksIn(name)).toHaveLength(1);
-    tally.ambiguous += 1;
-  });
+  ])(
+    'claim, answer lost to a %s: the retry with the same ClientRequestToken succeeds and the lock is written exactly once',
+    async (_label, fault) => {
+      const account = layout.account('a1', { username: 'ada' });
+      const name = await table([account]);
+      const { ctx, log } = faultyContext([{ command: 'TransactWriteItemsCommand', on: (n) => n === 1, fault, phase: 'after' }]);
+      const { preview, result } = await run(ctx, name, { kind: 'claim', rule: 'HANDLE', value: 'ada', account: keyOf(account, conv.keys) });
+      expect(result).toMatchObject({ ok: true, value: { status: 'succeeded', attempts: 2, token: preview.input.ClientRequestToken } });
+      expect(log.calls.get('TransactWriteItemsCommand')).toBe(2);
+      expect(await locksIn(name)).toHaveLength(1);
+      // The token is what made the retry safe: the same actions under a new token are refused by the lock's own condition.
+      const fresh = await sendTransaction({
+        client: admin,
+        input: { ...preview.input, ClientRequestToken: `${preview.input.ClientRequestToken.slice(0, -4)}ffff` },
+      });
+      expect(fresh.ok && fresh.value.status).toBe('cancelled');
+      expect(await locksIn(name)).toHaveLength(1);
+      tally.ambiguous += 1;
+    },
+  );
 
   it('release, answer lost: the retry succeeds through the token instead of failing on attribute_exists, and the lock is gone once', async () => {
     const name = await table([layout.lock('HANDLE', 'stuck')]);
@@ -100,7 +122,10 @@ describe('the outcome unknown: the answer was lost and every retry failed too', 
     const account = layout.account('a1', { username: 'hedy' });
     const name = await table([account]);
     // Attempt 1 is served and its answer lost; every later attempt finds no connection (never sent).
-    const { ctx } = faultyContext([{ command: 'TransactWriteItemsCommand', on: (n) => n === 1, fault: 'reset', phase: 'after' }, { command: 'TransactWriteItemsCommand', on: (n) => n > 1, fault: 'refused', phase: 'before' }]);
+    const { ctx } = faultyContext([
+      { command: 'TransactWriteItemsCommand', on: (n) => n === 1, fault: 'reset', phase: 'after' },
+      { command: 'TransactWriteItemsCommand', on: (n) => n > 1, fault: 'refused', phase: 'before' },
+    ]);
     const { preview, result } = await run(ctx, name, { kind: 'claim', rule: 'HANDLE', value: 'hedy', account: keyOf(account, conv.keys) });
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -136,7 +161,11 @@ describe('naming the holder of a value a claim found taken', () => {
     const name = await table([a, b, layout.lock('HANDLE', 'ada')]);
     // The scan fails at once (a refused connection is not retried).
     const { ctx } = faultyContext([{ command: 'ScanCommand', on: () => true, fault: 'refused' }]);
-    const preview = await previewTransaction(ctx, { table: name, convention: anonymous, operation: { kind: 'claim', rule: 'HANDLE', value: 'ada', account: keyOf(a, conv.keys) } });
+    const preview = await previewTransaction(ctx, {
+      table: name,
+      convention: anonymous,
+      operation: { kind: 'claim', rule: 'HANDLE', value: 'ada', account: keyOf(a, conv.keys) },
+    });
     if (!preview.ok) throw new Error(preview.error.message);
     const result = await executePreview(ctx, { previewId: preview.value.id, confirmation: preview.value.confirm });
     expect(result.ok && result.value.status).toBe('cancelled');
@@ -151,7 +180,9 @@ describe('faults before the request reaches DynamoDB', () => {
     const account = layout.account('a1', { username: 'grace' });
     const name = await table([account]);
     const faults: FaultKind[] = ['reset', 'timeout', 'reset'];
-    const { ctx, log } = faultyContext([{ command: 'TransactWriteItemsCommand', on: (n) => n <= 3, fault: (n) => faults[n - 1] ?? 'reset' }]);
+    const { ctx, log } = faultyContext([
+      { command: 'TransactWriteItemsCommand', on: (n) => n <= 3, fault: (n) => faults[n - 1] ?? 'reset' },
+    ]);
     const { result } = await run(ctx, name, { kind: 'claim', rule: 'HANDLE', value: 'grace', account: keyOf(account, conv.keys) });
     expect(result).toMatchObject({ ok: true, value: { status: 'succeeded', attempts: 4 } });
     expect(log.injected).toBe(3);
@@ -185,25 +216,32 @@ describe('faults before the request reaches DynamoDB', () => {
     ['ThrottlingException', 'throttled', 'error'],
     ['reset', 'unreachable', 'outcome-unknown'],
     ['timeout', 'unreachable', 'outcome-unknown'],
-  ])('%s that never ends: a clear %s error after the last attempt, nothing written, the failure logged as %s', async (fault, kind, status) => {
-    const account = layout.account('a1', { username: 'noether' });
-    const name = await table([account]);
-    const { ctx, log } = faultyContext([{ command: 'TransactWriteItemsCommand', on: () => true, fault }]);
-    const { result } = await run(ctx, name, { kind: 'claim', rule: 'HANDLE', value: 'noether', account: keyOf(account, conv.keys) });
-    expect(result).toMatchObject({ ok: false, error: { kind } });
-    expect(log.calls.get('TransactWriteItemsCommand')).toBe(FAST.maxAttempts);
-    expect(await locksIn(name)).toHaveLength(0);
-    const logged = (await readActivity({ dataDir, limit: 10_000 })).find((e) => e.table === name);
-    expect(logged?.outcome).toMatchObject({ status, error: { kind } });
-    tally.persistent += FAST.maxAttempts;
-  });
+  ])(
+    '%s that never ends: a clear %s error after the last attempt, nothing written, the failure logged as %s',
+    async (fault, kind, status) => {
+      const account = layout.account('a1', { username: 'noether' });
+      const name = await table([account]);
+      const { ctx, log } = faultyContext([{ command: 'TransactWriteItemsCommand', on: () => true, fault }]);
+      const { result } = await run(ctx, name, { kind: 'claim', rule: 'HANDLE', value: 'noether', account: keyOf(account, conv.keys) });
+      expect(result).toMatchObject({ ok: false, error: { kind } });
+      expect(log.calls.get('TransactWriteItemsCommand')).toBe(FAST.maxAttempts);
+      expect(await locksIn(name)).toHaveLength(0);
+      const logged = (await readActivity({ dataDir, limit: 10_000 })).find((e) => e.table === name);
+      expect(logged?.outcome).toMatchObject({ status, error: { kind } });
+      tally.persistent += FAST.maxAttempts;
+    },
+  );
 
   it('TransactionConflict that never ends: cancelled with the reason named, nothing written', async () => {
     const account = layout.account('a1', { username: 'turing' });
     const name = await table([account]);
     const { ctx } = faultyContext([{ command: 'TransactWriteItemsCommand', on: () => true, fault: 'TransactionConflict' }]);
     const { result } = await run(ctx, name, { kind: 'claim', rule: 'HANDLE', value: 'turing', account: keyOf(account, conv.keys) });
-    expect(result.ok && result.value).toMatchObject({ status: 'cancelled', attempts: FAST.maxAttempts, reasons: [{ code: 'TransactionConflict' }] });
+    expect(result.ok && result.value).toMatchObject({
+      status: 'cancelled',
+      attempts: FAST.maxAttempts,
+      reasons: [{ code: 'TransactionConflict' }],
+    });
     expect(await locksIn(name)).toHaveLength(0);
     tally.persistent += FAST.maxAttempts;
   });
@@ -212,7 +250,10 @@ describe('faults before the request reaches DynamoDB', () => {
 describe('the activity log after faults', () => {
   it('holds one line per executed request, each with a final outcome', async () => {
     const text = await readFile(join(dataDir, 'audit-log.jsonl'), 'utf8');
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { outcome: { status: string } });
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { outcome: { status: string } });
     expect(lines.length).toBeGreaterThanOrEqual(10);
     for (const line of lines) expect(['succeeded', 'cancelled', 'error', 'outcome-unknown']).toContain(line.outcome.status);
     await recordFigures('tx-faults', { ...tally, requests: lines.length });

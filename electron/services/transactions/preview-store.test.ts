@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { StoredPreview } from './preview-store';
 import { PREVIEW_TTL_MS, PreviewStore } from './preview-store';
 
-const entry = (id: string, expiresAtMs: number): StoredPreview => ({ preview: { id } as StoredPreview['preview'], connectionId: 'c1', built: {} as StoredPreview['built'], convention: {} as StoredPreview['convention'], rules: new Map(), spec: {} as StoredPreview['spec'], expiresAtMs });
+const entry = (id: string, expiresAtMs: number): StoredPreview => ({
+  preview: { id } as StoredPreview['preview'],
+  connectionId: 'c1',
+  built: {} as StoredPreview['built'],
+  convention: {} as StoredPreview['convention'],
+  rules: new Map(),
+  spec: {} as StoredPreview['spec'],
+  expiresAtMs,
+});
 
 describe('PreviewStore', () => {
   it('keeps a preview for 10 minutes, then reports it expired', () => {

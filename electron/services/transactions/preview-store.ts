@@ -26,7 +26,8 @@ export interface StoredPreview {
 }
 
 /** What `get` finds: the preview, or why there is none. */
-export type PreviewLookup = { readonly found: true; readonly entry: StoredPreview } | { readonly found: false; readonly reason: 'expired' | 'unknown' };
+export type PreviewLookup =
+  { readonly found: true; readonly entry: StoredPreview } | { readonly found: false; readonly reason: 'expired' | 'unknown' };
 
 /** What `claim` gets: the preview, now this caller's alone, or why not (another execute holds it, or it was sent already). */
 export type PreviewClaim = PreviewLookup | { readonly found: false; readonly reason: 'executing' | 'executed' };

@@ -15,8 +15,20 @@ import { holderScanFilter, holderScanProjection, type HolderScanRule } from '../
 import type { ScanFilter } from '../scanner/scanner';
 
 /** Reads one item with a consistent GetItem (undefined when it does not exist). */
-export async function readItem(client: DynamoDBClient, table: string, convention: Convention, key: PlainKey, signal?: AbortSignal): Promise<Item | undefined> {
-  const out = await withRetry(() => client.send(new GetItemCommand({ TableName: table, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), { abortSignal: signal }), { signal });
+export async function readItem(
+  client: DynamoDBClient,
+  table: string,
+  convention: Convention,
+  key: PlainKey,
+  signal?: AbortSignal,
+): Promise<Item | undefined> {
+  const out = await withRetry(
+    () =>
+      client.send(new GetItemCommand({ TableName: table, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), {
+        abortSignal: signal,
+      }),
+    { signal },
+  );
   return out.Item;
 }
 
@@ -47,7 +59,9 @@ export async function findHolders(options: HolderSearchOptions): Promise<PlainKe
   const { rule } = options;
   const normalized = ruleNormalizer(rule)(options.value);
   const scanRules = [{ rule, index: options.convention.rules.indexOf(rule), normalized, forms: [...new Set([normalized, options.value])] }];
-  const [holders] = await scanForHolders(options, scanRules, holderScanFilter(scanRules), [{ ruleIndex: scanRules[0]!.index, normalized, ...(options.scope ? { scope: options.scope } : {}) }]);
+  const [holders] = await scanForHolders(options, scanRules, holderScanFilter(scanRules), [
+    { ruleIndex: scanRules[0]!.index, normalized, ...(options.scope ? { scope: options.scope } : {}) },
+  ]);
   return holders ?? [];
 }
 
@@ -70,10 +84,17 @@ export interface HolderQuery {
  * the rules' attributes existing (a filter naming hundreds of values would outgrow DynamoDB's
  * expression limits), values compared client-side as `findHolders` does. Holders per query, in order.
  */
-export async function findHoldersOfValues(options: Omit<HolderSearchOptions, 'rule' | 'value' | 'scope'>, queries: readonly HolderQuery[]): Promise<PlainKey[][]> {
+export async function findHoldersOfValues(
+  options: Omit<HolderSearchOptions, 'rule' | 'value' | 'scope'>,
+  queries: readonly HolderQuery[],
+): Promise<PlainKey[][]> {
   if (queries.length === 0) return [];
   const { convention } = options;
-  const targets = queries.map((q) => ({ ruleIndex: convention.rules.indexOf(q.rule), normalized: ruleNormalizer(q.rule)(q.value), ...(q.scope ? { scope: q.scope } : {}) }));
+  const targets = queries.map((q) => ({
+    ruleIndex: convention.rules.indexOf(q.rule),
+    normalized: ruleNormalizer(q.rule)(q.value),
+    ...(q.scope ? { scope: q.scope } : {}),
+  }));
   const rules = [...new Set(queries.map((q) => q.rule))];
   const scanRules = rules.map((rule) => ({ rule, index: convention.rules.indexOf(rule), normalized: '', forms: [] }));
   const names = Object.fromEntries(rules.map((rule, i) => [`#f${i}`, rule.attribute]));
@@ -82,7 +103,12 @@ export async function findHoldersOfValues(options: Omit<HolderSearchOptions, 'ru
 }
 
 /** The consistent parallel scan behind both searches: the holders of each target. */
-async function scanForHolders(options: Omit<HolderSearchOptions, 'rule' | 'value' | 'scope'>, scanRules: readonly HolderScanRule[], filter: ScanFilter, targets: readonly HolderTarget[]): Promise<PlainKey[][]> {
+async function scanForHolders(
+  options: Omit<HolderSearchOptions, 'rule' | 'value' | 'scope'>,
+  scanRules: readonly HolderScanRule[],
+  filter: ScanFilter,
+  targets: readonly HolderTarget[],
+): Promise<PlainKey[][]> {
   const { client, table, convention, signal } = options;
   const projection = holderScanProjection(convention, scanRules);
   const compiled = compileConvention(convention);
@@ -92,7 +118,8 @@ async function scanForHolders(options: Omit<HolderSearchOptions, 'rule' | 'value
     const id = JSON.stringify([t.ruleIndex, t.normalized]);
     byValue.set(id, [...(byValue.get(id) ?? []), i]);
   });
-  const inScope = (target: HolderTarget, scope: ScopeValues | undefined): boolean => target.scope === undefined || joinKey(scope, '') === joinKey(target.scope, '');
+  const inScope = (target: HolderTarget, scope: ScopeValues | undefined): boolean =>
+    target.scope === undefined || joinKey(scope, '') === joinKey(target.scope, '');
   const found = targets.map(() => new Map<string, PlainKey>());
   await Promise.all(
     Array.from({ length: segments }, async (_, segment) => {

@@ -41,7 +41,11 @@ function scopeOfAccount(rule: LockRule, item: Item, key: PlainKey, convention: C
   if (!isScoped(rule)) return ok(undefined);
   const scope = accountScope(rule, item);
   if (scope === undefined) {
-    return err('validation', `${formatKey(key, convention.keys)} has no ${Object.values(rule.scope ?? {}).join(' / ')}: rule ${rule.name} is unique within it, so no lock can be written for this account`, { field: 'account' });
+    return err(
+      'validation',
+      `${formatKey(key, convention.keys)} has no ${Object.values(rule.scope ?? {}).join(' / ')}: rule ${rule.name} is unique within it, so no lock can be written for this account`,
+      { field: 'account' },
+    );
   }
   return ok(scope);
 }
@@ -56,10 +60,20 @@ export async function resolveSpec(ctx: ResolveContext, op: TransactionOperation)
       const account = await readAccount(ctx, op.account);
       if (!account.ok) return account;
       const stored = op.stored ?? storedText(account.value, rule.value.attribute);
-      if (stored === undefined) return err('validation', `${formatKey(op.account, convention.keys)} has no ${rule.value.attribute}: it holds no value to claim`, { field: 'account' });
+      if (stored === undefined)
+        return err('validation', `${formatKey(op.account, convention.keys)} has no ${rule.value.attribute}: it holds no value to claim`, {
+          field: 'account',
+        });
       const scope = scopeOfAccount(rule.value, account.value, op.account, convention);
       if (!scope.ok) return scope;
-      return ok({ kind: 'claim', rule: rule.value.name, value: op.value, account: op.account, stored, ...(scope.value ? { scope: scope.value } : {}) });
+      return ok({
+        kind: 'claim',
+        rule: rule.value.name,
+        value: op.value,
+        account: op.account,
+        stored,
+        ...(scope.value ? { scope: scope.value } : {}),
+      });
     }
     case 'release': {
       const rule = findRule(convention, op.rule);
@@ -72,14 +86,23 @@ export async function resolveSpec(ctx: ResolveContext, op: TransactionOperation)
       if (!lockItem) return err('not-found', `no lock ${lock.value.text} exists: nothing to release`, { field: 'value' });
       const ownerAttribute = convention.ownerAttribute;
       const ownerText = ownerAttribute === undefined ? undefined : storedText(lockItem, ownerAttribute);
-      const lockOwner = ownerAttribute === undefined ? undefined : ownerText === undefined ? ({ state: 'absent' } as const) : ({ state: 'value', value: ownerText } as const);
+      const lockOwner =
+        ownerAttribute === undefined
+          ? undefined
+          : ownerText === undefined
+            ? ({ state: 'absent' } as const)
+            : ({ state: 'value', value: ownerText } as const);
       const holderKey = op.holder ?? (ownerText === undefined ? undefined : holderFromOwner(convention, ownerText));
       let holder: { key: PlainKey; seen: SeenValue; seenScope?: ScopeValues } | undefined;
       if (holderKey) {
         const item = await readItem(ctx.client, ctx.table, convention, holderKey, ctx.signal);
         const seen = storedText(item, rule.value.attribute);
         const seenScope = item && isScoped(rule.value) ? accountScope(rule.value, item) : undefined;
-        holder = { key: holderKey, seen: seen === undefined ? { state: 'absent' } : { state: 'value', value: seen }, ...(seenScope ? { seenScope } : {}) };
+        holder = {
+          key: holderKey,
+          seen: seen === undefined ? { state: 'absent' } : { state: 'value', value: seen },
+          ...(seenScope ? { seenScope } : {}),
+        };
       }
       return ok({
         kind: 'release',
@@ -99,10 +122,20 @@ export async function resolveSpec(ctx: ResolveContext, op: TransactionOperation)
       const account = await readAccount(ctx, op.account);
       if (!account.ok) return account;
       const from = op.from ?? storedText(account.value, rule.value.attribute);
-      if (from === undefined) return err('validation', `${formatKey(op.account, convention.keys)} has no ${rule.value.attribute} to change`, { field: 'account' });
+      if (from === undefined)
+        return err('validation', `${formatKey(op.account, convention.keys)} has no ${rule.value.attribute} to change`, {
+          field: 'account',
+        });
       const scope = scopeOfAccount(rule.value, account.value, op.account, convention);
       if (!scope.ok) return scope;
-      return ok({ kind: 'change-value', account: op.account, rule: rule.value.name, from, to: op.to, ...(scope.value ? { scope: scope.value } : {}) });
+      return ok({
+        kind: 'change-value',
+        account: op.account,
+        rule: rule.value.name,
+        from,
+        to: op.to,
+        ...(scope.value ? { scope: scope.value } : {}),
+      });
     }
     case 'delete-account': {
       const account = await readAccount(ctx, op.account);

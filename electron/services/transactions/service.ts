@@ -12,7 +12,16 @@ import type { TransactionContext, TransactionDeps } from './transaction-context'
 import { buildTransaction } from '../../../shared/transactions/build';
 import { decodeCancellation as decodePure } from '../../../shared/transactions/decoder';
 import { assemblePreview } from '../../../shared/transactions/preview';
-import type { DecodeRequest, Decoded, ExecuteRequest, Outcome, Preview, PreviewConnection, ReasonExplained, TransactionRequest } from '../../../shared/transactions/types';
+import type {
+  DecodeRequest,
+  Decoded,
+  ExecuteRequest,
+  Outcome,
+  Preview,
+  PreviewConnection,
+  ReasonExplained,
+  TransactionRequest,
+} from '../../../shared/transactions/types';
 import { toAppError } from '../dynamo/errors';
 import { appendActivity, failedOutcome, readActivity as readLog, type ActivityEntry } from './activity-log';
 import { PreviewStore, type StoredPreview } from './preview-store';
@@ -40,7 +49,11 @@ export function movedConnection(then: PreviewConnection, now: PreviewConnection)
 /** The refusal of a write on a read-only connection (nothing is sent), said in the shell's words; undefined when it may write. */
 export function readOnlyRefusal(ctx: TransactionContext): AppError | undefined {
   if (ctx.writable) return undefined;
-  return { kind: 'read-only', message: `connection ${ctx.connection.label} is read-only: nothing was sent`, fix: ctx.allowWrites ?? 'allow writes for this connection' };
+  return {
+    kind: 'read-only',
+    message: `connection ${ctx.connection.label} is read-only: nothing was sent`,
+    fix: ctx.allowWrites ?? 'allow writes for this connection',
+  };
 }
 
 /** Reads the current state, builds the exact request, checks it, and keeps it under a preview id for 10 minutes. */
@@ -60,12 +73,31 @@ export async function previewTransaction(ctx: TransactionContext, request: Trans
       connection: ctx.connection,
     });
     // The rules the actions name, once, by the name the builder resolved (execute looks none up again).
-    const named = new Set([...(spec.value.kind === 'release' ? [spec.value.rule] : []), ...built.value.actions.flatMap((a) => (a.rule ? [a.rule] : []))]);
+    const named = new Set([
+      ...(spec.value.kind === 'release' ? [spec.value.rule] : []),
+      ...built.value.actions.flatMap((a) => (a.rule ? [a.rule] : [])),
+    ]);
     const rules = new Map(request.convention.rules.filter((r) => named.has(r.name)).map((r) => [r.name, r]));
-    store.put({ preview, connectionId: ctx.connectionId, built: built.value, convention: request.convention, rules, spec: spec.value, expiresAtMs: now + store.ttlMs });
+    store.put({
+      preview,
+      connectionId: ctx.connectionId,
+      built: built.value,
+      convention: request.convention,
+      rules,
+      spec: spec.value,
+      expiresAtMs: now + store.ttlMs,
+    });
     return ok(preview);
   } catch (error) {
-    return { ok: false, error: toAppError(error, { table: request.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets }) };
+    return {
+      ok: false,
+      error: toAppError(error, {
+        table: request.table,
+        endpoint: ctx.connection.endpoint,
+        profile: ctx.connection.profile,
+        secrets: ctx.secrets,
+      }),
+    };
   }
 }
 
@@ -75,7 +107,15 @@ async function currentHolders(ctx: TransactionContext, entry: StoredPreview): Pr
   const rule = entry.rules.get(entry.spec.rule);
   if (!rule) return [];
   const scope = entry.spec.scope;
-  return findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule, value: entry.spec.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments });
+  return findHolders({
+    client: ctx.client,
+    table: entry.preview.table,
+    convention: entry.convention,
+    rule,
+    value: entry.spec.value,
+    ...(scope ? { scope } : {}),
+    segments: deps(ctx).holderSegments,
+  });
 }
 
 /** Names the holders of lock values that turned out to be taken, when the lock itself does not say. */
@@ -83,25 +123,52 @@ async function nameHolders(ctx: TransactionContext, entry: StoredPreview, reason
   return Promise.all(
     reasons.map(async (reason) => {
       const meta = entry.built.actions[reason.index];
-      if (reason.code !== 'ConditionalCheckFailed' || reason.holder || meta?.role !== 'put-lock' || !meta.rule || meta.value === undefined) return reason;
+      if (reason.code !== 'ConditionalCheckFailed' || reason.holder || meta?.role !== 'put-lock' || !meta.rule || meta.value === undefined)
+        return reason;
       const rule = entry.rules.get(meta.rule);
       if (!rule) return reason;
       const keys = entry.convention.keys;
       // The account claiming the value holds it too; naming it as "the holder" would mislead.
-      const claimants = new Set(entry.built.actions.filter((a) => a.role === 'check-account' || a.role === 'put-account').map((a) => keyId(a.key, keys)));
+      const claimants = new Set(
+        entry.built.actions.filter((a) => a.role === 'check-account' || a.role === 'put-account').map((a) => keyId(a.key, keys)),
+      );
       const scope = entry.spec.kind === 'claim' || entry.spec.kind === 'change-value' ? entry.spec.scope : undefined;
       let found: PlainKey[];
       try {
-        found = await findHolders({ client: ctx.client, table: entry.preview.table, convention: entry.convention, rule, value: meta.value, ...(scope ? { scope } : {}), segments: deps(ctx).holderSegments });
+        found = await findHolders({
+          client: ctx.client,
+          table: entry.preview.table,
+          convention: entry.convention,
+          rule,
+          value: meta.value,
+          ...(scope ? { scope } : {}),
+          segments: deps(ctx).holderSegments,
+        });
       } catch (error) {
         // A search that failed found nobody it can vouch for: never "no other account holds it".
-        const why = toAppError(error, { table: entry.preview.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets }).message;
+        const why = toAppError(error, {
+          table: entry.preview.table,
+          endpoint: ctx.connection.endpoint,
+          profile: ctx.connection.profile,
+          secrets: ctx.secrets,
+        }).message;
         return { ...reason, message: `${reason.message}; who holds it could not be looked up (${why})` };
       }
       const holders = found.filter((h) => !claimants.has(keyId(h, keys)));
-      if (holders.length === 0) return { ...reason, message: `${reason.message}, and no other account holds it (an orphan lock, or this account's own: release it first if it is an orphan)` };
-      const names = holders.map((h) => formatKey(h, keys)).sort().join(', ');
-      return { ...reason, holder: names, message: `${meta.rule.toLowerCase()} \`${meta.value}\` is already held by ${names} — the lock ${meta.keyText} exists` };
+      if (holders.length === 0)
+        return {
+          ...reason,
+          message: `${reason.message}, and no other account holds it (an orphan lock, or this account's own: release it first if it is an orphan)`,
+        };
+      const names = holders
+        .map((h) => formatKey(h, keys))
+        .sort()
+        .join(', ');
+      return {
+        ...reason,
+        holder: names,
+        message: `${meta.rule.toLowerCase()} \`${meta.value}\` is already held by ${names} — the lock ${meta.keyText} exists`,
+      };
     }),
   );
 }
@@ -116,25 +183,42 @@ export async function executePreview(ctx: TransactionContext, request: ExecuteRe
   const d = deps(ctx);
   const found = d.store.get(request.previewId);
   if (!found.found) {
-    return err('not-found', found.reason === 'expired' ? `preview ${request.previewId} has expired (previews last 10 minutes, the token's idempotency window): preview again` : `no preview ${request.previewId} (unknown or expired): preview again`, { field: 'previewId' });
+    return err(
+      'not-found',
+      found.reason === 'expired'
+        ? `preview ${request.previewId} has expired (previews last 10 minutes, the token's idempotency window): preview again`
+        : `no preview ${request.previewId} (unknown or expired): preview again`,
+      { field: 'previewId' },
+    );
   }
   const entry = found.entry;
   const { preview } = entry;
   if (entry.connectionId !== ctx.connectionId) {
-    return err('validation', `preview ${preview.id} was made for ${preview.connection.label}, not ${ctx.connection.label}: preview again on this connection`, { field: 'previewId' });
+    return err(
+      'validation',
+      `preview ${preview.id} was made for ${preview.connection.label}, not ${ctx.connection.label}: preview again on this connection`,
+      { field: 'previewId' },
+    );
   }
   const moved = movedConnection(preview.connection, ctx.connection);
-  if (moved) return err('validation', `preview ${preview.id} cannot be sent: ${moved}. Nothing was sent: preview again`, { field: 'previewId' });
+  if (moved)
+    return err('validation', `preview ${preview.id} cannot be sent: ${moved}. Nothing was sent: preview again`, { field: 'previewId' });
   const readOnly = readOnlyRefusal(ctx);
   if (readOnly) return { ok: false, error: readOnly };
   if (request.confirmation !== preview.confirm) {
-    return err('validation', `the confirmation does not match: type \`${preview.confirm}\` exactly to ${preview.kind}`, { field: 'confirmation' });
+    return err('validation', `the confirmation does not match: type \`${preview.confirm}\` exactly to ${preview.kind}`, {
+      field: 'confirmation',
+    });
   }
   // Claimed synchronously right after the checks: of several executes of one preview arriving together only one goes on.
   const claimed = d.store.claim(preview.id);
   if (!claimed.found) {
-    if (claimed.reason === 'executing') return err('conflict', `preview ${preview.id} is already being executed: nothing was sent by this request`, { field: 'previewId' });
-    if (claimed.reason === 'executed') return err('conflict', `preview ${preview.id} was already executed (a preview is used once): preview again to send another request`, { field: 'previewId' });
+    if (claimed.reason === 'executing')
+      return err('conflict', `preview ${preview.id} is already being executed: nothing was sent by this request`, { field: 'previewId' });
+    if (claimed.reason === 'executed')
+      return err('conflict', `preview ${preview.id} was already executed (a preview is used once): preview again to send another request`, {
+        field: 'previewId',
+      });
     return err('not-found', `no preview ${request.previewId} (unknown or expired): preview again`, { field: 'previewId' });
   }
   let settled = false;
@@ -155,10 +239,22 @@ async function sendClaimed(ctx: TransactionContext, d: TransactionDeps, entry: S
     const holders = await currentHolders(ctx, entry);
     if (holders.length > 0) {
       const names = holders.map((h) => formatKey(h, entry.convention.keys)).join(', ');
-      return ok({ status: 'refused', holders, message: `refused: ${names} holds \`${entry.spec.kind === 'release' ? entry.spec.value : ''}\` right now; releasing its lock would let someone else take it. Nothing was sent.` });
+      return ok({
+        status: 'refused',
+        holders,
+        message: `refused: ${names} holds \`${entry.spec.kind === 'release' ? entry.spec.value : ''}\` right now; releasing its lock would let someone else take it. Nothing was sent.`,
+      });
     }
   } catch (error) {
-    return { ok: false, error: toAppError(error, { table: preview.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets }) };
+    return {
+      ok: false,
+      error: toAppError(error, {
+        table: preview.table,
+        endpoint: ctx.connection.endpoint,
+        profile: ctx.connection.profile,
+        secrets: ctx.secrets,
+      }),
+    };
   }
   const sent = await sendTransaction({
     client: ctx.client,
@@ -172,7 +268,15 @@ async function sendClaimed(ctx: TransactionContext, d: TransactionDeps, entry: S
   let outcome: Outcome | undefined = sent.ok ? sent.value : undefined;
   if (outcome?.status === 'cancelled') {
     const reasons = await nameHolders(ctx, entry, outcome.reasons);
-    outcome = { ...outcome, reasons, message: reasons.filter((r) => r.code !== 'None').map((r) => r.message).join('; ') || outcome.message };
+    outcome = {
+      ...outcome,
+      reasons,
+      message:
+        reasons
+          .filter((r) => r.code !== 'None')
+          .map((r) => r.message)
+          .join('; ') || outcome.message,
+    };
   }
   const logged: ActivityEntry = {
     time: new Date(d.store.clock()).toISOString(),

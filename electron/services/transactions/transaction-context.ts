@@ -31,13 +31,17 @@ export interface TransactionContext {
   readonly deps?: Partial<TransactionDeps>;
 }
 
-
 /** Maps a request's connection context to what preview and execute take. */
 export function transactionContext(ctx: ConnectionContext, deps?: Partial<TransactionDeps>): TransactionContext {
   return {
     connectionId: ctx.connectionId,
     client: ctx.client,
-    connection: { label: ctx.label, region: ctx.target.region, ...(ctx.endpoint ? { endpoint: ctx.endpoint } : {}), ...(ctx.target.profile ? { profile: ctx.target.profile } : {}) },
+    connection: {
+      label: ctx.label,
+      region: ctx.target.region,
+      ...(ctx.endpoint ? { endpoint: ctx.endpoint } : {}),
+      ...(ctx.target.profile ? { profile: ctx.target.profile } : {}),
+    },
     writable: ctx.writable,
     allowWrites: ctx.allowWrites,
     ...(ctx.secrets ? { secrets: ctx.secrets } : {}),

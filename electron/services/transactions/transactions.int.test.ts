@@ -34,7 +34,9 @@ async function table(keys: KeySchema, items: readonly Item[] = []): Promise<stri
   return name;
 }
 
-function context(options: { writable?: boolean; client?: DynamoDBClient; store?: PreviewStore; secrets?: string[] } = {}): TransactionContext {
+function context(
+  options: { writable?: boolean; client?: DynamoDBClient; store?: PreviewStore; secrets?: string[] } = {},
+): TransactionContext {
   return {
     client: options.client ?? admin,
     connectionId: 'test-local',
@@ -73,7 +75,16 @@ describe('race', () => {
     const name = await table(conv.keys, accounts);
     const store = new PreviewStore();
     const clients = accounts.map(() => testClient(endpoint));
-    const previews = await Promise.all(accounts.map((a, i) => preview(context({ client: clients[i]!, store }), name, conv, { kind: 'claim', rule: 'HANDLE', value: 'ada', account: keyOf(a, conv.keys) })));
+    const previews = await Promise.all(
+      accounts.map((a, i) =>
+        preview(context({ client: clients[i]!, store }), name, conv, {
+          kind: 'claim',
+          rule: 'HANDLE',
+          value: 'ada',
+          account: keyOf(a, conv.keys),
+        }),
+      ),
+    );
     const outcomes = await Promise.all(previews.map((p, i) => execute(context({ client: clients[i]!, store }), p)));
     const winners = outcomes.filter((o) => o.status === 'succeeded');
     expect(winners).toHaveLength(1);
@@ -83,7 +94,11 @@ describe('race', () => {
     const losers = outcomes.filter((o) => o.status === 'cancelled');
     expect(losers).toHaveLength(49);
     for (const o of losers) {
-      expect(o.status === 'cancelled' && o.reasons[0]).toMatchObject({ code: 'ConditionalCheckFailed', holder, message: `handle \`ada\` is already held by ${holder} — the lock UNIQ#HANDLE#ada / LOCK exists` });
+      expect(o.status === 'cancelled' && o.reasons[0]).toMatchObject({
+        code: 'ConditionalCheckFailed',
+        holder,
+        message: `handle \`ada\` is already held by ${holder} — the lock UNIQ#HANDLE#ada / LOCK exists`,
+      });
     }
   });
 });
@@ -102,7 +117,10 @@ describe('idempotency and staleness', () => {
     expect((await execute(ctx, p)).status).toBe('succeeded');
     // Remove the lock behind the preview's back: a second send would write it again.
     await admin.send(new DeleteItemCommand({ TableName: name, Key: toTypedKey(lockKey, conv.keys) }));
-    expect(await executePreview(ctx, { previewId: p.id, confirmation: p.confirm })).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/already executed/) } });
+    expect(await executePreview(ctx, { previewId: p.id, confirmation: p.confirm })).toMatchObject({
+      ok: false,
+      error: { kind: 'conflict', message: expect.stringMatching(/already executed/) },
+    });
     expect(await get(name, conv, lockKey)).toBeUndefined();
   });
 
@@ -110,10 +128,13 @@ describe('idempotency and staleness', () => {
     const name = await table(conv.keys, [acct]);
     const client = testClient(endpoint);
     let sends = 0;
-    client.middlewareStack.add((next, context) => async (args) => {
-      if (context.commandName === 'TransactWriteItemsCommand') sends++;
-      return next(args);
-    }, { step: 'initialize', name: 'count-sends' });
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand') sends++;
+        return next(args);
+      },
+      { step: 'initialize', name: 'count-sends' },
+    );
     const logDir = await mkdtemp(join(tmpdir(), 'locksmith-once-'));
     const base = context({ client });
     const ctx: TransactionContext = { ...base, deps: { ...base.deps, dataDir: logDir } };
@@ -122,7 +143,11 @@ describe('idempotency and staleness', () => {
     expect(results.filter((r) => r.ok && r.value.status === 'succeeded')).toHaveLength(1);
     const refused = results.filter((r) => !r.ok);
     expect(refused).toHaveLength(4);
-    for (const r of refused) expect(r).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringMatching(/already being executed: nothing was sent/) } });
+    for (const r of refused)
+      expect(r).toMatchObject({
+        ok: false,
+        error: { kind: 'conflict', message: expect.stringMatching(/already being executed: nothing was sent/) },
+      });
     expect(sends).toBe(1);
     expect((await readActivity({ dataDir: logDir })).filter((e) => e.previewId === p.id)).toHaveLength(1);
     await rm(logDir, { recursive: true, force: true });
@@ -149,7 +174,14 @@ describe('idempotency and staleness', () => {
     const ctx = context({ store });
     const p = await preview(ctx, name, conv, { kind: 'claim', rule: 'HANDLE', value: 'grace', account: acctKey });
     const elsewhere = await executePreview({ ...ctx, connectionId: 'another-connection' }, { previewId: p.id, confirmation: p.confirm });
-    expect(elsewhere).toMatchObject({ ok: false, error: { kind: 'validation', field: 'previewId', message: expect.stringMatching(/was made for test-local.*preview again on this connection/) } });
+    expect(elsewhere).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'validation',
+        field: 'previewId',
+        message: expect.stringMatching(/was made for test-local.*preview again on this connection/),
+      },
+    });
     expect(await get(name, conv, { PK: 'UNIQ#HANDLE#grace', SK: 'LOCK' })).toBeUndefined();
     expect((await execute(ctx, p)).status).toBe('succeeded');
   });
@@ -205,7 +237,11 @@ describe('guards', () => {
     const taker = layout.account('late1', { username: 'Lovelace' });
     await putItems(admin, name, [taker]);
     const o = await execute(ctx, p);
-    expect(o).toMatchObject({ status: 'refused', holders: [keyOf(taker, conv.keys)], message: expect.stringContaining('Nothing was sent') });
+    expect(o).toMatchObject({
+      status: 'refused',
+      holders: [keyOf(taker, conv.keys)],
+      message: expect.stringContaining('Nothing was sent'),
+    });
     expect(await get(name, conv, { PK: 'UNIQ#HANDLE#lovelace', SK: 'LOCK' })).toBeDefined();
   });
 
@@ -213,10 +249,13 @@ describe('guards', () => {
     const name = await table(conv.keys, [layout.lock('HANDLE', 'orphan')]);
     const sent: string[] = [];
     const spy = testClient(endpoint);
-    spy.middlewareStack.add((next, context) => async (args) => {
-      sent.push(String(context.commandName));
-      return next(args);
-    }, { step: 'initialize', name: 'count-commands' });
+    spy.middlewareStack.add(
+      (next, context) => async (args) => {
+        sent.push(String(context.commandName));
+        return next(args);
+      },
+      { step: 'initialize', name: 'count-commands' },
+    );
     const store = new PreviewStore();
     const p = await preview(context({ client: spy, store }), name, conv, { kind: 'release', rule: 'HANDLE', value: 'orphan' });
     sent.length = 0;
@@ -240,14 +279,22 @@ describe('a release deletes only a lock', () => {
     const conv: Convention = { ...base, rules: [{ ...base.rules[1]!, lockKeys: [lockTemplate] }] };
     const account: Item = { PK: { S: 'ACCT#zz1' }, SK: { S: 'PROFILE' }, username: { S: 'zz1-elsewhere' }, email: { S: 'z@x.io' } };
     const name = await table(conv.keys, [account]);
-    const r = await previewTransaction(context(), { table: name, convention: conv, operation: { kind: 'release', rule: conv.rules[0]!.name, value: 'zz1' } });
+    const r = await previewTransaction(context(), {
+      table: name,
+      convention: conv,
+      operation: { kind: 'release', rule: conv.rules[0]!.name, value: 'zz1' },
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/is an account key under this convention/);
     expect(await all(name)).toEqual([account]);
   });
 
   it('accounts recognised by an attribute: the Delete condition itself refuses an item carrying a rule attribute', async () => {
-    const conv: Convention = { ...base, account: { kind: 'attribute-equals', attribute: '_type', value: 'User' }, rules: [{ ...base.rules[1]!, lockKeys: [lockTemplate] }] };
+    const conv: Convention = {
+      ...base,
+      account: { kind: 'attribute-equals', attribute: '_type', value: 'User' },
+      rules: [{ ...base.rules[1]!, lockKeys: [lockTemplate] }],
+    };
     const account: Item = { PK: { S: 'ACCT#zz1' }, SK: { S: 'PROFILE' }, _type: { S: 'User' }, username: { S: 'someone-else' } };
     const name = await table(conv.keys, [account]);
     const ctx = context();
@@ -268,8 +315,19 @@ describe('release with an owner attribute', () => {
     const ctx = context();
     const p = await preview(ctx, name, conv, { kind: 'release', rule: 'HANDLE', value: 'oldname' });
     expect(p.input.TransactItems).toMatchObject([
-      { Delete: { ConditionExpression: 'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#ra0) AND attribute_not_exists(#ra1)', ExpressionAttributeValues: { ':owner': { S: 'ACCT#o1' } } } },
-      { ConditionCheck: { Key: { PK: { S: 'ACCT#o1' }, SK: { S: 'PROFILE' } }, ConditionExpression: 'attribute_not_exists(#attr) OR #attr = :seen', ExpressionAttributeValues: { ':seen': { S: 'newname' } } } },
+      {
+        Delete: {
+          ConditionExpression: 'attribute_exists(#pk) AND #owner = :owner AND attribute_not_exists(#ra0) AND attribute_not_exists(#ra1)',
+          ExpressionAttributeValues: { ':owner': { S: 'ACCT#o1' } },
+        },
+      },
+      {
+        ConditionCheck: {
+          Key: { PK: { S: 'ACCT#o1' }, SK: { S: 'PROFILE' } },
+          ConditionExpression: 'attribute_not_exists(#attr) OR #attr = :seen',
+          ExpressionAttributeValues: { ':seen': { S: 'newname' } },
+        },
+      },
     ]);
     expect((await execute(ctx, p)).status).toBe('succeeded');
     expect(await get(name, conv, { PK: 'UNIQ#HANDLE#oldname', SK: 'LOCK' })).toBeUndefined();
@@ -281,7 +339,11 @@ describe('release with an owner attribute', () => {
     const p = await preview(ctx, name, conv, { kind: 'release', rule: 'HANDLE', value: 'stuck' });
     await putItems(admin, name, [layout.lock('HANDLE', 'stuck', { owner: { S: 'ACCT#new' } })]);
     const o = await execute(ctx, p);
-    expect(o.status === 'cancelled' && o.reasons[0]).toMatchObject({ code: 'ConditionalCheckFailed', holder: 'ACCT#new', message: 'the lock UNIQ#HANDLE#stuck / LOCK names ACCT#new, not the expected owner' });
+    expect(o.status === 'cancelled' && o.reasons[0]).toMatchObject({
+      code: 'ConditionalCheckFailed',
+      holder: 'ACCT#new',
+      message: 'the lock UNIQ#HANDLE#stuck / LOCK names ACCT#new, not the expected owner',
+    });
     expect((await get(name, conv, { PK: 'UNIQ#HANDLE#stuck', SK: 'LOCK' }))?.owner?.S).toBe('ACCT#new');
   });
 });
@@ -290,7 +352,11 @@ describe('pre-flight at preview', () => {
   it('a value too long for the key is refused before anything is stored or sent', async () => {
     const layout = layoutFor('marker');
     const name = await table(layout.convention.keys, [layout.account('m1', { name: '가'.repeat(700) })]);
-    const r = await previewTransaction(context(), { table: name, convention: layout.convention, operation: { kind: 'claim', rule: 'NAME', value: '가'.repeat(700), account: { userId: 'm1' } } });
+    const r = await previewTransaction(context(), {
+      table: name,
+      convention: layout.convention,
+      operation: { kind: 'claim', rule: 'NAME', value: '가'.repeat(700), account: { userId: 'm1' } },
+    });
     expect(!r.ok && r.error).toMatchObject({ kind: 'validation', field: 'value' });
     if (!r.ok) expect(r.error.message).toMatch(/NAME: the lock key is 2,105 bytes in UTF-8; DynamoDB allows at most 2,048/);
   });
@@ -298,55 +364,72 @@ describe('pre-flight at preview', () => {
 
 const hashOnlyUniq = presetConvention('uniq', { hash: { name: 'PK', type: 'S' } }, PRESET_DEFAULTS.uniq);
 
-describe.each([...PRESET_NAMES.map((p) => [p, layoutFor(p).convention] as const), ['uniq hash-only', hashOnlyUniq] as const, ['uniq + owner', layoutFor('uniq', { ownerAttribute: 'owner' }).convention] as const])(
-  'every template on %s',
-  (_name, conv) => {
-    const preset = conv.preset as PresetName;
-    const accountKey = (id: string): PlainKey => {
-      const item = layoutFor(preset).account(id, {});
-      return conv.keys.range ? keyOf(item, conv.keys) : { [conv.keys.hash.name]: String(keyOf(item, layoutFor(preset).convention.keys)[layoutFor(preset).convention.keys.hash.name]) };
-    };
-    const rule = conv.rules[0]!;
-    const locks = async (name: string): Promise<string[]> =>
-      (await all(name)).map((i) => i[conv.keys.hash.name]?.S ?? '').filter((h) => conv.rules.some((r) => h.startsWith(r.lockKeys[0]!.hash.split('{value}')[0]!))).sort();
+describe.each([
+  ...PRESET_NAMES.map((p) => [p, layoutFor(p).convention] as const),
+  ['uniq hash-only', hashOnlyUniq] as const,
+  ['uniq + owner', layoutFor('uniq', { ownerAttribute: 'owner' }).convention] as const,
+])('every template on %s', (_name, conv) => {
+  const preset = conv.preset as PresetName;
+  const accountKey = (id: string): PlainKey => {
+    const item = layoutFor(preset).account(id, {});
+    return conv.keys.range
+      ? keyOf(item, conv.keys)
+      : { [conv.keys.hash.name]: String(keyOf(item, layoutFor(preset).convention.keys)[layoutFor(preset).convention.keys.hash.name]) };
+  };
+  const rule = conv.rules[0]!;
+  const locks = async (name: string): Promise<string[]> =>
+    (await all(name))
+      .map((i) => i[conv.keys.hash.name]?.S ?? '')
+      .filter((h) => conv.rules.some((r) => h.startsWith(r.lockKeys[0]!.hash.split('{value}')[0]!)))
+      .sort();
 
-    it('signup → change value → claim/release → delete account, with unicode values', async () => {
-      const name = await table(conv.keys);
-      const ctx = context();
-      const id = accountKey('u1');
-      const values = Object.fromEntries(conv.rules.map((r, i) => [r.name, `Ünï-${i}-백과`]));
-      expect((await execute(ctx, await preview(ctx, name, conv, { kind: 'signup', account: id, values }))).status).toBe('succeeded');
-      expect(await locks(name)).toHaveLength(conv.rules.length);
-      // Signing up again with the same values is cancelled on the account and every lock.
-      const again = await execute(ctx, await preview(ctx, name, conv, { kind: 'signup', account: accountKey('u2'), values }));
-      expect(again.status === 'cancelled' && again.reasons.map((r) => r.code)).toEqual(['None', ...conv.rules.map(() => 'ConditionalCheckFailed')]);
+  it('signup → change value → claim/release → delete account, with unicode values', async () => {
+    const name = await table(conv.keys);
+    const ctx = context();
+    const id = accountKey('u1');
+    const values = Object.fromEntries(conv.rules.map((r, i) => [r.name, `Ünï-${i}-백과`]));
+    expect((await execute(ctx, await preview(ctx, name, conv, { kind: 'signup', account: id, values }))).status).toBe('succeeded');
+    expect(await locks(name)).toHaveLength(conv.rules.length);
+    // Signing up again with the same values is cancelled on the account and every lock.
+    const again = await execute(ctx, await preview(ctx, name, conv, { kind: 'signup', account: accountKey('u2'), values }));
+    expect(again.status === 'cancelled' && again.reasons.map((r) => r.code)).toEqual([
+      'None',
+      ...conv.rules.map(() => 'ConditionalCheckFailed'),
+    ]);
 
-      const change = await preview(ctx, name, conv, { kind: 'change-value', account: id, rule: rule.name, to: 'Nouveau-값' });
-      expect((await execute(ctx, change)).status).toBe('succeeded');
-      expect((await get(name, conv, id))?.[rule.attribute]?.S).toBe('Nouveau-값');
+    const change = await preview(ctx, name, conv, { kind: 'change-value', account: id, rule: rule.name, to: 'Nouveau-값' });
+    expect((await execute(ctx, change)).status).toBe('succeeded');
+    expect((await get(name, conv, id))?.[rule.attribute]?.S).toBe('Nouveau-값');
 
-      // Release the new lock while the account holds it: refused. Then claim is cancelled: already held.
-      const release = await previewTransaction(ctx, { table: name, convention: conv, operation: { kind: 'release', rule: rule.name, value: 'Nouveau-값' } });
-      if (conv.ownerAttribute) {
-        // The lock names its holder, so the preview itself already knows the value is held.
-        expect(!release.ok && release.error.kind).toBe('conflict');
-      } else {
-        if (!release.ok) throw new Error(release.error.message);
-        expect((await execute(ctx, release.value)).status).toBe('refused');
-      }
-      const claim = await execute(ctx, await preview(ctx, name, conv, { kind: 'claim', rule: rule.name, value: 'Nouveau-값', account: id }));
-      expect(claim.status).toBe('cancelled');
-
-      expect((await execute(ctx, await preview(ctx, name, conv, { kind: 'delete-account', account: id }))).status).toBe('succeeded');
-      expect(await all(name)).toEqual([]);
+    // Release the new lock while the account holds it: refused. Then claim is cancelled: already held.
+    const release = await previewTransaction(ctx, {
+      table: name,
+      convention: conv,
+      operation: { kind: 'release', rule: rule.name, value: 'Nouveau-값' },
     });
-  },
-);
+    if (conv.ownerAttribute) {
+      // The lock names its holder, so the preview itself already knows the value is held.
+      expect(!release.ok && release.error.kind).toBe('conflict');
+    } else {
+      if (!release.ok) throw new Error(release.error.message);
+      expect((await execute(ctx, release.value)).status).toBe('refused');
+    }
+    const claim = await execute(ctx, await preview(ctx, name, conv, { kind: 'claim', rule: rule.name, value: 'Nouveau-값', account: id }));
+    expect(claim.status).toBe('cancelled');
+
+    expect((await execute(ctx, await preview(ctx, name, conv, { kind: 'delete-account', account: id }))).status).toBe('succeeded');
+    expect(await all(name)).toEqual([]);
+  });
+});
 
 describe('activity log', () => {
   it('writes one line per executed request, mode 0600, without credentials', async () => {
     const secret = 'verySecretKey0123456789abcdefABCDEF';
-    const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'AKIAABCDEFGHIJKLMNOP', secretAccessKey: secret } });
+    const client = new DynamoDBClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'AKIAABCDEFGHIJKLMNOP', secretAccessKey: secret },
+    });
     const layout = layoutFor('marker');
     const conv = layout.convention;
     const name = await table(conv.keys, [layout.account('m1', { name: '백과' })]);
@@ -356,7 +439,16 @@ describe('activity log', () => {
     expect((await execute(ctx, p)).status).toBe('succeeded');
     const entries = await readActivity({ dataDir, limit: 10_000 });
     expect(entries.length).toBe(before + 1);
-    expect(entries[0]).toMatchObject({ connection: 'test-local', region: 'us-east-1', endpoint, table: name, previewId: p.id, token: p.input.ClientRequestToken, request: p.input, outcome: { status: 'succeeded' } });
+    expect(entries[0]).toMatchObject({
+      connection: 'test-local',
+      region: 'us-east-1',
+      endpoint,
+      table: name,
+      previewId: p.id,
+      token: p.input.ClientRequestToken,
+      request: p.input,
+      outcome: { status: 'succeeded' },
+    });
     const file = join(dataDir, 'audit-log.jsonl');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const text = await readFile(file, 'utf8');

@@ -25,14 +25,22 @@ export interface TxStores {
 }
 
 /** Builds the request, keeps it under a preview id (with the connection id) and returns it as the panel shows it. */
-export async function previewTx(ctx: ConventionContext, stores: TxStores, args: { readonly request: TxRequest }): Promise<Result<TxPreviewView>> {
+export async function previewTx(
+  ctx: ConventionContext,
+  stores: TxStores,
+  args: { readonly request: TxRequest },
+): Promise<Result<TxPreviewView>> {
   const request = args.request;
   if ((request.kind === 'claim' || request.kind === 'release') && stores.warnings) {
     const warning = stores.warnings.find(targetKey(ctx.connectionId, ctx.target), ctx.table.name, ctx.convention, request.rule);
     const refusal = warning && warnedRuleRefusal(warning, ctx.convention, await stores.saved?.(ctx.connectionId, ctx.table.name));
     if (refusal) return err('validation', refusal, { field: 'convention' });
   }
-  const made = await previewTransaction(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), { table: ctx.table.name, convention: ctx.convention, operation: args.request });
+  const made = await previewTransaction(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), {
+    table: ctx.table.name,
+    convention: ctx.convention,
+    operation: args.request,
+  });
   return made.ok ? ok(previewView(ctx, made.value)) : made;
 }
 
@@ -40,11 +48,21 @@ export async function previewTx(ctx: ConventionContext, stores: TxStores, args: 
 export function previewConnection(stores: TxStores, previewId: string): Result<string> {
   const found = stores.previews.get(previewId);
   if (found.found) return ok(found.entry.connectionId);
-  return err('not-found', found.reason === 'expired' ? `Preview ${previewId} has expired (previews last 10 minutes, the token's idempotency window): preview again.` : `No preview ${previewId} (unknown or expired): preview again.`, { field: 'previewId' });
+  return err(
+    'not-found',
+    found.reason === 'expired'
+      ? `Preview ${previewId} has expired (previews last 10 minutes, the token's idempotency window): preview again.`
+      : `No preview ${previewId} (unknown or expired): preview again.`,
+    { field: 'previewId' },
+  );
 }
 
 /** Sends exactly the kept preview on its connection, then re-reads what it wrote. */
-export async function executeView(ctx: ConnectionContext, stores: TxStores, args: { readonly previewId: string; readonly confirmation: string }): Promise<Result<TxOutcomeView>> {
+export async function executeView(
+  ctx: ConnectionContext,
+  stores: TxStores,
+  args: { readonly previewId: string; readonly confirmation: string },
+): Promise<Result<TxOutcomeView>> {
   const found = stores.previews.get(args.previewId);
   if (!found.found) return err('not-found', `No preview ${args.previewId} (unknown or expired): preview again.`, { field: 'previewId' });
   const kept = found.entry.preview;
@@ -59,13 +77,25 @@ export async function executeView(ctx: ConnectionContext, stores: TxStores, args
     if (!done.ok) return done;
     const outcome = done.value;
     // Refused before sending: the preview stays, to execute once nobody holds the value.
-    if (outcome.status === 'refused') return ok({ status: 'refused', previewId: args.previewId, holders: outcome.holders, message: outcome.message });
+    if (outcome.status === 'refused')
+      return ok({ status: 'refused', previewId: args.previewId, holders: outcome.holders, message: outcome.message });
     stores.previews.delete(args.previewId);
     if (outcome.status === 'succeeded') {
       const check = await verifyExecuted(ctx.client, kept);
-      return ok({ status: 'succeeded', previewId: args.previewId, verified: check.verified, message: outcome.message, ...(check.verified ? {} : { differences: [...check.differences, ...check.unchecked.map((u) => `not checked: ${u}`)] }) });
+      return ok({
+        status: 'succeeded',
+        previewId: args.previewId,
+        verified: check.verified,
+        message: outcome.message,
+        ...(check.verified ? {} : { differences: [...check.differences, ...check.unchecked.map((u) => `not checked: ${u}`)] }),
+      });
     }
-    return ok({ status: 'cancelled', previewId: args.previewId, message: outcome.message, reasons: outcome.reasons.map((r) => reasonView(r, kept)) });
+    return ok({
+      status: 'cancelled',
+      previewId: args.previewId,
+      message: outcome.message,
+      reasons: outcome.reasons.map((r) => reasonView(r, kept)),
+    });
   } catch (error) {
     noteWrite();
     return { ok: false, error: toAppError(error, { ...ctx.errorContext, table: kept.table }) };
@@ -79,7 +109,10 @@ export async function decodeView(args: { readonly text: string; readonly request
 }
 
 /** The newest activity-log lines. */
-export async function activityPage(stores: Pick<TxStores, 'dataDir'>, args: { readonly limit?: number | undefined }): Promise<Result<ActivityPage>> {
+export async function activityPage(
+  stores: Pick<TxStores, 'dataDir'>,
+  args: { readonly limit?: number | undefined },
+): Promise<Result<ActivityPage>> {
   const entries = await readActivity({ ...(args.limit ? { limit: args.limit } : {}), dataDir: stores.dataDir });
   return ok({ entries: entries.map(activityView) });
 }

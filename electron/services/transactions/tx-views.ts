@@ -36,11 +36,12 @@ export function previewView(ctx: ConnectionContext, p: Preview): TxPreviewView {
 /** One cancellation reason, with its action from the preview when there is one. */
 export function reasonView(reason: ReasonExplained, preview?: Preview): TxReasonView {
   const meta = preview?.actions.find((a) => a.index === reason.index);
-  const action: TxActionView | undefined = meta && preview
-    ? actionView(preview, meta)
-    : reason.action
-      ? { index: reason.index, type: reason.action.operation, key: {} as PlainKey, explanation: reason.action.keyText }
-      : undefined;
+  const action: TxActionView | undefined =
+    meta && preview
+      ? actionView(preview, meta)
+      : reason.action
+        ? { index: reason.index, type: reason.action.operation, key: {} as PlainKey, explanation: reason.action.keyText }
+        : undefined;
   // The ALL_OLD item DynamoDB returned with a failed condition: what was really there.
   const item = reason.item ? { item: reason.item as unknown as JsonValue } : {};
   return { index: reason.index, code: reason.code, message: reason.message, ...(action ? { action } : {}), ...item };

@@ -18,7 +18,11 @@ let table = '';
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'locksmith-verify-'));
   table = await createTempTable(client, layout.convention.keys, 'verify');
-  await putItems(client, table, [layout.account('a1', { username: 'ada', email: 'ada@x.io' }), layout.lock('HANDLE', 'ada'), layout.lock('EMAIL', 'ada@x.io')]);
+  await putItems(client, table, [
+    layout.account('a1', { username: 'ada', email: 'ada@x.io' }),
+    layout.lock('HANDLE', 'ada'),
+    layout.lock('EMAIL', 'ada@x.io'),
+  ]);
 });
 afterAll(async () => {
   await deleteTable(client, table);
@@ -28,8 +32,18 @@ afterAll(async () => {
 
 describe('"verified" means verified', () => {
   it('re-reads a change-value as applied, then names what differs once something else changed an item', async () => {
-    const ctx: TransactionContext = { connectionId: 'test', client, connection: { label: 'test', region: 'us-east-1', endpoint }, writable: true, deps: { store: new PreviewStore(), dataDir } };
-    const preview = await previewTransaction(ctx, { table, convention: layout.convention, operation: { kind: 'change-value', account: { PK: 'ACCT#a1', SK: 'PROFILE' }, rule: 'HANDLE', to: 'bea' } });
+    const ctx: TransactionContext = {
+      connectionId: 'test',
+      client,
+      connection: { label: 'test', region: 'us-east-1', endpoint },
+      writable: true,
+      deps: { store: new PreviewStore(), dataDir },
+    };
+    const preview = await previewTransaction(ctx, {
+      table,
+      convention: layout.convention,
+      operation: { kind: 'change-value', account: { PK: 'ACCT#a1', SK: 'PROFILE' }, rule: 'HANDLE', to: 'bea' },
+    });
     if (!preview.ok) throw new Error(preview.error.message);
     const executed = await executePreview(ctx, { previewId: preview.value.id, confirmation: preview.value.confirm });
     expect(executed.ok && executed.value.status).toBe('succeeded');

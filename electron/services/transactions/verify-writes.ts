@@ -6,15 +6,26 @@ import { withRetry } from '../dynamo/retry';
 import { fromSdkItem, toSdkInput } from './sdk-json';
 
 /** Re-reads the items `preview` wrote (consistent reads) and says whether each is as written. */
-export async function rereadWrites(client: DynamoDBClient, preview: Pick<Preview, 'input' | 'actions'>, signal?: AbortSignal): Promise<Verification> {
+export async function rereadWrites(
+  client: DynamoDBClient,
+  preview: Pick<Preview, 'input' | 'actions'>,
+  signal?: AbortSignal,
+): Promise<Verification> {
   const expected = expectedWrites(preview.input, preview.actions);
   // Keys go through the same JSON → SDK conversion as the request itself (B as bytes).
-  const keys = toSdkInput({ ClientRequestToken: preview.input.ClientRequestToken, TransactItems: expected.map((e) => ({ Delete: { TableName: e.table, Key: e.key } })) }).TransactItems ?? [];
+  const keys =
+    toSdkInput({
+      ClientRequestToken: preview.input.ClientRequestToken,
+      TransactItems: expected.map((e) => ({ Delete: { TableName: e.table, Key: e.key } })),
+    }).TransactItems ?? [];
   const reread = await Promise.all(
     expected.map(async (e, i) => {
       const key = keys[i]?.Delete?.Key;
       if (!key) return undefined;
-      const out = await withRetry(() => client.send(new GetItemCommand({ TableName: e.table, Key: key, ConsistentRead: true }), { abortSignal: signal }), { signal });
+      const out = await withRetry(
+        () => client.send(new GetItemCommand({ TableName: e.table, Key: key, ConsistentRead: true }), { abortSignal: signal }),
+        { signal },
+      );
       return fromSdkItem(out.Item);
     }),
   );
@@ -26,6 +37,12 @@ export async function verifyExecuted(client: DynamoDBClient, preview: Pick<Previ
   try {
     return await rereadWrites(client, preview);
   } catch (error) {
-    return { verified: false, differences: [`the re-read failed (${error instanceof Error ? error.message : String(error)}): the write succeeded but could not be verified`], unchecked: [] };
+    return {
+      verified: false,
+      differences: [
+        `the re-read failed (${error instanceof Error ? error.message : String(error)}): the write succeeded but could not be verified`,
+      ],
+      unchecked: [],
+    };
   }
 }

@@ -20,7 +20,15 @@ async function contextFor(table: string): Promise<ConventionContext> {
   const target = { label: 'test', endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS };
   const described = await describeTable(client, table);
   if (!described.ok) throw new Error(described.error.message);
-  const ctx = connectionContext({ connectionId: 'endpoint:test', target, client, writable: false, allowWrites: 'allow writes', endpoint, local: true });
+  const ctx = connectionContext({
+    connectionId: 'endpoint:test',
+    target,
+    client,
+    writable: false,
+    allowWrites: 'allow writes',
+    endpoint,
+    local: true,
+  });
   return { ...tableContext(ctx, described.value), convention, conventionSource: 'given' };
 }
 
@@ -52,16 +60,25 @@ describe('live watches for the app', () => {
         wake();
       });
       if (!sub.ok) throw new Error(sub.error.message);
-      const until = (match: () => boolean): Promise<void> => (match() ? Promise.resolve() : new Promise((resolve) => (wake = () => match() && resolve())));
+      const until = (match: () => boolean): Promise<void> =>
+        match() ? Promise.resolve() : new Promise((resolve) => (wake = () => match() && resolve()));
       await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#l1' }, SK: { S: 'PROFILE' } } }));
       await until(() => seen.filter((e) => e.event === 'problem').length === 2);
-      expect(seen.find((e) => e.event === 'problem' && e.problem.value === 'ada')).toMatchObject({ watchId, problem: { kind: 'orphan-lock' }, cause: { eventName: 'REMOVE', keys: { PK: 'ACCT#l1' } } });
+      expect(seen.find((e) => e.event === 'problem' && e.problem.value === 'ada')).toMatchObject({
+        watchId,
+        problem: { kind: 'orphan-lock' },
+        cause: { eventName: 'REMOVE', keys: { PK: 'ACCT#l1' } },
+      });
       sub.value();
 
       const late: LiveWatchEvent[] = [];
       const lateSub = hub.subscribe('watch.events', { watchId }, (e) => late.push(e as LiveWatchEvent));
       if (!lateSub.ok) throw new Error(lateSub.error.message);
-      expect(late.map((e) => (e.event === 'problem' ? `${e.problem.value} ${e.cause.eventName}` : e.event === 'status' ? e.status : e.event)).sort()).toEqual(['ada REMOVE', 'ada@lovelace.io REMOVE', 'live']);
+      expect(
+        late
+          .map((e) => (e.event === 'problem' ? `${e.problem.value} ${e.cause.eventName}` : e.event === 'status' ? e.status : e.event))
+          .sort(),
+      ).toEqual(['ada REMOVE', 'ada@lovelace.io REMOVE', 'live']);
 
       expect(await watches.stop(watchId)).toEqual({ ok: true, value: { stopped: true } });
       expect(late.at(-1)).toMatchObject({ event: 'status', status: 'stopped' });
@@ -106,7 +123,12 @@ describe('live watches for the app', () => {
       await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#t1' }, SK: { S: 'PROFILE' } } }));
       const problems = (): number => seenB.filter((e) => e.event === 'problem').length;
       if (problems() < 2) await new Promise<void>((resolve) => (wake = () => problems() >= 2 && resolve()));
-      expect(seenB.filter((e) => e.event === 'problem').map((e) => e.event === 'problem' && e.problem.value).sort()).toEqual(['grace', 'grace@hopper.io']);
+      expect(
+        seenB
+          .filter((e) => e.event === 'problem')
+          .map((e) => e.event === 'problem' && e.problem.value)
+          .sort(),
+      ).toEqual(['grace', 'grace@hopper.io']);
       expect(statusB()).toMatchObject({ status: 'live' });
       expect(seenB.every((e) => e.watchId === b.value.watchId)).toBe(true);
 
@@ -143,10 +165,21 @@ describe('live watches for the app', () => {
       const problems = (): number => seenB.filter((e) => e.event === 'problem').length;
       if (problems() < 2) await new Promise<void>((resolve) => (wake = () => problems() >= 2 && resolve()));
       // Both of B's rules: the HANDLE orphan too, which A's convention does not watch.
-      expect(seenB.filter((e) => e.event === 'problem').map((e) => e.event === 'problem' && e.problem.value).sort()).toEqual(['grace', 'grace@hopper.io']);
+      expect(
+        seenB
+          .filter((e) => e.event === 'problem')
+          .map((e) => e.event === 'problem' && e.problem.value)
+          .sort(),
+      ).toEqual(['grace', 'grace@hopper.io']);
       // A third convention would be a third reader of each shard: refused, naming why.
-      const third = await watches.start({ ...(await contextFor(table)), convention: { ...convention, rules: convention.rules.filter((r) => r.name === 'HANDLE') } });
-      expect(third).toMatchObject({ ok: false, error: { kind: 'conflict', message: expect.stringContaining('a stream takes at most 2 readers') } });
+      const third = await watches.start({
+        ...(await contextFor(table)),
+        convention: { ...convention, rules: convention.rules.filter((r) => r.name === 'HANDLE') },
+      });
+      expect(third).toMatchObject({
+        ok: false,
+        error: { kind: 'conflict', message: expect.stringContaining('a stream takes at most 2 readers') },
+      });
       expect(watches.running()).toBe(2);
       subB.value();
     } finally {
@@ -193,7 +226,14 @@ describe('live watches for the app', () => {
     tables.push(table, locks);
     const watches = createLiveWatches({ hub: createStreamHub() });
     const started = await watches.start({ ...(await contextFor(table)), convention: { ...convention, lockTable: locks } });
-    expect(started).toMatchObject({ ok: false, error: { kind: 'validation', message: expect.stringContaining(`keeps its locks in table ${locks}`), fix: expect.stringContaining(`--table-name ${locks} `) } });
+    expect(started).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'validation',
+        message: expect.stringContaining(`keeps its locks in table ${locks}`),
+        fix: expect.stringContaining(`--table-name ${locks} `),
+      },
+    });
     await watches.close();
   });
 
@@ -202,7 +242,10 @@ describe('live watches for the app', () => {
     tables.push(table);
     const watches = createLiveWatches({ hub: createStreamHub() });
     const started = await watches.start(await contextFor(table));
-    expect(started).toMatchObject({ ok: false, error: { kind: 'validation', fix: expect.stringContaining('StreamViewType=NEW_AND_OLD_IMAGES') } });
+    expect(started).toMatchObject({
+      ok: false,
+      error: { kind: 'validation', fix: expect.stringContaining('StreamViewType=NEW_AND_OLD_IMAGES') },
+    });
     await watches.close();
   });
 });

@@ -1,5 +1,11 @@
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  TrimmedDataAccessException,
+} from '@aws-sdk/client-dynamodb-streams';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
@@ -17,18 +23,51 @@ afterEach(() => {
 });
 
 const meta = { $metadata: {} };
-const target = { label: 'test', endpoint: 'http://127.0.0.1:8000', region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } };
+const target = {
+  label: 'test',
+  endpoint: 'http://127.0.0.1:8000',
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+};
 
 function context(): ConventionContext {
-  const connection = connectionContext({ connectionId: 'endpoint:test', target, client: new DynamoDBClient({ region: 'us-east-1' }), writable: false, allowWrites: 'allow writes', endpoint: target.endpoint, local: true });
-  const table = { name: 'accounts', keys: PRESET_KEYS.uniq, gsis: [], itemCount: 0, sizeBytes: 0, status: 'ACTIVE', billingMode: 'PAY_PER_REQUEST' as const };
-  return { ...tableContext(connection, table), convention: presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq), conventionSource: 'given' };
+  const connection = connectionContext({
+    connectionId: 'endpoint:test',
+    target,
+    client: new DynamoDBClient({ region: 'us-east-1' }),
+    writable: false,
+    allowWrites: 'allow writes',
+    endpoint: target.endpoint,
+    local: true,
+  });
+  const table = {
+    name: 'accounts',
+    keys: PRESET_KEYS.uniq,
+    gsis: [],
+    itemCount: 0,
+    sizeBytes: 0,
+    status: 'ACTIVE',
+    billingMode: 'PAY_PER_REQUEST' as const,
+  };
+  return {
+    ...tableContext(connection, table),
+    convention: presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq),
+    conventionSource: 'given',
+  };
 }
 
 describe('live watches: a gap reaches the page', () => {
   it('publishes a gap status with what to do and replays it to a late subscriber', async () => {
-    dynamo.on(DescribeTableCommand).resolves({ Table: { TableName: 'accounts', StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' }, LatestStreamArn: 'arn:stream' } });
-    streams.on(DescribeStreamCommand).resolves({ StreamDescription: { Shards: [{ ShardId: 'A', SequenceNumberRange: { StartingSequenceNumber: '1' } }] } });
+    dynamo.on(DescribeTableCommand).resolves({
+      Table: {
+        TableName: 'accounts',
+        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+        LatestStreamArn: 'arn:stream',
+      },
+    });
+    streams
+      .on(DescribeStreamCommand)
+      .resolves({ StreamDescription: { Shards: [{ ShardId: 'A', SequenceNumberRange: { StartingSequenceNumber: '1' } }] } });
     streams.on(GetShardIteratorCommand, { ShardIteratorType: 'LATEST' }).resolves({ ShardIterator: 'it0' });
     streams.on(GetShardIteratorCommand, { ShardIteratorType: 'TRIM_HORIZON' }).resolves({ ShardIterator: 'itHorizon' });
     // The watch's position was trimmed while it could not read (a machine suspended for over a day).
@@ -66,8 +105,16 @@ describe('live watches: a gap reaches the page', () => {
 
 /** A table whose stream answers, with nothing written. */
 function quietStream(): void {
-  dynamo.on(DescribeTableCommand).resolves({ Table: { TableName: 'accounts', StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' }, LatestStreamArn: 'arn:stream' } });
-  streams.on(DescribeStreamCommand).resolves({ StreamDescription: { Shards: [{ ShardId: 'A', SequenceNumberRange: { StartingSequenceNumber: '1' } }] } });
+  dynamo.on(DescribeTableCommand).resolves({
+    Table: {
+      TableName: 'accounts',
+      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      LatestStreamArn: 'arn:stream',
+    },
+  });
+  streams
+    .on(DescribeStreamCommand)
+    .resolves({ StreamDescription: { Shards: [{ ShardId: 'A', SequenceNumberRange: { StartingSequenceNumber: '1' } }] } });
   streams.on(GetShardIteratorCommand).resolves({ ShardIterator: 'it0' });
   streams.on(GetRecordsCommand).resolves({ Records: [], NextShardIterator: 'it0' });
 }
@@ -141,7 +188,9 @@ describe('live watches: who keeps a shared reader running', () => {
       await watches.stop(started.value.watchId);
       const seen: unknown[] = [];
       hub.subscribe('watch.events', { watchId: started.value.watchId }, (e) => seen.push(e));
-      expect(seen).toEqual([{ event: 'status', watchId: started.value.watchId, status: 'stopped', reason: expect.stringContaining('switch Live on again') }]);
+      expect(seen).toEqual([
+        { event: 'status', watchId: started.value.watchId, status: 'stopped', reason: expect.stringContaining('switch Live on again') },
+      ]);
     } finally {
       await watches.close();
     }

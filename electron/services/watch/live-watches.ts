@@ -91,7 +91,12 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
   const idleMs = options.idleMs ?? IDLE_MS;
   const { hub } = options;
 
-  const statusEvent = (watchId: string, status: LiveWatchStatus, reason: string | undefined): LiveWatchEvent => ({ event: 'status', watchId, status, ...(reason ? { reason } : {}) });
+  const statusEvent = (watchId: string, status: LiveWatchStatus, reason: string | undefined): LiveWatchEvent => ({
+    event: 'status',
+    watchId,
+    status,
+    ...(reason ? { reason } : {}),
+  });
   const broadcast = (reader: Reader, event: WatchEvent): void => {
     for (const watchId of reader.watchers) hub.publish('watch.events', { ...event, watchId });
   };
@@ -102,7 +107,10 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
     const watcher = watchers.get(watchId);
     if (!watcher) return [statusEvent(watchId, 'stopped', ENDED)];
     const { reader } = watcher;
-    return [statusEvent(watchId, reader.status, reader.reason), ...reader.tracker.problems().map(({ problem, cause }): LiveWatchEvent => ({ event: 'problem', watchId, problem, cause }))];
+    return [
+      statusEvent(watchId, reader.status, reader.reason),
+      ...reader.tracker.problems().map(({ problem, cause }): LiveWatchEvent => ({ event: 'problem', watchId, problem, cause })),
+    ];
   });
 
   hub.setPresence('watch.events', (filter, listening) => {
@@ -114,7 +122,10 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
 
   const arm = (watchId: string, watcher: Watcher): void => {
     clearTimeout(watcher.idle);
-    watcher.idle = setTimeout(() => void leave(watchId, `nobody listened for ${Math.round(idleMs / 1000)} s (its page was closed)`), idleMs);
+    watcher.idle = setTimeout(
+      () => void leave(watchId, `nobody listened for ${Math.round(idleMs / 1000)} s (its page was closed)`),
+      idleMs,
+    );
     watcher.idle.unref?.();
   };
 
@@ -238,9 +249,13 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
       if (!reader || reader.status === 'stopped' || reader.controller.signal.aborted) {
         let pending = opening.get(key);
         if (!pending) {
-          if (readers.size + opening.size >= MAX_LIVE_WATCHES) return err('conflict', `${MAX_LIVE_WATCHES} live watches are running already; stop one first.`);
+          if (readers.size + opening.size >= MAX_LIVE_WATCHES)
+            return err('conflict', `${MAX_LIVE_WATCHES} live watches are running already; stop one first.`);
           if (readersOf(tableKey) >= MAX_READERS_PER_TABLE) {
-            return err('conflict', `${ctx.table.name} is watched live with ${MAX_READERS_PER_TABLE} other conventions already (another window or tab), and a stream takes at most ${MAX_READERS_PER_TABLE} readers: switch Live off there, or audit with the same convention.`);
+            return err(
+              'conflict',
+              `${ctx.table.name} is watched live with ${MAX_READERS_PER_TABLE} other conventions already (another window or tab), and a stream takes at most ${MAX_READERS_PER_TABLE} readers: switch Live off there, or audit with the same convention.`,
+            );
           }
           pending = open(ctx, key).finally(() => opening.delete(key));
           opening.set(key, pending);
@@ -261,7 +276,12 @@ export function createLiveWatches(options: LiveWatchOptions): LiveWatchService {
       }
       // From the answer on (a reader of many shards may take a while to be ready): nobody subscribing ends it.
       arm(watchId, watcher);
-      return ok({ watchId, streamArn: reader.streamArn, ...(reader.lockStreamArn === undefined ? {} : { lockStreamArn: reader.lockStreamArn }), settleMs });
+      return ok({
+        watchId,
+        streamArn: reader.streamArn,
+        ...(reader.lockStreamArn === undefined ? {} : { lockStreamArn: reader.lockStreamArn }),
+        settleMs,
+      });
     },
     async stop(watchId) {
       return ok({ stopped: await leave(watchId, 'stopped on request') });

@@ -29,7 +29,13 @@ export interface RecheckContext {
 
 async function getItem(ctx: RecheckContext, key: PlainKey, table: string = ctx.table.name): Promise<Item | undefined> {
   const { client, convention, signal } = ctx;
-  const out = await withRetry(() => client.send(new GetItemCommand({ TableName: table, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), { abortSignal: signal }), { signal });
+  const out = await withRetry(
+    () =>
+      client.send(new GetItemCommand({ TableName: table, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), {
+        abortSignal: signal,
+      }),
+    { signal },
+  );
   return out.Item;
 }
 
@@ -45,7 +51,11 @@ function lockKeys(convention: Convention, scope: ValueScope): PlainKey[] {
     if (keys.range && template.range === undefined) continue;
     for (const form of new Set([scope.normalized, ...scope.forms])) {
       const text = formatLockKey(rule, form, template, scope.scope);
-      if (utf8ByteLength(text.hash) > PARTITION_KEY_MAX_BYTES || (text.range !== undefined && utf8ByteLength(text.range) > SORT_KEY_MAX_BYTES)) continue;
+      if (
+        utf8ByteLength(text.hash) > PARTITION_KEY_MAX_BYTES ||
+        (text.range !== undefined && utf8ByteLength(text.range) > SORT_KEY_MAX_BYTES)
+      )
+        continue;
       out.push(keys.range ? { [keys.hash.name]: text.hash, [keys.range.name]: text.range ?? '' } : { [keys.hash.name]: text.hash });
     }
   }
@@ -68,7 +78,14 @@ async function indexedHolders(ctx: RecheckContext, scope: ValueScope): Promise<P
     if (!value) continue;
     let startKey: Record<string, AttributeValue> | undefined;
     do {
-      const request = { TableName: ctx.table.name, IndexName: index.name, KeyConditionExpression: '#a = :v', ExpressionAttributeNames: { '#a': rule.attribute }, ExpressionAttributeValues: { ':v': value }, ExclusiveStartKey: startKey };
+      const request = {
+        TableName: ctx.table.name,
+        IndexName: index.name,
+        KeyConditionExpression: '#a = :v',
+        ExpressionAttributeNames: { '#a': rule.attribute },
+        ExpressionAttributeValues: { ':v': value },
+        ExclusiveStartKey: startKey,
+      };
       const page = await withRetry(() => ctx.client.send(new QueryCommand(request), { abortSignal: ctx.signal }), { signal: ctx.signal });
       for (const item of page.Items ?? []) out.push(keyOf(item, ctx.convention.keys));
       startKey = page.LastEvaluatedKey;
@@ -88,13 +105,18 @@ export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Prom
   const { convention } = ctx;
   if (scope.kind === 'malformed') {
     const lockTable = scope.inLockTable ? convention.lockTable : undefined;
-    return lockTable === undefined ? scopeProblems(convention, scope, await readAll(ctx, [scope.key])) : scopeProblems(convention, scope, [], await readAll(ctx, [scope.key], lockTable));
+    return lockTable === undefined
+      ? scopeProblems(convention, scope, await readAll(ctx, [scope.key]))
+      : scopeProblems(convention, scope, [], await readAll(ctx, [scope.key], lockTable));
   }
   const indexed = await indexedHolders(ctx, scope);
   // Locks may live in a table of their own (convention.lockTable): read there and fed as the lock table's, as the audit does.
   const lockTable = convention.lockTable;
   const holderKeys = [...scope.accounts, ...(indexed ?? [])];
-  const [holderItems, locks] = await Promise.all([readAll(ctx, holderKeys), readAll(ctx, lockKeys(convention, scope), lockTable ?? ctx.table.name)]);
+  const [holderItems, locks] = await Promise.all([
+    readAll(ctx, holderKeys),
+    readAll(ctx, lockKeys(convention, scope), lockTable ?? ctx.table.name),
+  ]);
   const [items, lockItems] = lockTable === undefined ? [[...holderItems, ...locks], []] : [holderItems, locks];
   const problems = scopeProblems(convention, scope, items, lockItems);
   const search = holderSearch(ctx, scope, problems, { indexed: indexed !== undefined, lockExists: locks.length > 0 });
@@ -102,7 +124,15 @@ export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Prom
   // The records named the holders they knew of; another account may hold the value too: lookup's holder search (GSI, else
   // scan) — or the scan alone, when the index would only find again the spellings already queried.
   const table = search === 'scan' ? { ...ctx.table, gsis: [] } : ctx.table;
-  const answer = await lookupValue({ client: ctx.client, table, convention, value: scope.normalized, rule: scope.rule, signal: ctx.signal, confirmAbsenceWithScan: true });
+  const answer = await lookupValue({
+    client: ctx.client,
+    table,
+    convention,
+    value: scope.normalized,
+    rule: scope.rule,
+    signal: ctx.signal,
+    confirmAbsenceWithScan: true,
+  });
   if (!answer.ok) throw new Error(answer.error.message);
   if (!answer.value.complete) throw new Error(`the holder search for ${scope.rule} ${JSON.stringify(scope.normalized)} did not finish`);
   const holders = answer.value.rules.flatMap((r) => r.holders);
@@ -118,7 +148,12 @@ export async function recheckScope(ctx: RecheckContext, scope: WatchScope): Prom
  * account may hold it — with an index, its exact spellings were queried already); or a lock deleted
  * with no account record alongside and none left (a holder may stand unprotected: missing-lock).
  */
-function holderSearch(ctx: RecheckContext, scope: ValueScope, problems: readonly Problem[], found: { indexed: boolean; lockExists: boolean }): 'lookup' | 'scan' | undefined {
+function holderSearch(
+  ctx: RecheckContext,
+  scope: ValueScope,
+  problems: readonly Problem[],
+  found: { indexed: boolean; lockExists: boolean },
+): 'lookup' | 'scan' | undefined {
   const { indexed, lockExists } = found;
   if (ctx.confirmOrphans === false) return undefined;
   const rule = ctx.convention.rules[scope.ruleIndex];

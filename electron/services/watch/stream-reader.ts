@@ -46,7 +46,12 @@ export const STREAM_RETENTION_MS = 24 * 60 * 60 * 1000;
  */
 export const START_SLACK_MS = 5 * 60 * 1000;
 
-const THROTTLES = new Set(['LimitExceededException', 'ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded']);
+const THROTTLES = new Set([
+  'LimitExceededException',
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+]);
 
 function errorName(error: unknown): string {
   return error instanceof Error ? error.name : '';
@@ -69,12 +74,19 @@ export function toStreamChange(record: SdkRecord): StreamChange | undefined {
 }
 
 function trimmedNotice(shardId: string): WatchNotice {
-  return { kind: 'gap', message: `shard ${shardId}: records older than the stream's 24 h retention were trimmed before they could be read; changes in that gap were missed — run an audit` };
+  return {
+    kind: 'gap',
+    message: `shard ${shardId}: records older than the stream's 24 h retention were trimmed before they could be read; changes in that gap were missed — run an audit`,
+  };
 }
 
 function shardInfo(shard: Shard): ShardInfo | undefined {
   if (!shard.ShardId) return undefined;
-  return { shardId: shard.ShardId, ...(shard.ParentShardId ? { parentShardId: shard.ParentShardId } : {}), closed: shard.SequenceNumberRange?.EndingSequenceNumber !== undefined };
+  return {
+    shardId: shard.ShardId,
+    ...(shard.ParentShardId ? { parentShardId: shard.ParentShardId } : {}),
+    closed: shard.SequenceNumberRange?.EndingSequenceNumber !== undefined,
+  };
 }
 
 /** Reads the stream until the signal aborts; rejects on an error that retrying cannot fix (the stream was disabled, the table deleted). */
@@ -107,7 +119,9 @@ export async function readStream(options: StreamReaderOptions): Promise<void> {
     const shards: ShardInfo[] = [];
     let start: string | undefined;
     do {
-      const out = await patiently(() => streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }), { abortSignal: signal }));
+      const out = await patiently(() =>
+        streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }), { abortSignal: signal }),
+      );
       const d = out.StreamDescription;
       for (const s of d?.Shards ?? []) {
         const info = shardInfo(s);
@@ -169,7 +183,10 @@ export async function readStream(options: StreamReaderOptions): Promise<void> {
       }
       const now = Date.now();
       if (now - lastRead > STREAM_RETENTION_MS) {
-        options.onNotice?.({ kind: 'gap', message: `the watch resumes after ${Math.round((now - lastRead) / 3_600_000)} h; the stream keeps records 24 h, so changes before that were missed — run an audit` });
+        options.onNotice?.({
+          kind: 'gap',
+          message: `the watch resumes after ${Math.round((now - lastRead) / 3_600_000)} h; the stream keeps records 24 h, so changes before that were missed — run an audit`,
+        });
       }
       lastRead = now;
       const records = out.Records ?? [];
@@ -177,7 +194,9 @@ export async function readStream(options: StreamReaderOptions): Promise<void> {
       if (skipBefore !== undefined) {
         const since = skipBefore;
         // Records of a shard come in order: once one is past the watch's start, the rest are too.
-        const at = records.findIndex((r) => !(r.dynamodb?.ApproximateCreationDateTime instanceof Date) || r.dynamodb.ApproximateCreationDateTime.getTime() >= since);
+        const at = records.findIndex(
+          (r) => !(r.dynamodb?.ApproximateCreationDateTime instanceof Date) || r.dynamodb.ApproximateCreationDateTime.getTime() >= since,
+        );
         fresh = at < 0 ? [] : records.slice(at);
         if (at >= 0) skipBefore = undefined;
       }
@@ -235,9 +254,10 @@ export async function readStream(options: StreamReaderOptions): Promise<void> {
       signal.addEventListener('abort', done, { once: true });
     });
     if (failure !== undefined) throw failure;
-    if (!signal.aborted) await discover(false).catch((error: unknown) => {
-      if (!signal.aborted) throw error;
-    });
+    if (!signal.aborted)
+      await discover(false).catch((error: unknown) => {
+        if (!signal.aborted) throw error;
+      });
   }
   await Promise.allSettled([...readers]);
 }

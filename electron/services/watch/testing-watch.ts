@@ -1,5 +1,11 @@
 /** Test helpers for the watch: stream-enabled uniq tables, seed-1 transactions written literally, an event collector that waits on conditions. */
-import { CreateTableCommand, TransactWriteItemsCommand, type AttributeDefinition, type DynamoDBClient, type StreamViewType } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  TransactWriteItemsCommand,
+  type AttributeDefinition,
+  type DynamoDBClient,
+  type StreamViewType,
+} from '@aws-sdk/client-dynamodb';
 import type { Item } from '../../../shared/model';
 import type { WatchEvent } from '../../../shared/watch/watch-events';
 import { uniqueTableName } from '../../testing/dynamo-fixtures';
@@ -30,7 +36,17 @@ export async function createStreamTable(client: DynamoDBClient, prefix: string, 
         { AttributeName: 'SK', KeyType: 'RANGE' },
       ],
       BillingMode: 'PAY_PER_REQUEST',
-      ...(options.gsiOn ? { GlobalSecondaryIndexes: [{ IndexName: `by-${options.gsiOn}`, KeySchema: [{ AttributeName: options.gsiOn, KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } }] } : {}),
+      ...(options.gsiOn
+        ? {
+            GlobalSecondaryIndexes: [
+              {
+                IndexName: `by-${options.gsiOn}`,
+                KeySchema: [{ AttributeName: options.gsiOn, KeyType: 'HASH' }],
+                Projection: { ProjectionType: 'KEYS_ONLY' },
+              },
+            ],
+          }
+        : {}),
       ...(stream === 'none' ? {} : { StreamSpecification: { StreamEnabled: true, StreamViewType: stream } }),
     }),
   );
@@ -70,7 +86,15 @@ export async function changeEmail(client: DynamoDBClient, table: string, id: str
       TransactItems: [
         { Put: { TableName: table, Item: lockKey('EMAIL', to), ConditionExpression: 'attribute_not_exists(PK)' } },
         { Delete: { TableName: table, Key: lockKey('EMAIL', from), ConditionExpression: 'attribute_exists(PK)' } },
-        { Update: { TableName: table, Key: { PK: s(`ACCT#${id}`), SK: s('PROFILE') }, UpdateExpression: 'SET email = :to', ConditionExpression: 'email = :from', ExpressionAttributeValues: { ':to': s(to), ':from': s(from) } } },
+        {
+          Update: {
+            TableName: table,
+            Key: { PK: s(`ACCT#${id}`), SK: s('PROFILE') },
+            UpdateExpression: 'SET email = :to',
+            ConditionExpression: 'email = :from',
+            ExpressionAttributeValues: { ':to': s(to), ':from': s(from) },
+          },
+        },
       ],
     }),
   );

@@ -7,7 +7,16 @@ import { deleteTable, testClient } from '../../testing/dynamo-fixtures';
 import { SANDBOX_CREDENTIALS, SANDBOX_REGION } from '../sandbox/dynamodb-local';
 import { describeTable } from '../dynamo/tables';
 import { createStreamsClient } from './streams-client';
-import { account, changeEmail, createStreamTable, deleteAccount, EventLog, lockKey, signup, type StreamTableOptions } from './testing-watch';
+import {
+  account,
+  changeEmail,
+  createStreamTable,
+  deleteAccount,
+  EventLog,
+  lockKey,
+  signup,
+  type StreamTableOptions,
+} from './testing-watch';
 import { findLockStream, findWatchableStream, watchTable } from './watch';
 
 const endpoint = inject('dynamoEndpoint');
@@ -25,7 +34,10 @@ afterAll(async () => {
 });
 
 /** Starts a watch on a fresh table; resolves once it reads every shard. */
-async function startWatch(prefix: string, options: StreamTableOptions = {}): Promise<{ table: string; log: EventLog; stop: () => Promise<void> }> {
+async function startWatch(
+  prefix: string,
+  options: StreamTableOptions = {},
+): Promise<{ table: string; log: EventLog; stop: () => Promise<void> }> {
   const table = await createStreamTable(client, prefix, options);
   tables.push(table);
   const described = await describeTable(client, table);
@@ -35,7 +47,17 @@ async function startWatch(prefix: string, options: StreamTableOptions = {}): Pro
   const streams = createStreamsClient({ label: 'test', endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS });
   const log = new EventLog();
   const controller = new AbortController();
-  const running = watchTable({ client, streams, table: described.value, convention, streamArn: arn.value, signal: controller.signal, onEvent: log.push, settleMs: 300, pollMs: 50 });
+  const running = watchTable({
+    client,
+    streams,
+    table: described.value,
+    convention,
+    streamArn: arn.value,
+    signal: controller.signal,
+    onEvent: log.push,
+    settleMs: 300,
+    pollMs: 50,
+  });
   await Promise.race([log.waitFor((e) => e.event === 'watching', 20_000, 'watching'), running]);
   return {
     table,
@@ -48,8 +70,10 @@ async function startWatch(prefix: string, options: StreamTableOptions = {}): Pro
   };
 }
 
-const isProblem = (kind: string, value: string) => (e: WatchEvent) => e.event === 'problem' && e.problem.kind === kind && e.problem.value === value;
-const isResolved = (kind: string, value: string) => (e: WatchEvent) => e.event === 'resolved' && e.problem.kind === kind && e.problem.value === value;
+const isProblem = (kind: string, value: string) => (e: WatchEvent) =>
+  e.event === 'problem' && e.problem.kind === kind && e.problem.value === value;
+const isResolved = (kind: string, value: string) => (e: WatchEvent) =>
+  e.event === 'resolved' && e.problem.kind === kind && e.problem.value === value;
 
 describe.each([
   { index: 'no index (orphans confirmed by a holder scan)', options: {} },
@@ -95,7 +119,10 @@ describe('watch: missing locks and the settle window', () => {
       await client.send(new PutItemCommand({ TableName: table, Item: account('m1', 'Grace@Hopper.org', 'grace') }));
       const missing = await log.waitFor(isProblem('missing-lock', 'grace@hopper.org'), 20_000, 'missing email lock');
       await log.waitFor(isProblem('missing-lock', 'grace'), 20_000, 'missing handle lock');
-      expect(missing).toMatchObject({ problem: { rule: 'EMAIL', accounts: [{ PK: 'ACCT#m1', SK: 'PROFILE' }] }, cause: { eventName: 'INSERT', keys: { PK: 'ACCT#m1', SK: 'PROFILE' } } });
+      expect(missing).toMatchObject({
+        problem: { rule: 'EMAIL', accounts: [{ PK: 'ACCT#m1', SK: 'PROFILE' }] },
+        cause: { eventName: 'INSERT', keys: { PK: 'ACCT#m1', SK: 'PROFILE' } },
+      });
       await client.send(new PutItemCommand({ TableName: table, Item: lockKey('EMAIL', 'grace@hopper.org') }));
       const resolved = await log.waitFor(isResolved('missing-lock', 'grace@hopper.org'), 20_000, 'resolved');
       expect(resolved).toMatchObject({ cause: { eventName: 'INSERT', keys: { PK: 'UNIQ#EMAIL#grace@hopper.org', SK: 'LOCK' } } });
@@ -114,7 +141,10 @@ describe('watch: missing locks and the settle window', () => {
       await log.waitFor(isProblem('missing-lock', 'first'), 20_000, 'the sentinel');
       await client.send(new DeleteItemCommand({ TableName: table, Key: lockKey('HANDLE', 'kay') }));
       const missing = await log.waitFor(isProblem('missing-lock', 'kay'), 20_000, 'the missing handle lock');
-      expect(missing).toMatchObject({ problem: { rule: 'HANDLE', accounts: [{ PK: 'ACCT#k1', SK: 'PROFILE' }] }, cause: { eventName: 'REMOVE', keys: { PK: 'UNIQ#HANDLE#kay', SK: 'LOCK' } } });
+      expect(missing).toMatchObject({
+        problem: { rule: 'HANDLE', accounts: [{ PK: 'ACCT#k1', SK: 'PROFILE' }] },
+        cause: { eventName: 'REMOVE', keys: { PK: 'UNIQ#HANDLE#kay', SK: 'LOCK' } },
+      });
     } finally {
       await stop();
     }
@@ -131,7 +161,12 @@ describe('watch: missing locks and the settle window', () => {
       // Sentinel after the writes: once it is reported, the earlier-settled scopes were judged.
       await client.send(new PutItemCommand({ TableName: table, Item: account('s2', 'sentinel@example.com', 'sentinel') }));
       await log.waitFor(isProblem('missing-lock', 'sentinel'), 20_000, 'the sentinel');
-      expect(log.events.filter((e) => e.event === 'problem').map((e) => (e.event === 'problem' ? e.problem.value : '')).sort()).toEqual(['sentinel', 'sentinel@example.com']);
+      expect(
+        log.events
+          .filter((e) => e.event === 'problem')
+          .map((e) => (e.event === 'problem' ? e.problem.value : ''))
+          .sort(),
+      ).toEqual(['sentinel', 'sentinel@example.com']);
     } finally {
       await stop();
     }
@@ -152,7 +187,10 @@ describe.each([
       await client.send(new PutItemCommand({ TableName: table, Item: account('b1', 'ada@x.io', 'bob') }));
       await client.send(new PutItemCommand({ TableName: table, Item: lockKey('HANDLE', 'bob') }));
       const duplicate = await log.waitFor(isProblem('duplicate-value', 'ada@x.io'), 20_000, 'the duplicate');
-      expect(duplicate).toMatchObject({ problem: { rule: 'EMAIL' }, cause: { eventName: 'INSERT', keys: { PK: 'ACCT#b1', SK: 'PROFILE' } } });
+      expect(duplicate).toMatchObject({
+        problem: { rule: 'EMAIL' },
+        cause: { eventName: 'INSERT', keys: { PK: 'ACCT#b1', SK: 'PROFILE' } },
+      });
       if (duplicate.event !== 'problem') throw new Error('unreachable');
       expect(duplicate.problem.accounts?.map((k) => k.PK).sort()).toEqual(['ACCT#a1', 'ACCT#b1']);
     } finally {
@@ -224,7 +262,18 @@ describe('watch: a convention that keeps its locks in a lock table', () => {
     const streams = createStreamsClient({ label: 'test', endpoint, region: SANDBOX_REGION, credentials: SANDBOX_CREDENTIALS });
     const log = new EventLog();
     const controller = new AbortController();
-    const running = watchTable({ client, streams, table: described.value, convention: split, streamArn: arn.value, lockStreamArn: lockArn.value, signal: controller.signal, onEvent: log.push, settleMs: 300, pollMs: 50 });
+    const running = watchTable({
+      client,
+      streams,
+      table: described.value,
+      convention: split,
+      streamArn: arn.value,
+      lockStreamArn: lockArn.value,
+      signal: controller.signal,
+      onEvent: log.push,
+      settleMs: 300,
+      pollMs: 50,
+    });
     try {
       await Promise.race([log.waitFor((e) => e.event === 'watching', 20_000, 'watching'), running]);
       expect(log.events[0]).toMatchObject({ event: 'watching', table, lockTable: locks, lockStreamArn: lockArn.value });
@@ -236,19 +285,32 @@ describe('watch: a convention that keeps its locks in a lock table', () => {
       // Accounts side: a raw delete strands a1's locks in the lock table.
       await client.send(new DeleteItemCommand({ TableName: table, Key: { PK: { S: 'ACCT#a1' }, SK: { S: 'PROFILE' } } }));
       const orphan = await log.waitFor(isProblem('orphan-lock', 'ada@x.io'), 20_000, 'the orphan');
-      expect(orphan).toMatchObject({ problem: { rule: 'EMAIL', lock: { PK: 'UNIQ#EMAIL#ada@x.io', SK: 'LOCK' } }, cause: { eventName: 'REMOVE', keys: { PK: 'ACCT#a1' } } });
+      expect(orphan).toMatchObject({
+        problem: { rule: 'EMAIL', lock: { PK: 'UNIQ#EMAIL#ada@x.io', SK: 'LOCK' } },
+        cause: { eventName: 'REMOVE', keys: { PK: 'ACCT#a1' } },
+      });
       await log.waitFor(isProblem('orphan-lock', 'ada'), 20_000, 'the handle orphan');
       // Lock side: a raw delete of a2's email lock leaves a2 unprotected; only the lock table's stream says so.
       await client.send(new DeleteItemCommand({ TableName: locks, Key: lockKey('EMAIL', 'bob@x.io') }));
       const missing = await log.waitFor(isProblem('missing-lock', 'bob@x.io'), 20_000, 'the missing lock');
-      expect(missing).toMatchObject({ problem: { accounts: [{ PK: 'ACCT#a2', SK: 'PROFILE' }] }, cause: { eventName: 'REMOVE', keys: { PK: 'UNIQ#EMAIL#bob@x.io' } } });
+      expect(missing).toMatchObject({
+        problem: { accounts: [{ PK: 'ACCT#a2', SK: 'PROFILE' }] },
+        cause: { eventName: 'REMOVE', keys: { PK: 'UNIQ#EMAIL#bob@x.io' } },
+      });
       // A lock written into the accounts table protects nothing: malformed, as the audit says.
       await client.send(new PutItemCommand({ TableName: table, Item: lockKey('EMAIL', 'bob@x.io') }));
       await log.waitFor((e) => e.event === 'problem' && e.problem.kind === 'malformed-lock', 20_000, 'the malformed lock');
       // Events go out in settle order: the healthy signups raised nothing, and the missing lock is not "resolved" by a lock in the wrong table.
       const raised = log.events.flatMap((e) => (e.event === 'watching' ? [] : [`${e.event} ${e.problem.kind} ${e.problem.value}`]));
       expect(raised.sort()).toEqual(
-        ['problem malformed-lock UNIQ#EMAIL#bob@x.io', 'problem missing-lock bob@x.io', 'problem orphan-lock ada', 'problem orphan-lock ada@x.io', 'problem missing-lock first', 'problem missing-lock first@x.io'].sort(),
+        [
+          'problem malformed-lock UNIQ#EMAIL#bob@x.io',
+          'problem missing-lock bob@x.io',
+          'problem orphan-lock ada',
+          'problem orphan-lock ada@x.io',
+          'problem missing-lock first',
+          'problem missing-lock first@x.io',
+        ].sort(),
       );
     } finally {
       controller.abort();
@@ -270,6 +332,8 @@ describe('watch: a table it cannot read', () => {
     if (found.ok) return;
     expect(found.error.message).toContain(says);
     expect(found.error.fix).toContain(enableStreamCommand(table));
-    expect(enableStreamCommand(table)).toBe(`aws dynamodb update-table --table-name ${table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`);
+    expect(enableStreamCommand(table)).toBe(
+      `aws dynamodb update-table --table-name ${table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES`,
+    );
   });
 });

@@ -50,12 +50,21 @@ export interface WatchOptions {
 }
 
 /** The ARN of the table's stream, or the exact command that enables one (never enabled silently). */
-export async function findWatchableStream(client: DynamoDBClient, table: string, signal?: AbortSignal, errorContext?: ErrorContext): Promise<Result<string>> {
+export async function findWatchableStream(
+  client: DynamoDBClient,
+  table: string,
+  signal?: AbortSignal,
+  errorContext?: ErrorContext,
+): Promise<Result<string>> {
   try {
     const out = await withRetry(() => client.send(new DescribeTableCommand({ TableName: table }), { abortSignal: signal }), { signal });
     const spec = out.Table?.StreamSpecification;
     const arn = out.Table?.LatestStreamArn;
-    return watchableStream(table, { enabled: spec?.StreamEnabled === true, ...(spec?.StreamViewType ? { viewType: spec.StreamViewType } : {}), ...(arn ? { streamArn: arn } : {}) });
+    return watchableStream(table, {
+      enabled: spec?.StreamEnabled === true,
+      ...(spec?.StreamViewType ? { viewType: spec.StreamViewType } : {}),
+      ...(arn ? { streamArn: arn } : {}),
+    });
   } catch (error) {
     return { ok: false, error: toAppError(error, { ...errorContext, table }) };
   }
@@ -65,18 +74,30 @@ export async function findWatchableStream(client: DynamoDBClient, table: string,
  * The stream of the convention's lock table (undefined without one), or why it cannot be watched:
  * locks written or deleted there reach only that table's stream, so both are read.
  */
-export async function findLockStream(client: DynamoDBClient, convention: Convention, signal?: AbortSignal, errorContext?: ErrorContext): Promise<Result<string | undefined>> {
+export async function findLockStream(
+  client: DynamoDBClient,
+  convention: Convention,
+  signal?: AbortSignal,
+  errorContext?: ErrorContext,
+): Promise<Result<string | undefined>> {
   if (convention.lockTable === undefined) return { ok: true, value: undefined };
   const found = await findWatchableStream(client, convention.lockTable, signal, errorContext);
   if (found.ok) return found;
-  return { ok: false, error: { ...found.error, message: `the convention keeps its locks in table ${convention.lockTable}, whose stream the watch must read as well: ${found.error.message}` } };
+  return {
+    ok: false,
+    error: {
+      ...found.error,
+      message: `the convention keeps its locks in table ${convention.lockTable}, whose stream the watch must read as well: ${found.error.message}`,
+    },
+  };
 }
 
 /** Watches until the signal aborts; rejects when a stream cannot be read any more. */
 export async function watchTable(options: WatchOptions): Promise<void> {
   const { convention } = options;
   // Without the lock table's stream, a lock written or deleted there would go unseen: never watch by half.
-  if (convention.lockTable !== undefined && options.lockStreamArn === undefined) throw new Error(`the convention keeps its locks in table ${convention.lockTable}: its stream must be read too`);
+  if (convention.lockTable !== undefined && options.lockStreamArn === undefined)
+    throw new Error(`the convention keeps its locks in table ${convention.lockTable}: its stream must be read too`);
   // One signal for the reader and the checks: a reader that fails must stop the checks too.
   const inner = new AbortController();
   const signal = inner.signal;
@@ -91,7 +112,13 @@ export async function watchTable(options: WatchOptions): Promise<void> {
   const tracker = options.tracker ?? new ProblemTracker();
   const concurrency = options.concurrency ?? 8;
   const tick = Math.max(20, Math.min(250, Math.floor(settleMs / 4)));
-  const context = { client: options.client, table: options.table, convention, signal, ...(options.confirmOrphans === undefined ? {} : { confirmOrphans: options.confirmOrphans }) };
+  const context = {
+    client: options.client,
+    table: options.table,
+    convention,
+    signal,
+    ...(options.confirmOrphans === undefined ? {} : { confirmOrphans: options.confirmOrphans }),
+  };
 
   async function check(due: DueCheck): Promise<readonly WatchEvent[]> {
     try {
@@ -105,7 +132,10 @@ export async function watchTable(options: WatchOptions): Promise<void> {
     } catch (error) {
       if (signal.aborted) return [];
       // Judge it again later rather than drop it: an unreadable moment is not a healthy one.
-      options.onNotice?.({ kind: 'retrying', message: `re-check of ${due.scope.id} failed (${error instanceof Error ? error.message : String(error)}); retrying` });
+      options.onNotice?.({
+        kind: 'retrying',
+        message: `re-check of ${due.scope.id} failed (${error instanceof Error ? error.message : String(error)}); retrying`,
+      });
       queue.add([due.scope], due.cause, Date.now());
       return [];
     }
@@ -124,7 +154,10 @@ export async function watchTable(options: WatchOptions): Promise<void> {
   }
 
   const checking = checker();
-  const sources: { arn: string; from: RecordSource }[] = [{ arn: options.streamArn, from: 'table' }, ...(options.lockStreamArn ? [{ arn: options.lockStreamArn, from: 'lock-table' as const }] : [])];
+  const sources: { arn: string; from: RecordSource }[] = [
+    { arn: options.streamArn, from: 'table' },
+    ...(options.lockStreamArn ? [{ arn: options.lockStreamArn, from: 'lock-table' as const }] : []),
+  ];
   let ready = 0;
   try {
     const readers = sources.map(({ arn, from }) =>
@@ -138,7 +171,14 @@ export async function watchTable(options: WatchOptions): Promise<void> {
         onReady: () => {
           // "watching" once every shard of every stream is read: nothing written after it is missed.
           if (++ready < sources.length) return;
-          options.onEvent({ event: 'watching', table: options.table.name, streamArn: options.streamArn, ...(options.lockStreamArn && convention.lockTable ? { lockTable: convention.lockTable, lockStreamArn: options.lockStreamArn } : {}) });
+          options.onEvent({
+            event: 'watching',
+            table: options.table.name,
+            streamArn: options.streamArn,
+            ...(options.lockStreamArn && convention.lockTable
+              ? { lockTable: convention.lockTable, lockStreamArn: options.lockStreamArn }
+              : {}),
+          });
           options.onStatus?.('live');
         },
         onRecords: async (changes) => {

@@ -30,7 +30,12 @@ async function createUser(user: User): Promise<boolean> {
   try {
     await doc.send(
       new TransactWriteCommand({
-        TransactItems: [put({ pk: user.id, email: user.email, userName: user.userName, phone: user.phone }), put({ pk: `email#${user.email}` }), put({ pk: `userName#${user.userName}` }), put({ pk: `phone#${user.phone}` })],
+        TransactItems: [
+          put({ pk: user.id, email: user.email, userName: user.userName, phone: user.phone }),
+          put({ pk: `email#${user.email}` }),
+          put({ pk: `userName#${user.userName}` }),
+          put({ pk: `phone#${user.phone}` }),
+        ],
       }),
     );
     return true;
@@ -47,7 +52,15 @@ async function updateEmail(id: string, from: string, to: string): Promise<void> 
       TransactItems: [
         { Put: { TableName: table, Item: { pk: `email#${to}` }, ConditionExpression: 'attribute_not_exists(pk)' } },
         { Delete: { TableName: table, Key: { pk: `email#${from}` }, ConditionExpression: 'attribute_exists(pk)' } },
-        { Update: { TableName: table, Key: { pk: id }, UpdateExpression: 'SET email = :to', ConditionExpression: 'email = :from', ExpressionAttributeValues: { ':to': to, ':from': from } } },
+        {
+          Update: {
+            TableName: table,
+            Key: { pk: id },
+            UpdateExpression: 'SET email = :to',
+            ConditionExpression: 'email = :from',
+            ExpressionAttributeValues: { ':to': to, ':from': from },
+          },
+        },
       ],
     }),
   );
@@ -67,7 +80,12 @@ beforeAll(async () => {
   // Drift: alan deleted without his markers; a user imported without any, whose email has capitals
   // (the reference code writes `email#${user.email}` as given, so must the repair).
   await client.send(new DeleteItemCommand({ TableName: table, Key: { pk: { S: 'u-3' } } }));
-  await client.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'u-5' }, email: { S: 'Edsger@Dijkstra.nl' }, userName: { S: 'edsger' }, phone: { N: '4155550104' } } }));
+  await client.send(
+    new PutItemCommand({
+      TableName: table,
+      Item: { pk: { S: 'u-5' }, email: { S: 'Edsger@Dijkstra.nl' }, userName: { S: 'edsger' }, phone: { N: '4155550104' } },
+    }),
+  );
 });
 
 afterAll(async () => {

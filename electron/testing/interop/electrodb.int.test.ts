@@ -28,10 +28,18 @@ function entities(tableName: string) {
   const constraint = new Entity(
     {
       model: { entity: 'constraint', version: '1', service: 'MI6' },
-      attributes: { name: { type: 'string', required: true }, value: { type: 'string', required: true }, entity: { type: 'string', required: true } },
+      attributes: {
+        name: { type: 'string', required: true },
+        value: { type: 'string', required: true },
+        entity: { type: 'string', required: true },
+      },
       indexes: {
         value: { pk: { field: 'pk', composite: ['value'] }, sk: { field: 'sk', composite: ['name', 'entity'] } },
-        name: { index: 'gsi1pk-gsi1sk-index', pk: { field: 'gsi1pk', composite: ['name', 'entity'] }, sk: { field: 'gsi1sk', composite: ['value'] } },
+        name: {
+          index: 'gsi1pk-gsi1sk-index',
+          pk: { field: 'gsi1pk', composite: ['name', 'entity'] },
+          sk: { field: 'gsi1sk', composite: ['value'] },
+        },
       },
     },
     { table: tableName, client },
@@ -44,7 +52,10 @@ let constraint: ReturnType<typeof entities>['constraint'];
 /** ElectroDB's documented createNewAgent: the agent and its email constraint in one transaction. */
 async function createNewAgent(agent: { id: string; designation: string; email: string }): Promise<boolean> {
   const out = await mi6.transaction
-    .write(({ agent: a, constraint: c }) => [a.create(agent).commit({ response: 'all_old' }), c.create({ name: 'email', value: agent.email, entity: 'userProfile' }).commit()])
+    .write(({ agent: a, constraint: c }) => [
+      a.create(agent).commit({ response: 'all_old' }),
+      c.create({ name: 'email', value: agent.email, entity: 'userProfile' }).commit(),
+    ])
     .go();
   return !out.canceled;
 }
@@ -84,11 +95,21 @@ beforeAll(async () => {
   // The constraint works: a second agent with Bond's email (any case) is refused by ElectroDB.
   expect(await createNewAgent({ id: '8', designation: '00', email: 'james.bond@mi6.gov' })).toBe(false);
   // Drift: 006 deleted without his constraint; Q written without one.
-  await client.send(new DeleteItemCommand({ TableName: table, Key: { pk: { S: '$mi6#designation_00' }, sk: { S: '$userprofile_1#id_6' } } }));
+  await client.send(
+    new DeleteItemCommand({ TableName: table, Key: { pk: { S: '$mi6#designation_00' }, sk: { S: '$userprofile_1#id_6' } } }),
+  );
   await client.send(
     new PutItemCommand({
       TableName: table,
-      Item: { pk: { S: '$mi6#designation_q' }, sk: { S: '$userprofile_1#id_9' }, id: { S: '9' }, designation: { S: 'Q' }, email: { S: 'Q@MI6.gov' }, __edb_e__: { S: 'userProfile' }, __edb_v__: { S: '1' } },
+      Item: {
+        pk: { S: '$mi6#designation_q' },
+        sk: { S: '$userprofile_1#id_9' },
+        id: { S: '9' },
+        designation: { S: 'Q' },
+        email: { S: 'Q@MI6.gov' },
+        __edb_e__: { S: 'userProfile' },
+        __edb_v__: { S: '1' },
+      },
     }),
   );
 });

@@ -19,7 +19,11 @@ export interface CliRun {
 }
 
 /** A CLI bound to an endpoint and a table (read when called: tables are created in beforeAll), with extra trailing flags. */
-export function cliOn(endpoint: string, table: () => string, extra: () => readonly string[] = () => []): (args: readonly string[]) => Promise<CliRun> {
+export function cliOn(
+  endpoint: string,
+  table: () => string,
+  extra: () => readonly string[] = () => [],
+): (args: readonly string[]) => Promise<CliRun> {
   return async (args) => {
     const io = captureIo();
     const code = await main([...args, '--endpoint', endpoint, '--table', table(), ...extra()], io);
@@ -28,7 +32,9 @@ export function cliOn(endpoint: string, table: () => string, extra: () => readon
 }
 
 /** Runs `audit --json` and parses the report (nothing may reach stderr). */
-export async function auditJson(cli: (args: readonly string[]) => Promise<CliRun>): Promise<{ code: number; report: AuditReport; err: string }> {
+export async function auditJson(
+  cli: (args: readonly string[]) => Promise<CliRun>,
+): Promise<{ code: number; report: AuditReport; err: string }> {
   const run = await cli(['audit', '--json']);
   return { code: run.code, err: run.err, report: JSON.parse(run.out) as AuditReport };
 }
@@ -38,7 +44,9 @@ export async function auditJson(cli: (args: readonly string[]) => Promise<CliRun
  * the findings confirmed against the live table (`audit --export DIR`, the same connection and table):
  * the report without `source` and `stale`, the stale findings, and the exit code.
  */
-export async function exportAuditJson(cli: (args: readonly string[]) => Promise<CliRun>): Promise<{ code: number; report: AuditReport; stale: readonly unknown[]; err: string }> {
+export async function exportAuditJson(
+  cli: (args: readonly string[]) => Promise<CliRun>,
+): Promise<{ code: number; report: AuditReport; stale: readonly unknown[]; err: string }> {
   const out = await mkdtemp(join(tmpdir(), 'locksmith-judge-export-'));
   try {
     const exported = await cli(['export', '--out', out, '--json']);

@@ -54,7 +54,11 @@ async function signup(id: string, email: string): Promise<boolean> {
 }
 
 async function cli(args: readonly string[], lockTable = locks) {
-  return cliOn(endpoint, () => users, () => ['--convention', conventionFile(lockTable)])(args);
+  return cliOn(
+    endpoint,
+    () => users,
+    () => ['--convention', conventionFile(lockTable)],
+  )(args);
 }
 
 beforeAll(async () => {
@@ -93,7 +97,9 @@ describe('a convention with a lock table', () => {
 
   it('repairs with transactions on the lock table; the application then agrees', async () => {
     const preview = await cli(['claim', '--rule', 'EMAIL', '--value', 'alan@turing.io', '--account', '{"pk":"u4"}', '--dry-run', '--json']);
-    const input = (JSON.parse(preview.out) as { input: { TransactItems: { Put?: { TableName: string }; ConditionCheck?: { TableName: string } }[] } }).input;
+    const input = (
+      JSON.parse(preview.out) as { input: { TransactItems: { Put?: { TableName: string }; ConditionCheck?: { TableName: string } }[] } }
+    ).input;
     expect(input.TransactItems.map((t) => t.Put?.TableName ?? t.ConditionCheck?.TableName)).toEqual([locks, users]);
     const repair = await cli(['repair', '--execute', '--yes', '--json']);
     expect(repair.err).toBe('');

@@ -28,7 +28,8 @@ async function audit(): Promise<{ code: number; report: AuditReport }> {
 }
 
 /** Problems as [kind, rule, value, scope] rows, sorted. */
-const rows = (report: AuditReport): string[] => report.problems.map((p) => JSON.stringify([p.kind, p.rule, p.value, p.scope ?? null])).sort();
+const rows = (report: AuditReport): string[] =>
+  report.problems.map((p) => JSON.stringify([p.kind, p.rule, p.value, p.scope ?? null])).sort();
 
 beforeAll(async () => {
   client = testClient(endpoint);
@@ -47,7 +48,15 @@ beforeAll(async () => {
   await client.send(
     new PutItemCommand({
       TableName: tableName,
-      Item: { pk: { S: 'User#u4' }, sk: { S: 'User#' }, _type: { S: 'User' }, id: { S: 'u4' }, orgId: { S: 'acme' }, email: { S: 'Dan@acme.io' }, nickname: { S: 'dan' } },
+      Item: {
+        pk: { S: 'User#u4' },
+        sk: { S: 'User#' },
+        _type: { S: 'User' },
+        id: { S: 'u4' },
+        orgId: { S: 'acme' },
+        email: { S: 'Dan@acme.io' },
+        nickname: { S: 'dan' },
+      },
     }),
   );
   // Drift 3: OneTable's own footgun — remove without the scope property deletes the account, its
@@ -107,10 +116,22 @@ describe('a table written by dynamodb-onetable 2.7', () => {
     expect(repair.err).toBe('');
     expect(repair.code).toBe(0);
     // The claimed scoped lock is the key OneTable checks, written as OneTable writes it.
-    const lock = await client.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: '_unique#acme#User#nickname#dan' }, sk: { S: '_unique#' } }, ConsistentRead: true }));
+    const lock = await client.send(
+      new GetItemCommand({
+        TableName: tableName,
+        Key: { pk: { S: '_unique#acme#User#nickname#dan' }, sk: { S: '_unique#' } },
+        ConsistentRead: true,
+      }),
+    );
     expect(lock.Item).toEqual({ pk: { S: '_unique#acme#User#nickname#dan' }, sk: { S: '_unique#' }, _type: { S: '_Unique' } });
 
-    const email = await client.send(new GetItemCommand({ TableName: tableName, Key: { pk: { S: '_unique#User#email#Dan@acme.io' }, sk: { S: '_unique#' } }, ConsistentRead: true }));
+    const email = await client.send(
+      new GetItemCommand({
+        TableName: tableName,
+        Key: { pk: { S: '_unique#User#email#Dan@acme.io' }, sk: { S: '_unique#' } },
+        ConsistentRead: true,
+      }),
+    );
     expect(email.Item).toEqual({ pk: { S: '_unique#User#email#Dan@acme.io' }, sk: { S: '_unique#' }, _type: { S: '_Unique' } });
 
     await expect(User.create({ id: 'u6', orgId: 'acme', email: 'Dan@acme.io' })).rejects.toThrow();

@@ -36,11 +36,16 @@ afterAll(async () => {
 interface Contender {
   readonly child: ChildProcessWithoutNullStreams;
   readonly ready: Promise<void>;
-  readonly done: Promise<{ code: number | null; outcome: { status: string; stderr?: string; reasons?: { code: string; holder?: string; message: string }[] } }>;
+  readonly done: Promise<{
+    code: number | null;
+    outcome: { status: string; stderr?: string; reasons?: { code: string; holder?: string; message: string }[] };
+  }>;
 }
 
 function contender(accountId: string): Contender {
-  const child = spawn(process.execPath, [WORKER, endpoint, name, accountId, 'ada', dataDir], { env: { ...process.env, NODE_NO_WARNINGS: '1' } });
+  const child = spawn(process.execPath, [WORKER, endpoint, name, accountId, 'ada', dataDir], {
+    env: { ...process.env, NODE_NO_WARNINGS: '1' },
+  });
   children.push(child);
   let out = '';
   let err = '';
@@ -58,7 +63,10 @@ function contender(accountId: string): Contender {
     child.once('close', (code) => {
       const last = out.trim().split('\n').pop() ?? '{}';
       // No outcome line: the worker died before answering; keep what it said on stderr, so the failure explains itself.
-      resolve({ code, outcome: last === 'ready' ? { status: 'none', stderr: err.slice(-2_000) } : (JSON.parse(last) as { status: string }) });
+      resolve({
+        code,
+        outcome: last === 'ready' ? { status: 'none', stderr: err.slice(-2_000) } : (JSON.parse(last) as { status: string }),
+      });
     });
   });
   return { child, ready, done };
@@ -67,7 +75,16 @@ function contender(accountId: string): Contender {
 describe('claims of one value from separate processes', () => {
   it(`${CONTENDERS} processes claim "ada" at once: one succeeds, the rest are told who holds it, one lock`, async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'locksmith-race-'));
-    await build({ entryPoints: [SOURCE], outfile: WORKER, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'error' });
+    await build({
+      entryPoints: [SOURCE],
+      outfile: WORKER,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'error',
+    });
     const accounts = Array.from({ length: CONTENDERS }, (_, i) => layout.account(`p${i}`, { username: 'ada' }));
     name = await createTempTable(admin, layout.convention.keys, 'race');
     await putItems(admin, name, accounts);
@@ -83,7 +100,9 @@ describe('claims of one value from separate processes', () => {
     const winners = results.filter((r) => r.outcome.status === 'succeeded');
     expect(winners).toHaveLength(1);
     expect(winners[0]?.code).toBe(0);
-    const locks = ((await admin.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? []).filter((i) => i.PK?.S?.startsWith('UNIQ#'));
+    const locks = ((await admin.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? []).filter((i) =>
+      i.PK?.S?.startsWith('UNIQ#'),
+    );
     expect(locks).toHaveLength(1);
     const holder = locks[0]?.owner?.S;
     const losers = results.filter((r) => r.outcome.status !== 'succeeded');
@@ -96,6 +115,14 @@ describe('claims of one value from separate processes', () => {
     const log = await readActivity({ dataDir, limit: 1_000 });
     expect(log).toHaveLength(CONTENDERS);
     expect(log.filter((e) => e.outcome.status === 'succeeded')).toHaveLength(1);
-    await recordFigures('claim-race', { processes: CONTENDERS, succeeded: 1, refused: CONTENDERS - 1, locks: locks.length, logLines: log.length, readyMs, raceMs });
+    await recordFigures('claim-race', {
+      processes: CONTENDERS,
+      succeeded: 1,
+      refused: CONTENDERS - 1,
+      locks: locks.length,
+      logLines: log.length,
+      readyMs,
+      raceMs,
+    });
   }, 240_000);
 });

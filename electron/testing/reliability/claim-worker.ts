@@ -12,7 +12,13 @@ import { executePreview, previewTransaction } from '../../services/transactions/
 const [endpoint = '', table = '', accountId = '', value = '', dataDir = ''] = process.argv.slice(2);
 const conv = layoutFor('uniq', { ownerAttribute: 'owner' }).convention;
 const client = createDynamoClient({ label: 'race', endpoint, region: 'us-east-1' }, { env: {} });
-const ctx = { connectionId: 'race', client, connection: { label: 'race', region: 'us-east-1', endpoint }, writable: true, deps: { dataDir, holderSegments: 1 } };
+const ctx = {
+  connectionId: 'race',
+  client,
+  connection: { label: 'race', region: 'us-east-1', endpoint },
+  writable: true,
+  deps: { dataDir, holderSegments: 1 },
+};
 const account = keyOf(layoutFor('uniq', { ownerAttribute: 'owner' }).account(accountId, {}), conv.keys);
 
 const preview = await previewTransaction(ctx, { table, convention: conv, operation: { kind: 'claim', rule: 'HANDLE', value, account } });

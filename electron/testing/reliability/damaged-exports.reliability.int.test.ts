@@ -27,7 +27,10 @@ const tally = { cases: 0, cliRuns: 0, appRuns: 0, exit2: 0, oneLine: 0, refused:
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'locksmith-damaged-exports-'));
   app = composeApp({ mode: 'browser', version: 'damaged-exports', env: { LOCKSMITH_DATA_DIR: join(work, 'data') }, log: quiet });
-  const added = (await app.dispatch('connections.addEndpoint', { endpoint, region: 'us-east-1' }, 'http', trusted)) as { ok: boolean; value: { id: string } };
+  const added = (await app.dispatch('connections.addEndpoint', { endpoint, region: 'us-east-1' }, 'http', trusted)) as {
+    ok: boolean;
+    value: { id: string };
+  };
   connectionId = added.value.id;
 });
 afterAll(async () => {
@@ -39,15 +42,27 @@ afterAll(async () => {
 /** `locksmith audit --export DIR --preset uniq --json` as a process (the bundle is off: the sources under test). */
 function cli(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [LOCKSMITH_BIN, 'audit', '--export', dir, '--preset', 'uniq', '--json'], { env: cleanEnv({ LOCKSMITH_CLI_BUNDLE: 'off', LOCKSMITH_DATA_DIR: join(work, 'cli-data') }), timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [LOCKSMITH_BIN, 'audit', '--export', dir, '--preset', 'uniq', '--json'],
+      {
+        env: cleanEnv({ LOCKSMITH_CLI_BUNDLE: 'off', LOCKSMITH_DATA_DIR: join(work, 'cli-data') }),
+        timeout: 120_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr }),
     );
   });
 }
 
 /** What the app says: a refusal, or the run's end (subscribed before it can end: events are replayed). */
 async function appAudit(dir: string): Promise<{ refused?: string; done?: Extract<AuditEvent, { type: 'done' }> }> {
-  const started = (await app.dispatch('audit.startExport', { connectionId, table: 'users', path: dir, convention: CORPUS_LAYOUT.convention }, 'http', trusted)) as { ok: true; value: { runId: string } } | { ok: false; error: { message: string } };
+  const started = (await app.dispatch(
+    'audit.startExport',
+    { connectionId, table: 'users', path: dir, convention: CORPUS_LAYOUT.convention },
+    'http',
+    trusted,
+  )) as { ok: true; value: { runId: string } } | { ok: false; error: { message: string } };
   if (!started.ok) return { refused: started.error.message };
   const done = await new Promise<Extract<AuditEvent, { type: 'done' }>>((resolve) => {
     const sub = app.hub.subscribe('audit.events', { runId: started.value.runId }, (raw) => {
@@ -68,30 +83,34 @@ function expectOneLineNaming(text: string, built: BuiltCase): void {
 }
 
 describe('a damaged export', () => {
-  it.each(CORPUS.map((c) => [c.name, c] as const))('%s: exit 2 and one line naming the file from the CLI, a refusal or an incomplete run from the app, twice', async (_name, c) => {
-    const built = await buildCase(c, join(work, `case-${CORPUS.indexOf(c)}`));
-    // Twice at once: the race between the sample and the verification has two chances to show.
-    for (const run of await Promise.all([cli(built.dir), cli(built.dir)])) {
-      tally.cliRuns += 1;
-      expect(run.code, run.stderr).toBe(2);
-      tally.exit2 += 1;
-      const lines = run.stderr.split('\n').filter((l) => l !== '');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^locksmith: incomplete: /);
-      expectOneLineNaming(lines[0]!, built);
-      expect(JSON.parse(run.stdout)).toMatchObject({ complete: false, reason: expect.stringContaining(built.file) });
-    }
-    for (const answer of await Promise.all([appAudit(built.dir), appAudit(built.dir)])) {
-      tally.appRuns += 1;
-      if (answer.refused !== undefined) {
-        tally.refused += 1;
-        expectOneLineNaming(answer.refused, built);
-      } else {
-        tally.incompleteRuns += 1;
-        expect(answer.done?.complete).toBe(false);
-        expectOneLineNaming(answer.done?.reason ?? '', built);
+  it.each(CORPUS.map((c) => [c.name, c] as const))(
+    '%s: exit 2 and one line naming the file from the CLI, a refusal or an incomplete run from the app, twice',
+    async (_name, c) => {
+      const built = await buildCase(c, join(work, `case-${CORPUS.indexOf(c)}`));
+      // Twice at once: the race between the sample and the verification has two chances to show.
+      for (const run of await Promise.all([cli(built.dir), cli(built.dir)])) {
+        tally.cliRuns += 1;
+        expect(run.code, run.stderr).toBe(2);
+        tally.exit2 += 1;
+        const lines = run.stderr.split('\n').filter((l) => l !== '');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(/^locksmith: incomplete: /);
+        expectOneLineNaming(lines[0]!, built);
+        expect(JSON.parse(run.stdout)).toMatchObject({ complete: false, reason: expect.stringContaining(built.file) });
       }
-    }
-    tally.cases += 1;
-  }, 180_000);
+      for (const answer of await Promise.all([appAudit(built.dir), appAudit(built.dir)])) {
+        tally.appRuns += 1;
+        if (answer.refused !== undefined) {
+          tally.refused += 1;
+          expectOneLineNaming(answer.refused, built);
+        } else {
+          tally.incompleteRuns += 1;
+          expect(answer.done?.complete).toBe(false);
+          expectOneLineNaming(answer.done?.reason ?? '', built);
+        }
+      }
+      tally.cases += 1;
+    },
+    180_000,
+  );
 });

@@ -22,13 +22,18 @@ const ACCOUNTS = 1_500;
 /** What a damage does to the data file's bytes; `undefined` removes the file. */
 type Damage = (bytes: Buffer) => Buffer | undefined | Promise<Buffer | undefined>;
 
-const flip = (at: (n: number) => number): Damage => (bytes) => {
-  const out = Buffer.from(bytes);
-  const i = at(out.length);
-  out[i] = out[i]! ^ 0xff;
-  return out;
-};
-const truncate = (fraction: number): Damage => (bytes) => bytes.subarray(0, Math.floor(bytes.length * fraction));
+const flip =
+  (at: (n: number) => number): Damage =>
+  (bytes) => {
+    const out = Buffer.from(bytes);
+    const i = at(out.length);
+    out[i] = out[i]! ^ 0xff;
+    return out;
+  };
+const truncate =
+  (fraction: number): Damage =>
+  (bytes) =>
+    bytes.subarray(0, Math.floor(bytes.length * fraction));
 const text = (bytes: Buffer): string => gunzipSync(bytes).toString('utf8');
 
 /** One case: how the data file is damaged and whether the manifest's MD5 follows the damage. */
@@ -55,9 +60,23 @@ export const CORPUS: readonly CorpusCase[] = [
   ]),
   { name: 'emptied', damage: () => Buffer.alloc(0), md5: 'written' },
   { name: 'removed', damage: () => undefined, md5: 'listed' },
-  { name: 'a line that is not JSON', damage: (b) => gzipSync(text(b).split('\n').map((l, i) => (i === 3 ? '{"Item": {"PK": {"S": "UNIQ#' : l)).join('\n')), md5: 'written' },
+  {
+    name: 'a line that is not JSON',
+    damage: (b) =>
+      gzipSync(
+        text(b)
+          .split('\n')
+          .map((l, i) => (i === 3 ? '{"Item": {"PK": {"S": "UNIQ#' : l))
+          .join('\n'),
+      ),
+    md5: 'written',
+  },
   { name: 'one item fewer than the manifest says', damage: (b) => b, md5: 'written', countOffBy: 1 },
-  { name: 'trailing garbage after the gzip member', damage: (b) => Buffer.concat([b, Buffer.from('garbage after the end\n')]), md5: 'written' },
+  {
+    name: 'trailing garbage after the gzip member',
+    damage: (b) => Buffer.concat([b, Buffer.from('garbage after the end\n')]),
+    md5: 'written',
+  },
   { name: 'not gzip at all', damage: (b) => Buffer.from(text(b)), md5: 'written' },
   { name: 'a gzip bomb: one line of 700 MiB', damage: async () => bomb(), md5: 'written' },
 ];
@@ -88,9 +107,18 @@ export interface BuiltCase {
 
 /** Writes the clean export under `out` and damages it as `c` says. */
 export async function buildCase(c: CorpusCase, out: string): Promise<BuiltCase> {
-  const writer = new ExportWriter({ out, keys: CORPUS_LAYOUT.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/users', partitions: 2 });
+  const writer = new ExportWriter({
+    out,
+    keys: CORPUS_LAYOUT.convention.keys,
+    tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/users',
+    partitions: 2,
+  });
   await writer.start();
-  const items = Array.from({ length: ACCOUNTS }, (_, i) => [CORPUS_LAYOUT.account(`a${i}`, { email: `u${i}@example.com`, username: `user${i}` }), CORPUS_LAYOUT.lock('EMAIL', `u${i}@example.com`), CORPUS_LAYOUT.lock('HANDLE', `user${i}`)]).flat();
+  const items = Array.from({ length: ACCOUNTS }, (_, i) => [
+    CORPUS_LAYOUT.account(`a${i}`, { email: `u${i}@example.com`, username: `user${i}` }),
+    CORPUS_LAYOUT.lock('EMAIL', `u${i}@example.com`),
+    CORPUS_LAYOUT.lock('HANDLE', `user${i}`),
+  ]).flat();
   await writer.add(items);
   const { dir } = await writer.finish();
   const opened = await openExport(dir);
@@ -100,7 +128,10 @@ export async function buildCase(c: CorpusCase, out: string): Promise<BuiltCase> 
   else await writeFile(target.path, damaged);
   if (c.md5 === 'written' || c.countOffBy) {
     const manifestPath = join(dir, 'manifest-files.json');
-    const manifest = (await readFile(manifestPath, 'utf8')).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { dataFileS3Key: string; md5Checksum: string; itemCount: number });
+    const manifest = (await readFile(manifestPath, 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { dataFileS3Key: string; md5Checksum: string; itemCount: number });
     for (const line of manifest) {
       if (basename(line.dataFileS3Key) !== basename(target.path)) continue;
       if (c.md5 === 'written' && damaged !== undefined) line.md5Checksum = md5Base64(damaged);

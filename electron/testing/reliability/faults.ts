@@ -13,10 +13,21 @@ import {
 import type { ClientMiddleware } from '../../services/dynamo/client';
 
 /** The faults the tests know how to fake. */
-export type FaultKind = 'reset' | 'timeout' | 'refused' | 'ProvisionedThroughputExceededException' | 'ThrottlingException' | 'RequestLimitExceeded' | 'TransactionConflict';
+export type FaultKind =
+  | 'reset'
+  | 'timeout'
+  | 'refused'
+  | 'ProvisionedThroughputExceededException'
+  | 'ThrottlingException'
+  | 'RequestLimitExceeded'
+  | 'TransactionConflict';
 
 /** The three throttling errors DynamoDB sends. */
-export const THROTTLE_FAULTS = ['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded'] as const satisfies readonly FaultKind[];
+export const THROTTLE_FAULTS = [
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+] as const satisfies readonly FaultKind[];
 
 const metadata = { httpStatusCode: 400, requestId: 'fault-injected', attempts: 1, totalRetryDelay: 0 };
 
@@ -30,13 +41,21 @@ export function faultError(kind: FaultKind): Error {
       // A connection never made (a VPN or proxy gone): nothing was sent.
       return Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:443'), { code: 'ECONNREFUSED' });
     case 'timeout':
-      return Object.assign(new Error('@smithy/node-http-handler - the request socket timed out after 1000 ms of inactivity'), { name: 'TimeoutError' });
+      return Object.assign(new Error('@smithy/node-http-handler - the request socket timed out after 1000 ms of inactivity'), {
+        name: 'TimeoutError',
+      });
     case 'ProvisionedThroughputExceededException':
-      return new ProvisionedThroughputExceededException({ message: 'The level of configured provisioned throughput for the table was exceeded.', $metadata: metadata });
+      return new ProvisionedThroughputExceededException({
+        message: 'The level of configured provisioned throughput for the table was exceeded.',
+        $metadata: metadata,
+      });
     case 'ThrottlingException':
       return new ThrottlingException({ message: 'Rate of requests exceeds the allowed throughput.', $metadata: metadata });
     case 'RequestLimitExceeded':
-      return new RequestLimitExceeded({ message: 'Throughput exceeds the current throughput limit for your account.', $metadata: metadata });
+      return new RequestLimitExceeded({
+        message: 'Throughput exceeds the current throughput limit for your account.',
+        $metadata: metadata,
+      });
     case 'TransactionConflict':
       return new TransactionCanceledException({
         message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]',
@@ -89,7 +108,19 @@ export function faultInjector(rules: readonly FaultRule[]): { middleware: Client
 }
 
 /** Commands that change a table; a read-only path must send none of them. */
-export const WRITE_COMMANDS = new Set(['PutItemCommand', 'DeleteItemCommand', 'UpdateItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand', 'ExecuteStatementCommand', 'BatchExecuteStatementCommand', 'ExecuteTransactionCommand', 'CreateTableCommand', 'DeleteTableCommand', 'UpdateTableCommand']);
+export const WRITE_COMMANDS = new Set([
+  'PutItemCommand',
+  'DeleteItemCommand',
+  'UpdateItemCommand',
+  'BatchWriteItemCommand',
+  'TransactWriteItemsCommand',
+  'ExecuteStatementCommand',
+  'BatchExecuteStatementCommand',
+  'ExecuteTransactionCommand',
+  'CreateTableCommand',
+  'DeleteTableCommand',
+  'UpdateTableCommand',
+]);
 
 /** Records every command a client sends (for "never a write" assertions). */
 export function recordCommands(client: DynamoDBClient): string[] {

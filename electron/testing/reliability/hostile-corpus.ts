@@ -76,7 +76,16 @@ export function markerCorpus(): { keys: KeySchema; items: Item[] } {
 /** Tables whose keys are not strings: no lock can live in them, and nothing may crash on them. */
 export function oddKeyCorpus(): { keys: KeySchema; items: Item[] }[] {
   return [
-    { keys: { hash: { name: 'id', type: 'N' } }, items: [{ id: { N: '1' }, name: { S: 'ada' } }, { id: { N: '-3.5e10' }, name: { N: '1' } }, { id: { N: '0' } }] },
-    { keys: { hash: { name: 'id', type: 'B' }, range: { name: 'n', type: 'N' } }, items: [{ id: { B: new Uint8Array([1, 2]) }, n: { N: '1' }, name: { S: 'ada' } }, { id: { B: new Uint8Array([0]) }, n: { N: '2' } }] },
+    {
+      keys: { hash: { name: 'id', type: 'N' } },
+      items: [{ id: { N: '1' }, name: { S: 'ada' } }, { id: { N: '-3.5e10' }, name: { N: '1' } }, { id: { N: '0' } }],
+    },
+    {
+      keys: { hash: { name: 'id', type: 'B' }, range: { name: 'n', type: 'N' } },
+      items: [
+        { id: { B: new Uint8Array([1, 2]) }, n: { N: '1' }, name: { S: 'ada' } },
+        { id: { B: new Uint8Array([0]) }, n: { N: '2' } },
+      ],
+    },
   ];
 }

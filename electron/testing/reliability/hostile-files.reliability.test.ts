@@ -16,7 +16,8 @@ import { loadProfiles } from '../../services/connections/profiles';
 import { recordFigures } from './figures';
 
 const KEYS: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
-const valid = (): Record<string, unknown> => JSON.parse(JSON.stringify(conventionToFile(presetConvention('uniq', KEYS, PRESET_DEFAULTS.uniq)))) as Record<string, unknown>;
+const valid = (): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(conventionToFile(presetConvention('uniq', KEYS, PRESET_DEFAULTS.uniq)))) as Record<string, unknown>;
 let dir = '';
 const tally = { conventionFiles: 0, awsFiles: 0, crashes: 0 };
 
@@ -34,14 +35,17 @@ const CONVENTION_FILES: Record<string, string> = {
   'empty file': '',
   'not JSON': '{ preset: uniq }',
   'a JSON string': '"uniq"',
-  'null': 'null',
+  null: 'null',
   'an array': '[1,2,3]',
   'BOM + valid JSON with an unknown field': `\ufeff${JSON.stringify({ ...valid(), extra: 1 })}`,
   '__proto__ pollution': JSON.stringify(valid()).replace(/^\{/, '{"__proto__":{"polluted":true,"isAdmin":true},'),
   'constructor.prototype pollution': JSON.stringify({ ...valid(), constructor: { prototype: { polluted: true } } }),
   'rules as a string': JSON.stringify({ ...valid(), rules: 'email' }),
   'keys as a number': JSON.stringify({ ...valid(), keys: 5 }),
-  'a template without {value}': JSON.stringify({ ...valid(), rules: [{ ...(valid().rules as object[])[0], lockKeys: [{ hash: 'UNIQ#EMAIL#', range: 'LOCK' }] }] }),
+  'a template without {value}': JSON.stringify({
+    ...valid(),
+    rules: [{ ...(valid().rules as object[])[0], lockKeys: [{ hash: 'UNIQ#EMAIL#', range: 'LOCK' }] }],
+  }),
   'nesting 5,000 deep': `${'['.repeat(5_000)}${']'.repeat(5_000)}`,
   'NUL bytes and lone surrogates': JSON.stringify({ ...valid(), preset: 'uniq\u0000\ud800' }),
 };
@@ -50,7 +54,14 @@ const CONVENTION_FILES: Record<string, string> = {
 const OVERSIZED_FILES: Record<string, string> = {
   'a rule with a 5 MB name': JSON.stringify({ ...valid(), rules: [{ ...(valid().rules as object[])[0], name: 'n'.repeat(5_000_000) }] }),
   'a 20 MB owner attribute name': JSON.stringify({ ...valid(), ownerAttribute: 'o'.repeat(20_000_000) }),
-  '10,000 rules': JSON.stringify({ ...valid(), rules: Array.from({ length: 10_000 }, (_, i) => ({ name: `R${i}`, attribute: `a${i}`, lockKeys: [{ hash: `R${i}#{value}`, range: 'LOCK' }] })) }),
+  '10,000 rules': JSON.stringify({
+    ...valid(),
+    rules: Array.from({ length: 10_000 }, (_, i) => ({
+      name: `R${i}`,
+      attribute: `a${i}`,
+      lockKeys: [{ hash: `R${i}#{value}`, range: 'LOCK' }],
+    })),
+  }),
 };
 
 /**
@@ -101,7 +112,20 @@ describe('hostile convention files', () => {
   });
 
   it('the pure parser answers every JSON value type with a Result, never a throw', () => {
-    for (const value of [undefined, null, 0, NaN, '', [], {}, true, Object.create(null) as object, new Proxy({}, {}), { rules: [null] }, { keys: { hash: null } }]) {
+    for (const value of [
+      undefined,
+      null,
+      0,
+      NaN,
+      '',
+      [],
+      {},
+      true,
+      Object.create(null) as object,
+      new Proxy({}, {}),
+      { rules: [null] },
+      { keys: { hash: null } },
+    ]) {
       const result = parseConventionFile(value, KEYS);
       expect(result.ok).toBe(false);
       tally.conventionFiles += 1;
@@ -113,15 +137,29 @@ describe('hostile convention files', () => {
 /** Hostile AWS shared files: name → [config text, credentials text]. */
 const AWS_FILES: Record<string, [string, string]> = {
   'binary garbage': [String.fromCharCode(...Array.from({ length: 4_096 }, (_, i) => (i * 7919) % 256)), '\u0000\u0001\u0002'],
-  '[profile __proto__] and [__proto__]': ['[profile __proto__]\nregion = eu-west-1\npolluted = true\n[profile ok]\nregion=us-east-1', '[__proto__]\naws_access_key_id = AKIALOCKSMITHFAKE000\naws_secret_access_key = LocksmithFakeSecretFromFile0123456789abc\n'],
-  'constructor / toString / hasOwnProperty profiles': ['[profile constructor]\nregion=a\n[profile toString]\nregion=b\n[profile hasOwnProperty]\nregion=c', '[constructor]\naws_access_key_id=x\n'],
+  '[profile __proto__] and [__proto__]': [
+    '[profile __proto__]\nregion = eu-west-1\npolluted = true\n[profile ok]\nregion=us-east-1',
+    '[__proto__]\naws_access_key_id = AKIALOCKSMITHFAKE000\naws_secret_access_key = LocksmithFakeSecretFromFile0123456789abc\n',
+  ],
+  'constructor / toString / hasOwnProperty profiles': [
+    '[profile constructor]\nregion=a\n[profile toString]\nregion=b\n[profile hasOwnProperty]\nregion=c',
+    '[constructor]\naws_access_key_id=x\n',
+  ],
   '__proto__ keys inside a section': ['[profile dev]\n__proto__ = polluted\nconstructor = x\nregion = us-west-2', ''],
   '200,000 lines': [Array.from({ length: 200_000 }, (_, i) => (i % 3 === 0 ? `[profile p${i}]` : `k${i} = v`)).join('\n'), ''],
   'a 2 MB line': [`[profile big]\nregion = ${'r'.repeat(2_000_000)}`, ''],
   'UTF-16 with BOM': [Buffer.from('\ufeff[profile u16]\nregion=eu-west-1', 'utf16le').toString('latin1'), ''],
   'CRLF, tabs, unclosed sections': ['[profile a\r\n\tregion\t=\tx\r\n[default]\r\nregion=us-east-1\r\n', '[default\r\n'],
-  'credential_process with shell metacharacters': ['[profile p]\ncredential_process = /bin/sh -c "echo $(cat ~/.ssh/id_rsa)" ; rm -rf /\n', ''],
-  'source_profile chains 1,000 long, and a cycle': [Array.from({ length: 1_000 }, (_, i) => `[profile c${i}]\nrole_arn = arn:aws:iam::1:role/r\nsource_profile = c${(i + 1) % 1_000}`).join('\n'), ''],
+  'credential_process with shell metacharacters': [
+    '[profile p]\ncredential_process = /bin/sh -c "echo $(cat ~/.ssh/id_rsa)" ; rm -rf /\n',
+    '',
+  ],
+  'source_profile chains 1,000 long, and a cycle': [
+    Array.from({ length: 1_000 }, (_, i) => `[profile c${i}]\nrole_arn = arn:aws:iam::1:role/r\nsource_profile = c${(i + 1) % 1_000}`).join(
+      '\n',
+    ),
+    '',
+  ],
 };
 
 describe('hostile AWS config and credentials files', () => {
@@ -145,6 +183,10 @@ describe('hostile AWS config and credentials files', () => {
 
   it('records the figures', async () => {
     expect(tally.crashes).toBe(0);
-    await recordFigures('hostile-files', { ...tally, conventionFileCases: Object.keys(CONVENTION_FILES).length + Object.keys(OVERSIZED_FILES).length, awsFileCases: Object.keys(AWS_FILES).length });
+    await recordFigures('hostile-files', {
+      ...tally,
+      conventionFileCases: Object.keys(CONVENTION_FILES).length + Object.keys(OVERSIZED_FILES).length,
+      awsFileCases: Object.keys(AWS_FILES).length,
+    });
   });
 });

@@ -40,11 +40,14 @@ async function snapshot(name: string): Promise<string> {
   const items: Item[] = [];
   let start: Record<string, NonNullable<Item[string]>> | undefined;
   do {
-    const page = await admin.send(new ScanCommand({ TableName: name, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    const page = await admin.send(
+      new ScanCommand({ TableName: name, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }),
+    );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
-  const text = (item: Item): string => JSON.stringify(item, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
+  const text = (item: Item): string =>
+    JSON.stringify(item, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v));
   return items.map(text).sort().join('\n');
 }
 
@@ -83,7 +86,8 @@ describe('hostile items in a uniq table (PK + SK)', () => {
     const orphanEmails = report.problems.filter((p) => p.kind === 'orphan-lock' && p.rule === 'EMAIL').map((p) => p.value);
     expect(orphanEmails.sort()).toEqual(HOSTILE_VALUES.map((v) => v.trim().toLowerCase()).sort());
     // Each hostile handle is held by its account and locked: never reported missing or orphaned.
-    for (const value of HOSTILE_VALUES) expect(report.problems.filter((p) => p.rule === 'HANDLE' && p.value === value.trim().toLowerCase())).toEqual([]);
+    for (const value of HOSTILE_VALUES)
+      expect(report.problems.filter((p) => p.rule === 'HANDLE' && p.value === value.trim().toLowerCase())).toEqual([]);
     expect(report.summary['malformed-lock']).toBeGreaterThanOrEqual(5);
     expect(report.problems).toContainEqual(expect.objectContaining({ kind: 'missing-lock', rule: 'HANDLE', value: 'longkey' }));
 
@@ -112,7 +116,11 @@ describe('hostile items in a hash-only marker table', () => {
     const corpus = markerCorpus();
     const name = await seeded(corpus.keys, corpus.items);
     const convention = presetConvention('marker', corpus.keys, PRESET_DEFAULTS.marker);
-    const { run, answers } = await auditAndLookUp(name, convention, HOSTILE_VALUES.map((v) => `orphan-${v}`));
+    const { run, answers } = await auditAndLookUp(
+      name,
+      convention,
+      HOSTILE_VALUES.map((v) => `orphan-${v}`),
+    );
     expect(run.report).toMatchObject({ complete: true, scanned: corpus.items.length });
     const orphans = new Set(run.report.problems.filter((p) => p.kind === 'orphan-lock').map((p) => p.value));
     for (const value of HOSTILE_VALUES) expect(orphans.has(`orphan-${value}`.normalize('NFC'))).toBe(true);
@@ -122,16 +130,19 @@ describe('hostile items in a hash-only marker table', () => {
 });
 
 describe('tables whose keys are not strings', () => {
-  it.each(oddKeyCorpus().map((c) => [c.keys.hash.type, c] as const))('%s hash key: audit completes with no locks, lookups answer with a note, nothing written', async (_type, corpus) => {
-    const name = await seeded(corpus.keys, corpus.items);
-    const convention = presetConvention('marker', corpus.keys, PRESET_DEFAULTS.marker);
-    const { run, answers } = await auditAndLookUp(name, convention, ['ada', '1']);
-    expect(run.report).toMatchObject({ complete: true, scanned: corpus.items.length, locks: 0 });
-    for (const { answer } of answers) {
-      expect(answer.ok).toBe(true);
-      if (answer.ok) expect(answer.value.rules[0]?.notes.join(' ')).toMatch(/partition key is of type [NB]: locks need string keys/);
-    }
-  });
+  it.each(oddKeyCorpus().map((c) => [c.keys.hash.type, c] as const))(
+    '%s hash key: audit completes with no locks, lookups answer with a note, nothing written',
+    async (_type, corpus) => {
+      const name = await seeded(corpus.keys, corpus.items);
+      const convention = presetConvention('marker', corpus.keys, PRESET_DEFAULTS.marker);
+      const { run, answers } = await auditAndLookUp(name, convention, ['ada', '1']);
+      expect(run.report).toMatchObject({ complete: true, scanned: corpus.items.length, locks: 0 });
+      for (const { answer } of answers) {
+        expect(answer.ok).toBe(true);
+        if (answer.ok) expect(answer.value.rules[0]?.notes.join(' ')).toMatch(/partition key is of type [NB]: locks need string keys/);
+      }
+    },
+  );
 
   it('records the figures', async () => {
     expect(tally.writesSent).toBe(0);

@@ -55,7 +55,10 @@ describe('DynamoDB Local killed', () => {
     clients.push(admin);
     const name = await createTempTable(admin, conv.keys, 'killed-lookup');
     const padding = 'x'.repeat(6_000);
-    const items: Item[] = Array.from({ length: 800 }, (_, i) => ({ ...layout.account(`k${i}`, { username: `k${i}` }), padding: { S: padding } }));
+    const items: Item[] = Array.from({ length: 800 }, (_, i) => ({
+      ...layout.account(`k${i}`, { username: `k${i}` }),
+      padding: { S: padding },
+    }));
     items.push(layout.lock('HANDLE', 'k799'));
     await putItems(admin, name, items);
     let killed = false;
@@ -93,13 +96,26 @@ describe('DynamoDB Local killed', () => {
     const name = await createTempTable(admin, conv.keys, 'killed-tx');
     await putItems(admin, name, [account]);
     const logDir = join(folder, 'log');
-    const ctx = { connectionId: 'killed', client: client(first.endpoint), connection: { label: 'killed', region: 'us-east-1', endpoint: first.endpoint }, writable: true, deps: { store: new PreviewStore(), dataDir: logDir, retry: { maxAttempts: 3, baseMs: 1, capMs: 5 } } };
-    const preview = await previewTransaction(ctx, { table: name, convention: conv, operation: { kind: 'claim', rule: 'HANDLE', value: 'ada', account: keyOf(account, conv.keys) } });
+    const ctx = {
+      connectionId: 'killed',
+      client: client(first.endpoint),
+      connection: { label: 'killed', region: 'us-east-1', endpoint: first.endpoint },
+      writable: true,
+      deps: { store: new PreviewStore(), dataDir: logDir, retry: { maxAttempts: 3, baseMs: 1, capMs: 5 } },
+    };
+    const preview = await previewTransaction(ctx, {
+      table: name,
+      convention: conv,
+      operation: { kind: 'claim', rule: 'HANDLE', value: 'ada', account: keyOf(account, conv.keys) },
+    });
     if (!preview.ok) throw new Error(preview.error.message);
     process.kill(first.pid, 'SIGKILL');
     await first.exited;
     const result = await executePreview(ctx, { previewId: preview.value.id, confirmation: preview.value.confirm });
-    expect(result).toMatchObject({ ok: false, error: { kind: 'unreachable', message: expect.stringMatching(/^cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/) } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { kind: 'unreachable', message: expect.stringMatching(/^cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/) },
+    });
     const [logged] = await readActivity({ dataDir: logDir });
     expect(logged).toMatchObject({ previewId: preview.value.id, outcome: { status: 'error', error: { kind: 'unreachable' } } });
 

@@ -60,7 +60,10 @@ afterAll(async () => {
 
 function faulty(rules: readonly FaultRule[], target = endpoint, timeouts?: { connectMs: number; idleMs: number }) {
   const { middleware, log } = faultInjector(rules);
-  const client = createDynamoClient({ label: 'faults', endpoint: target, region: 'us-east-1' }, { middleware: [middleware], env: {}, ...(timeouts ? { timeouts } : {}) });
+  const client = createDynamoClient(
+    { label: 'faults', endpoint: target, region: 'us-east-1' },
+    { middleware: [middleware], env: {}, ...(timeouts ? { timeouts } : {}) },
+  );
   clients.push(client);
   return { client, log, sent: recordCommands(client) };
 }
@@ -77,7 +80,15 @@ describe('audit under faults', () => {
     expect(clean.complete).toBe(true);
     expect(clean.summary).toMatchObject({ 'orphan-lock': ACCOUNTS / 25, 'missing-lock': ACCOUNTS / 10 });
 
-    const kinds: FaultKind[] = ['reset', 'timeout', 'ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'reset', 'timeout'];
+    const kinds: FaultKind[] = [
+      'reset',
+      'timeout',
+      'ProvisionedThroughputExceededException',
+      'ThrottlingException',
+      'RequestLimitExceeded',
+      'reset',
+      'timeout',
+    ];
     const { client, log, sent } = faulty([{ command: 'ScanCommand', on: (n) => n <= kinds.length, fault: (n) => kinds[n - 1] ?? 'reset' }]);
     const { report, progress } = await runAudit({ client, table: name, convention: conv, segments: 4, retry: FAST });
     expect(log.injected).toBe(kinds.length);
@@ -104,7 +115,14 @@ describe('audit under faults', () => {
   it('an endpoint that accepts the connection and never answers: the audit ends incomplete within the timeouts', async () => {
     const { client } = faulty([], blackHoleEndpoint, { connectMs: 300, idleMs: 300 });
     const started = Date.now();
-    const { report, error } = await runAudit({ client, table: name, convention: conv, segments: 2, retry: { maxAttempts: 2, baseMs: 1, capMs: 5 }, errorContext: { endpoint: blackHoleEndpoint, table: name } });
+    const { report, error } = await runAudit({
+      client,
+      table: name,
+      convention: conv,
+      segments: 2,
+      retry: { maxAttempts: 2, baseMs: 1, capMs: 5 },
+      errorContext: { endpoint: blackHoleEndpoint, table: name },
+    });
     expect(report.complete).toBe(false);
     expect(error?.kind).toBe('unreachable');
     expect(report.reason).toMatch(/^scan failed: no answer from http:\/\/127\.0\.0\.1:\d+ in time/);
@@ -121,10 +139,23 @@ describe('lookup under faults', () => {
       { command: 'ScanCommand', on: (n) => n <= 2, fault: 'ProvisionedThroughputExceededException' },
     ]);
     const held = await lookupValue({ client, table: { name, gsis: [] }, convention: conv, value: 'user7', segments: 2 });
-    expect(held.ok && held.value).toMatchObject({ complete: true, rules: [{ rule: 'EMAIL', verdict: 'free' }, { rule: 'HANDLE', verdict: 'held' }] });
+    expect(held.ok && held.value).toMatchObject({
+      complete: true,
+      rules: [
+        { rule: 'EMAIL', verdict: 'free' },
+        { rule: 'HANDLE', verdict: 'held' },
+      ],
+    });
     const orphan = await lookupValue({ client, table: { name, gsis: [] }, convention: conv, value: 'gone25', rule: 'HANDLE', segments: 2 });
     expect(orphan.ok && orphan.value).toMatchObject({ complete: true, rules: [{ verdict: 'orphan' }] });
-    const unprotected = await lookupValue({ client, table: { name, gsis: [] }, convention: conv, value: 'user10', rule: 'HANDLE', segments: 2 });
+    const unprotected = await lookupValue({
+      client,
+      table: { name, gsis: [] },
+      convention: conv,
+      value: 'user10',
+      rule: 'HANDLE',
+      segments: 2,
+    });
     expect(unprotected.ok && unprotected.value).toMatchObject({ complete: true, rules: [{ verdict: 'unprotected' }] });
     expect(log.injected).toBe(3);
     expect(sent.filter((c) => WRITE_COMMANDS.has(c))).toEqual([]);
@@ -151,7 +182,19 @@ describe('a transaction against an endpoint that never answers', () => {
     const { client } = faulty([], blackHoleEndpoint, { connectMs: 300, idleMs: 300 });
     const sent = await sendTransaction({
       client,
-      input: { ClientRequestToken: 'stalled-0000-0000-0000-000000000000', TransactItems: [{ Put: { TableName: name, Item: { PK: { S: 'UNIQ#HANDLE#stalled' }, SK: { S: 'LOCK' } }, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': 'PK' } } }] },
+      input: {
+        ClientRequestToken: 'stalled-0000-0000-0000-000000000000',
+        TransactItems: [
+          {
+            Put: {
+              TableName: name,
+              Item: { PK: { S: 'UNIQ#HANDLE#stalled' }, SK: { S: 'LOCK' } },
+              ConditionExpression: 'attribute_not_exists(#pk)',
+              ExpressionAttributeNames: { '#pk': 'PK' },
+            },
+          },
+        ],
+      },
       retry: { maxAttempts: 3, baseMs: 1, capMs: 5 },
       errorContext: { endpoint: blackHoleEndpoint },
     });

@@ -23,7 +23,12 @@ const layout = layoutFor('uniq');
 const convention = layout.convention;
 const admin = testClient(endpoint);
 const dataDir = await mkdtemp(join(tmpdir(), 'locksmith-soak-'));
-const app = composeApp({ mode: 'browser', version: 'soak', env: { LOCKSMITH_DATA_DIR: dataDir, AWS_CONFIG_FILE: join(dataDir, 'none'), AWS_SHARED_CREDENTIALS_FILE: join(dataDir, 'none') }, log: { refused: () => undefined, failed: () => undefined } });
+const app = composeApp({
+  mode: 'browser',
+  version: 'soak',
+  env: { LOCKSMITH_DATA_DIR: dataDir, AWS_CONFIG_FILE: join(dataDir, 'none'), AWS_SHARED_CREDENTIALS_FILE: join(dataDir, 'none') },
+  log: { refused: () => undefined, failed: () => undefined },
+});
 const trusted = { trusted: true as const, label: 'soak' };
 
 async function call<T>(method: string, args: unknown): Promise<T> {
@@ -93,4 +98,7 @@ await app.shutdown();
 await deleteTable(admin, table);
 admin.destroy();
 await rm(dataDir, { recursive: true, force: true });
-process.stdout.write(`${JSON.stringify({ cycles, transactions, audits: cycles, lookups: cycles, elapsedMs, items: items.length, samples })}\n`, () => process.exit(0));
+process.stdout.write(
+  `${JSON.stringify({ cycles, transactions, audits: cycles, lookups: cycles, elapsedMs, items: items.length, samples })}\n`,
+  () => process.exit(0),
+);

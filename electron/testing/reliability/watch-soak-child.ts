@@ -31,7 +31,18 @@ const tracker = new ProblemTracker();
 let log = new EventLog();
 let events = 0;
 const controller = new AbortController();
-const running = watchTable({ client, streams, table: described.value, convention, streamArn: arn.value, signal: controller.signal, settleMs: 60, pollMs: 20, tracker, onEvent: (e) => (events++, log.push(e)) });
+const running = watchTable({
+  client,
+  streams,
+  table: described.value,
+  convention,
+  streamArn: arn.value,
+  signal: controller.signal,
+  settleMs: 60,
+  pollMs: 20,
+  tracker,
+  onEvent: (e) => (events++, log.push(e)),
+});
 await log.waitFor((e) => e.event === 'watching', 30_000, 'watching');
 
 const samples: { heap: number; handles: number; open: number }[] = [];

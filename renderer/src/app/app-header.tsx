@@ -33,7 +33,11 @@ export function AppHeader(props: {
       <h1 className="app-title">Locksmith</h1>
       {info ? <span className="app-context">{info.mode === 'browser' ? 'browser mode' : `v${info.version}`}</span> : null}
       {connection ? (
-        <span className="row app-context header-connection" data-testid="header-connection" title={`${connection.label} · ${connection.endpoint ?? `AWS ${connection.region}`} · ${connection.region}${table ? ` › ${table}` : ''}`}>
+        <span
+          className="row app-context header-connection"
+          data-testid="header-connection"
+          title={`${connection.label} · ${connection.endpoint ?? `AWS ${connection.region}`} · ${connection.region}${table ? ` › ${table}` : ''}`}
+        >
           <strong className="header-shrink">{connection.label}</strong>
           <ModeBadge connection={connection} />
           <span className="mono header-endpoint header-shrink">{connection.endpoint ?? `AWS ${connection.region}`}</span>

@@ -35,7 +35,10 @@ export function App({ startup }: { startup: StartupHash }) {
     if (dataEpoch > 0) reloadTables();
   }, [dataEpoch, reloadTables]);
   // The table belongs to the connection it was picked on: another connection starts with none.
-  const [picked, setPicked] = useState<{ connectionId: string | undefined; table: string | undefined }>({ connectionId: undefined, table: undefined });
+  const [picked, setPicked] = useState<{ connectionId: string | undefined; table: string | undefined }>({
+    connectionId: undefined,
+    table: undefined,
+  });
   const table = picked.connectionId === connection?.id ? picked.table : undefined;
   const [tab, setTab] = useState<TabId>('inspector');
   const [lookupRequest, setLookupRequest] = useState({ value: '', seq: 0, handed: false });
@@ -105,10 +108,18 @@ export function App({ startup }: { startup: StartupHash }) {
     <WorkspaceProvider value={workspace}>
       <AuditProvider connectionId={connection?.id} table={table} epoch={dataEpoch} stale={stale}>
         <div className={`app${sidebarHidden ? ' sidebar-hidden' : ''}`}>
-          <AppHeader info={info.data} theme={theme} onLookup={() => openLookup()} sidebarHidden={sidebarHidden} onToggleSidebar={() => setSidebarHidden((h) => !h)} />
+          <AppHeader
+            info={info.data}
+            theme={theme}
+            onLookup={() => openLookup()}
+            sidebarHidden={sidebarHidden}
+            onToggleSidebar={() => setSidebarHidden((h) => !h)}
+          />
           <nav className="sidebar" id="app-sidebar" aria-label="Connections and tables" hidden={sidebarHidden}>
             <ConnectionsPanel state={connections} />
-            {connection ? <TablesPanel state={tables} selected={table} onSelect={selectTable} onOverview={() => selectTable(undefined)} /> : null}
+            {connection ? (
+              <TablesPanel state={tables} selected={table} onSelect={selectTable} onOverview={() => selectTable(undefined)} />
+            ) : null}
           </nav>
           <main className="main">
             <TabBar current={tab} onSelect={setTab} />

@@ -26,7 +26,12 @@ export function MainArea({ connections, tables }: { connections: ConnectionsStat
   else if (table && tab === 'convention') body = <ConventionView connectionId={connection.id} table={table} />;
   else if (table && tab === 'lookup') body = <LookupView connectionId={connection.id} table={table} />;
   return (
-    <section id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} className={`tab-panel${tab === 'inspector' ? ' tab-panel-fill' : ''}`}>
+    <section
+      id={`panel-${tab}`}
+      role="tabpanel"
+      aria-labelledby={`tab-${tab}`}
+      className={`tab-panel${tab === 'inspector' ? ' tab-panel-fill' : ''}`}
+    >
       {body}
     </section>
   );
@@ -39,7 +44,13 @@ function Welcome({ connections }: { connections: ConnectionsState }) {
       <p>It shows the lock items that keep values unique in a DynamoDB table, finds the broken ones, and repairs them safely.</p>
       <p>New here? Start the sandbox: a local DynamoDB with demo tables full of typical problems.</p>
       <div>
-        <button type="button" className="btn btn-primary" onClick={() => void connections.select('sandbox')} disabled={connections.busy !== undefined} data-testid="welcome-sandbox">
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => void connections.select('sandbox')}
+          disabled={connections.busy !== undefined}
+          data-testid="welcome-sandbox"
+        >
           Start the sandbox
         </button>
       </div>

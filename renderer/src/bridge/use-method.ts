@@ -16,7 +16,10 @@ export interface QueryState<T> {
 /** Calls `method` whenever `args` (compared as JSON) change; `null` args skip the call. */
 export function useQuery<M extends MethodName>(method: M, args: MethodArgs<M> | null): QueryState<MethodResult<M>> {
   const bridge = useBridge();
-  const [state, setState] = useState<{ data?: MethodResult<M>; error?: AppError; loading: boolean; key: string }>({ loading: false, key: '' });
+  const [state, setState] = useState<{ data?: MethodResult<M>; error?: AppError; loading: boolean; key: string }>({
+    loading: false,
+    key: '',
+  });
   const [generation, setGeneration] = useState(0);
   const key = args === null ? '' : JSON.stringify(args);
 
@@ -39,7 +42,12 @@ export function useQuery<M extends MethodName>(method: M, args: MethodArgs<M> | 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   // Data of other arguments is not this query's data (e.g. the previous table's details).
   const fresh = state.key === key;
-  return { data: fresh ? state.data : undefined, error: fresh ? state.error : undefined, loading: key !== '' && (state.loading || !fresh), reload };
+  return {
+    data: fresh ? state.data : undefined,
+    error: fresh ? state.error : undefined,
+    loading: key !== '' && (state.loading || !fresh),
+    reload,
+  };
 }
 
 /** State of an action: run it, see whether it is running, its last error and result. */

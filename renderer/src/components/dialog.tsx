@@ -43,7 +43,10 @@ export function Dialog({ title, onClose, children, size = 'large', testId }: Dia
       <div className="dialog-header">
         <h2 id={titleId}>{title}</h2>
         <button type="button" className="btn btn-small" onClick={onClose} aria-label="Close dialog">
-          Close <span className="kbd" aria-hidden="true">Esc</span>
+          Close{' '}
+          <span className="kbd" aria-hidden="true">
+            Esc
+          </span>
         </button>
       </div>
       {children}

@@ -3,8 +3,16 @@ import { tokenizeJson } from './json-tokens';
 
 describe('tokenizeJson', () => {
   it('reassembles to the exact input text', () => {
-    const text = JSON.stringify({ TransactItems: [{ Put: { Item: { PK: { S: 'UNIQ#EMAIL#a"b' }, n: { N: '12' } } } }], ok: true, x: null }, null, 2);
-    expect(tokenizeJson(text).map((t) => t.text).join('')).toBe(text);
+    const text = JSON.stringify(
+      { TransactItems: [{ Put: { Item: { PK: { S: 'UNIQ#EMAIL#a"b' }, n: { N: '12' } } } }], ok: true, x: null },
+      null,
+      2,
+    );
+    expect(
+      tokenizeJson(text)
+        .map((t) => t.text)
+        .join(''),
+    ).toBe(text);
   });
 
   it('tells keys from string values', () => {

@@ -17,7 +17,13 @@ export function JsonView({ value, label, testId }: { value: unknown; label: stri
       </div>
       <pre className="json" tabIndex={0} aria-label={label} data-testid={testId}>
         {tokens.map((token, index) =>
-          token.kind === 'punct' ? token.text : <span key={index} className={`json-${token.kind}`}>{token.text}</span>,
+          token.kind === 'punct' ? (
+            token.text
+          ) : (
+            <span key={index} className={`json-${token.kind}`}>
+              {token.text}
+            </span>
+          ),
         )}
       </pre>
     </div>

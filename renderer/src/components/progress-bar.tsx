@@ -27,14 +27,7 @@ export function ProgressBar({ label, fraction, children, actions, spinner = true
         <span className="spacer" />
         {actions}
       </div>
-      <div
-        className="progress-track"
-        role="progressbar"
-        aria-label={label}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-      >
+      <div className="progress-track" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
         <div className="progress-fill" style={{ width: `${percent ?? 35}%` }} />
       </div>
       {children ? <div className="progress-stats">{children}</div> : null}

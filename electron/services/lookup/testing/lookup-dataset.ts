@@ -8,7 +8,12 @@ export const keys = PRESET_KEYS.uniq;
 export const convention = presetConvention('uniq', keys, PRESET_DEFAULTS.uniq);
 const s = (value: string): { S: string } => ({ S: value });
 /** An account item with an email and a username. */
-export const account = (id: string, email: string, username: string): Item => ({ PK: s(`ACCT#${id}`), SK: s('PROFILE'), email: s(email), username: s(username) });
+export const account = (id: string, email: string, username: string): Item => ({
+  PK: s(`ACCT#${id}`),
+  SK: s('PROFILE'),
+  email: s(email),
+  username: s(username),
+});
 /** A lock item of a rule tag (`EMAIL`, `HANDLE`) and a value. */
 export const lock = (tag: string, value: string): Item => ({ PK: s(`UNIQ#${tag}#${value}`), SK: s('LOCK') });
 

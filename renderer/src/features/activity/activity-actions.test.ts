@@ -17,7 +17,9 @@ describe('activityActions', () => {
   });
 
   it('reads a release (one Delete) and numbers', () => {
-    expect(activityActions({ TransactItems: [{ Delete: { Key: { userId: { S: 'NAME#x' }, v: { N: '3' } } } }] })).toEqual([{ operation: 'Delete', key: 'userId=NAME#x · v=3' }]);
+    expect(activityActions({ TransactItems: [{ Delete: { Key: { userId: { S: 'NAME#x' }, v: { N: '3' } } } }] })).toEqual([
+      { operation: 'Delete', key: 'userId=NAME#x · v=3' },
+    ]);
   });
 
   it('gives nothing for a request of another shape', () => {

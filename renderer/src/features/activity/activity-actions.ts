@@ -11,7 +11,8 @@ export interface ActivityAction {
 const OPERATIONS = ['Put', 'Delete', 'Update', 'ConditionCheck'] as const;
 
 type JsonObject = { readonly [key: string]: JsonValue };
-const isObject = (value: JsonValue | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: JsonValue | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // A DynamoDB JSON attribute value → its text (S and N only: keys are strings, numbers or binary).
 function attributeText(value: JsonValue | undefined): string {
@@ -41,7 +42,14 @@ export function activityActions(request: JsonValue): ActivityAction[] {
     if (!operation) continue;
     const body = item[operation] as JsonObject;
     // Without another action's Key, a Put shows the item's first two attributes (the builder writes the key first).
-    const key = operation === 'Put' ? (isObject(body.Item) ? keyText(body.Item, keyNames ?? Object.keys(body.Item).slice(0, 2)) : '?') : isObject(body.Key) ? keyText(body.Key) : '?';
+    const key =
+      operation === 'Put'
+        ? isObject(body.Item)
+          ? keyText(body.Item, keyNames ?? Object.keys(body.Item).slice(0, 2))
+          : '?'
+        : isObject(body.Key)
+          ? keyText(body.Key)
+          : '?';
     out.push({ operation, key });
   }
   return out;

@@ -27,14 +27,25 @@ export function AddEndpointForm({ state }: { state: ConnectionsState }) {
   const envKeys = state.view?.envCredentials.includes('AWS_ACCESS_KEY_ID') ?? false;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void state.addEndpoint(endpoint.trim(), region.trim() || undefined, undefined, sourceOf(signsWith)).then((result) => result.ok && setOpen(false));
+    void state
+      .addEndpoint(endpoint.trim(), region.trim() || undefined, undefined, sourceOf(signsWith))
+      .then((result) => result.ok && setOpen(false));
   };
   return (
     <form onSubmit={submit} className="panel" aria-label="Add a local endpoint">
       <div className="field">
         <label htmlFor="endpoint-url">Endpoint URL</label>
-        <input id="endpoint-url" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} placeholder={state.view?.suggestedEndpoint ?? 'http://localhost:8000'} required />
-        <span className="field-hint">An endpoint on another machine starts read-only and signs with dummy keys; AWS itself (*.amazonaws.com) is reached only through a profile.</span>
+        <input
+          id="endpoint-url"
+          value={endpoint}
+          onChange={(e) => setEndpoint(e.target.value)}
+          placeholder={state.view?.suggestedEndpoint ?? 'http://localhost:8000'}
+          required
+        />
+        <span className="field-hint">
+          An endpoint on another machine starts read-only and signs with dummy keys; AWS itself (*.amazonaws.com) is reached only through a
+          profile.
+        </span>
       </div>
       <div className="field">
         <label htmlFor="endpoint-signs-with">Signs requests with</label>
@@ -51,7 +62,10 @@ export function AddEndpointForm({ state }: { state: ConnectionsState }) {
       <div className="field">
         <label htmlFor="endpoint-region">Region (optional)</label>
         <input id="endpoint-region" value={region} onChange={(e) => setRegion(e.target.value)} placeholder="us-east-1" />
-        <span className="field-hint">DynamoDB Local without -sharedDb keeps one database per access key and region: pick the keys and region the tables were created with.</span>
+        <span className="field-hint">
+          DynamoDB Local without -sharedDb keeps one database per access key and region: pick the keys and region the tables were created
+          with.
+        </span>
       </div>
       <div className="row">
         <button type="submit" className="btn btn-primary">

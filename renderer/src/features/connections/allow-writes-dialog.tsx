@@ -13,7 +13,15 @@ function confirmText(connection: ConnectionView): string {
 }
 
 /** Asks for the profile name before allowing writes; closes on success. */
-export function AllowWritesDialog({ state, connection, onClose }: { state: ConnectionsState; connection: ConnectionView; onClose: () => void }) {
+export function AllowWritesDialog({
+  state,
+  connection,
+  onClose,
+}: {
+  state: ConnectionsState;
+  connection: ConnectionView;
+  onClose: () => void;
+}) {
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<AppError>();
   const name = confirmText(connection);
@@ -27,8 +35,8 @@ export function AllowWritesDialog({ state, connection, onClose }: { state: Conne
       <form onSubmit={submit}>
         {isProfile ? (
           <p>
-            Transactions executed through this connection change a real AWS table in <strong>{connection.region}</strong>. Type the
-            profile name <code>{name}</code> to allow it.
+            Transactions executed through this connection change a real AWS table in <strong>{connection.region}</strong>. Type the profile
+            name <code>{name}</code> to allow it.
           </p>
         ) : (
           <p>

@@ -7,7 +7,23 @@ import { ErrorBox } from '../../components/error-box';
 import { AllowWritesDialog } from './allow-writes-dialog';
 import { Dialog } from '../../components/dialog';
 
-const REGIONS = ['us-east-1', 'us-east-2', 'us-west-1', 'us-west-2', 'eu-west-1', 'eu-west-2', 'eu-central-1', 'eu-north-1', 'ap-northeast-1', 'ap-northeast-2', 'ap-southeast-1', 'ap-southeast-2', 'ap-south-1', 'sa-east-1', 'ca-central-1'];
+const REGIONS = [
+  'us-east-1',
+  'us-east-2',
+  'us-west-1',
+  'us-west-2',
+  'eu-west-1',
+  'eu-west-2',
+  'eu-central-1',
+  'eu-north-1',
+  'ap-northeast-1',
+  'ap-northeast-2',
+  'ap-southeast-1',
+  'ap-southeast-2',
+  'ap-south-1',
+  'sa-east-1',
+  'ca-central-1',
+];
 
 /** Details and controls of one connection. */
 export function ConnectionDetails({ state, connection }: { state: ConnectionsState; connection: ConnectionView }) {
@@ -30,8 +46,12 @@ export function ConnectionDetails({ state, connection }: { state: ConnectionsSta
         <dd className="mono" data-testid="effective-endpoint">
           {endpointText}
           {connection.endpointSource === 'env' ? <span className="badge badge-warn"> from environment</span> : null}
-          {connection.endpointSource === 'profile-endpoint_url' ? <span className="badge badge-warn"> from profile endpoint_url</span> : null}
-          {connection.endpointSource === 'profile-services' ? <span className="badge badge-warn"> from profile services section</span> : null}
+          {connection.endpointSource === 'profile-endpoint_url' ? (
+            <span className="badge badge-warn"> from profile endpoint_url</span>
+          ) : null}
+          {connection.endpointSource === 'profile-services' ? (
+            <span className="badge badge-warn"> from profile services section</span>
+          ) : null}
         </dd>
         {connection.credentials ? (
           <>
@@ -70,7 +90,11 @@ export function ConnectionDetails({ state, connection }: { state: ConnectionsSta
           <button
             type="button"
             className="btn btn-small"
-            onClick={() => (connection.kind === 'profile' || connection.writeConfirm !== undefined ? setAskWrites(true) : void state.setWritable(connection.id, true))}
+            onClick={() =>
+              connection.kind === 'profile' || connection.writeConfirm !== undefined
+                ? setAskWrites(true)
+                : void state.setWritable(connection.id, true)
+            }
           >
             Allow writes…
           </button>
@@ -112,8 +136,8 @@ function SandboxControls({ state }: { state: ConnectionsState }) {
       {confirming ? (
         <Dialog title="Stop the sandbox?" onClose={() => setConfirming(false)} size="small" testId="sandbox-stop-dialog">
           <p>
-            The sandbox keeps its tables in memory: stopping it loses the demo data and every change made to it. Starting it again
-            seeds fresh demo tables.
+            The sandbox keeps its tables in memory: stopping it loses the demo data and every change made to it. Starting it again seeds
+            fresh demo tables.
           </p>
           <div className="row">
             <button

@@ -21,7 +21,11 @@ export function ConnectionsPanel({ state }: { state: ConnectionsState }) {
       <h2 id="connections-title" className="section-title">
         Connections
       </h2>
-      {state.busy ? <span data-testid="connections-busy"><Busy label={state.busy} /></span> : null}
+      {state.busy ? (
+        <span data-testid="connections-busy">
+          <Busy label={state.busy} />
+        </span>
+      ) : null}
       <ErrorBox error={state.error} title="Connection problem" />
       {view?.warnings.map((warning) => (
         <div key={warning} className="alert alert-warn" role="status">

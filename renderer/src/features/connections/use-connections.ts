@@ -21,7 +21,12 @@ export interface ConnectionsState {
   readonly check: (id: string) => Promise<void>;
   readonly startSandbox: () => Promise<boolean>;
   readonly stopSandbox: () => Promise<void>;
-  readonly addEndpoint: (endpoint: string, region: string | undefined, label: string | undefined, credentials?: CredentialSource) => Promise<Result<ConnectionView>>;
+  readonly addEndpoint: (
+    endpoint: string,
+    region: string | undefined,
+    label: string | undefined,
+    credentials?: CredentialSource,
+  ) => Promise<Result<ConnectionView>>;
   readonly remove: (id: string) => Promise<void>;
   readonly setRegion: (id: string, region: string) => Promise<void>;
   readonly setWritable: (id: string, writable: boolean, confirm?: string) => Promise<Result<ConnectionView>>;
@@ -63,7 +68,7 @@ export function useConnections(): ConnectionsState {
 
   // Runs one connection action: shows it as busy, keeps its error, refreshes the list afterwards.
   const act = useCallback(
-    async <T,>(label: string, call: () => Promise<Result<T>>): Promise<Result<T>> => {
+    async <T>(label: string, call: () => Promise<Result<T>>): Promise<Result<T>> => {
       setBusy((list) => [...list, label]);
       setError(undefined);
       const result = await call();
@@ -117,7 +122,12 @@ export function useConnections(): ConnectionsState {
     },
     addEndpoint: (endpoint, region, label, credentials) =>
       act('Adding the endpoint…', () =>
-        bridge.call('connections.addEndpoint', { endpoint, ...(region ? { region } : {}), ...(label ? { label } : {}), ...(credentials ? { credentials } : {}) }),
+        bridge.call('connections.addEndpoint', {
+          endpoint,
+          ...(region ? { region } : {}),
+          ...(label ? { label } : {}),
+          ...(credentials ? { credentials } : {}),
+        }),
       ),
     remove: async (id) => void (await act('Removing…', () => bridge.call('connections.remove', { id }))),
     setRegion: async (id, region) => void (await act('Changing the region…', () => bridge.call('connections.setRegion', { id, region }))),

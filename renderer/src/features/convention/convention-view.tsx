@@ -17,7 +17,8 @@ export function ConventionView({ connectionId, table }: { connectionId: string; 
   const saved = useQuery('conventions.get', { connectionId, table });
   // "Reset to detected" swaps the editor's starting point for the detection (the editor remounts on it).
   const [fromDetected, setFromDetected] = useState(0);
-  const base: Convention | undefined = fromDetected > 0 ? detected.data?.convention : (saved.data?.convention ?? audit.convention ?? detected.data?.convention);
+  const base: Convention | undefined =
+    fromDetected > 0 ? detected.data?.convention : (saved.data?.convention ?? audit.convention ?? detected.data?.convention);
   return (
     <div className="stack" data-testid="convention">
       <div className="panel">
@@ -27,7 +28,8 @@ export function ConventionView({ connectionId, table }: { connectionId: string; 
         {detected.data ? (
           <>
             <p>
-              Preset <strong data-testid="detected-preset">{detected.data.convention.preset}</strong> from a sample of {detected.data.sampled} items.
+              Preset <strong data-testid="detected-preset">{detected.data.convention.preset}</strong> from a sample of{' '}
+              {detected.data.sampled} items.
             </p>
             <ul data-testid="detection-evidence">
               {detected.data.evidence.map((line) => (
@@ -36,7 +38,11 @@ export function ConventionView({ connectionId, table }: { connectionId: string; 
             </ul>
           </>
         ) : null}
-        <p className="muted">{saved.data?.convention ? 'A saved convention is used for this table.' : 'No convention saved for this table: the detected one is used.'}</p>
+        <p className="muted">
+          {saved.data?.convention
+            ? 'A saved convention is used for this table.'
+            : 'No convention saved for this table: the detected one is used.'}
+        </p>
       </div>
       {base ? (
         <ConventionEditor
@@ -83,7 +89,10 @@ function ConventionEditor({
   const checks = errors.length === 0 ? checkAgainstSample(convention, sample) : [];
   const update = (index: number, draft: RuleDraft) => setDrafts((all) => all.map((d, i) => (i === index ? draft : d)));
   const addRule = () =>
-    setDrafts((all) => [...all, { name: '', attribute: '', template: '{value}', range: base.keys.range ? 'LOCK' : '', normalize: [], legacy: [], scope: {} }]);
+    setDrafts((all) => [
+      ...all,
+      { name: '', attribute: '', template: '{value}', range: base.keys.range ? 'LOCK' : '', normalize: [], legacy: [], scope: {} },
+    ]);
   const removeRule = (index: number) => setDrafts((all) => all.filter((_, i) => i !== index));
 
   return (
@@ -122,7 +131,8 @@ function ConventionEditor({
       </div>
       {errors.length > 0 ? (
         <p className="field-error" role="alert">
-          {errors.length === 1 ? 'One field needs attention' : `${errors.length} fields need attention`} (marked above) before these rules can be saved or run.
+          {errors.length === 1 ? 'One field needs attention' : `${errors.length} fields need attention`} (marked above) before these rules
+          can be saved or run.
         </p>
       ) : null}
       <ErrorBox error={save.error} title="Could not save the convention" />

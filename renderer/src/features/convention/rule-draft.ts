@@ -61,7 +61,8 @@ export function fieldErrors(draft: RuleDraft, hasRange: boolean): Partial<Record
   if (problem?.field === 'range') errors.range = `The sort key ${problem.message}.`;
   const unfilled = draftPlaceholders(draft).find((p) => scopeText(draft, p) === '' && p !== 'scope');
   if (unfilled !== undefined) errors.scope = `Say which account attribute fills {${unfilled}}.`;
-  if (hasRange && draft.range === '') errors.range = "This table has a sort key; give the lock's sort key (e.g. LOCK, or a template such as EMAIL#{value}).";
+  if (hasRange && draft.range === '')
+    errors.range = "This table has a sort key; give the lock's sort key (e.g. LOCK, or a template such as EMAIL#{value}).";
   return errors;
 }
 
@@ -69,7 +70,9 @@ export function fieldErrors(draft: RuleDraft, hasRange: boolean): Partial<Record
 export function draftErrors(draft: RuleDraft, hasRange: boolean): string[] {
   const errors = fieldErrors(draft, hasRange);
   const label = `Rule ${draft.name || '?'}`;
-  return (['name', 'attribute', 'template', 'scope', 'range'] as const).flatMap((f) => (errors[f] ? [f === 'name' ? errors[f] : `${label}: ${errors[f]}`] : []));
+  return (['name', 'attribute', 'template', 'scope', 'range'] as const).flatMap((f) =>
+    errors[f] ? [f === 'name' ? errors[f] : `${label}: ${errors[f]}`] : [],
+  );
 }
 
 /** Builds the convention from the original and the edited rules and owner attribute. */

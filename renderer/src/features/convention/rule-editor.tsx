@@ -52,17 +52,29 @@ export function RuleEditor({
         </div>
         <div className="field">
           <label htmlFor={id('attribute')}>Account attribute</label>
-          <input id={id('attribute')} value={draft.attribute} onChange={(e) => onChange({ ...draft, attribute: e.target.value })} {...invalid('attribute')} />
+          <input
+            id={id('attribute')}
+            value={draft.attribute}
+            onChange={(e) => onChange({ ...draft, attribute: e.target.value })}
+            {...invalid('attribute')}
+          />
           {error('attribute')}
           {check && !errors.attribute ? sampleNote(check.attribute, check.attributeOk, 'attribute') : null}
         </div>
         <div className="field">
           <label htmlFor={id('template')}>{hasRange ? 'Lock partition key template' : 'Lock key template'}</label>
-          <input id={id('template')} className="mono" value={draft.template} onChange={(e) => onChange({ ...draft, template: e.target.value })} {...invalid('template')} />
+          <input
+            id={id('template')}
+            className="mono"
+            value={draft.template}
+            onChange={(e) => onChange({ ...draft, template: e.target.value })}
+            {...invalid('template')}
+          />
           {error('template') ?? (
             <span className="field-hint">
               Contains {'{value}'} once, e.g. UNIQ#EMAIL#{'{value}'}
-              {hasRange ? ' (or the sort key holds it, or both)' : ''}; a scope placeholder such as {'{tenantId}'} makes the value unique per tenant
+              {hasRange ? ' (or the sort key holds it, or both)' : ''}; a scope placeholder such as {'{tenantId}'} makes the value unique
+              per tenant
             </span>
           )}
           {check && !errors.template ? sampleNote(check.template, check.templateOk, 'template') : null}
@@ -70,8 +82,18 @@ export function RuleEditor({
         {hasRange ? (
           <div className="field">
             <label htmlFor={id('range')}>Lock sort key</label>
-            <input id={id('range')} className="mono" value={draft.range} onChange={(e) => onChange({ ...draft, range: e.target.value })} {...invalid('range')} />
-            {error('range') ?? <span className="field-hint">A literal such as LOCK, or a template such as User.email#{'{value}'} when the library repeats the value</span>}
+            <input
+              id={id('range')}
+              className="mono"
+              value={draft.range}
+              onChange={(e) => onChange({ ...draft, range: e.target.value })}
+              {...invalid('range')}
+            />
+            {error('range') ?? (
+              <span className="field-hint">
+                A literal such as LOCK, or a template such as User.email#{'{value}'} when the library repeats the value
+              </span>
+            )}
           </div>
         ) : null}
       </div>
@@ -104,7 +126,9 @@ export function RuleEditor({
           Remove rule
         </button>
       </div>
-      {draft.legacy.length > 0 ? <p className="field-hint">Also recognised (legacy): {draft.legacy.map((t) => t.hash).join(', ')}</p> : null}
+      {draft.legacy.length > 0 ? (
+        <p className="field-hint">Also recognised (legacy): {draft.legacy.map((t) => t.hash).join(', ')}</p>
+      ) : null}
     </fieldset>
   );
 }

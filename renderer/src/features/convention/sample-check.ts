@@ -26,7 +26,9 @@ export function checkAgainstSample(convention: Convention, sample: SampleDigest 
   let parseable = true;
   try {
     // Each key is read with its own sort key when the digest has them; else with every literal lock range the rules use.
-    const ranges = convention.keys.range ? [...new Set(convention.rules.flatMap((r) => r.lockKeys.map((k) => k.range ?? '')))] : [undefined];
+    const ranges = convention.keys.range
+      ? [...new Set(convention.rules.flatMap((r) => r.lockKeys.map((k) => k.range ?? '')))]
+      : [undefined];
     for (const [i, hash] of sample.otherHashes.entries()) {
       const own = sample.otherRanges?.[i];
       for (const range of sample.otherRanges === undefined ? ranges : [own ?? undefined]) {
@@ -43,11 +45,14 @@ export function checkAgainstSample(convention: Convention, sample: SampleDigest 
     const having = sample.attributes[rule.attribute] ?? 0;
     const matched = matches[i] ?? 0;
     const first = rule.lockKeys[0];
-    const template = first === undefined ? '' : first.range !== undefined && first.range.includes('{') ? `${first.hash} / ${first.range}` : first.hash;
+    const template =
+      first === undefined ? '' : first.range !== undefined && first.range.includes('{') ? `${first.hash} / ${first.range}` : first.hash;
     return {
       attribute: `${n(having)} of ${n(sample.accounts)} sampled accounts have \`${rule.attribute}\``,
       attributeOk: sample.accounts === 0 || having > 0,
-      template: parseable ? `${n(matched)} of ${n(sample.otherHashes.length)} sampled lock keys match ${template}` : 'the template cannot be read yet',
+      template: parseable
+        ? `${n(matched)} of ${n(sample.otherHashes.length)} sampled lock keys match ${template}`
+        : 'the template cannot be read yet',
       templateOk: parseable && (sample.otherHashes.length === 0 || matched > 0),
     };
   });

@@ -20,7 +20,13 @@ const EXAMPLE = 'Transaction cancelled, please refer cancellation reasons for sp
 const EXAMPLE_REQUEST = JSON.stringify(
   {
     TransactItems: [
-      { Put: { TableName: 'accounts', Item: { PK: { S: 'ACCT#a1f9c3' }, SK: { S: 'PROFILE' }, username: { S: 'ada' } }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        Put: {
+          TableName: 'accounts',
+          Item: { PK: { S: 'ACCT#a1f9c3' }, SK: { S: 'PROFILE' }, username: { S: 'ada' } },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
       {
         Put: {
           TableName: 'accounts',
@@ -50,12 +56,29 @@ export function DecodeView() {
       <form onSubmit={submit} className="panel" aria-label="Decode a cancellation">
         <div className="field">
           <label htmlFor="decode-text">Cancellation message or CancellationReasons JSON</label>
-          <textarea id="decode-text" rows={5} value={text} maxLength={MAX_TEXT_LENGTH} onChange={(e) => setDraft({ text: e.target.value })} placeholder={EXAMPLE} data-testid="decode-text" />
-          <span className="field-hint" data-testid="decode-limit">Up to {LIMIT_TEXT} ({text.length.toLocaleString()} characters now).</span>
+          <textarea
+            id="decode-text"
+            rows={5}
+            value={text}
+            maxLength={MAX_TEXT_LENGTH}
+            onChange={(e) => setDraft({ text: e.target.value })}
+            placeholder={EXAMPLE}
+            data-testid="decode-text"
+          />
+          <span className="field-hint" data-testid="decode-limit">
+            Up to {LIMIT_TEXT} ({text.length.toLocaleString()} characters now).
+          </span>
         </div>
         <div className="field">
           <label htmlFor="decode-request">The TransactWriteItems request (optional JSON)</label>
-          <textarea id="decode-request" rows={5} value={request} maxLength={MAX_TEXT_LENGTH} onChange={(e) => setDraft({ request: e.target.value })} data-testid="decode-request" />
+          <textarea
+            id="decode-request"
+            rows={5}
+            value={request}
+            maxLength={MAX_TEXT_LENGTH}
+            onChange={(e) => setDraft({ request: e.target.value })}
+            data-testid="decode-request"
+          />
           <span className="field-hint">With the request, each reason names the item and condition that failed. Up to {LIMIT_TEXT}.</span>
         </div>
         <div className="row">
@@ -82,7 +105,8 @@ export function DecodeView() {
             </thead>
             <tbody>
               {decode.data.reasons.map((reason) => {
-                const about = reason.code !== 'None' && convention ? reasonValue(convention, reason.index, reason.item, request) : undefined;
+                const about =
+                  reason.code !== 'None' && convention ? reasonValue(convention, reason.index, reason.item, request) : undefined;
                 return (
                   <tr key={reason.index} className={reason.code === 'None' ? '' : 'reason-failed'} data-testid="decode-reason">
                     <td>
@@ -104,7 +128,12 @@ export function DecodeView() {
                       ) : null}
                       {about ? (
                         <div>
-                          <button type="button" className="btn btn-small" onClick={() => openLookup(about.value)} data-testid="decode-lookup">
+                          <button
+                            type="button"
+                            className="btn btn-small"
+                            onClick={() => openLookup(about.value)}
+                            data-testid="decode-lookup"
+                          >
                             Look up {about.rule} <VisibleText className="mono" text={about.value} />
                           </button>
                         </div>

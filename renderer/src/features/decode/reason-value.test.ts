@@ -12,7 +12,10 @@ const request = JSON.stringify({
 
 describe('reasonValue', () => {
   it('reads the value from the ALL_OLD item first', () => {
-    expect(reasonValue(convention, 0, { PK: { S: 'UNIQ#EMAIL#a@x.io' }, SK: { S: 'LOCK' } }, '')).toEqual({ rule: 'EMAIL', value: 'a@x.io' });
+    expect(reasonValue(convention, 0, { PK: { S: 'UNIQ#EMAIL#a@x.io' }, SK: { S: 'LOCK' } }, '')).toEqual({
+      rule: 'EMAIL',
+      value: 'a@x.io',
+    });
   });
 
   it('falls back to the pasted request, by action index', () => {

@@ -7,7 +7,8 @@ import type { JsonValue } from '../../../../shared/contract';
 import type { Convention } from '../../../../shared/model';
 
 type JsonObject = { readonly [key: string]: JsonValue };
-const isObject = (value: JsonValue | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: JsonValue | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function scalar(attribute: JsonValue | undefined): string | undefined {
   if (!isObject(attribute)) return undefined;
@@ -34,7 +35,12 @@ function requestTarget(request: string, index: number): JsonObject | undefined {
 }
 
 /** The rule and value whose lock action `index` touched; undefined when it was not a lock of `convention`. */
-export function reasonValue(convention: Convention, index: number, item: JsonValue | undefined, request: string): { readonly rule: string; readonly value: string } | undefined {
+export function reasonValue(
+  convention: Convention,
+  index: number,
+  item: JsonValue | undefined,
+  request: string,
+): { readonly rule: string; readonly value: string } | undefined {
   const target = isObject(item) && Object.keys(item).length > 0 ? item : requestTarget(request, index);
   if (!target) return undefined;
   const hash = scalar(target[convention.keys.hash.name]);

@@ -6,7 +6,13 @@ import { useAudit } from './use-audit';
 const AuditContext = createContext<AuditState | null>(null);
 
 /** Runs audits of the selected table and shares the run below. */
-export function AuditProvider(props: { connectionId: string | undefined; table: string | undefined; epoch: number; stale: boolean; children: ReactNode }) {
+export function AuditProvider(props: {
+  connectionId: string | undefined;
+  table: string | undefined;
+  epoch: number;
+  stale: boolean;
+  children: ReactNode;
+}) {
   const { connectionId, table, epoch, stale, children } = props;
   const audit = useAudit(connectionId, table, { epoch, stale });
   return <AuditContext.Provider value={audit}>{children}</AuditContext.Provider>;

@@ -8,13 +8,27 @@ function seconds(ms: number): string {
 }
 
 /** Shown while the audit runs. */
-export function AuditProgress({ progress, cancelling, onCancel }: { progress: ScanProgress | undefined; cancelling: boolean; onCancel: () => void }) {
+export function AuditProgress({
+  progress,
+  cancelling,
+  onCancel,
+}: {
+  progress: ScanProgress | undefined;
+  cancelling: boolean;
+  onCancel: () => void;
+}) {
   const fraction = progress && progress.segments > 0 ? progress.segmentsDone / progress.segments : undefined;
   return (
     <ProgressBar
       // Items, pages and the elapsed time change with every page read: they show the audit is alive.
       spinner={false}
-      label={cancelling ? 'Cancelling the audit…' : progress?.step !== undefined ? `Auditing the export — ${progress.step}` : 'Auditing — rows appear as pages arrive'}
+      label={
+        cancelling
+          ? 'Cancelling the audit…'
+          : progress?.step !== undefined
+            ? `Auditing the export — ${progress.step}`
+            : 'Auditing — rows appear as pages arrive'
+      }
       fraction={fraction}
       actions={
         <button type="button" className="btn btn-small" onClick={onCancel} disabled={cancelling} data-testid="cancel-audit">
@@ -51,7 +65,10 @@ export function IncompleteBanner({ reason }: { reason: string | undefined }) {
   return (
     <div className="alert alert-danger incomplete-banner" role="alert" data-testid="audit-incomplete">
       <div className="alert-title">INCOMPLETE — this is not the whole table</div>
-      <p>{reason ?? 'The audit did not finish.'} Problems and counts below cover only the items read before it stopped; absence of a problem proves nothing.</p>
+      <p>
+        {reason ?? 'The audit did not finish.'} Problems and counts below cover only the items read before it stopped; absence of a problem
+        proves nothing.
+      </p>
     </div>
   );
 }

@@ -89,7 +89,9 @@ describe('applyAuditDeltas', () => {
     expect(next.byId).toBe(first.byId);
     expect(next.list.map((r) => r.id)).toEqual(['a', 'b']);
     expect(next.change?.removed).toEqual([orphan]);
-    const copied = applyAuditDeltas(applyAuditDeltas(EMPTY_AUDIT_ROWS, deltas), [{ upserted: [account('b')], removed: ['o1'], counts: counts(3) }]);
+    const copied = applyAuditDeltas(applyAuditDeltas(EMPTY_AUDIT_ROWS, deltas), [
+      { upserted: [account('b')], removed: ['o1'], counts: counts(3) },
+    ]);
     expect(copied.list).toEqual(next.list);
   });
 
@@ -99,7 +101,9 @@ describe('applyAuditDeltas', () => {
     applyAuditDeltas(countsOnly, [{ upserted: [account('a'), orphan], removed: [], counts: counts(2) }], { inPlace: true });
     expect(EMPTY_AUDIT_ROWS.byId.size).toBe(0);
     // Run 2 of the same table: the same rows arrive again and every one of them is listed.
-    const rerun = applyAuditDeltas(EMPTY_AUDIT_ROWS, [{ upserted: [account('a'), orphan], removed: [], counts: counts(2) }], { inPlace: true });
+    const rerun = applyAuditDeltas(EMPTY_AUDIT_ROWS, [{ upserted: [account('a'), orphan], removed: [], counts: counts(2) }], {
+      inPlace: true,
+    });
     expect(rerun.list.map((r) => r.id)).toEqual(['a', 'o1']);
   });
 

@@ -15,8 +15,9 @@ export function ConventionWarnings({ warnings }: { warnings: readonly Convention
         ))}
       </ul>
       <p>
-        Its problems below are read through a convention the data contradicts. Repairs leave these rules to a person, and the lock form claims or releases their values only under
-        a convention saved for this table in the Convention tab (reviewed). Fix the convention there and audit again.
+        Its problems below are read through a convention the data contradicts. Repairs leave these rules to a person, and the lock form
+        claims or releases their values only under a convention saved for this table in the Convention tab (reviewed). Fix the convention
+        there and audit again.
       </p>
     </div>
   );

@@ -75,7 +75,9 @@ export function exportDocument(input: ExportInput): ExportedReport {
     accounts,
     locks,
     summary,
-    problems: shown.problems.filter((p) => input.filter.filter === 'all' || input.filter.filter === 'problems' || p.kind === input.filter.filter),
+    problems: shown.problems.filter(
+      (p) => input.filter.filter === 'all' || input.filter.filter === 'problems' || p.kind === input.filter.filter,
+    ),
     warnings: input.warnings,
     ...(input.source ? { source: input.source } : {}),
     exported: {
@@ -92,7 +94,9 @@ export function exportDocument(input: ExportInput): ExportedReport {
 /** One line of words for the CSV's provenance row. */
 export function provenanceText(report: ExportedReport): string {
   const e = report.exported;
-  const where = e.connection ? `${e.connection.label} (${e.connection.region}${e.connection.endpoint ? `, ${e.connection.endpoint}` : ''})` : 'no connection';
+  const where = e.connection
+    ? `${e.connection.label} (${e.connection.region}${e.connection.endpoint ? `, ${e.connection.endpoint}` : ''})`
+    : 'no connection';
   return [
     `exported ${e.exportedAt}`,
     `table ${report.table} on ${where}`,
@@ -107,6 +111,8 @@ export function provenanceText(report: ExportedReport): string {
 
 /** An export run in words: which export, when, and whether its findings were confirmed against the live table. */
 function exportSourceText(source: ExportedSource): string {
-  const confirmed = source.confirmed ? `confirmed against the live table: ${source.confirmed.confirmed} still true, ${source.confirmed.stale} stale` : 'NOT confirmed against the live table';
+  const confirmed = source.confirmed
+    ? `confirmed against the live table: ${source.confirmed.confirmed} still true, ${source.confirmed.stale} stale`
+    : 'NOT confirmed against the live table';
   return `from export ${source.exportArn} at ${source.exportTime} (problem groups only; ${confirmed})`;
 }

@@ -24,7 +24,11 @@ function ScopeSuffix({ scope }: { scope: Readonly<Record<string, string>> | unde
   if (!scope) return null;
   return (
     <span className="muted cell-scope" data-testid="cell-scope">
-      <VisibleText text={`in ${Object.entries(scope).map(([k, v]) => `${k} ${v}`).join(', ')}`} />
+      <VisibleText
+        text={`in ${Object.entries(scope)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`}
+      />
     </span>
   );
 }
@@ -56,7 +60,15 @@ const problemsColumn = helper.accessor((row) => rowProblems(row).length, {
   sortDescFirst: true,
   cell: (info) => {
     const problems = rowProblems(info.row.original);
-    return problems.length === 0 ? <Badge tone="ok">healthy</Badge> : <span className="row">{problems.map((k) => <ProblemChip key={k} kind={k} />)}</span>;
+    return problems.length === 0 ? (
+      <Badge tone="ok">healthy</Badge>
+    ) : (
+      <span className="row">
+        {problems.map((k) => (
+          <ProblemChip key={k} kind={k} />
+        ))}
+      </span>
+    );
   },
 });
 
@@ -82,7 +94,11 @@ export function buildColumns(keys: KeySchema, rules: readonly string[], showProb
       },
     }),
     ...rules.map((rule) =>
-      helper.accessor((row) => ruleText(row, rule), { id: `rule:${rule}`, header: rule, cell: (info) => ruleCell(info.row.original, rule) }),
+      helper.accessor((row) => ruleText(row, rule), {
+        id: `rule:${rule}`,
+        header: rule,
+        cell: (info) => ruleCell(info.row.original, rule),
+      }),
     ),
     ...(showProblems ? [problemsColumn] : []),
   ]);

@@ -40,7 +40,18 @@ const ROW_HEIGHT = 38;
 /** Rows asked for beyond each end of what is on screen: a scroll within them needs no round trip to the store. */
 const WINDOW_MARGIN = 60;
 /** The keys the grid handles itself. */
-const GRID_KEYS: ReadonlySet<string> = new Set(['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End', 'ArrowLeft', 'ArrowRight', 'Enter', ' ']);
+const GRID_KEYS: ReadonlySet<string> = new Set([
+  'ArrowDown',
+  'ArrowUp',
+  'PageDown',
+  'PageUp',
+  'Home',
+  'End',
+  'ArrowLeft',
+  'ArrowRight',
+  'Enter',
+  ' ',
+]);
 
 function rowClass(row: GroupRow): string {
   if (row.kind !== 'account') return row.kind === 'orphan-lock' ? 'grid-row row-orphan' : 'grid-row row-malformed';
@@ -49,7 +60,12 @@ function rowClass(row: GroupRow): string {
 
 /** The grid's column template: expander, item, the shown rules, problems (narrow minimums: a 1024 px window shows them all). */
 function gridTemplate(ruleCount: number, showProblems: boolean): string {
-  return ['2.2rem', 'minmax(12rem, 2fr)', ...Array<string>(ruleCount).fill('minmax(9rem, 1fr)'), ...(showProblems ? ['minmax(9rem, 1fr)'] : [])].join(' ');
+  return [
+    '2.2rem',
+    'minmax(12rem, 2fr)',
+    ...Array<string>(ruleCount).fill('minmax(9rem, 1fr)'),
+    ...(showProblems ? ['minmax(9rem, 1fr)'] : []),
+  ].join(' ');
 }
 
 /** The scroll container's inner width, so an expanded row's detail fits the view rather than the (wider) grid. */
@@ -75,7 +91,12 @@ function useWindow(length: number, first: number, last: number, onWindow: (start
   useEffect(() => {
     const current = asked.current;
     const slack = WINDOW_MARGIN / 2;
-    const fits = current !== undefined && (first - current.start >= slack || current.start === 0) && (current.end - last > slack || current.end >= length) && first >= current.start && last < current.end;
+    const fits =
+      current !== undefined &&
+      (first - current.start >= slack || current.start === 0) &&
+      (current.end - last > slack || current.end >= length) &&
+      first >= current.start &&
+      last < current.end;
     if (fits) return;
     const next = { start: Math.max(0, first - WINDOW_MARGIN), end: last + 1 + WINDOW_MARGIN };
     asked.current = next;
@@ -87,7 +108,16 @@ function useWindow(length: number, first: number, last: number, onWindow: (start
  * The virtualized, sortable, filterable grid of audit rows. Memoized: a running audit's progress
  * re-renders the view around it several times a second, and the grid only changes with its props.
  */
-export const InspectorTable = memo(function InspectorTable({ rows, onView, onWindow, keys, rules, showProblems, filter, lockTable }: InspectorTableProps) {
+export const InspectorTable = memo(function InspectorTable({
+  rows,
+  onView,
+  onWindow,
+  keys,
+  rules,
+  showProblems,
+  filter,
+  lockTable,
+}: InspectorTableProps) {
   // Columns change only when the rule set, key schema or shown columns do; streaming rows never rebuild them.
   const columns = useMemo(() => buildColumns(keys, rules, showProblems), [keys, rules, showProblems]);
   // Problems first by default: that is what people open the inspector for.
@@ -98,7 +128,10 @@ export const InspectorTable = memo(function InspectorTable({ rows, onView, onWin
   // Each spec is numbered: a key pressed before the store answered a new one waits for that answer
   // (End right after clearing the search means the end of every row, not of the few shown before).
   const specId = useRef(0);
-  useEffect(() => onView({ id: (specId.current += 1), sorting, keys, filter: { filter: kind, search } }), [onView, sorting, keys, kind, search]);
+  useEffect(
+    () => onView({ id: (specId.current += 1), sorting, keys, filter: { filter: kind, search } }),
+    [onView, sorting, keys, kind, search],
+  );
   const deferredKey = useRef<string | undefined>(undefined);
   const length = rows.length;
   const rowAt = (index: number): GroupRow | undefined => (index >= rows.start ? rows.rows[index - rows.start] : undefined);
@@ -112,7 +145,10 @@ export const InspectorTable = memo(function InspectorTable({ rows, onView, onWin
   // nothing; an expanded row's measured height must follow the row when the order changes (a
   // write's re-check moves it), so while one is open the rows in the window are keyed by id.
   const byPlace = useCallback((index: number) => index, []);
-  const byRow = useCallback((index: number) => (index >= windowStart ? windowOf[index - windowStart]?.id : undefined) ?? index, [windowStart, windowOf]);
+  const byRow = useCallback(
+    (index: number) => (index >= windowStart ? windowOf[index - windowStart]?.id : undefined) ?? index,
+    [windowStart, windowOf],
+  );
   // Rounded up: a new count rebuilds every row's measurement, and the length changes with every batch.
   const count = virtualCount(length);
   const virtualizer = useVirtualizer({
@@ -124,10 +160,21 @@ export const InspectorTable = memo(function InspectorTable({ rows, onView, onWin
   });
   const allItems = virtualizer.getVirtualItems();
   // The virtualizer's places past the view's length (see virtualCount) are not rows: never asked for.
-  useWindow(length, Math.min(allItems[0]?.index ?? 0, Math.max(0, length - 1)), Math.min(allItems[allItems.length - 1]?.index ?? 0, Math.max(0, length - 1)), onWindow);
+  useWindow(
+    length,
+    Math.min(allItems[0]?.index ?? 0, Math.max(0, length - 1)),
+    Math.min(allItems[allItems.length - 1]?.index ?? 0, Math.max(0, length - 1)),
+    onWindow,
+  );
   // Rows the store has not sent yet (a jump far beyond the window) show a moment later, with its answer.
-  const virtualItems = useMemo(() => allItems.filter((item) => item.index >= windowStart && item.index < windowStart + windowOf.length), [allItems, windowStart, windowOf]);
-  const windowRows = useMemo(() => virtualItems.flatMap((item) => windowOf[item.index - windowStart] ?? []), [virtualItems, windowStart, windowOf]);
+  const virtualItems = useMemo(
+    () => allItems.filter((item) => item.index >= windowStart && item.index < windowStart + windowOf.length),
+    [allItems, windowStart, windowOf],
+  );
+  const windowRows = useMemo(
+    () => virtualItems.flatMap((item) => windowOf[item.index - windowStart] ?? []),
+    [virtualItems, windowStart, windowOf],
+  );
 
   const table = useTable({
     features: inspectorFeatures,
@@ -199,7 +246,10 @@ export const InspectorTable = memo(function InspectorTable({ rows, onView, onWin
     gridKey(key);
   });
 
-  const gridStyle = { '--cols': gridTemplate(rules.length, showProblems), ...(visibleWidth ? { '--visible-width': `${visibleWidth}px` } : {}) } as CSSProperties;
+  const gridStyle = {
+    '--cols': gridTemplate(rules.length, showProblems),
+    ...(visibleWidth ? { '--visible-width': `${visibleWidth}px` } : {}),
+  } as CSSProperties;
   return (
     <div className="grid-scroll" ref={scrollRef} data-testid="inspector-scroll">
       <table

@@ -80,22 +80,55 @@ export function InspectorView({ table }: { table: string }) {
   const inspectorFilter = useMemo(() => ({ filter, search }), [filter, search]);
   const running = audit.phase === 'running' || audit.phase === 'starting';
   return (
-    <div className="inspector" data-testid="inspector" data-audit-phase={audit.phase} data-audit-complete={audit.complete === undefined ? '' : String(audit.complete)} data-run-id={audit.runId ?? ''} data-stale={String(audit.stale)}>
+    <div
+      className="inspector"
+      data-testid="inspector"
+      data-audit-phase={audit.phase}
+      data-audit-complete={audit.complete === undefined ? '' : String(audit.complete)}
+      data-run-id={audit.runId ?? ''}
+      data-stale={String(audit.stale)}
+    >
       <div className="row">
         <h2 className="spacer">
           Inspector <span className="muted">— {table}</span>
-          {convention ? <span className="muted"> · convention {convention.preset}{convention.lockTable ? ` · locks in ${convention.lockTable}` : ''}</span> : null}
+          {convention ? (
+            <span className="muted">
+              {' '}
+              · convention {convention.preset}
+              {convention.lockTable ? ` · locks in ${convention.lockTable}` : ''}
+            </span>
+          ) : null}
         </h2>
         <button type="button" className="btn btn-small" onClick={() => audit.start(convention)} disabled={running}>
           {audit.source ? 'Audit the live table' : 'Re-run audit'}
         </button>
-        <button ref={exportOpenRef} type="button" className="btn btn-small" onClick={() => setExportForm((open) => !open)} aria-expanded={exportForm} disabled={running} data-testid="export-audit-open">
+        <button
+          ref={exportOpenRef}
+          type="button"
+          className="btn btn-small"
+          onClick={() => setExportForm((open) => !open)}
+          aria-expanded={exportForm}
+          disabled={running}
+          data-testid="export-audit-open"
+        >
           Audit from an export…
         </button>
-        <button type="button" className="btn btn-small" onClick={() => void exportAs('json')} disabled={audit.phase !== 'done'} data-testid="export-json">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => void exportAs('json')}
+          disabled={audit.phase !== 'done'}
+          data-testid="export-json"
+        >
           Export JSON
         </button>
-        <button type="button" className="btn btn-small" onClick={() => void exportAs('csv')} disabled={audit.phase !== 'done'} data-testid="export-csv">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => void exportAs('csv')}
+          disabled={audit.phase !== 'done'}
+          data-testid="export-csv"
+        >
           Export CSV
         </button>
         <RepairButton table={table} filter={inspectorFilter} />
@@ -112,10 +145,21 @@ export function InspectorView({ table }: { table: string }) {
           }}
         />
       ) : null}
-      {audit.source ? <ExportSourceBanner source={audit.source} done={audit.phase === 'done'} complete={audit.complete === true} confirmation={audit.confirmation} confirming={audit.confirming} onConfirm={audit.confirm} /> : null}
+      {audit.source ? (
+        <ExportSourceBanner
+          source={audit.source}
+          done={audit.phase === 'done'}
+          complete={audit.complete === true}
+          confirmation={audit.confirmation}
+          confirming={audit.confirming}
+          onConfirm={audit.confirm}
+        />
+      ) : null}
       <ErrorBox error={audit.error} title="The audit could not run" />
       <ErrorBox error={exportError} title="The export was not made" />
-      {audit.phase === 'starting' ? <Busy label="Starting the audit (reading the convention; for an export, its manifests and a sample)…" /> : null}
+      {audit.phase === 'starting' ? (
+        <Busy label="Starting the audit (reading the convention; for an export, its manifests and a sample)…" />
+      ) : null}
       {audit.phase === 'running' ? <AuditProgress progress={audit.progress} cancelling={audit.cancelling} onCancel={audit.cancel} /> : null}
       {audit.phase === 'done' && audit.complete === false ? <IncompleteBanner reason={audit.reason} /> : null}
       {audit.phase === 'done' ? <ConventionWarnings warnings={audit.warnings} /> : null}
@@ -134,7 +178,12 @@ export function InspectorView({ table }: { table: string }) {
       <ProblemCounts counts={audit.rows.counts} provisional={running} filter={filter} onFilter={setFilter} />
       <div className="row toolbar">
         <label htmlFor="inspector-filter">Show</label>
-        <select id="inspector-filter" value={filter} onChange={(e) => setFilter(e.target.value as RowFilter)} data-testid="inspector-filter">
+        <select
+          id="inspector-filter"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value as RowFilter)}
+          data-testid="inspector-filter"
+        >
           <option value="all">All rows</option>
           <option value="problems">Problems only</option>
           {PROBLEM_KINDS.map((kind) => (
@@ -157,14 +206,29 @@ export function InspectorView({ table }: { table: string }) {
           <div className="columns-menu-list">
             {[...rules.map((r) => ({ id: `rule:${r}`, label: r })), { id: 'problems', label: 'Problems' }].map((column) => (
               <label key={column.id} className="row">
-                <input type="checkbox" checked={!hidden.has(column.id)} onChange={() => toggleColumn(column.id)} data-testid={`column-${column.id}`} /> {column.label}
+                <input
+                  type="checkbox"
+                  checked={!hidden.has(column.id)}
+                  onChange={() => toggleColumn(column.id)}
+                  data-testid={`column-${column.id}`}
+                />{' '}
+                {column.label}
               </label>
             ))}
           </div>
         </details>
       </div>
       {convention ? (
-        <InspectorTable rows={audit.rows} onView={audit.setView} onWindow={audit.setWindow} keys={convention.keys} rules={shownRules} showProblems={!hidden.has('problems')} filter={inspectorFilter} lockTable={convention.lockTable} />
+        <InspectorTable
+          rows={audit.rows}
+          onView={audit.setView}
+          onWindow={audit.setWindow}
+          keys={convention.keys}
+          rules={shownRules}
+          showProblems={!hidden.has('problems')}
+          filter={inspectorFilter}
+          lockTable={convention.lockTable}
+        />
       ) : audit.phase === 'idle' ? (
         <p className="empty">Choose a table to audit.</p>
       ) : null}

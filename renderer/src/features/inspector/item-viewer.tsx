@@ -10,7 +10,17 @@ import { Busy } from '../../components/busy';
 import { JsonView } from '../../components/json-view';
 
 /** Opens as a dialog; Esc or Close closes it. */
-export function ItemViewer({ itemKey, keys, onClose, table: other }: { itemKey: PlainKey; keys: KeySchema; onClose: () => void; table?: string }) {
+export function ItemViewer({
+  itemKey,
+  keys,
+  onClose,
+  table: other,
+}: {
+  itemKey: PlainKey;
+  keys: KeySchema;
+  onClose: () => void;
+  table?: string;
+}) {
   const workspace = useWorkspace();
   const { connection } = workspace;
   // A lock of a convention with a lock table lives there, not in the selected table.
@@ -18,7 +28,7 @@ export function ItemViewer({ itemKey, keys, onClose, table: other }: { itemKey: 
   const [format, setFormat] = useState<'dynamo' | 'plain'>('dynamo');
   const item = useQuery('items.get', connection && table ? { connectionId: connection.id, table, key: { ...itemKey } } : null);
   return (
-    <Dialog title={`Item ${formatKey(itemKey, keys)}${other ? ` in ${other}` : ""}`} onClose={onClose} testId="item-viewer">
+    <Dialog title={`Item ${formatKey(itemKey, keys)}${other ? ` in ${other}` : ''}`} onClose={onClose} testId="item-viewer">
       <div className="segmented" role="group" aria-label="Item format">
         <button type="button" aria-pressed={format === 'dynamo'} onClick={() => setFormat('dynamo')}>
           DynamoDB JSON
@@ -31,7 +41,11 @@ export function ItemViewer({ itemKey, keys, onClose, table: other }: { itemKey: 
       <ErrorBox error={item.error} title="Could not read the item" />
       {item.data && !item.data.found ? <div className="alert alert-warn">This item no longer exists.</div> : null}
       {item.data?.found ? (
-        <JsonView value={format === 'dynamo' ? item.data.dynamo : item.data.plain} label={format === 'dynamo' ? 'DynamoDB JSON' : 'Plain JSON'} testId="item-json" />
+        <JsonView
+          value={format === 'dynamo' ? item.data.dynamo : item.data.plain}
+          label={format === 'dynamo' ? 'DynamoDB JSON' : 'Plain JSON'}
+          testId="item-json"
+        />
       ) : null}
     </Dialog>
   );

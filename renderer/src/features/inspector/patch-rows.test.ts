@@ -23,7 +23,12 @@ const grace: AccountGroup = {
 const orphan: StrayLockRow = { kind: 'orphan-lock', id: 'o', key: { PK: 'UNIQ#HANDLE#ada', SK: 'LOCK' }, rule: 'HANDLE', value: 'ada' };
 const rows = applyAuditDelta(EMPTY_AUDIT_ROWS, { upserted: [grace, orphan], removed: [], counts });
 
-const lookup = (rule: string, normalized: string, verdict: LookupView['rules'][number]['verdict'], extra: Partial<LookupView['rules'][number]> = {}): LookupView => ({
+const lookup = (
+  rule: string,
+  normalized: string,
+  verdict: LookupView['rules'][number]['verdict'],
+  extra: Partial<LookupView['rules'][number]> = {},
+): LookupView => ({
   value: normalized,
   method: 'scan',
   rules: [{ rule, normalized, verdict, holders: [], ...extra }],
@@ -41,7 +46,10 @@ describe('patchRowsWithLookup', () => {
   it('marks a claimed lock ok, clears the problem, keeps the row position', () => {
     const next = patchRowsWithLookup(
       rows,
-      lookup('EMAIL', 'grace@navy.mil', 'held', { lock: { PK: 'UNIQ#EMAIL#grace@navy.mil', SK: 'LOCK' }, holders: [{ PK: 'ACCT#g', SK: 'PROFILE' }] }),
+      lookup('EMAIL', 'grace@navy.mil', 'held', {
+        lock: { PK: 'UNIQ#EMAIL#grace@navy.mil', SK: 'LOCK' },
+        holders: [{ PK: 'ACCT#g', SK: 'PROFILE' }],
+      }),
     );
     const row = next.list[0];
     expect(row?.kind === 'account' && row.problems).toEqual([]);
@@ -54,7 +62,11 @@ describe('patchRowsWithLookup', () => {
 
   it('leaves the same value in another scope alone (a scoped rule)', () => {
     const scoped: StrayLockRow = { ...orphan, id: 'os', scope: { orgId: 'acme' } };
-    const both = applyAuditDelta(EMPTY_AUDIT_ROWS, { upserted: [scoped, { ...orphan, id: 'og', scope: { orgId: 'globex' } }], removed: [], counts });
+    const both = applyAuditDelta(EMPTY_AUDIT_ROWS, {
+      upserted: [scoped, { ...orphan, id: 'og', scope: { orgId: 'globex' } }],
+      removed: [],
+      counts,
+    });
     const next = patchRowsWithLookup(both, lookup('HANDLE', 'ada', 'free', { scope: { orgId: 'acme' } }));
     expect(next.list.map((r) => r.id)).toEqual(['og']);
   });

@@ -13,7 +13,8 @@ function patchAccount(row: AccountGroup, rule: LookupRuleView): AccountGroup {
   if (!status) return row;
   let changed = false;
   const locks = row.locks.map((lock): GroupLock => {
-    if (lock.rule !== rule.rule || lock.normalized !== rule.normalized || !sameScope(lock.scope, rule.scope) || lock.status === status) return lock;
+    if (lock.rule !== rule.rule || lock.normalized !== rule.normalized || !sameScope(lock.scope, rule.scope) || lock.status === status)
+      return lock;
     changed = true;
     const { lock: _old, ...rest } = lock;
     return status === 'missing' || !rule.lock ? { ...rest, status } : { ...rest, status, lock: rule.lock };
@@ -57,7 +58,14 @@ export function patchRowsWithLookup(rows: AuditRows, lookup: LookupView): AuditR
 // null = the row is gone (an orphan whose lock was released, or that is now held).
 function patchRow(row: GroupRow, rule: LookupRuleView): GroupRow | null {
   if (row.kind === 'account') return patchAccount(row, rule);
-  if (row.kind === 'orphan-lock' && row.rule === rule.rule && row.value === rule.normalized && sameScope(row.scope, rule.scope) && !orphanRemains(rule.verdict)) return null;
+  if (
+    row.kind === 'orphan-lock' &&
+    row.rule === rule.rule &&
+    row.value === rule.normalized &&
+    sameScope(row.scope, rule.scope) &&
+    !orphanRemains(rule.verdict)
+  )
+    return null;
   return row;
 }
 

@@ -20,7 +20,11 @@ export interface ProblemCountsProps {
 /** Totals and per-kind counts; clicking a kind sets the filter. */
 export function ProblemCounts({ counts, provisional, filter, onFilter }: ProblemCountsProps) {
   return (
-    <div className={`counts${provisional ? ' counts-provisional' : ''}`} data-testid="problem-counts" data-provisional={String(provisional)}>
+    <div
+      className={`counts${provisional ? ' counts-provisional' : ''}`}
+      data-testid="problem-counts"
+      data-provisional={String(provisional)}
+    >
       {provisional ? (
         <span className="count-provisional" data-testid="counts-so-far">
           so far (provisional until the scan ends):

@@ -19,7 +19,15 @@ const report: AuditReport = {
   summary: { 'orphan-lock': 1, 'missing-lock': 0, 'duplicate-value': 1, 'owner-mismatch': 0, 'malformed-lock': 0 },
   problems: [
     { kind: 'orphan-lock', rule: 'HANDLE', value: 'ada', lock: { PK: 'UNIQ#HANDLE#ada', SK: 'LOCK' } },
-    { kind: 'duplicate-value', rule: 'EMAIL', value: '=cmd|"x"', accounts: [{ PK: 'ACCT#1', SK: 'PROFILE' }, { PK: 'ACCT#2', SK: 'PROFILE' }] },
+    {
+      kind: 'duplicate-value',
+      rule: 'EMAIL',
+      value: '=cmd|"x"',
+      accounts: [
+        { PK: 'ACCT#1', SK: 'PROFILE' },
+        { PK: 'ACCT#2', SK: 'PROFILE' },
+      ],
+    },
   ],
   warnings: [],
 };
@@ -42,9 +50,12 @@ describe('report export', () => {
     expect(line).toContain(`"'=cmd|""x"""`);
   });
 
-  it.each([' =1+1', '\u00A0=HYPERLINK("http://x")', '\uFF1D1+1', '\t=1', '  @SUM(A1)', '\u3000+1', '\u200B-1', '\uFF20x'])('CSV neutralises a formula after leading blanks or in full-width form: %j (#16 finding 10)', (value) => {
-    expect(csvField(value)).toBe(`"'${value.replace(/"/g, '""')}"`);
-  });
+  it.each([' =1+1', '\u00A0=HYPERLINK("http://x")', '\uFF1D1+1', '\t=1', '  @SUM(A1)', '\u3000+1', '\u200B-1', '\uFF20x'])(
+    'CSV neutralises a formula after leading blanks or in full-width form: %j (#16 finding 10)',
+    (value) => {
+      expect(csvField(value)).toBe(`"'${value.replace(/"/g, '""')}"`);
+    },
+  );
 
   it('CSV leaves ordinary values alone', () => {
     expect(csvField('ada@lovelace.io')).toBe('"ada@lovelace.io"');

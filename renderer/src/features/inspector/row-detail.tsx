@@ -22,7 +22,14 @@ export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySc
   const fromExport = useAuditRun().source !== undefined;
   // Which item is open, and whether it is a lock (read from the lock table when the convention has one).
   const [viewing, setViewing] = useState<{ key: PlainKey; lock: boolean }>();
-  const viewer = viewing ? <ItemViewer itemKey={viewing.key} keys={keys} {...(viewing.lock && lockTable ? { table: lockTable } : {})} onClose={() => setViewing(undefined)} /> : null;
+  const viewer = viewing ? (
+    <ItemViewer
+      itemKey={viewing.key}
+      keys={keys}
+      {...(viewing.lock && lockTable ? { table: lockTable } : {})}
+      onClose={() => setViewing(undefined)}
+    />
+  ) : null;
 
   if (row.kind !== 'account') {
     return (
@@ -70,7 +77,20 @@ export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySc
             View lock item
           </button>
           {row.kind === 'orphan-lock' && row.rule ? (
-            <button type="button" className="btn btn-small btn-primary" onClick={() => openLockForm({ kind: 'release', rule: row.rule, value: row.value, lock: row.key, ...(row.scope ? { scope: row.scope } : {}), orphanPer: fromExport ? 'export' : 'audit' })}>
+            <button
+              type="button"
+              className="btn btn-small btn-primary"
+              onClick={() =>
+                openLockForm({
+                  kind: 'release',
+                  rule: row.rule,
+                  value: row.value,
+                  lock: row.key,
+                  ...(row.scope ? { scope: row.scope } : {}),
+                  orphanPer: fromExport ? 'export' : 'audit',
+                })
+              }
+            >
               Release this lock…
             </button>
           ) : null}
@@ -91,7 +111,12 @@ export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySc
         <button type="button" className="btn btn-small" onClick={() => setViewing({ key: row.key, lock: false })}>
           View account item
         </button>
-        <button type="button" className="btn btn-small" onClick={() => openLockForm({ kind: 'delete-account', account: row.key })} data-testid="action-delete-account">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => openLockForm({ kind: 'delete-account', account: row.key })}
+          data-testid="action-delete-account"
+        >
           Delete account…
         </button>
       </div>
@@ -149,7 +174,9 @@ export function RowDetail({ row, keys, lockTable }: { row: GroupRow; keys: KeySc
                     <button
                       type="button"
                       className="btn btn-small btn-primary"
-                      onClick={() => openLockForm({ kind: 'claim', rule: lock.rule, value: lock.normalized, account: row.key, candidates: [row.key] })}
+                      onClick={() =>
+                        openLockForm({ kind: 'claim', rule: lock.rule, value: lock.normalized, account: row.key, candidates: [row.key] })
+                      }
                     >
                       Claim lock…
                     </button>

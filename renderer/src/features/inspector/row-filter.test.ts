@@ -6,7 +6,15 @@ const healthy: AccountGroup = {
   kind: 'account',
   id: 'h',
   key: { PK: 'ACCT#a1', SK: 'PROFILE' },
-  locks: [{ rule: 'EMAIL', value: 'Ada@Lovelace.io', normalized: 'ada@lovelace.io', status: 'ok', lock: { PK: 'UNIQ#EMAIL#ada@lovelace.io', SK: 'LOCK' } }],
+  locks: [
+    {
+      rule: 'EMAIL',
+      value: 'Ada@Lovelace.io',
+      normalized: 'ada@lovelace.io',
+      status: 'ok',
+      lock: { PK: 'UNIQ#EMAIL#ada@lovelace.io', SK: 'LOCK' },
+    },
+  ],
   problems: [],
 };
 const dup: AccountGroup = {

@@ -95,9 +95,26 @@ describe('hostRowStore', () => {
     const handle = hostRowStore((update) => updates.push(update), openStream);
     handle({ type: 'reset', run: 1 });
     handle({ type: 'stream', run: 1, runId: 'r', baseUrl: 'http://127.0.0.1:1', token: 't' });
-    const counts = { scanned: 1, accounts: 1, locks: 0, summary: { 'orphan-lock': 1, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 } };
-    const rows = (value: string): AuditEvent => ({ type: 'delta', runId: 'r', delta: encodeDelta({ upserted: [{ kind: 'orphan-lock', id: value, key: { PK: `UNIQ#EMAIL#${value}` }, rule: 'EMAIL', value }], removed: [], counts }) });
-    const progress = (items: number): AuditEvent => ({ type: 'progress', runId: 'r', progress: { items, pages: 1, segments: 4, segmentsDone: 0, capacityUnits: 0, elapsedMs: 1, retries: 0 } });
+    const counts = {
+      scanned: 1,
+      accounts: 1,
+      locks: 0,
+      summary: { 'orphan-lock': 1, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 },
+    };
+    const rows = (value: string): AuditEvent => ({
+      type: 'delta',
+      runId: 'r',
+      delta: encodeDelta({
+        upserted: [{ kind: 'orphan-lock', id: value, key: { PK: `UNIQ#EMAIL#${value}` }, rule: 'EMAIL', value }],
+        removed: [],
+        counts,
+      }),
+    });
+    const progress = (items: number): AuditEvent => ({
+      type: 'progress',
+      runId: 'r',
+      progress: { items, pages: 1, segments: 4, segmentsDone: 0, capacityUnits: 0, elapsedMs: 1, retries: 0 },
+    });
     emit(rows('a'));
     vi.advanceTimersByTime(0); // the first rows go at once
     updates.length = 0;

@@ -7,7 +7,12 @@ import type { OpenStream } from './row-store';
 export function httpStreams(): OpenStream {
   let bridge: LocksmithBridge | undefined;
   return (target, runId, listener) => {
-    bridge ??= createHttpBridge({ baseUrl: target.baseUrl, token: target.token, fetch: (url, init) => fetch(url, init), eventSource: (url) => new EventSource(url) });
+    bridge ??= createHttpBridge({
+      baseUrl: target.baseUrl,
+      token: target.token,
+      fetch: (url, init) => fetch(url, init),
+      eventSource: (url) => new EventSource(url),
+    });
     return bridge.subscribe('audit.events', { runId }, listener);
   };
 }

@@ -6,15 +6,34 @@ import { batchDelayMs, RowStore, type RowsView, type RowStoreUpdate, type ViewSp
 
 const keys: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
 const summary = { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 };
-const counts = (accounts: number, extra: Partial<AuditCounts['summary']> = {}): AuditCounts => ({ scanned: accounts, accounts, locks: 0, summary: { ...summary, ...extra } });
+const counts = (accounts: number, extra: Partial<AuditCounts['summary']> = {}): AuditCounts => ({
+  scanned: accounts,
+  accounts,
+  locks: 0,
+  summary: { ...summary, ...extra },
+});
 const account = (n: number, status: 'ok' | 'missing' = 'ok'): AccountGroup => ({
   kind: 'account',
   id: `a${n}`,
   key: { PK: `ACCT#${String(n).padStart(4, '0')}`, SK: 'PROFILE' },
-  locks: [{ rule: 'EMAIL', value: `u${n}@x.io`, normalized: `u${n}@x.io`, status, ...(status === 'ok' ? { lock: { PK: `UNIQ#EMAIL#u${n}@x.io`, SK: 'LOCK' } } : {}) }],
+  locks: [
+    {
+      rule: 'EMAIL',
+      value: `u${n}@x.io`,
+      normalized: `u${n}@x.io`,
+      status,
+      ...(status === 'ok' ? { lock: { PK: `UNIQ#EMAIL#u${n}@x.io`, SK: 'LOCK' } } : {}),
+    },
+  ],
   problems: status === 'missing' ? ['missing-lock'] : [],
 });
-const orphan = (value: string): StrayLockRow => ({ kind: 'orphan-lock', id: `o-${value}`, key: { PK: `UNIQ#EMAIL#${value}`, SK: 'LOCK' }, rule: 'EMAIL', value });
+const orphan = (value: string): StrayLockRow => ({
+  kind: 'orphan-lock',
+  id: `o-${value}`,
+  key: { PK: `UNIQ#EMAIL#${value}`, SK: 'LOCK' },
+  rule: 'EMAIL',
+  value,
+});
 const delta = (rows: readonly GroupRow[], c: AuditCounts, extra: { removed?: string[]; snapshot?: true } = {}): AuditEvent => ({
   type: 'delta',
   runId: 'r',
@@ -41,7 +60,13 @@ function openStore(size = 10): RowStore {
 describe('RowStore', () => {
   it('queues streamed deltas until flushed, then shows them sorted, with the counts', () => {
     const store = openStore();
-    expect(store.handle({ type: 'events', run: 1, events: [delta([account(1), account(2, 'missing'), orphan('z')], counts(2, { 'missing-lock': 1, 'orphan-lock': 1 }))] })).toBeUndefined();
+    expect(
+      store.handle({
+        type: 'events',
+        run: 1,
+        events: [delta([account(1), account(2, 'missing'), orphan('z')], counts(2, { 'missing-lock': 1, 'orphan-lock': 1 }))],
+      }),
+    ).toBeUndefined();
     expect(store.flushDelay()).toBe(0); // the first rows go out at once
     const view = viewOf(store.flush());
     expect(view.rows.map((r) => r.id)).toEqual(['o-z', 'a2', 'a1']);
@@ -52,7 +77,9 @@ describe('RowStore', () => {
   it('applies a run’s end at once, with its final counts, and only then reports it', () => {
     const store = openStore();
     store.handle({ type: 'events', run: 1, events: [delta([account(1)], counts(1))] });
-    const view = viewOf(store.handle({ type: 'events', run: 1, events: [delta([account(2)], counts(2)), done(counts(2, { 'orphan-lock': 0 }), false)] }));
+    const view = viewOf(
+      store.handle({ type: 'events', run: 1, events: [delta([account(2)], counts(2)), done(counts(2, { 'orphan-lock': 0 }), false)] }),
+    );
     expect(view.rows.map((r) => r.id)).toEqual(['a1', 'a2']);
     expect(view.end).toEqual({ complete: false, reason: undefined, warnings: [] });
     expect(view.counts).toEqual(counts(2));
@@ -105,7 +132,14 @@ describe('RowStore', () => {
 
   it('applies a re-check after a write to the rows and counts', () => {
     const store = openStore();
-    store.handle({ type: 'events', run: 1, events: [delta([account(1, 'missing'), orphan('z')], counts(1, { 'missing-lock': 1, 'orphan-lock': 1 })), done(counts(1, { 'missing-lock': 1, 'orphan-lock': 1 }))] });
+    store.handle({
+      type: 'events',
+      run: 1,
+      events: [
+        delta([account(1, 'missing'), orphan('z')], counts(1, { 'missing-lock': 1, 'orphan-lock': 1 })),
+        done(counts(1, { 'missing-lock': 1, 'orphan-lock': 1 })),
+      ],
+    });
     const released: LookupView = { value: 'z', method: 'scan', rules: [{ rule: 'EMAIL', normalized: 'z', verdict: 'free', holders: [] }] };
     const view = viewOf(store.handle({ type: 'patch', run: 1, lookup: released }));
     expect(view.rows.map((r) => r.id)).toEqual(['a1']);
@@ -119,7 +153,19 @@ describe('RowStore', () => {
     const audited = [account(1, 'missing'), orphan('z')];
     store.handle({ type: 'events', run: 1, events: [delta(audited, before), done(before)] });
     const released: LookupView = { value: 'z', method: 'scan', rules: [{ rule: 'EMAIL', normalized: 'z', verdict: 'free', holders: [] }] };
-    const claimed: LookupView = { value: 'u1@x.io', method: 'scan', rules: [{ rule: 'EMAIL', normalized: 'u1@x.io', verdict: 'held', holders: [{ PK: 'ACCT#0001', SK: 'PROFILE' }], lock: { PK: 'UNIQ#EMAIL#u1@x.io', SK: 'LOCK' } }] };
+    const claimed: LookupView = {
+      value: 'u1@x.io',
+      method: 'scan',
+      rules: [
+        {
+          rule: 'EMAIL',
+          normalized: 'u1@x.io',
+          verdict: 'held',
+          holders: [{ PK: 'ACCT#0001', SK: 'PROFILE' }],
+          lock: { PK: 'UNIQ#EMAIL#u1@x.io', SK: 'LOCK' },
+        },
+      ],
+    };
     store.handle({ type: 'patch', run: 1, lookup: released });
     const patched = viewOf(store.handle({ type: 'patch', run: 1, lookup: claimed }));
     // The hub's replay on reconnecting: every row as the audit read it, then the run's end.

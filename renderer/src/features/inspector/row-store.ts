@@ -196,9 +196,20 @@ export class RowStore {
     const { start, end } = this.window;
     const rows = this.view.slice(start, end);
     const sent = this.sent;
-    const same = sent !== undefined && sent.start === start && sent.rows.length === rows.length && rows.every((row, i) => row === sent.rows[i]);
+    const same =
+      sent !== undefined && sent.start === start && sent.rows.length === rows.length && rows.every((row, i) => row === sent.rows[i]);
     this.sent = { start, rows };
-    const view: RowsView = { run: this.run, version: this.version, total: this.rows.list.length, length: this.view.length, specId: this.spec?.id ?? 0, counts: this.rows.counts, start, rows: same ? [] : rows, ...(same ? { sameRows: true as const } : {}) };
+    const view: RowsView = {
+      run: this.run,
+      version: this.version,
+      total: this.rows.list.length,
+      length: this.view.length,
+      specId: this.spec?.id ?? 0,
+      counts: this.rows.counts,
+      start,
+      rows: same ? [] : rows,
+      ...(same ? { sameRows: true as const } : {}),
+    };
     return this.end ? { ...view, end: this.end } : view;
   }
 
@@ -210,7 +221,11 @@ export class RowStore {
 }
 
 /** Subscribes to a run's audit events on a browser-mode server; returns the unsubscribe. */
-export type OpenStream = (target: { readonly baseUrl: string; readonly token: string }, runId: string, listener: (event: AuditEvent) => void) => () => void;
+export type OpenStream = (
+  target: { readonly baseUrl: string; readonly token: string },
+  runId: string,
+  listener: (event: AuditEvent) => void,
+) => () => void;
 
 /**
  * Runs a store behind `post`: requests are handled in order, queued stream events are applied

@@ -3,6 +3,9 @@ import { hostRowStore, type RowStoreRequest, type RowStoreUpdate } from './row-s
 import { httpStreams } from './row-store-stream';
 
 // The web tsconfig has DOM types, not WebWorker ones: the two members used here, typed by hand.
-const scope = self as unknown as { onmessage: ((event: MessageEvent<RowStoreRequest>) => void) | null; postMessage(update: RowStoreUpdate): void };
+const scope = self as unknown as {
+  onmessage: ((event: MessageEvent<RowStoreRequest>) => void) | null;
+  postMessage(update: RowStoreUpdate): void;
+};
 const handle = hostRowStore((update) => scope.postMessage(update), httpStreams());
 scope.onmessage = (event) => handle(event.data);

@@ -85,7 +85,12 @@ function comparator(sorting: readonly SortCriterion[]): (a: Entry, b: Entry) => 
  * Orders the store's rows. With `previous` made for the same sort from the store this one was made
  * from (`rows.change.from`), only the change is applied; otherwise every row is sorted.
  */
-export function sortRows(previous: SortedRows | undefined, rows: AuditRows, sorting: readonly SortCriterion[], keys: KeySchema): SortedRows {
+export function sortRows(
+  previous: SortedRows | undefined,
+  rows: AuditRows,
+  sorting: readonly SortCriterion[],
+  keys: KeySchema,
+): SortedRows {
   const spec = JSON.stringify([sorting, keys]);
   const entry = (row: GroupRow): Entry => ({ row, values: sorting.map((s) => sortValue(row, s.id, keys)) });
   let entries: Entry[];

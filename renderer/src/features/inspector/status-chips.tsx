@@ -4,7 +4,12 @@ import type { ProblemKind } from '../../../../shared/model';
 import { Badge, type BadgeTone } from '../../components/badge';
 
 const LOCK_TONE: Record<LockStatus, BadgeTone> = { ok: 'ok', missing: 'danger', duplicate: 'danger', 'owner-mismatch': 'warn' };
-const LOCK_LABEL: Record<LockStatus, string> = { ok: 'locked', missing: 'no lock', duplicate: 'duplicate', 'owner-mismatch': 'owner mismatch' };
+const LOCK_LABEL: Record<LockStatus, string> = {
+  ok: 'locked',
+  missing: 'no lock',
+  duplicate: 'duplicate',
+  'owner-mismatch': 'owner mismatch',
+};
 
 /** The status of one expected lock. */
 export function LockStatusChip({ status }: { status: LockStatus }) {

@@ -39,7 +39,11 @@ const NO_WARNINGS: readonly ConventionWarning[] = [];
 const IDLE: RunState = { phase: 'idle', cancelling: false };
 
 /** Runs audits of `table` on `connectionId`; starts one automatically when both are set (and again on a new epoch). */
-export function useAudit(connectionId: string | undefined, table: string | undefined, source: AuditSource = { epoch: 0, stale: false }): AuditState {
+export function useAudit(
+  connectionId: string | undefined,
+  table: string | undefined,
+  source: AuditSource = { epoch: 0, stale: false },
+): AuditState {
   const { epoch, stale } = source;
   const bridge = useBridge();
   const [state, setState] = useState<RunState>(IDLE);
@@ -83,7 +87,12 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     startTransition(() => {
       setRows((previous) => (view.sameRows && previous.run === view.run ? { ...view, rows: previous.rows } : view));
       const end = view.end;
-      if (end) setState((s) => (s.phase === 'running' ? { ...s, phase: 'done', cancelling: false, complete: end.complete, reason: end.reason, warnings: end.warnings } : s));
+      if (end)
+        setState((s) =>
+          s.phase === 'running'
+            ? { ...s, phase: 'done', cancelling: false, complete: end.complete, reason: end.reason, warnings: end.warnings }
+            : s,
+        );
     });
   }, []);
   const storeRef = useRef<RowStoreClient | undefined>(undefined);
@@ -159,7 +168,13 @@ export function useAudit(connectionId: string | undefined, table: string | undef
         }
         const { runId } = result.value;
         runIdRef.current = runId;
-        setState({ ...IDLE, phase: 'running', runId, convention: result.value.convention, ...(result.value.source ? { source: result.value.source } : {}) });
+        setState({
+          ...IDLE,
+          phase: 'running',
+          runId,
+          convention: result.value.convention,
+          ...(result.value.source ? { source: result.value.source } : {}),
+        });
         // Browser mode: the row store (a worker) subscribes itself, so no row is parsed on this thread.
         const target = store().streamTarget;
         if (target) post({ type: 'stream', run: generation, runId, ...target });
@@ -183,7 +198,10 @@ export function useAudit(connectionId: string | undefined, table: string | undef
         ...IDLE,
         convention: s.convention,
         phase: 'error',
-        error: { kind: 'internal', message: `The inspector lost this audit's rows (${reason}), so what it showed may be incomplete. Re-run the audit.` },
+        error: {
+          kind: 'internal',
+          message: `The inspector lost this audit's rows (${reason}), so what it showed may be incomplete. Re-run the audit.`,
+        },
       }));
     },
     [bridge, detach],
@@ -224,7 +242,9 @@ export function useAudit(connectionId: string | undefined, table: string | undef
     setState((s) => ({ ...s, confirming: true }));
     void bridge.call('audit.confirmExport', { connectionId, table, runId }).then((result) => {
       if (runId !== runIdRef.current) return;
-      setState((s) => (result.ok ? { ...s, confirming: false, confirmation: result.value } : { ...s, confirming: false, error: result.error }));
+      setState((s) =>
+        result.ok ? { ...s, confirming: false, confirmation: result.value } : { ...s, confirming: false, error: result.error },
+      );
     });
   }, [bridge, connectionId, table]);
 
@@ -239,7 +259,8 @@ export function useAudit(connectionId: string | undefined, table: string | undef
   const setView = useCallback((spec: ViewSpec) => post({ type: 'view', spec }), [post]);
   const setWindow = useCallback((start: number, end: number) => post({ type: 'window', start, end }), [post]);
   const shownProblems = useCallback(
-    (filter: InspectorFilter, keys: KeySchema): Promise<ShownProblems> => exportsRef.current.ask((id) => post({ type: 'export', id, filter, keys })),
+    (filter: InspectorFilter, keys: KeySchema): Promise<ShownProblems> =>
+      exportsRef.current.ask((id) => post({ type: 'export', id, filter, keys })),
     [post],
   );
 

@@ -58,15 +58,35 @@ export function ItemsBrowser({ connectionId, table, keys }: { connectionId: stri
         <div className="grid-2">
           <div className="field">
             <label htmlFor="browse-partition">{keys.hash.name} equals (a Query; empty: a Scan)</label>
-            <input id="browse-partition" className="mono" value={partition} onChange={(e) => setPartition(e.target.value)} data-testid="browse-partition" />
+            <input
+              id="browse-partition"
+              className="mono"
+              value={partition}
+              onChange={(e) => setPartition(e.target.value)}
+              data-testid="browse-partition"
+            />
           </div>
           <div className="field">
-            <label htmlFor="browse-prefix">{partition && keys.range ? `${keys.range.name} begins with` : `${keys.hash.name} begins with`}</label>
-            <input id="browse-prefix" className="mono" value={prefix} onChange={(e) => setPrefix(e.target.value)} data-testid="browse-prefix" />
+            <label htmlFor="browse-prefix">
+              {partition && keys.range ? `${keys.range.name} begins with` : `${keys.hash.name} begins with`}
+            </label>
+            <input
+              id="browse-prefix"
+              className="mono"
+              value={prefix}
+              onChange={(e) => setPrefix(e.target.value)}
+              data-testid="browse-prefix"
+            />
           </div>
           <div className="field">
             <label htmlFor="browse-filter-attribute">Filter: attribute</label>
-            <input id="browse-filter-attribute" className="mono" value={attribute} onChange={(e) => setAttribute(e.target.value)} data-testid="browse-filter-attribute" />
+            <input
+              id="browse-filter-attribute"
+              className="mono"
+              value={attribute}
+              onChange={(e) => setAttribute(e.target.value)}
+              data-testid="browse-filter-attribute"
+            />
           </div>
           <div className="field">
             <label htmlFor="browse-filter-op">Filter: condition</label>
@@ -78,7 +98,14 @@ export function ItemsBrowser({ connectionId, table, keys }: { connectionId: stri
                 <option value="exists">exists</option>
               </select>
               {op === 'exists' ? null : (
-                <input aria-label="Filter: value" aria-describedby="browse-filter-text-only" className="mono spacer" value={value} onChange={(e) => setValue(e.target.value)} data-testid="browse-filter-value" />
+                <input
+                  aria-label="Filter: value"
+                  aria-describedby="browse-filter-text-only"
+                  className="mono spacer"
+                  value={value}
+                  onChange={(e) => setValue(e.target.value)}
+                  data-testid="browse-filter-value"
+                />
               )}
             </div>
             {op === 'exists' ? null : (
@@ -108,7 +135,8 @@ export function ItemsBrowser({ connectionId, table, keys }: { connectionId: stri
       {pages.length > 0 ? (
         <>
           <p className="muted" role="status" data-testid="browse-summary">
-            {items.length} item(s) shown, {scanned} read by DynamoDB ({pages[0]?.mode === 'query' ? 'query' : 'scan'}){cursor ? '; more pages remain' : '; no more pages'}.
+            {items.length} item(s) shown, {scanned} read by DynamoDB ({pages[0]?.mode === 'query' ? 'query' : 'scan'})
+            {cursor ? '; more pages remain' : '; no more pages'}.
           </p>
           <ul className="list stack" data-testid="browse-items">
             {items.map((item) => (
@@ -117,7 +145,10 @@ export function ItemsBrowser({ connectionId, table, keys }: { connectionId: stri
                   <summary>
                     <VisibleText className="mono" text={formatKey(item.key, keys)} />
                   </summary>
-                  <JsonView value={format === 'dynamo' ? item.dynamo : item.plain} label={format === 'dynamo' ? 'DynamoDB JSON' : 'Plain JSON'} />
+                  <JsonView
+                    value={format === 'dynamo' ? item.dynamo : item.plain}
+                    label={format === 'dynamo' ? 'DynamoDB JSON' : 'Plain JSON'}
+                  />
                 </details>
               </li>
             ))}

@@ -8,7 +8,11 @@ import { ProblemChip } from '../inspector/status-chips';
 import { useLiveWatch, type LiveWatchState } from './use-live-watch';
 
 function keyText(key: PlainKey | undefined): string {
-  return key === undefined ? '' : Object.entries(key).map(([name, value]) => `${name}=${String(value)}`).join(', ');
+  return key === undefined
+    ? ''
+    : Object.entries(key)
+        .map(([name, value]) => `${name}=${String(value)}`)
+        .join(', ');
 }
 
 /** live / paused / lagging / starting / stopped, in words. */
@@ -26,10 +30,20 @@ export function LiveWatchPanel({ table, convention }: { table: string; conventio
   const live = useLiveWatch(connection?.id, table, convention);
   const status = statusText(live);
   return (
-    <div className="live-watch stack" data-testid="live-watch" data-live-status={live.on ? (live.starting ? 'starting' : (live.status ?? 'starting')) : 'paused'}>
+    <div
+      className="live-watch stack"
+      data-testid="live-watch"
+      data-live-status={live.on ? (live.starting ? 'starting' : (live.status ?? 'starting')) : 'paused'}
+    >
       <div className="row">
         <label className="row">
-          <input type="checkbox" role="switch" checked={live.on} onChange={(e) => live.toggle(e.target.checked)} data-testid="live-toggle" />
+          <input
+            type="checkbox"
+            role="switch"
+            checked={live.on}
+            onChange={(e) => live.toggle(e.target.checked)}
+            data-testid="live-toggle"
+          />
           Live
         </label>
         <Badge tone={live.on && live.status === 'live' ? 'ok' : live.status === 'lagging' || live.status === 'gap' ? 'warn' : 'neutral'}>
@@ -62,8 +76,16 @@ export function LiveWatchPanel({ table, convention }: { table: string; conventio
                     <VisibleText text={p.problem.value} />
                   </code>
                 </span>
-                {p.problem.lock ? <span className="muted">lock <VisibleText text={keyText(p.problem.lock)} /></span> : null}
-                {p.problem.accounts ? <span className="muted">accounts <VisibleText text={p.problem.accounts.map(keyText).join(' | ')} /></span> : null}
+                {p.problem.lock ? (
+                  <span className="muted">
+                    lock <VisibleText text={keyText(p.problem.lock)} />
+                  </span>
+                ) : null}
+                {p.problem.accounts ? (
+                  <span className="muted">
+                    accounts <VisibleText text={p.problem.accounts.map(keyText).join(' | ')} />
+                  </span>
+                ) : null}
               </div>
               <details data-testid="live-cause">
                 <summary>

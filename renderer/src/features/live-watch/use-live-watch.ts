@@ -68,7 +68,9 @@ export function useLiveWatch(connectionId: string | undefined, table: string, co
           return;
         }
         mine.watchId = result.value.watchId;
-        mine.unsubscribe = bridge.subscribe('watch.events', { watchId: result.value.watchId }, (event: LiveWatchEvent) => setLive((state) => applyLiveEvent(state, event)));
+        mine.unsubscribe = bridge.subscribe('watch.events', { watchId: result.value.watchId }, (event: LiveWatchEvent) =>
+          setLive((state) => applyLiveEvent(state, event)),
+        );
       });
     },
     [bridge, connectionId, table, convention, conventionKey, end, key],
@@ -83,5 +85,7 @@ export function useLiveWatch(connectionId: string | undefined, table: string, co
   // Needed: a watch holds a stream reader in main; it must end with the table or the inspector.
   useEffect(() => end, [end, connectionId, table]);
 
-  return on ? { ...live, on, starting, error, toggle } : { ...NO_LIVE_PROBLEMS, on, starting: false, error: onFor === undefined ? error : undefined, toggle };
+  return on
+    ? { ...live, on, starting, error, toggle }
+    : { ...NO_LIVE_PROBLEMS, on, starting: false, error: onFor === undefined ? error : undefined, toggle };
 }

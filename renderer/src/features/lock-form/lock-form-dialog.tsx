@@ -116,7 +116,14 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
           </div>
           <div className="field">
             <label htmlFor="tx-value">{kind === 'change-value' ? 'New value' : 'Value'}</label>
-            <input id="tx-value" value={value} onChange={(e) => setValue(e.target.value)} disabled={!editing} required={kind !== 'delete-account'} data-testid="tx-value" />
+            <input
+              id="tx-value"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              disabled={!editing}
+              required={kind !== 'delete-account'}
+              data-testid="tx-value"
+            />
           </div>
         </div>
         {kind === 'claim' ? (
@@ -134,17 +141,26 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
           ) : (
             <div className="field">
               <label htmlFor="tx-account-json">Account key (JSON)</label>
-              <input id="tx-account-json" className="mono" value={accountText} onChange={(e) => setAccountText(e.target.value)} disabled={!editing} />
+              <input
+                id="tx-account-json"
+                className="mono"
+                value={accountText}
+                onChange={(e) => setAccountText(e.target.value)}
+                disabled={!editing}
+              />
             </div>
           )
         ) : kind === 'release' && seed.account ? (
-          <p className="muted">Last known holder: <VisibleText text={show(seed.account)} /> (checked to no longer hold the value).</p>
+          <p className="muted">
+            Last known holder: <VisibleText text={show(seed.account)} /> (checked to no longer hold the value).
+          </p>
         ) : null}
         {kind === 'release' && seed.orphanPer && rule === seed.rule && value === seed.value ? (
           <p className="alert alert-info" data-testid="tx-orphan-as-of">
-            <VisibleText className="mono" text={value} /> was an orphan {seed.orphanPer === 'export' ? 'in the export the audit read' : 'when the audit read it'}: an account may hold it since. That is
-            not checked yet: right before sending, Locksmith looks for holders again (a consistent read) and refuses the release if one
-            is found.
+            <VisibleText className="mono" text={value} /> was an orphan{' '}
+            {seed.orphanPer === 'export' ? 'in the export the audit read' : 'when the audit read it'}: an account may hold it since. That is
+            not checked yet: right before sending, Locksmith looks for holders again (a consistent read) and refuses the release if one is
+            found.
           </p>
         ) : null}
         {fieldError ? (
@@ -153,7 +169,12 @@ export function LockFormDialog({ seed, connectionId, table }: { seed: LockFormSe
           </p>
         ) : null}
         {editing ? (
-          <button type="submit" className="btn btn-primary" disabled={flow.step === 'previewing' || (kind !== 'delete-account' && (rule === '' || value === ''))} data-testid="tx-preview-button">
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={flow.step === 'previewing' || (kind !== 'delete-account' && (rule === '' || value === ''))}
+            data-testid="tx-preview-button"
+          >
             Preview
           </button>
         ) : null}

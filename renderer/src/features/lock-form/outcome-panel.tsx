@@ -4,13 +4,23 @@ import { VerdictChip } from '../lookup/verdict';
 import { VisibleText } from '../../components/visible-text-view';
 
 /** Success, the cancellation reasons (each mapped to its action), or the refusal. */
-export function OutcomePanel({ outcome, recheck, auditsAgain = false }: { outcome: TxOutcomeView; recheck: LookupView | undefined; auditsAgain?: boolean }) {
+export function OutcomePanel({
+  outcome,
+  recheck,
+  auditsAgain = false,
+}: {
+  outcome: TxOutcomeView;
+  recheck: LookupView | undefined;
+  auditsAgain?: boolean;
+}) {
   if (outcome.status === 'succeeded') {
     return (
       <div className="alert alert-ok" role="status" data-testid="tx-outcome" data-status={outcome.status}>
         <div className="alert-title">Executed</div>
         <p data-testid="tx-verified" data-verified={String(outcome.verified)}>
-          {outcome.verified ? 'The transaction was applied and verified (every written item re-read as written).' : 'The transaction was applied, but the re-read does not confirm it:'}
+          {outcome.verified
+            ? 'The transaction was applied and verified (every written item re-read as written).'
+            : 'The transaction was applied, but the re-read does not confirm it:'}
         </p>
         {outcome.differences?.length ? (
           <ul data-testid="tx-differences">
@@ -21,8 +31,8 @@ export function OutcomePanel({ outcome, recheck, auditsAgain = false }: { outcom
         ) : null}
         {recheck && recheck.complete === false ? (
           <p className="alert alert-warn" data-testid="tx-recheck-incomplete">
-            The re-check did not finish ({recheck.reason ?? 'incomplete'}): its verdict could be wrong, so the inspector rows were not updated. Look the value up
-            again, or audit the table again.
+            The re-check did not finish ({recheck.reason ?? 'incomplete'}): its verdict could be wrong, so the inspector rows were not
+            updated. Look the value up again, or audit the table again.
           </p>
         ) : recheck ? (
           <div className="stack" data-testid="tx-recheck">
@@ -56,7 +66,14 @@ export function OutcomePanel({ outcome, recheck, auditsAgain = false }: { outcom
           <li key={reason.index} data-testid="tx-reason">
             <strong>
               Action {reason.index + 1}
-              {reason.action ? <>{` (${reason.action.type} `}<VisibleText text={reason.action.explanation} />{')'}</> : null}: {reason.code}
+              {reason.action ? (
+                <>
+                  {` (${reason.action.type} `}
+                  <VisibleText text={reason.action.explanation} />
+                  {')'}
+                </>
+              ) : null}
+              : {reason.code}
             </strong>
             <div>
               <VisibleText text={reason.message} />

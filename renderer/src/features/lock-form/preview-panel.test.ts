@@ -33,7 +33,9 @@ describe('executeBlocker', () => {
   });
 
   it('blocks on a read-only connection, saying why, whatever is typed', () => {
-    expect(executeBlocker({ ...preview, executable: false, readOnlyReason: 'prod is read-only' }, writable, 'ada')).toBe('prod is read-only');
+    expect(executeBlocker({ ...preview, executable: false, readOnlyReason: 'prod is read-only' }, writable, 'ada')).toBe(
+      'prod is read-only',
+    );
     expect(executeBlocker(preview, { ...writable, writable: false }, 'ada')).toMatch(/read-only/);
   });
 });

@@ -100,10 +100,23 @@ export function PreviewPanel({
           <label htmlFor="tx-confirm">
             Type <code>{preview.confirmText}</code> to confirm
           </label>
-          <input id="tx-confirm" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" disabled={readOnly} data-testid="tx-confirm" />
+          <input
+            id="tx-confirm"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            autoComplete="off"
+            disabled={readOnly}
+            data-testid="tx-confirm"
+          />
         </div>
         <div className="row">
-          <button type="submit" className="btn btn-danger" disabled={blocker !== undefined || executing} data-testid="tx-execute" title={blocker}>
+          <button
+            type="submit"
+            className="btn btn-danger"
+            disabled={blocker !== undefined || executing}
+            data-testid="tx-execute"
+            title={blocker}
+          >
             {executing ? 'Executing…' : 'Execute'}
           </button>
           <button type="button" className="btn" onClick={onEdit}>

@@ -32,7 +32,10 @@ afterEach(() => {
 });
 
 /** Runs preview → execute of a claim; returns the flow's last state and the lookups the inspector was patched with. */
-async function claimWith(recheck: () => Promise<unknown>, execute?: () => Promise<unknown>): Promise<{ flow: LockFormFlow; patched: LookupView[] }> {
+async function claimWith(
+  recheck: () => Promise<unknown>,
+  execute?: () => Promise<unknown>,
+): Promise<{ flow: LockFormFlow; patched: LookupView[] }> {
   const patched: LookupView[] = [];
   let flow: LockFormFlow | undefined;
   function Probe() {
@@ -77,7 +80,13 @@ describe('useLockForm', () => {
   });
 
   it('a re-check whose holder scan did not finish is shown, but never patched into the rows', async () => {
-    const partial = { value: 'ada', method: 'scan', complete: false, reason: 'throttled', rules: [{ rule: 'HANDLE', normalized: 'ada', verdict: 'held', holders: [] }] };
+    const partial = {
+      value: 'ada',
+      method: 'scan',
+      complete: false,
+      reason: 'throttled',
+      rules: [{ rule: 'HANDLE', normalized: 'ada', verdict: 'held', holders: [] }],
+    };
     const { flow, patched } = await claimWith(() => Promise.resolve({ ok: true, value: partial }));
     expect(flow.step).toBe('outcome');
     expect(flow.recheck).toEqual(partial);

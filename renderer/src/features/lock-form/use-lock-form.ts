@@ -89,7 +89,14 @@ export function useLockForm(
       // to it, the outcome stands (step 'outcome': a failure here is "the re-check failed", never "not accepted").
       const rule = 'rule' in request ? { rule: request.rule } : {};
       const scope = request.kind === 'release' && request.scope ? { scope: request.scope } : {};
-      const fresh = await bridge.call('lookup.run', { connectionId, table, value: request.value, ...rule, ...scope, ...(convention ? { convention } : {}) });
+      const fresh = await bridge.call('lookup.run', {
+        connectionId,
+        table,
+        value: request.value,
+        ...rule,
+        ...scope,
+        ...(convention ? { convention } : {}),
+      });
       if (!fresh.ok) {
         setError(fresh.error);
         return;

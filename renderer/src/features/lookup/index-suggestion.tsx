@@ -10,8 +10,8 @@ export function IndexSuggestion({ rule, suggestion }: { rule: string; suggestion
         Make this lookup instant: add the GSI <span className="mono">{suggestion.indexName}</span> on {suggestion.attribute}
       </summary>
       <p>
-        Without an index on {suggestion.attribute}, finding who holds a {rule} value reads the whole table (or the last audit). Run this yourself; building the index reads
-        the table once:
+        Without an index on {suggestion.attribute}, finding who holds a {rule} value reads the whole table (or the last audit). Run this
+        yourself; building the index reads the table once:
       </p>
       <pre className="mono" data-testid="lookup-suggested-command">
         {suggestion.awsCli}

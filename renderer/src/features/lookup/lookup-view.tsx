@@ -65,7 +65,8 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
     if (opened && !handed) return;
     setValue(lookupValue);
     const convention = conventionRef.current;
-    if (lookupValue.trim() !== '' && lookupValue.length <= MAX_VALUE_LENGTH) show({ connectionId, table, value: lookupValue, ...(convention ? { convention } : {}) });
+    if (lookupValue.trim() !== '' && lookupValue.length <= MAX_VALUE_LENGTH)
+      show({ connectionId, table, value: lookupValue, ...(convention ? { convention } : {}) });
   }, [lookupValue, lookupRequest.seq, handed, connectionId, table, show]);
 
   // An answer from an audit's index cannot see accounts written since: the same lookup again, by a scan.
@@ -84,7 +85,14 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
       return;
     }
     const given = Object.fromEntries(Object.entries(scope).filter(([k, v]) => v !== '' && scopeAttributes.includes(k)));
-    show({ connectionId, table, value, ...(rule ? { rule } : {}), ...(Object.keys(given).length > 0 ? { scope: given } : {}), ...(audit.convention ? { convention: audit.convention } : {}) });
+    show({
+      connectionId,
+      table,
+      value,
+      ...(rule ? { rule } : {}),
+      ...(Object.keys(given).length > 0 ? { scope: given } : {}),
+      ...(audit.convention ? { convention: audit.convention } : {}),
+    });
   };
 
   return (
@@ -129,16 +137,14 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
       {lookup.pending ? <Busy label="Looking up (consistent reads; a scan when no index fits)…" /> : null}
       {tooLong !== undefined ? (
         <p className="alert alert-warn" role="alert" data-testid="lookup-too-long">
-          This value is {tooLong.toLocaleString('en-US')} characters long; a lock key holds at most {MAX_VALUE_LENGTH.toLocaleString('en-US')}, so no lock
-          can protect it. Check what was pasted.
+          This value is {tooLong.toLocaleString('en-US')} characters long; a lock key holds at most{' '}
+          {MAX_VALUE_LENGTH.toLocaleString('en-US')}, so no lock can protect it. Check what was pasted.
         </p>
       ) : null}
       <ErrorBox error={lookup.error} title="The lookup failed" />
       {lookup.data && !lookup.pending ? (
         <div className="stack" data-testid="lookup-result">
-          <p className="muted">
-            Holders found through {holderSearchText(lookup.data)}.
-          </p>
+          <p className="muted">Holders found through {holderSearchText(lookup.data)}.</p>
           {lookup.data.complete === false ? (
             <div className="alert alert-warn" role="alert" data-testid="lookup-incomplete">
               <div className="alert-title">Provisional: the search for holders did not finish</div>
@@ -146,7 +152,13 @@ export function LookupView({ connectionId, table }: { connectionId: string; tabl
             </div>
           ) : null}
           {lookup.data.rules.map((r) => (
-            <RuleVerdict key={`${r.rule}|${JSON.stringify(r.scope ?? null)}`} rule={r} complete={lookup.data?.complete} keys={audit.convention?.keys} onConfirm={confirm} />
+            <RuleVerdict
+              key={`${r.rule}|${JSON.stringify(r.scope ?? null)}`}
+              rule={r}
+              complete={lookup.data?.complete}
+              keys={audit.convention?.keys}
+              onConfirm={confirm}
+            />
           ))}
         </div>
       ) : null}
@@ -167,7 +179,17 @@ function ItemLink({ itemKey, keys, text, testId }: { itemKey: PlainKey; keys: Ke
   );
 }
 
-function RuleVerdict({ rule, complete, keys, onConfirm }: { rule: LookupRuleView; complete: boolean | undefined; keys: KeySchema | undefined; onConfirm: () => void }) {
+function RuleVerdict({
+  rule,
+  complete,
+  keys,
+  onConfirm,
+}: {
+  rule: LookupRuleView;
+  complete: boolean | undefined;
+  keys: KeySchema | undefined;
+  onConfirm: () => void;
+}) {
   const { openLockForm } = useWorkspace();
   const release = releaseGate(rule, complete);
   const releaseWhyId = useId();
@@ -199,7 +221,8 @@ function RuleVerdict({ rule, complete, keys, onConfirm }: { rule: LookupRuleView
       ) : null}
       {rule.byIndex !== undefined && rule.holders.length === 0 ? (
         <p className="alert alert-info" data-testid="lookup-index-no-holder">
-          Index <VisibleText className="mono" text={rule.byIndex} /> found no holder; an index is eventually consistent and finds the stored spelling only.{' '}
+          Index <VisibleText className="mono" text={rule.byIndex} /> found no holder; an index is eventually consistent and finds the stored
+          spelling only.{' '}
           <button type="button" className="btn btn-small" onClick={onConfirm} data-testid="lookup-confirm-index">
             Confirm with a scan
           </button>
@@ -246,7 +269,15 @@ function RuleVerdict({ rule, complete, keys, onConfirm }: { rule: LookupRuleView
             className="btn btn-primary"
             disabled={release.offer === 'unconfirmed'}
             aria-describedby={release.offer === 'unconfirmed' ? releaseWhyId : undefined}
-            onClick={() => openLockForm({ kind: 'release', rule: rule.rule, value: rule.normalized, ...(rule.lock ? { lock: rule.lock } : {}), ...(rule.scope ? { scope: rule.scope } : {}) })}
+            onClick={() =>
+              openLockForm({
+                kind: 'release',
+                rule: rule.rule,
+                value: rule.normalized,
+                ...(rule.lock ? { lock: rule.lock } : {}),
+                ...(rule.scope ? { scope: rule.scope } : {}),
+              })
+            }
             data-testid="action-release"
           >
             Release the orphan lock…
@@ -261,7 +292,9 @@ function RuleVerdict({ rule, complete, keys, onConfirm }: { rule: LookupRuleView
           <button
             type="button"
             className="btn btn-primary"
-            onClick={() => openLockForm({ kind: 'claim', rule: rule.rule, value: rule.normalized, account: rule.holders[0], candidates: rule.holders })}
+            onClick={() =>
+              openLockForm({ kind: 'claim', rule: rule.rule, value: rule.normalized, account: rule.holders[0], candidates: rule.holders })
+            }
             data-testid="action-claim"
           >
             Claim the missing lock…

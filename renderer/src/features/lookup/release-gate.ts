@@ -2,7 +2,8 @@
 import type { LookupRuleView } from '../../../../shared/contract';
 
 /** `none`: no orphan, nothing to release; `ready`: offer it; `unconfirmed`: show it disabled with the reason. */
-export type ReleaseGate = { readonly offer: 'none' } | { readonly offer: 'ready' } | { readonly offer: 'unconfirmed'; readonly reason: string };
+export type ReleaseGate =
+  { readonly offer: 'none' } | { readonly offer: 'ready' } | { readonly offer: 'unconfirmed'; readonly reason: string };
 
 /**
  * The release action for one rule's verdict. An orphan verdict answered from an audit's index (or by a
@@ -13,7 +14,11 @@ export type ReleaseGate = { readonly offer: 'none' } | { readonly offer: 'ready'
 export function releaseGate(rule: Pick<LookupRuleView, 'verdict' | 'asOfAudit'>, complete: boolean | undefined): ReleaseGate {
   if (rule.verdict !== 'orphan') return { offer: 'none' };
   if (complete === false) {
-    return { offer: 'unconfirmed', reason: 'The search for holders did not finish, so an account may still hold this value. Look it up again; release once a complete search says orphan.' };
+    return {
+      offer: 'unconfirmed',
+      reason:
+        'The search for holders did not finish, so an account may still hold this value. Look it up again; release once a complete search says orphan.',
+    };
   }
   if (rule.asOfAudit !== undefined) {
     return {

@@ -19,7 +19,9 @@ export function VerdictChip({ verdict, asOfAudit }: { verdict: LookupVerdict; as
   const tone = asOfAudit !== undefined && TONE[verdict] !== 'danger' ? 'warn' : TONE[verdict];
   return (
     <span data-testid="lookup-verdict" data-verdict={verdict} data-confirmed={asOfAudit === undefined ? 'true' : 'false'}>
-      <Badge tone={tone}>{asOfAudit === undefined ? TEXT[verdict] : `${TEXT[verdict]}, as of the audit of ${asOfAudit}; not confirmed by a scan`}</Badge>
+      <Badge tone={tone}>
+        {asOfAudit === undefined ? TEXT[verdict] : `${TEXT[verdict]}, as of the audit of ${asOfAudit}; not confirmed by a scan`}
+      </Badge>
     </span>
   );
 }

@@ -11,7 +11,17 @@ import { RepairSelection, type RepairProblems } from './repair-selection';
 import { useRepair } from './use-repair';
 
 /** The dialog for one complete audit run of `table`. */
-function RepairDialog({ connectionId, table, filter, onClose }: { connectionId: string; table: string; filter: InspectorFilter; onClose: () => void }) {
+function RepairDialog({
+  connectionId,
+  table,
+  filter,
+  onClose,
+}: {
+  connectionId: string;
+  table: string;
+  filter: InspectorFilter;
+  onClose: () => void;
+}) {
   const { connection } = useWorkspace();
   const audit = useAuditRun();
   const { start, convention } = audit;
@@ -42,13 +52,28 @@ function RepairDialog({ connectionId, table, filter, onClose }: { connectionId: 
   }, [shownProblems, keys, kind, search, rows.version]);
   return (
     <Dialog title={`Repair ${table}`} onClose={running ? () => undefined : onClose} testId="repair-dialog">
-      <ErrorBox error={flow.error} title={flow.error?.outcome === 'unknown' ? 'Lost track of the repair — it may still be running' : 'The repair could not go on'} />
-      <ErrorBox error={problemsError === undefined ? undefined : { kind: 'internal', message: problemsError }} title="The problems could not be read" />
+      <ErrorBox
+        error={flow.error}
+        title={flow.error?.outcome === 'unknown' ? 'Lost track of the repair — it may still be running' : 'The repair could not go on'}
+      />
+      <ErrorBox
+        error={problemsError === undefined ? undefined : { kind: 'internal', message: problemsError }}
+        title="The problems could not be read"
+      />
       {(flow.step === 'select' || flow.step === 'planning') && problems ? (
-        <RepairSelection problems={problems} filter={filter} planning={flow.step === 'planning'} onPlan={(request) => void flow.makePlan(request)} />
+        <RepairSelection
+          problems={problems}
+          filter={filter}
+          planning={flow.step === 'planning'}
+          onPlan={(request) => void flow.makePlan(request)}
+        />
       ) : null}
-      {flow.step === 'plan' && flow.plan ? <RepairPlanPanel plan={flow.plan} connection={connection} onExecute={(c) => void flow.execute(c)} onBack={flow.back} /> : null}
-      {(running || flow.step === 'finished') && flow.plan ? <RepairOutcome plan={flow.plan} status={flow.status} running={running} onStop={() => void flow.stop()} /> : null}
+      {flow.step === 'plan' && flow.plan ? (
+        <RepairPlanPanel plan={flow.plan} connection={connection} onExecute={(c) => void flow.execute(c)} onBack={flow.back} />
+      ) : null}
+      {(running || flow.step === 'finished') && flow.plan ? (
+        <RepairOutcome plan={flow.plan} status={flow.status} running={running} onStop={() => void flow.stop()} />
+      ) : null}
       {flow.recheck === 'audit' ? (
         <p className="muted" role="status" data-testid="repair-recheck">
           Many values changed: the table is audited again.
@@ -80,10 +105,19 @@ export function RepairButton({ table, filter }: { table: string; filter: Inspect
   const why = !ready ? 'Repair needs a complete audit.' : problems === 0 ? 'No problems to repair.' : undefined;
   return (
     <>
-      <button type="button" className="btn btn-small" onClick={() => setOpen(true)} disabled={why !== undefined} title={why} data-testid="repair-open">
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={() => setOpen(true)}
+        disabled={why !== undefined}
+        title={why}
+        data-testid="repair-open"
+      >
         Repair…
       </button>
-      {open && connection ? <RepairDialog connectionId={connection.id} table={table} filter={filter} onClose={() => setOpen(false)} /> : null}
+      {open && connection ? (
+        <RepairDialog connectionId={connection.id} table={table} filter={filter} onClose={() => setOpen(false)} />
+      ) : null}
     </>
   );
 }

@@ -15,7 +15,17 @@ const STATE_WORDS: Readonly<Record<RepairStatusView['transactions'][number]['sta
 };
 
 /** The progress bar while running, then the outcome lists. */
-export function RepairOutcome({ plan, status, running, onStop }: { plan: RepairPlanView; status: RepairStatusView | undefined; running: boolean; onStop: () => void }) {
+export function RepairOutcome({
+  plan,
+  status,
+  running,
+  onStop,
+}: {
+  plan: RepairPlanView;
+  status: RepairStatusView | undefined;
+  running: boolean;
+  onStop: () => void;
+}) {
   const total = plan.transactions.length;
   return (
     <div className="stack" data-testid="repair-outcome" data-phase={status?.phase ?? 'starting'}>
@@ -24,7 +34,13 @@ export function RepairOutcome({ plan, status, running, onStop }: { plan: RepairP
           label={`Transaction ${Math.min((status?.finished ?? 0) + 1, total)} of ${total}`}
           fraction={(status?.finished ?? 0) / Math.max(1, total)}
           actions={
-            <button type="button" className="btn btn-small" onClick={onStop} disabled={status?.phase === 'stopping'} data-testid="repair-stop">
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={onStop}
+              disabled={status?.phase === 'stopping'}
+              data-testid="repair-stop"
+            >
               {status?.phase === 'stopping' ? 'Stopping after this transaction…' : 'Stop'}
             </button>
           }
@@ -40,7 +56,8 @@ export function RepairOutcome({ plan, status, running, onStop }: { plan: RepairP
         <ol className="stack" start={1}>
           {status.transactions.map((t) => (
             <li key={t.index} data-testid="repair-tx-outcome" data-state={t.state}>
-              <strong>Transaction {t.index + 1}</strong>: {t.state === 'succeeded' ? (t.verified ? 'applied and verified' : 'applied, NOT verified') : STATE_WORDS[t.state]}
+              <strong>Transaction {t.index + 1}</strong>:{' '}
+              {t.state === 'succeeded' ? (t.verified ? 'applied and verified' : 'applied, NOT verified') : STATE_WORDS[t.state]}
               {t.message && t.state !== 'succeeded' ? (
                 <>
                   {' — '}

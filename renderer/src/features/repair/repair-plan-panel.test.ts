@@ -24,7 +24,13 @@ describe('repairBlocker', () => {
     ['the count typed back on a writable connection', plan(), connection(true), '14', undefined],
     ['the count with spaces around it', plan(), connection(true), ' 14 ', undefined],
     ['another number', plan(), connection(true), '13', 'Type 14 (the number of actions) to confirm.'],
-    ['a plan made read-only', plan({ executable: false, readOnlyReason: 'sandbox is read-only' }), connection(true), '14', 'sandbox is read-only'],
+    [
+      'a plan made read-only',
+      plan({ executable: false, readOnlyReason: 'sandbox is read-only' }),
+      connection(true),
+      '14',
+      'sandbox is read-only',
+    ],
     ['a connection made read-only since', plan(), connection(false), '14', 'sandbox is read-only: allow writes on the connection first.'],
     ['a plan with nothing to do', plan({ actionCount: 0, confirmText: '0' }), connection(true), '0', 'Nothing to execute.'],
   ])('%s', (_, p, c, typed, expected) => {

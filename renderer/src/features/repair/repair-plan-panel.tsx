@@ -8,7 +8,11 @@ import { VisibleText } from '../../components/visible-text-view';
 /** A problem left for a person: its value (and scope) with hidden characters marked, as in the inspector. */
 function ProblemText({ left }: { left: RepairLeftView }) {
   const p = left.problem;
-  const scope = p.scope ? ` in ${Object.entries(p.scope).map(([k, v]) => `${k}=${v}`).join(', ')}` : '';
+  const scope = p.scope
+    ? ` in ${Object.entries(p.scope)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}`
+    : '';
   return (
     <>
       {p.kind} {p.rule ? `${p.rule.toLowerCase()} ` : ''}`<VisibleText text={p.value} />`{scope ? <VisibleText text={scope} /> : null}
@@ -48,7 +52,17 @@ export function repairBlocker(plan: RepairPlanView, connection: ConnectionView |
 }
 
 /** Shows the plan and asks for the action count to be typed back. */
-export function RepairPlanPanel({ plan, connection, onExecute, onBack }: { plan: RepairPlanView; connection: ConnectionView | undefined; onExecute: (confirmation: string) => void; onBack: () => void }) {
+export function RepairPlanPanel({
+  plan,
+  connection,
+  onExecute,
+  onBack,
+}: {
+  plan: RepairPlanView;
+  connection: ConnectionView | undefined;
+  onExecute: (confirmation: string) => void;
+  onBack: () => void;
+}) {
   const [typed, setTyped] = useState('');
   const blocker = repairBlocker(plan, connection, typed);
   const submit = (event: FormEvent) => {
@@ -58,7 +72,8 @@ export function RepairPlanPanel({ plan, connection, onExecute, onBack }: { plan:
   return (
     <div className="stack" data-testid="repair-plan" data-action-count={plan.actionCount}>
       <p role="status">
-        {plan.fixes.length} fix(es) in {plan.transactions.length} transaction(s), {plan.actionCount} action(s) in all. Each fix was read fresh and is guarded exactly as a single claim or release; at most 100 actions per transaction, never two on one item.
+        {plan.fixes.length} fix(es) in {plan.transactions.length} transaction(s), {plan.actionCount} action(s) in all. Each fix was read
+        fresh and is guarded exactly as a single claim or release; at most 100 actions per transaction, never two on one item.
       </p>
       {plan.unknownIds > 0 ? (
         <div className="alert alert-warn" role="alert" data-testid="repair-unknown">
@@ -68,7 +83,8 @@ export function RepairPlanPanel({ plan, connection, onExecute, onBack }: { plan:
       {plan.transactions.map((t) => (
         <details key={t.index} className="repair-transaction" data-testid="repair-transaction">
           <summary>
-            Transaction {t.index + 1}: {t.fixes.length} fix(es), {t.actions.length} action(s) · <span className="mono">{t.clientRequestToken}</span>
+            Transaction {t.index + 1}: {t.fixes.length} fix(es), {t.actions.length} action(s) ·{' '}
+            <span className="mono">{t.clientRequestToken}</span>
           </summary>
           <ul>
             {t.fixes.map((f) => (
@@ -104,7 +120,14 @@ export function RepairPlanPanel({ plan, connection, onExecute, onBack }: { plan:
           <label htmlFor="repair-confirm">
             Type <code>{plan.confirmText}</code> (the number of actions) to execute the plan
           </label>
-          <input id="repair-confirm" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" disabled={!plan.executable} data-testid="repair-confirm" />
+          <input
+            id="repair-confirm"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            autoComplete="off"
+            disabled={!plan.executable}
+            data-testid="repair-confirm"
+          />
         </div>
         <div className="row">
           <button type="submit" className="btn btn-danger" disabled={blocker !== undefined} title={blocker} data-testid="repair-execute">

@@ -17,7 +17,11 @@ const MAX_LISTED = 500;
 
 /** A problem in the hand-picked list: its value (and scope) shown with hidden characters marked, as in the inspector. */
 function Label({ p }: { p: Problem }) {
-  const scope = p.scope ? ` in ${Object.entries(p.scope).map(([k, v]) => `${k}=${v}`).join(', ')}` : '';
+  const scope = p.scope
+    ? ` in ${Object.entries(p.scope)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}`
+    : '';
   return (
     <>
       {PROBLEM_LABEL[p.kind]} · {p.rule ? `${p.rule.toLowerCase()} ` : ''}
@@ -33,7 +37,17 @@ export interface RepairProblems {
 }
 
 /** The selection form; `onPlan` receives the request. */
-export function RepairSelection({ problems, filter, planning, onPlan }: { problems: RepairProblems; filter: InspectorFilter; planning: boolean; onPlan: (request: SelectionRequest) => void }) {
+export function RepairSelection({
+  problems,
+  filter,
+  planning,
+  onPlan,
+}: {
+  problems: RepairProblems;
+  filter: InspectorFilter;
+  planning: boolean;
+  onPlan: (request: SelectionRequest) => void;
+}) {
   const { all, filtered } = problems;
   const present = PROBLEM_KINDS.filter((k) => all.some((p) => p.kind === k));
   const [mode, setMode] = useState<'all' | 'kind' | 'filter' | 'picked'>('all');
@@ -41,7 +55,14 @@ export function RepairSelection({ problems, filter, planning, onPlan }: { proble
   const [picked, setPicked] = useState<ReadonlySet<string>>(() => new Set());
   const filterKind = filter.filter !== 'all' && filter.filter !== 'problems' ? filter.filter : undefined;
   const filterWords = `${filter.filter === 'all' ? 'all rows' : filter.filter === 'problems' ? 'problem rows' : PROBLEM_LABEL[filter.filter]}${filter.search.trim() ? `, search “${filter.search.trim()}”` : ''}`;
-  const count = mode === 'all' ? all.length : mode === 'kind' ? all.filter((p) => p.kind === kind).length : mode === 'filter' ? filtered.filter((p) => !filterKind || p.kind === filterKind).length : picked.size;
+  const count =
+    mode === 'all'
+      ? all.length
+      : mode === 'kind'
+        ? all.filter((p) => p.kind === kind).length
+        : mode === 'filter'
+          ? filtered.filter((p) => !filterKind || p.kind === filterKind).length
+          : picked.size;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -63,11 +84,27 @@ export function RepairSelection({ problems, filter, planning, onPlan }: { proble
       <fieldset className="stack">
         <legend>Repair which problems?</legend>
         <label className="row">
-          <input type="radio" name="repair-mode" checked={mode === 'all'} onChange={() => setMode('all')} data-testid="repair-mode-all" /> All problems ({all.length})
+          <input type="radio" name="repair-mode" checked={mode === 'all'} onChange={() => setMode('all')} data-testid="repair-mode-all" />{' '}
+          All problems ({all.length})
         </label>
         <label className="row">
-          <input type="radio" name="repair-mode" checked={mode === 'kind'} onChange={() => setMode('kind')} data-testid="repair-mode-kind" /> One kind:
-          <select value={kind} onChange={(e) => { setKind(e.target.value as ProblemKind); setMode('kind'); }} aria-label="Problem kind" data-testid="repair-kind">
+          <input
+            type="radio"
+            name="repair-mode"
+            checked={mode === 'kind'}
+            onChange={() => setMode('kind')}
+            data-testid="repair-mode-kind"
+          />{' '}
+          One kind:
+          <select
+            value={kind}
+            onChange={(e) => {
+              setKind(e.target.value as ProblemKind);
+              setMode('kind');
+            }}
+            aria-label="Problem kind"
+            data-testid="repair-kind"
+          >
             {PROBLEM_KINDS.map((k) => (
               <option key={k} value={k}>
                 {PROBLEM_LABEL[k]} ({all.filter((p) => p.kind === k).length})
@@ -76,10 +113,24 @@ export function RepairSelection({ problems, filter, planning, onPlan }: { proble
           </select>
         </label>
         <label className="row">
-          <input type="radio" name="repair-mode" checked={mode === 'filter'} onChange={() => setMode('filter')} data-testid="repair-mode-filter" /> The inspector's current filter ({filterWords})
+          <input
+            type="radio"
+            name="repair-mode"
+            checked={mode === 'filter'}
+            onChange={() => setMode('filter')}
+            data-testid="repair-mode-filter"
+          />{' '}
+          The inspector's current filter ({filterWords})
         </label>
         <label className="row">
-          <input type="radio" name="repair-mode" checked={mode === 'picked'} onChange={() => setMode('picked')} data-testid="repair-mode-picked" /> Hand-picked
+          <input
+            type="radio"
+            name="repair-mode"
+            checked={mode === 'picked'}
+            onChange={() => setMode('picked')}
+            data-testid="repair-mode-picked"
+          />{' '}
+          Hand-picked
         </label>
       </fieldset>
       {mode === 'picked' ? (
@@ -94,10 +145,14 @@ export function RepairSelection({ problems, filter, planning, onPlan }: { proble
               </li>
             );
           })}
-          {all.length > MAX_LISTED ? <li className="muted">…and {all.length - MAX_LISTED} more: choose a kind or filter the inspector to plan them.</li> : null}
+          {all.length > MAX_LISTED ? (
+            <li className="muted">…and {all.length - MAX_LISTED} more: choose a kind or filter the inspector to plan them.</li>
+          ) : null}
         </ul>
       ) : null}
-      <p className="muted">Duplicates, owner mismatches and malformed locks are never fixed automatically: the plan lists them as left for you.</p>
+      <p className="muted">
+        Duplicates, owner mismatches and malformed locks are never fixed automatically: the plan lists them as left for you.
+      </p>
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={planning || count === 0} data-testid="repair-make-plan">
           {planning ? 'Planning (fresh reads)…' : `Plan the repair of ${count} problem(s)`}

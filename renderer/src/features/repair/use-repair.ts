@@ -47,7 +47,14 @@ function lostTrack(error: AppError): AppError {
 }
 
 /** Runs the flow for an audit run of `table` on `connectionId`. */
-export function useRepair(connectionId: string, table: string, runId: string | undefined, convention: Convention | undefined, onRechecked: (lookup: LookupView) => void, auditAgain: () => void): RepairFlow {
+export function useRepair(
+  connectionId: string,
+  table: string,
+  runId: string | undefined,
+  convention: Convention | undefined,
+  onRechecked: (lookup: LookupView) => void,
+  auditAgain: () => void,
+): RepairFlow {
   const bridge = useBridge();
   const [step, setStep] = useState<RepairStep>('select');
   const [plan, setPlan] = useState<RepairPlanView>();
@@ -97,7 +104,14 @@ export function useRepair(connectionId: string, table: string, runId: string | u
           const fix = applied[next++]!;
           const scope = fix.problem.scope ? { scope: { ...fix.problem.scope } } : {};
           // Under the audit's own convention (the plan's), not the saved or a detected one.
-          const fresh = await bridge.call('lookup.run', { connectionId, table, value: fix.operation.value, rule: fix.operation.rule, ...scope, ...(convention ? { convention } : {}) });
+          const fresh = await bridge.call('lookup.run', {
+            connectionId,
+            table,
+            value: fix.operation.value,
+            rule: fix.operation.rule,
+            ...scope,
+            ...(convention ? { convention } : {}),
+          });
           if (!alive.current) return;
           if (fresh.ok) onRechecked(fresh.value);
           else setError(fresh.error);

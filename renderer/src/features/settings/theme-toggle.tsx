@@ -12,7 +12,13 @@ export function ThemeToggle({ theme, onChange }: { theme: ThemeChoice; onChange:
   return (
     <div className="segmented" role="group" aria-label="Colour theme">
       {CHOICES.map((choice) => (
-        <button key={choice.value} type="button" aria-pressed={theme === choice.value} onClick={() => onChange(choice.value)} data-testid={`theme-${choice.value}`}>
+        <button
+          key={choice.value}
+          type="button"
+          aria-pressed={theme === choice.value}
+          onClick={() => onChange(choice.value)}
+          data-testid={`theme-${choice.value}`}
+        >
           {choice.label}
         </button>
       ))}

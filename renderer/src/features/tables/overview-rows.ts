@@ -8,7 +8,10 @@ import type { AppError } from '../../../../shared/result';
 export const TREND_AUDITS = 20;
 
 /** A table's survey as the overview holds it: loading, answered, or failed. */
-export type SurveyState = { readonly state: 'loading' } | { readonly state: 'done'; readonly view: TableSurveyView } | { readonly state: 'failed'; readonly error: AppError };
+export type SurveyState =
+  | { readonly state: 'loading' }
+  | { readonly state: 'done'; readonly view: TableSurveyView }
+  | { readonly state: 'failed'; readonly error: AppError };
 
 /** One row of the overview. */
 export interface OverviewRow {
@@ -34,7 +37,11 @@ export function trendText(problems: readonly number[]): string {
 }
 
 /** Builds the rows of `tables` from their surveys and the connection's history (oldest first). */
-export function overviewRows(tables: readonly string[], surveys: ReadonlyMap<string, SurveyState>, history: readonly AuditHistoryEntry[]): OverviewRow[] {
+export function overviewRows(
+  tables: readonly string[],
+  surveys: ReadonlyMap<string, SurveyState>,
+  history: readonly AuditHistoryEntry[],
+): OverviewRow[] {
   const byTable = new Map<string, AuditHistoryEntry[]>();
   for (const entry of history) {
     const list = byTable.get(entry.table);

@@ -14,10 +14,20 @@ import { useOverview } from './use-overview';
 function LocksCell({ row }: { row: OverviewRow }) {
   const { survey } = row;
   if (survey.state === 'loading') return <span className="muted">sampling…</span>;
-  if (survey.state === 'failed') return <Badge tone="danger" title={survey.error.message}>could not sample</Badge>;
+  if (survey.state === 'failed')
+    return (
+      <Badge tone="danger" title={survey.error.message}>
+        could not sample
+      </Badge>
+    );
   const { view } = survey;
   if (view.locks === 'empty') return <span className="muted">no (empty table)</span>;
-  if (view.locks === 'no-locks') return <span className="muted" title={view.why}>no</span>;
+  if (view.locks === 'no-locks')
+    return (
+      <span className="muted" title={view.why}>
+        no
+      </span>
+    );
   return <Badge tone="info">yes</Badge>;
 }
 
@@ -47,7 +57,15 @@ function LastAudit({ last }: { last: AuditHistoryEntry | undefined }) {
       <time dateTime={last.time}>{new Date(last.time).toLocaleString()}</time>
       {last.source === 'export' ? <span className="muted"> (export)</span> : null}
       <br />
-      {!last.complete ? <Badge tone="warn" title={last.reason}>incomplete</Badge> : total === 0 ? <Badge tone="ok">no problems</Badge> : <Badge tone="danger">{`${total} problem${total === 1 ? '' : 's'}`}</Badge>}{' '}
+      {!last.complete ? (
+        <Badge tone="warn" title={last.reason}>
+          incomplete
+        </Badge>
+      ) : total === 0 ? (
+        <Badge tone="ok">no problems</Badge>
+      ) : (
+        <Badge tone="danger">{`${total} problem${total === 1 ? '' : 's'}`}</Badge>
+      )}{' '}
       {kinds.length > 0 ? <span className="muted">{kinds.join(', ')}</span> : null}
     </span>
   );
@@ -66,21 +84,50 @@ export function OverviewView({ connectionId, tables }: { connectionId: string; t
       <div className="panel-title">
         <h2 className="spacer">Tables at a glance</h2>
         {auditAll.running ? (
-          <button type="button" className="btn btn-small" onClick={overview.cancelAll} disabled={auditAll.cancelled} data-testid="overview-cancel">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={overview.cancelAll}
+            disabled={auditAll.cancelled}
+            data-testid="overview-cancel"
+          >
             Cancel
           </button>
         ) : (
-          <button type="button" className="btn btn-small btn-primary" onClick={overview.startAll} disabled={auditable === 0} data-testid="overview-audit-all">
+          <button
+            type="button"
+            className="btn btn-small btn-primary"
+            onClick={overview.startAll}
+            disabled={auditable === 0}
+            data-testid="overview-audit-all"
+          >
             Audit all ({auditable})
           </button>
         )}
       </div>
-      <p className="muted">Each table is sampled to see whether it holds lock items; Audit all audits those whose convention detection is sure of. Past audits come from this machine’s audit history.</p>
+      <p className="muted">
+        Each table is sampled to see whether it holds lock items; Audit all audits those whose convention detection is sure of. Past audits
+        come from this machine’s audit history.
+      </p>
       {auditAll.running || auditAll.total > 0 ? (
-        <ProgressBar label={auditAll.running ? (auditAll.cancelled ? 'Cancelling…' : 'Auditing all tables…') : auditAll.cancelled ? 'Audit all cancelled' : 'Audit all finished'} fraction={auditAll.total ? auditAll.finished / auditAll.total : 1} spinner={false}>
+        <ProgressBar
+          label={
+            auditAll.running
+              ? auditAll.cancelled
+                ? 'Cancelling…'
+                : 'Auditing all tables…'
+              : auditAll.cancelled
+                ? 'Audit all cancelled'
+                : 'Audit all finished'
+          }
+          fraction={auditAll.total ? auditAll.finished / auditAll.total : 1}
+          spinner={false}
+        >
           <span data-testid="overview-progress">
             {auditAll.finished} of {auditAll.total} tables
-            {Object.entries(auditAll.items).map(([t, n]) => ` · ${t}: ${n.toLocaleString()} items`).join('')}
+            {Object.entries(auditAll.items)
+              .map(([t, n]) => ` · ${t}: ${n.toLocaleString()} items`)
+              .join('')}
           </span>
         </ProgressBar>
       ) : null}

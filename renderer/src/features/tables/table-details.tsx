@@ -32,7 +32,9 @@ export function TableDetailsView({ connectionId, table }: { connectionId: string
             <dt>Key schema</dt>
             <dd className="mono">{keyText(data.keys)}</dd>
             <dt>Item count</dt>
-            <dd>{formatCount(data.itemCount)} <span className="muted">(DynamoDB updates this about every six hours)</span></dd>
+            <dd>
+              {formatCount(data.itemCount)} <span className="muted">(DynamoDB updates this about every six hours)</span>
+            </dd>
             <dt>Size</dt>
             <dd>{formatBytes(data.sizeBytes)}</dd>
           </dl>

@@ -5,7 +5,17 @@ import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';
 
 /** Lists table names; the selected one is marked; `onOverview` goes back to the connection's overview. */
-export function TablesPanel({ state, selected, onSelect, onOverview }: { state: TablesState; selected: string | undefined; onSelect: (table: string) => void; onOverview: () => void }) {
+export function TablesPanel({
+  state,
+  selected,
+  onSelect,
+  onOverview,
+}: {
+  state: TablesState;
+  selected: string | undefined;
+  onSelect: (table: string) => void;
+  onOverview: () => void;
+}) {
   const { page } = state;
   return (
     <section aria-labelledby="tables-title" data-testid="tables">
@@ -13,7 +23,13 @@ export function TablesPanel({ state, selected, onSelect, onOverview }: { state: 
         <h2 id="tables-title" className="section-title spacer">
           Tables
         </h2>
-        <button type="button" className="btn btn-small" onClick={onOverview} aria-current={selected === undefined} data-testid="tables-overview">
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={onOverview}
+          aria-current={selected === undefined}
+          data-testid="tables-overview"
+        >
           Overview
         </button>
         <button type="button" className="btn btn-small" onClick={state.reload} aria-label="Reload tables">
@@ -26,7 +42,13 @@ export function TablesPanel({ state, selected, onSelect, onOverview }: { state: 
       <ul className="list">
         {page?.tables.map((table) => (
           <li key={table}>
-            <button type="button" className="list-item" aria-current={table === selected} data-testid={`table-${table}`} onClick={() => onSelect(table)}>
+            <button
+              type="button"
+              className="list-item"
+              aria-current={table === selected}
+              data-testid={`table-${table}`}
+              onClick={() => onSelect(table)}
+            >
               {table}
             </button>
           </li>

@@ -24,7 +24,13 @@ export function TrendChart({ times, problems, label }: { times: readonly number[
     if (!el) return undefined;
     const [xs, ys] = JSON.parse(key) as [number[], number[]];
     // One audit is a point: draw it as a flat line so it can be seen.
-    const data: uPlot.AlignedData = xs.length === 1 ? [[xs[0]! - 1, xs[0]!], [ys[0]!, ys[0]!]] : [xs, ys];
+    const data: uPlot.AlignedData =
+      xs.length === 1
+        ? [
+            [xs[0]! - 1, xs[0]!],
+            [ys[0]!, ys[0]!],
+          ]
+        : [xs, ys];
     const chart = new uPlot(
       {
         width: WIDTH,
@@ -34,7 +40,14 @@ export function TrendChart({ times, problems, label }: { times: readonly number[
         select: { show: false, left: 0, top: 0, width: 0, height: 0 },
         axes: [{ show: false }, { show: false }],
         scales: { x: { time: false }, y: { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max)] } },
-        series: [{}, { stroke: () => (ys.some((y) => y > 0) ? themeColour('--danger', '#b3261e') : themeColour('--ok', '#17703a')), width: 2, points: { show: xs.length <= 1 } }],
+        series: [
+          {},
+          {
+            stroke: () => (ys.some((y) => y > 0) ? themeColour('--danger', '#b3261e') : themeColour('--ok', '#17703a')),
+            width: 2,
+            points: { show: xs.length <= 1 },
+          },
+        ],
       },
       data,
       el,

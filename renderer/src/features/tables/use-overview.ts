@@ -48,7 +48,10 @@ async function bounded<T>(items: readonly T[], task: (item: T) => Promise<void>,
 export function useOverview(connectionId: string | undefined, tables: readonly string[] | undefined): OverviewState {
   const bridge = useBridge();
   const history = useQuery('history.list', connectionId ? { connectionId } : null);
-  const [surveys, setSurveys] = useState<{ owner: string | undefined; map: ReadonlyMap<string, SurveyState> }>({ owner: undefined, map: new Map() });
+  const [surveys, setSurveys] = useState<{ owner: string | undefined; map: ReadonlyMap<string, SurveyState> }>({
+    owner: undefined,
+    map: new Map(),
+  });
   const [auditAll, setAuditAll] = useState<AuditAllState>(IDLE);
   const running = useRef<{ cancelled: boolean; runs: Set<string> } | undefined>(undefined);
   const tablesKey = JSON.stringify(tables ?? []);
@@ -68,7 +71,9 @@ export function useOverview(connectionId: string | undefined, tables: readonly s
     void bounded(
       todo,
       async (table) => {
-        const result = await bridge.call('tables.survey', { connectionId, table }).catch((cause: unknown) => ({ ok: false as const, error: { kind: 'unreachable' as const, message: String(cause) } }));
+        const result = await bridge
+          .call('tables.survey', { connectionId, table })
+          .catch((cause: unknown) => ({ ok: false as const, error: { kind: 'unreachable' as const, message: String(cause) } }));
         put(table, result.ok ? { state: 'done', view: result.value } : { state: 'failed', error: result.error });
       },
       () => !live,
@@ -81,7 +86,12 @@ export function useOverview(connectionId: string | undefined, tables: readonly s
   }, [bridge, connectionId, tablesKey]);
 
   const rows = useMemo(
-    () => overviewRows(JSON.parse(tablesKey) as string[], surveys.owner === connectionId ? surveys.map : new Map<string, SurveyState>(), history.data?.entries ?? []),
+    () =>
+      overviewRows(
+        JSON.parse(tablesKey) as string[],
+        surveys.owner === connectionId ? surveys.map : new Map<string, SurveyState>(),
+        history.data?.entries ?? [],
+      ),
     [tablesKey, surveys, connectionId, history.data],
   );
   const reloadHistory = history.reload;
@@ -99,7 +109,9 @@ export function useOverview(connectionId: string | undefined, tables: readonly s
         return { ...s, finished: s.finished + 1, items, failures: failure ? { ...s.failures, [table]: failure } : s.failures };
       });
     const auditOne = async (table: string): Promise<void> => {
-      const started = await bridge.call('audit.start', { connectionId, table }).catch((cause: unknown) => ({ ok: false as const, error: { kind: 'unreachable' as const, message: String(cause) } }));
+      const started = await bridge
+        .call('audit.start', { connectionId, table })
+        .catch((cause: unknown) => ({ ok: false as const, error: { kind: 'unreachable' as const, message: String(cause) } }));
       if (!started.ok) return finish(table, started.error.message);
       const { runId } = started.value;
       run.runs.add(runId);

@@ -20,7 +20,10 @@ export interface TablesState {
 /** Loads the tables of `connectionId` (nothing when undefined); a new connection starts at page one. */
 export function useTables(connectionId: string | undefined): TablesState {
   // Cursors of the pages visited so far: [undefined] is the first page.
-  const [cursors, setCursors] = useState<{ owner: string | undefined; list: readonly (string | undefined)[] }>({ owner: connectionId, list: [undefined] });
+  const [cursors, setCursors] = useState<{ owner: string | undefined; list: readonly (string | undefined)[] }>({
+    owner: connectionId,
+    list: [undefined],
+  });
   const list = useMemo(() => (cursors.owner === connectionId ? cursors.list : [undefined]), [cursors, connectionId]);
   const cursor = list[list.length - 1];
   const query = useQuery('tables.list', connectionId ? { connectionId, limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } : null);
