@@ -2,9 +2,8 @@
 import { CONVENTION_FLAGS, optionalString, requireString } from '../args';
 import type { CliCommand } from '../command';
 import { usageError } from '../command';
-import { closeSession, openTable } from '../session';
-import type { TableSession } from '../session';
-import { keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { keyFlag, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { runTableWrite } from './write-command';
 
 /** The change-value command. */
 export const changeValueCommand: CliCommand = {
@@ -29,38 +28,11 @@ ${WRITE_EXIT_CODES}
 Example:
   locksmith change-value --endpoint http://localhost:8000 --table accounts \\
     --account '{"PK":"ACCT#a1f9c3","SK":"PROFILE"}' --rule EMAIL --to ada@analytical.engine`,
-  async run({ values, io }) {
+  run({ values, io }) {
     const rule = requireString(values, 'rule', 'change-value');
     const to = requireString(values, 'to', 'change-value');
     const from = optionalString(values, 'from');
     const account = keyFlag(values, 'account') ?? usageError('change-value: --account is required', 'account');
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'change-value');
-      const { connection, table } = session;
-      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([
-        import('../convention-source'),
-        import('../../services/dynamo/client'),
-      ]);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-      });
-      const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
-      return await runWrite({
-        io,
-        values,
-        ctx,
-        table: table.name,
-        resolved,
-        operation: { kind: 'change-value', account, rule, to, ...(from === undefined ? {} : { from }) },
-      });
-    } finally {
-      closeSession(session);
-    }
+    return runTableWrite(values, io, 'change-value', { kind: 'change-value', account, rule, to, ...(from === undefined ? {} : { from }) });
   },
 };

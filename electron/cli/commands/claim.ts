@@ -2,11 +2,8 @@
 import { CONVENTION_FLAGS, requireString } from '../args';
 import type { CliCommand } from '../command';
 import { usageError } from '../command';
-import { closeSession, openTable } from '../session';
-import type { TableSession } from '../session';
-import { tablePlace } from '../key-schema-cache';
-import { warnedRuleGate } from '../warning-memory';
-import { EXIT_REFUSED, keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { keyFlag, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { runTableWrite } from './write-command';
 
 /** The claim command. */
 export const claimCommand: CliCommand = {
@@ -32,39 +29,10 @@ ${WRITE_EXIT_CODES}
 Example:
   locksmith claim --endpoint http://localhost:8000 --table accounts --rule HANDLE --value ada \\
     --account '{"PK":"ACCT#a1f9c3","SK":"PROFILE"}'`,
-  async run({ values, io }) {
+  run({ values, io }) {
     const rule = requireString(values, 'rule', 'claim');
     const value = requireString(values, 'value', 'claim');
     const account = keyFlag(values, 'account') ?? usageError('claim: --account is required', 'account');
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'claim');
-      const { connection, table } = session;
-      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([
-        import('../convention-source'),
-        import('../../services/dynamo/client'),
-      ]);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-      });
-      // A rule the last audit found the table contradicts takes a reviewed --convention FILE (warning-memory.ts).
-      const refused = await warnedRuleGate(io, {
-        place: tablePlace(connection.target, table.name),
-        resolved,
-        rule,
-        dryRun: values['dry-run'] === true,
-        refusedCode: EXIT_REFUSED,
-      });
-      if (refused !== undefined) return refused;
-      const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
-      return await runWrite({ io, values, ctx, table: table.name, resolved, operation: { kind: 'claim', rule, value, account } });
-    } finally {
-      closeSession(session);
-    }
+    return runTableWrite(values, io, 'claim', { kind: 'claim', rule, value, account });
   },
 };

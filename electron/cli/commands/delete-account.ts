@@ -2,9 +2,8 @@
 import { CONVENTION_FLAGS } from '../args';
 import type { CliCommand } from '../command';
 import { usageError } from '../command';
-import { closeSession, openTable } from '../session';
-import type { TableSession } from '../session';
-import { keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { keyFlag, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { runTableWrite } from './write-command';
 
 /** The delete-account command. */
 export const deleteAccountCommand: CliCommand = {
@@ -25,28 +24,8 @@ differs. Every execution is appended to the activity log.
 ${WRITE_EXIT_CODES}
 Example:
   locksmith delete-account --endpoint http://localhost:8000 --table accounts --account '{"PK":"ACCT#a1f9c3","SK":"PROFILE"}'`,
-  async run({ values, io }) {
+  run({ values, io }) {
     const account = keyFlag(values, 'account') ?? usageError('delete-account: --account is required', 'account');
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'delete-account');
-      const { connection, table } = session;
-      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([
-        import('../convention-source'),
-        import('../../services/dynamo/client'),
-      ]);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-      });
-      const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
-      return await runWrite({ io, values, ctx, table: table.name, resolved, operation: { kind: 'delete-account', account } });
-    } finally {
-      closeSession(session);
-    }
+    return runTableWrite(values, io, 'delete-account', { kind: 'delete-account', account });
   },
 };

@@ -3,8 +3,7 @@ import { shownText, terminalSafeJson } from '../../../shared/terminal-text';
 import { optionalInt } from '../args';
 import type { CliCommand } from '../command';
 import { CliError, EXIT_OK, unwrap } from '../command';
-import { closeSession, openTable } from '../session';
-import type { TableSession } from '../session';
+import { withTable } from '../table-command';
 
 /** The detect command. */
 export const detectCommand: CliCommand = {
@@ -22,12 +21,9 @@ Without --json the evidence is printed first, then the convention file; save the
 it to audit with --convention FILE after checking it.
 Example:
   locksmith detect --endpoint http://localhost:8000 --table users`,
-  async run({ values, io }) {
+  run({ values, io }) {
     const sampleSize = optionalInt(values, 'sample', 'detect', 1, 100_000);
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'detect');
-      const { connection, table } = session;
+    return withTable(values, io, 'detect', async ({ connection, table }) => {
       const [{ presetFlag }, { sampleItems }, { detectConvention }, { conventionToFile }] = await Promise.all([
         import('../convention-source'),
         import('../../services/audit/sample'),
@@ -55,8 +51,6 @@ Example:
         io.stdout(`${lines.join('\n')}\n`);
       }
       return EXIT_OK;
-    } finally {
-      closeSession(session);
-    }
+    });
   },
 };

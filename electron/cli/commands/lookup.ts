@@ -2,8 +2,8 @@
 import { CONVENTION_FLAGS, optionalInt, optionalString, requireString, SCOPE_FLAG, scopeFlag } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_OK, EXIT_PROBLEMS, unwrap } from '../command';
-import { closeSession, incomplete, openTable, progressPrinter } from '../session';
-import type { TableSession } from '../session';
+import { incomplete, progressPrinter } from '../session';
+import { withConvention } from '../table-command';
 import { styleFor } from '../style';
 
 /** The lookup command. */
@@ -34,55 +34,41 @@ one scan finds its locks and holders in every scope and answers once per scope f
 Exit codes: 0 free or held, 1 orphan, unprotected or duplicate, 2 error or incomplete.
 Example:
   locksmith lookup --endpoint http://localhost:8000 --table accounts --value ada@lovelace.io`,
-  async run({ values, io }) {
+  run({ values, io }) {
     const value = requireString(values, 'value', 'lookup');
     const rule = optionalString(values, 'rule');
     const scope = scopeFlag(values, 'lookup');
     const segmentsFlag = optionalInt(values, 'segments', 'lookup', 1, 1_000_000);
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'lookup');
-      const { connection, table } = session;
-      const [{ resolveConvention }, { lookupValue }, { defaultSegments }, { lookupText }] = await Promise.all([
-        import('../convention-source'),
-        import('../../services/lookup/lookup'),
-        import('../../services/dynamo/client'),
-        import('../report-text'),
-      ]);
-      const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-        segments,
-      });
-      const progress = progressPrinter(io);
-      const answer = unwrap(
-        await lookupValue({
-          client: connection.client,
-          table,
-          convention: resolved.convention,
-          value,
-          rule,
-          ...(scope ? { scope } : {}),
-          ...(values.confirm === true ? { confirmAbsenceWithScan: true } : {}),
-          segments,
-          signal: io.signal,
-          onProgress: progress.update,
-          errorContext: connection.errorContext,
-        }),
-      );
-      progress.done();
-      io.stdout(values.json === true ? `${JSON.stringify(answer)}\n` : lookupText(answer, table.keys, styleFor(io)));
-      if (!answer.complete) return incomplete(io, answer.reason ?? 'the holder scan did not finish');
-      return answer.rules.some((r) => r.verdict === 'orphan' || r.verdict === 'unprotected' || r.verdict === 'duplicate')
-        ? EXIT_PROBLEMS
-        : EXIT_OK;
-    } finally {
-      closeSession(session);
-    }
+    return withConvention(
+      values,
+      io,
+      'lookup',
+      async ({ connection, table, resolved, segments }) => {
+        const [{ lookupValue }, { lookupText }] = await Promise.all([import('../../services/lookup/lookup'), import('../report-text')]);
+        const progress = progressPrinter(io);
+        const answer = unwrap(
+          await lookupValue({
+            client: connection.client,
+            table,
+            convention: resolved.convention,
+            value,
+            rule,
+            ...(scope ? { scope } : {}),
+            ...(values.confirm === true ? { confirmAbsenceWithScan: true } : {}),
+            segments,
+            signal: io.signal,
+            onProgress: progress.update,
+            errorContext: connection.errorContext,
+          }),
+        );
+        progress.done();
+        io.stdout(values.json === true ? `${JSON.stringify(answer)}\n` : lookupText(answer, table.keys, styleFor(io)));
+        if (!answer.complete) return incomplete(io, answer.reason ?? 'the holder scan did not finish');
+        return answer.rules.some((r) => r.verdict === 'orphan' || r.verdict === 'unprotected' || r.verdict === 'duplicate')
+          ? EXIT_PROBLEMS
+          : EXIT_OK;
+      },
+      segmentsFlag ?? 'default',
+    );
   },
 };

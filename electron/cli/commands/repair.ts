@@ -7,6 +7,7 @@ import { EXIT_ERROR, EXIT_OK } from '../command';
 import { tablePlace } from '../key-schema-cache';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import type { TableSession } from '../session';
+import { conventionFor } from '../table-command';
 import { askOnTerminal, conventionGate, conventionOrigin, EXIT_REFUSED, transactionContext } from './transaction-flow';
 
 function planText(plan: RepairPlanView): string {
@@ -99,21 +100,12 @@ pending, refused, not verified or left for a human, 2 error or an incomplete aud
     try {
       session = await openTable(values, io, 'repair');
       const { connection, table } = session;
-      const [{ resolveConvention }, { runAudit }, { effectiveEndpoint }, { RepairService }] = await Promise.all([
-        import('../convention-source'),
+      const [{ runAudit }, { effectiveEndpoint }, { RepairService }] = await Promise.all([
         import('../../services/audit/run-audit'),
         import('../../services/dynamo/client'),
         import('../../services/repair/repair-service'),
       ]);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-        segments,
-      });
+      const resolved = await conventionFor(session, values, io, segments);
       // The writes rest on the convention: say what it is and how sure detection was, before anything else.
       const refused = conventionGate(io, values.execute === true ? values : { ...values, yes: false }, resolved, 'repairs');
       if (refused !== undefined) return refused;

@@ -2,8 +2,7 @@
 import { CONVENTION_FLAGS, optionalString } from '../args';
 import type { CliCommand } from '../command';
 import { CliError, EXIT_OK } from '../command';
-import { closeSession, openTable } from '../session';
-import type { TableSession } from '../session';
+import { withConvention } from '../table-command';
 
 /** The suggest-index command. */
 export const suggestIndexCommand: CliCommand = {
@@ -24,24 +23,10 @@ is created: run the command yourself. Building an index reads the table once.
 JSON (--json): [{"rule", "attribute", "existing"?, "updateTable"?, "awsCli"?, "notes"}]
 Example:
   locksmith suggest-index --profile prod --table users --rule EMAIL`,
-  async run({ values, io }) {
+  run({ values, io }) {
     const rule = optionalString(values, 'rule');
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'suggest-index');
-      const { connection, table } = session;
-      const [{ resolveConvention }, { suggestIndexes }] = await Promise.all([
-        import('../convention-source'),
-        import('../../../shared/conventions/suggest-index'),
-      ]);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-      });
+    return withConvention(values, io, 'suggest-index', async ({ table, resolved }) => {
+      const { suggestIndexes } = await import('../../../shared/conventions/suggest-index');
       let suggestions;
       try {
         suggestions = suggestIndexes(table, resolved.convention, rule);
@@ -65,8 +50,6 @@ Example:
       }
       io.stdout(`${lines.join('\n')}`);
       return EXIT_OK;
-    } finally {
-      closeSession(session);
-    }
+    });
   },
 };
