@@ -1,9 +1,8 @@
 /** `locksmith change-value`: seed 1's change of a protected value — new lock, old lock deleted, account updated — in one guarded transaction. */
-import { CONVENTION_FLAGS, optionalString, requireString } from '../args';
+import { CONVENTION_FLAGS, optionalString, requireString, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
-import { usageError } from '../command';
-import { keyFlag, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
-import { runTableWrite } from './write-command';
+import { WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { ACCOUNT_FLAG, accountFlag, runTableWrite } from './write-command';
 
 /** The change-value command. */
 export const changeValueCommand: CliCommand = {
@@ -11,8 +10,8 @@ export const changeValueCommand: CliCommand = {
   summary: 'Change an account’s protected value: Put the new lock, delete the old one, update the account — one guarded transaction.',
   usage: "change-value --table T --account '<key json>' --rule R --to V [--from V] [--dry-run] [--yes] [--json] [--allow-writes]",
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
-    account: { type: 'string', valueName: 'JSON', description: `the account's key, e.g. '{"PK":"ACCT#a1","SK":"PROFILE"}'` },
+    ...TABLE_FLAG,
+    ...ACCOUNT_FLAG,
     rule: { type: 'string', valueName: 'R', description: 'the rule, as audit --json reports it (e.g. EMAIL)' },
     to: { type: 'string', valueName: 'V', description: 'the new value' },
     from: { type: 'string', valueName: 'V', description: 'the value as stored now (default: read from the account at preview)' },
@@ -32,7 +31,7 @@ Example:
     const rule = requireString(values, 'rule', 'change-value');
     const to = requireString(values, 'to', 'change-value');
     const from = optionalString(values, 'from');
-    const account = keyFlag(values, 'account') ?? usageError('change-value: --account is required', 'account');
+    const account = accountFlag(values, 'change-value');
     return runTableWrite(values, io, 'change-value', { kind: 'change-value', account, rule, to, ...(from === undefined ? {} : { from }) });
   },
 };

@@ -1,9 +1,8 @@
 /** `locksmith claim`: write the lock for a value an account holds, guarded, previewed, confirmed. */
-import { CONVENTION_FLAGS, requireString } from '../args';
+import { CONVENTION_FLAGS, requireString, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
-import { usageError } from '../command';
-import { keyFlag, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
-import { runTableWrite } from './write-command';
+import { WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { ACCOUNT_FLAG, accountFlag, runTableWrite } from './write-command';
 
 /** The claim command. */
 export const claimCommand: CliCommand = {
@@ -11,10 +10,10 @@ export const claimCommand: CliCommand = {
   summary: 'Claim a value for an account: Put its lock only if nobody holds it, while the account still holds the value.',
   usage: "claim --table T --rule R --value V --account '<key json>' [--dry-run] [--yes] [--json] [--allow-writes]",
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     rule: { type: 'string', valueName: 'R', description: 'the rule, as audit --json reports it (e.g. HANDLE)' },
     value: { type: 'string', valueName: 'V', description: 'the value to claim' },
-    account: { type: 'string', valueName: 'JSON', description: `the account's key, e.g. '{"PK":"ACCT#a1","SK":"PROFILE"}'` },
+    ...ACCOUNT_FLAG,
     ...CONVENTION_FLAGS,
     ...WRITE_FLAGS,
   },
@@ -32,7 +31,7 @@ Example:
   run({ values, io }) {
     const rule = requireString(values, 'rule', 'claim');
     const value = requireString(values, 'value', 'claim');
-    const account = keyFlag(values, 'account') ?? usageError('claim: --account is required', 'account');
+    const account = accountFlag(values, 'claim');
     return runTableWrite(values, io, 'claim', { kind: 'claim', rule, value, account });
   },
 };

@@ -1,9 +1,8 @@
 /** `locksmith delete-account`: seed 1's account deletion — the account and every lock of its values — in one guarded transaction. */
-import { CONVENTION_FLAGS } from '../args';
+import { CONVENTION_FLAGS, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
-import { usageError } from '../command';
-import { keyFlag, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
-import { runTableWrite } from './write-command';
+import { WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { ACCOUNT_FLAG, accountFlag, runTableWrite } from './write-command';
 
 /** The delete-account command. */
 export const deleteAccountCommand: CliCommand = {
@@ -11,8 +10,8 @@ export const deleteAccountCommand: CliCommand = {
   summary: 'Delete an account with all its locks, in one guarded transaction (no lock left behind).',
   usage: "delete-account --table T --account '<key json>' [--dry-run] [--yes] [--json] [--allow-writes]",
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
-    account: { type: 'string', valueName: 'JSON', description: `the account's key, e.g. '{"PK":"ACCT#a1","SK":"PROFILE"}'` },
+    ...TABLE_FLAG,
+    ...ACCOUNT_FLAG,
     ...CONVENTION_FLAGS,
     ...WRITE_FLAGS,
   },
@@ -25,7 +24,7 @@ ${WRITE_EXIT_CODES}
 Example:
   locksmith delete-account --endpoint http://localhost:8000 --table accounts --account '{"PK":"ACCT#a1f9c3","SK":"PROFILE"}'`,
   run({ values, io }) {
-    const account = keyFlag(values, 'account') ?? usageError('delete-account: --account is required', 'account');
+    const account = accountFlag(values, 'delete-account');
     return runTableWrite(values, io, 'delete-account', { kind: 'delete-account', account });
   },
 };

@@ -1,6 +1,6 @@
 /** `locksmith detect`: sample a table and propose a convention file, with the evidence. */
 import { shownText, terminalSafeJson } from '../../../shared/terminal-text';
-import { optionalInt } from '../args';
+import { optionalInt, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { CliError, EXIT_OK, unwrap } from '../command';
 import { withTable } from '../table-command';
@@ -11,7 +11,7 @@ export const detectCommand: CliCommand = {
   summary: 'Sample a table and propose its convention file, with the evidence behind it.',
   usage: 'detect --table T [--preset P] [--sample N] [--json]',
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     preset: { type: 'string', valueName: 'P', description: 'only consider this preset' },
     sample: { type: 'string', valueName: 'N', description: 'items to sample (default 2000)' },
     json: { type: 'boolean', description: 'print {"table","confidence","evidence","convention"} as JSON' },

@@ -1,5 +1,5 @@
 /** `locksmith lookup`: one value, a verdict per rule (free, held, orphan, unprotected, duplicate). */
-import { CONVENTION_FLAGS, optionalInt, optionalString, requireString, SCOPE_FLAG, scopeFlag } from '../args';
+import { CONVENTION_FLAGS, optionalInt, optionalString, requireString, SCOPE_FLAG, scopeFlag, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_OK, EXIT_PROBLEMS, unwrap } from '../command';
 import { incomplete, progressPrinter } from '../session';
@@ -12,7 +12,7 @@ export const lookupCommand: CliCommand = {
   summary: 'Look one value up: which lock exists, which accounts hold it, and the verdict per rule.',
   usage: 'lookup --table T --value V [--rule R] [--scope ATTR=V] [--confirm] [--preset P | --convention FILE] [--json]',
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     value: { type: 'string', valueName: 'V', description: 'the value, e.g. ada@lovelace.io' },
     rule: { type: 'string', valueName: 'R', description: 'only this rule (names as audit reports them, e.g. EMAIL)' },
     ...SCOPE_FLAG,

@@ -1,5 +1,5 @@
 /** `locksmith release`: delete the lock of a value nobody holds (the stuck handle), guarded, previewed, confirmed. */
-import { CONVENTION_FLAGS, requireString, SCOPE_FLAG, scopeFlag } from '../args';
+import { CONVENTION_FLAGS, requireString, SCOPE_FLAG, scopeFlag, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { keyFlag, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
 import { runTableWrite } from './write-command';
@@ -11,7 +11,7 @@ export const releaseCommand: CliCommand = {
   usage:
     "release --table T --rule R --value V [--scope ATTR=V] [--holder '<key json>'] [--lock '<key json>'] [--dry-run] [--yes] [--json] [--allow-writes]",
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     rule: { type: 'string', valueName: 'R', description: 'the rule, as audit --json reports it (e.g. HANDLE)' },
     value: { type: 'string', valueName: 'V', description: 'the value to release' },
     holder: {

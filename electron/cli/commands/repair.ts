@@ -1,7 +1,7 @@
 /** `locksmith repair`: audit a table and print (or, with --execute, run) the batched fix plan the app uses too. */
 import type { RepairPlanView, RepairStatusView } from '../../../shared/contract/repair-views';
 import { shownText } from '../../../shared/terminal-text';
-import { CONVENTION_FLAGS, optionalInt } from '../args';
+import { CONVENTION_FLAGS, optionalInt, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_ERROR, EXIT_OK } from '../command';
 import { tablePlace } from '../key-schema-cache';
@@ -71,7 +71,7 @@ export const repairCommand: CliCommand = {
     'Plan (and with --execute, run) fixes for an audit: release orphan locks, claim missing locks, in transactions of up to 100 actions; duplicates are listed for a human.',
   usage: 'repair --table T [--preset P | --convention FILE] [--execute [--yes]] [--json] [--allow-writes]',
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     ...CONVENTION_FLAGS,
     segments: { type: 'string', valueName: 'N', description: 'parallel scan segments of the audit' },
     execute: { type: 'boolean', description: 'run the plan, transaction by transaction' },

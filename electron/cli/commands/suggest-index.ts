@@ -1,5 +1,5 @@
 /** `locksmith suggest-index`: the GSI per rule that makes lookups one Query instead of a scan, as the exact UpdateTable to run. */
-import { CONVENTION_FLAGS, optionalString } from '../args';
+import { CONVENTION_FLAGS, optionalString, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { CliError, EXIT_OK } from '../command';
 import { withConvention } from '../table-command';
@@ -10,7 +10,7 @@ export const suggestIndexCommand: CliCommand = {
   summary: 'Print the GSI that would make lookups of each rule instant, as the exact UpdateTable input and AWS CLI command.',
   usage: 'suggest-index --table T [--rule R] [--preset P | --convention FILE] [--json]',
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     rule: { type: 'string', valueName: 'R', description: 'only this rule (names as audit reports them, e.g. EMAIL)' },
     ...CONVENTION_FLAGS,
     json: { type: 'boolean', description: 'print only the JSON suggestions on stdout' },

@@ -3,12 +3,24 @@
  * its convention (table-command.ts), the warned-rule gate for the operations that name one rule
  * the last audit may have warned about, then the one transaction flow (transaction-flow.ts).
  */
+import type { PlainKey } from '../../../shared/model';
 import type { TransactionOperation } from '../../../shared/transactions/types';
-import type { CliIo, FlagValues } from '../command';
+import type { CliIo, FlagSpecs, FlagValues } from '../command';
+import { usageError } from '../command';
 import { tablePlace } from '../key-schema-cache';
 import { withConvention } from '../table-command';
 import { warnedRuleGate } from '../warning-memory';
-import { EXIT_REFUSED, runWrite, transactionContext } from './transaction-flow';
+import { EXIT_REFUSED, keyFlag, runWrite, transactionContext } from './transaction-flow';
+
+/** The flag naming the account a write acts for. */
+export const ACCOUNT_FLAG: FlagSpecs = {
+  account: { type: 'string', valueName: 'JSON', description: `the account's key, e.g. '{"PK":"ACCT#a1","SK":"PROFILE"}'` },
+};
+
+/** The required --account key of `command`. */
+export function accountFlag(values: FlagValues, command: string): PlainKey {
+  return keyFlag(values, 'account') ?? usageError(`${command}: --account is required`, 'account');
+}
 
 /** The operations that claim or release one rule's value: a rule the last audit warned about takes a reviewed --convention FILE. */
 function gatedRule(operation: TransactionOperation): string | undefined {
