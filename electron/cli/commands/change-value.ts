@@ -27,7 +27,7 @@ ${WRITE_EXIT_CODES}
 Example:
   locksmith change-value --endpoint http://localhost:8000 --table accounts \\
     --account '{"PK":"ACCT#a1f9c3","SK":"PROFILE"}' --rule EMAIL --to ada@analytical.engine`,
-  run({ values, io }) {
+  async run({ values, io }) {
     const rule = requireString(values, 'rule', 'change-value');
     const to = requireString(values, 'to', 'change-value');
     const from = optionalString(values, 'from');

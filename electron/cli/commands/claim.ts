@@ -28,7 +28,7 @@ ${WRITE_EXIT_CODES}
 Example:
   locksmith claim --endpoint http://localhost:8000 --table accounts --rule HANDLE --value ada \\
     --account '{"PK":"ACCT#a1f9c3","SK":"PROFILE"}'`,
-  run({ values, io }) {
+  async run({ values, io }) {
     const rule = requireString(values, 'rule', 'claim');
     const value = requireString(values, 'value', 'claim');
     const account = accountFlag(values, 'claim');

@@ -23,7 +23,7 @@ differs. Every execution is appended to the activity log.
 ${WRITE_EXIT_CODES}
 Example:
   locksmith delete-account --endpoint http://localhost:8000 --table accounts --account '{"PK":"ACCT#a1f9c3","SK":"PROFILE"}'`,
-  run({ values, io }) {
+  async run({ values, io }) {
     const account = accountFlag(values, 'delete-account');
     return runTableWrite(values, io, 'delete-account', { kind: 'delete-account', account });
   },

@@ -21,7 +21,7 @@ Without --json the evidence is printed first, then the convention file; save the
 it to audit with --convention FILE after checking it.
 Example:
   locksmith detect --endpoint http://localhost:8000 --table users`,
-  run({ values, io }) {
+  async run({ values, io }) {
     const sampleSize = optionalInt(values, 'sample', 'detect', 1, 100_000);
     return withTable(values, io, 'detect', async ({ connection, table }) => {
       const [{ presetFlag }, { sampleItems }, { detectConvention }, { conventionToFile }] = await Promise.all([

@@ -27,7 +27,7 @@ AWS export, e.g. with \`locksmith audit --export DIR\`. Unlike a real export it 
 Nothing is left behind when the scan fails or is cancelled.
 Examples:
   locksmith export --endpoint http://localhost:8000 --table accounts --out ./exports`,
-  run({ values, io }) {
+  async run({ values, io }) {
     const out = requireString(values, 'out', 'export');
     const partitions = optionalInt(values, 'partitions', 'export', 1, 10_000);
     const segmentsFlag = optionalInt(values, 'segments', 'export', 1, 1_000_000);

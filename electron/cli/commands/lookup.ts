@@ -34,7 +34,7 @@ one scan finds its locks and holders in every scope and answers once per scope f
 Exit codes: 0 free or held, 1 orphan, unprotected or duplicate, 2 error or incomplete.
 Example:
   locksmith lookup --endpoint http://localhost:8000 --table accounts --value ada@lovelace.io`,
-  run({ values, io }) {
+  async run({ values, io }) {
     const value = requireString(values, 'value', 'lookup');
     const rule = optionalString(values, 'rule');
     const scope = scopeFlag(values, 'lookup');

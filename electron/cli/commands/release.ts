@@ -35,7 +35,7 @@ detected or preset convention is not enough. --dry-run still shows the request, 
 ${WRITE_EXIT_CODES}
 Example:
   locksmith release --endpoint http://localhost:8000 --table accounts --rule HANDLE --value ada --dry-run`,
-  run({ values, io }) {
+  async run({ values, io }) {
     const rule = requireString(values, 'rule', 'release');
     const value = requireString(values, 'value', 'release');
     const holder = keyFlag(values, 'holder');

@@ -23,7 +23,7 @@ is created: run the command yourself. Building an index reads the table once.
 JSON (--json): [{"rule", "attribute", "existing"?, "updateTable"?, "awsCli"?, "notes"}]
 Example:
   locksmith suggest-index --profile prod --table users --rule EMAIL`,
-  run({ values, io }) {
+  async run({ values, io }) {
     const rule = optionalString(values, 'rule');
     return withConvention(values, io, 'suggest-index', async ({ table, resolved }) => {
       const { suggestIndexes } = await import('../../../shared/conventions/suggest-index');
