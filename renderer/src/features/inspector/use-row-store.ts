@@ -12,6 +12,7 @@ import type { ShownProblems } from './audit-state';
 import { auditStreamSource } from './audit-stream-source';
 import { createPendingExports } from './pending-exports';
 import type { InspectorFilter } from './row-filter';
+import { frameViews } from './frame-views';
 import { EMPTY_VIEW, type RowsView, type RowStoreUpdate, type RunEnd, type ViewSpec } from './row-store';
 import { openRowStore, type RowStoreClient } from './row-store-client';
 
@@ -53,34 +54,43 @@ export function useRowStore(bridge: LocksmithBridge, listener: RunListener): Row
     listenerRef.current = listener;
   }, [listener]);
 
+  // A transition: React renders it in slices of a few ms, yielding to input and frames between
+  // them, where a plain update from a message renders in one long task on a large
+  // audit (figures: docs/benchmarks.md). The run's end is in the same transition as its last rows.
+  // At most one view a frame reaches it (frame-views.ts).
+  const [frames] = useState(() =>
+    frameViews((view) => {
+      if (view.run !== generationRef.current) return;
+      startTransition(() => {
+        setRows((previous) => (view.sameRows && previous.run === view.run ? { ...view, rows: previous.rows } : view));
+        if (view.end) listenerRef.current.end(view.end);
+      });
+    }),
+  );
+
   // The rows live in the row store: it reads the run's events itself, and the page gets back what
   // it shows. The run is done once the store has applied its `done` event, so whatever reads the
   // rows after `phase: 'done'` reads all of them.
-  const onUpdate = useCallback((update: RowStoreUpdate) => {
-    if (update.type === 'export') {
-      exportsRef.current.answer(update.id, { rowsShown: update.rowsShown, problems: update.problems });
-      return;
-    }
-    if (update.type === 'progress') {
-      const { progress } = update;
-      if (update.run === generationRef.current) startTransition(() => listenerRef.current.progress(progress));
-      return;
-    }
-    if (update.type === 'failed') {
-      exportsRef.current.fail(update.reason);
-      listenerRef.current.failed(update.reason);
-      return;
-    }
-    const view = update.view;
-    if (view.run !== generationRef.current) return;
-    // A transition: React renders it in slices of a few ms, yielding to input and frames between
-    // them, where a plain update from a message renders in one long task on a large
-    // audit (figures: docs/benchmarks.md). The run's end is in the same transition as its last rows.
-    startTransition(() => {
-      setRows((previous) => (view.sameRows && previous.run === view.run ? { ...view, rows: previous.rows } : view));
-      if (view.end) listenerRef.current.end(view.end);
-    });
-  }, []);
+  const onUpdate = useCallback(
+    (update: RowStoreUpdate) => {
+      if (update.type === 'export') {
+        exportsRef.current.answer(update.id, { rowsShown: update.rowsShown, problems: update.problems });
+        return;
+      }
+      if (update.type === 'progress') {
+        const { progress } = update;
+        if (update.run === generationRef.current) startTransition(() => listenerRef.current.progress(progress));
+        return;
+      }
+      if (update.type === 'failed') {
+        exportsRef.current.fail(update.reason);
+        listenerRef.current.failed(update.reason);
+        return;
+      }
+      if (update.view.run === generationRef.current) frames.push(update.view);
+    },
+    [frames],
+  );
   const storeRef = useRef<RowStoreClient | undefined>(undefined);
   // Unmounted: the policy's last leave must not open a store nobody will close.
   const closedRef = useRef(false);
@@ -97,12 +107,13 @@ export function useRowStore(bridge: LocksmithBridge, listener: RunListener): Row
 
   const leave = useCallback(() => {
     generationRef.current += 1;
+    frames.drop();
     setRows(EMPTY_VIEW);
     // Events of the old run are dropped, not applied to the next one (a discarded store's
     // successor is opened, and numbered, by this reset).
     post({ type: 'reset', run: generationRef.current });
     return generationRef.current;
-  }, [post]);
+  }, [post, frames]);
   const isCurrent = useCallback((run: number) => run === generationRef.current, []);
 
   const follow = useCallback(
