@@ -55,13 +55,11 @@ export const COUNTS_SQL = `SELECT count(*) AS scanned, sum(CASE WHEN kind = 'A' 
 
 /**
  * Per rule, the distinct values accounts hold (the fit's `held`, shared/audit/fit.ts): one row with
- * columns held0, held1, … The pulled rows cannot say it (healthy values are never pulled). One
- * pass over nv for every rule, not one per rule: nv has a row per value, the table's largest.
+ * columns held0, held1, … The pulled rows cannot say it (healthy values are never pulled).
  */
 export function heldSql(convention: Convention): string {
   if (convention.rules.length === 0) return 'SELECT 0 AS held_none';
-  const columns = convention.rules.map((_, i) => `COALESCE(max(CASE WHEN rule = ${i} THEN n END), 0) AS held${i}`);
-  return `SELECT ${columns.join(', ')} FROM (SELECT rule, count(*) AS n FROM (SELECT DISTINCT rule, scope, norm FROM nv WHERE side = 'A' AND norm <> '') d GROUP BY rule) g`;
+  return `SELECT ${convention.rules.map((_, i) => `(SELECT count(*) FROM (SELECT DISTINCT scope, norm FROM nv WHERE side = 'A' AND rule = ${i} AND norm <> '') d${i}) AS held${i}`).join(', ')}`;
 }
 
 /** The held counts of a heldSql row (undefined when the row has none: an engine that did not ask). */
