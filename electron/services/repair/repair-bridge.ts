@@ -69,16 +69,14 @@ export async function executeRepair(
   stores: { readonly repairs: RepairService; readonly runs: AuditRuns },
   args: { readonly planId: string; readonly confirmation: string },
 ): Promise<Result<RepairStatusView>> {
-  const started = stores.repairs.start(transactionContext(ctx), {
+  // Every send of the plan retires the audits that started before it (the send path tells `onWrite`).
+  const onWrite = (): void => stores.runs.indexes.noteWrite(targetKey(ctx.connectionId, ctx.target));
+  const started = stores.repairs.start(transactionContext(ctx, { onWrite }), {
     owner: ctx.connectionId,
     planId: args.planId,
     confirmation: args.confirmation,
   });
-  if (!started.ok) return started;
-  const noteWrite = (): void => stores.runs.indexes.noteWrite(targetKey(ctx.connectionId, ctx.target));
-  noteWrite();
-  void started.value.done.then(noteWrite, noteWrite);
-  return { ok: true, value: started.value.status };
+  return started.ok ? { ok: true, value: started.value.status } : started;
 }
 
 /** Stops a running repair before its next transaction. */
