@@ -1,7 +1,7 @@
 /**
  * The repair methods of the app over a request context: a plan from an audit run's report (complete
- * runs only), executed in the background and followed by polling `repair.status`. Plans are bound
- * to the connection id they were made on.
+ * runs only), executed in the background, its progress streamed on `repair.events` (`repair.status`
+ * answers the state now). Plans are bound to the connection id they were made on.
  */
 import type { RepairPlanView, RepairStatusView } from '../../../shared/contract/repair-views';
 import type { ProblemKind } from '../../../shared/model';

@@ -1,8 +1,8 @@
 /**
  * The repair service of the app and the CLI: plan from an audit's problems (fresh reads, packed
  * transactions), keep the plan under an id (single use, expiring, bound to the connection it was
- * made for), execute it after the action count is typed back (refused on a read-only connection),
- * stop between transactions on request, and report the state of an execution.
+ * made for), execute it after the action count is typed back (the gate of every kept write:
+ * write-gate.ts), stream its progress, stop between transactions on request, and report the state of an execution.
  */
 import type { ConventionWarning } from '../../../shared/audit/fit';
 import type { RepairPlanView, RepairStatusView } from '../../../shared/contract/repair-views';
@@ -53,9 +53,17 @@ interface Running {
   readonly execution: Execution;
 }
 
-/** Options: a data folder for the activity log, a clock and the plan lifetime (tests move time). */
+/** Where repair progress goes (the bridge's stream hub, narrowed to what this needs). */
+export interface RepairEvents {
+  publish(stream: 'repair.events', event: RepairStatusView): void;
+  setReplay(stream: 'repair.events', replay: (filter: Readonly<Record<string, unknown>>) => readonly RepairStatusView[]): void;
+}
+
+/** Options: a data folder for the activity log, where progress streams, a clock and the plan lifetime (tests move time). */
 export interface RepairServiceOptions {
   readonly dataDir?: string;
+  /** Every change of an execution is published there; a subscriber who comes late first gets the latest. */
+  readonly events?: RepairEvents;
   readonly clock?: () => number;
   readonly ttlMs?: number;
 }
@@ -72,6 +80,10 @@ export class RepairService {
   constructor(private readonly options: RepairServiceOptions = {}) {
     this.clock = options.clock ?? Date.now;
     this.plans = new KeptWrites<KeptPlan>(PLAN_WORDS, this.clock, options.ttlMs ?? PREVIEW_TTL_MS);
+    options.events?.setReplay('repair.events', (filter) => {
+      const running = typeof filter.planId === 'string' ? this.executions.get(filter.planId) : undefined;
+      return running ? [statusOf(filter.planId as string, running.execution)] : [];
+    });
   }
 
   /** Plans the repair of the selected problems and keeps the plan for execute. */
@@ -143,7 +155,16 @@ export class RepairService {
     this.prune();
     this.executions.set(kept.id, { owner: request.owner, execution });
     const report = (): RepairStatusView => statusOf(request.planId, execution);
-    const onProgress = request.onProgress;
+    const events = this.options.events;
+    const told = request.onProgress;
+    const onProgress =
+      events || told
+        ? (): void => {
+            const status = report();
+            events?.publish('repair.events', status);
+            told?.(status);
+          }
+        : undefined;
     const done = executePlan(
       ctx,
       {
@@ -153,13 +174,14 @@ export class RepairService {
         plan: kept.built,
         clock: this.clock,
         ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}),
-        ...(onProgress ? { onProgress: () => onProgress(report()) } : {}),
+        ...(onProgress ? { onProgress } : {}),
       },
       execution,
     )
       .catch((error: unknown) => {
         execution.phase = 'failed';
         execution.message = `the repair stopped unexpectedly: ${toAppError(error, { secrets: ctx.secrets }).message}`;
+        onProgress?.();
       })
       .then(report);
     return ok({ status: report(), done });
@@ -172,6 +194,7 @@ export class RepairService {
     if (running.execution.phase === 'running') {
       running.execution.stopRequested = true;
       running.execution.phase = 'stopping';
+      this.options.events?.publish('repair.events', statusOf(planId, running.execution));
     }
     return ok(statusOf(planId, running.execution));
   }

@@ -1,6 +1,6 @@
 /**
  * The repair flow: plan (main reads fresh and packs the transactions) → the action count typed back
- * → execute, followed by polling `repair.status` (Stop asks main to stop between transactions) →
+ * → execute, followed on the `repair.events` stream (Stop asks main to stop between transactions) →
  * the values of the applied fixes looked up again and the inspector rows patched in place.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -12,8 +12,8 @@ import { useBridge } from '../../bridge/bridge-context';
 /** Where the flow is. */
 export type RepairStep = 'select' | 'planning' | 'plan' | 'executing' | 'finished';
 
-/** How often a running repair is asked for its progress. */
-const POLL_MS = 250;
+/** Whether an execution still goes on (more events will come). */
+const running = (status: RepairStatusView): boolean => status.phase === 'running' || status.phase === 'stopping';
 /** Up to this many applied values are looked up again one by one; more and the table is audited again. */
 export const MAX_RECHECKS = 40;
 /** Lookups in flight at once while re-checking. */
@@ -31,19 +31,6 @@ export interface RepairFlow {
   readonly execute: (confirmation: string) => Promise<void>;
   readonly stop: () => Promise<void>;
   readonly back: () => void;
-}
-
-/**
- * A progress read that failed once the repair had started: it goes on in Locksmith (or stopped there),
- * so what it sent is not known here — an unknown outcome, however the read failed.
- */
-function lostTrack(error: AppError): AppError {
-  return {
-    kind: error.kind,
-    outcome: 'unknown',
-    message: `lost track of the repair (${error.message}): it may still be running, and its transactions may have been applied`,
-    fix: 'the Activity tab lists every transaction sent and how it ended; audit the table again before another repair',
-  };
 }
 
 /** Runs the flow for an audit run of `table` on `connectionId`. */
@@ -129,17 +116,24 @@ export function useRepair(
       if (!plan) return;
       setStep('executing');
       setError(undefined);
+      // Subscribed before the execute: the stream replays the latest state, so no event of the run is missed.
+      let unsubscribe: () => void = () => undefined;
+      const ended = new Promise<RepairStatusView>((resolve) => {
+        unsubscribe = bridge.subscribe('repair.events', { planId: plan.planId }, (event) => {
+          if (!alive.current) return;
+          setStatus(event);
+          if (!running(event)) resolve(event);
+        });
+      });
       let current = await bridge.call('repair.execute', { connectionId, planId: plan.planId, confirmation });
-      const started: boolean = current.ok;
-      while (current.ok && (current.value.phase === 'running' || current.value.phase === 'stopping')) {
-        if (!alive.current) return;
+      if (current.ok && running(current.value)) {
         setStatus(current.value);
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        current = await bridge.call('repair.status', { connectionId, planId: plan.planId });
+        current = { ok: true, value: await ended };
       }
+      unsubscribe();
       if (!alive.current) return;
       if (!current.ok) {
-        const failure: AppError = started ? lostTrack(current.error) : current.error;
+        const failure: AppError = current.error;
         setError(namingSent(failure, `plan ${plan.planId}`));
         // Refused before anything was sent (read-only, wrong count): back to the plan. A lost answer may have started it.
         setStep(failure.outcome === 'unknown' ? 'finished' : 'plan');
