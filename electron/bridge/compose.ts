@@ -133,7 +133,7 @@ export function composeApp(options: ComposeOptions): ComposedApp {
       warnings: runs.warnings,
       saved: (connectionId, table) => savedConvention(settings, connectionId, table),
     },
-    repairs: new RepairService({ dataDir }),
+    repairs: new RepairService({ dataDir, events: hub }),
     env,
   };
 

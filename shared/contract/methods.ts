@@ -244,7 +244,7 @@ export const methods = {
     z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema, confirmation: z.string().max(32) }),
     {
       writes: true,
-      summary: 'Start sending a plan, transaction by transaction, after its action count is typed back; follow it with `repair.status`.',
+      summary: 'Start sending a plan, transaction by transaction, after its action count is typed back; follow it on `repair.events`.',
     },
   ),
   'repair.stop': method<RepairStatusView>()(z.strictObject({ connectionId: connectionIdSchema, planId: opaqueIdSchema }), {

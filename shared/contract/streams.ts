@@ -1,6 +1,7 @@
 /** Subscriptions the renderer can open: each returns an unsubscribe function on the client side. */
 import { z } from 'zod';
 import type { AuditEvent, MfaPromptEvent, SandboxView } from './views';
+import type { RepairStatusView } from './repair-views';
 import { opaqueIdSchema } from './arg-limits';
 import { stream } from './spec';
 import type { LiveWatchEvent } from '../watch/watch-events';
@@ -12,6 +13,10 @@ export const streams = {
   'watch.events': stream<LiveWatchEvent>()(
     z.strictObject({ watchId: opaqueIdSchema }),
     'Problems appearing and resolving as writes happen, with their cause; the watch status.',
+  ),
+  'repair.events': stream<RepairStatusView>()(
+    z.strictObject({ planId: opaqueIdSchema }),
+    'Progress and per-fix outcome of one repair execution as it goes, ending in its last phase.',
   ),
   'mfa.prompts': stream<MfaPromptEvent>()(z.strictObject({}), 'MFA code requests from credential providers.'),
 } as const;

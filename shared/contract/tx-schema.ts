@@ -8,6 +8,9 @@ import { MAX_TEXT_LENGTH, nameSchema, plainKeySchema, valueSchema } from './arg-
 /** Claim: put the missing lock for `value` of `rule`, guarded by the account still holding it. */
 const claimSchema = z.strictObject({ kind: z.literal('claim'), rule: nameSchema, value: valueSchema, account: plainKeySchema });
 
+/** A claim as the services take it: `stored` (the CLI's) is the value as the account holds it; it defaults to what it holds now. */
+const claimOperationSchema = claimSchema.extend({ stored: valueSchema.optional() });
+
 /** A scoped rule's scope, by account attribute (`{ "orgId": "acme" }`). */
 export const scopeArgSchema = z.record(nameSchema, valueSchema).refine((s) => Object.keys(s).length <= 4, 'at most 4 scope attributes');
 
@@ -32,6 +35,9 @@ const signupSchema = z.strictObject({
   values: z.record(nameSchema, valueSchema).refine((v) => Object.keys(v).length >= 1 && Object.keys(v).length <= 32, 'one to 32 values'),
 });
 
+/** A signup as the services take it: `attributes` (the CLI's) are other string attributes to store on the account. */
+const signupOperationSchema = signupSchema.extend({ attributes: z.record(nameSchema, z.string()).optional() });
+
 /** Change-value template: new lock guarded, old lock (`from`) deleted guarded, account updated to `to` only if it still holds `from`. */
 const changeValueSchema = z.strictObject({
   kind: z.literal('change-value'),
@@ -40,6 +46,9 @@ const changeValueSchema = z.strictObject({
   from: valueSchema,
   to: valueSchema,
 });
+
+/** A change of value as the services take it: `from` (optional from the CLI) defaults to what the account holds when previewed. */
+const changeValueOperationSchema = changeValueSchema.extend({ from: valueSchema.optional() });
 
 /** Delete-account template: the account and all its locks, conditioned. */
 const deleteAccountSchema = z.strictObject({ kind: z.literal('delete-account'), account: plainKeySchema });
@@ -54,11 +63,22 @@ export const txRequestSchema = z.discriminatedUnion('kind', [
 ]);
 
 /**
- * A transaction request (inferred from the schema). It is what the services and the pure builders
- * take, field for field (`TransactionOperation` in shared/transactions/types.ts is the same shapes with
- * the CLI's optional extras): the bridge passes it on unchanged.
+ * A transaction request (inferred from the schema). It is an operation as the services and the pure
+ * builders take it, as it is: the bridge passes it on unchanged.
  */
 export type TxRequest = z.infer<typeof txRequestSchema>;
+
+/**
+ * Every transaction a person can ask for, as the services take it: the bridge's requests with the
+ * CLI's optional extras. The one definition of the operation shapes (`TransactionOperation` is inferred from it).
+ */
+export const operationSchema = z.discriminatedUnion('kind', [
+  claimOperationSchema,
+  releaseSchema,
+  signupOperationSchema,
+  changeValueOperationSchema,
+  deleteAccountSchema,
+]);
 
 /** What the decoder accepts: a pasted exception message or CancellationReasons JSON, optionally the request JSON. */
 export const decodeInputSchema = z.strictObject({

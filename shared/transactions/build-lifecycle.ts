@@ -6,24 +6,21 @@ import {
   type AccountTarget,
   accountTarget,
   ActionList,
-  allOf,
-  onlyALock,
   type BuildContext,
   findRule,
-  inScopeConditions,
   type LockTarget,
   lockPutItem,
   lockTarget,
   makeItem,
   makeLockItem,
   normalizeFor,
-  ownedByOrUnowned,
   q,
   ruleLabel,
   str,
   valueJson,
   valueWords,
 } from './build-common';
+import { allOf, onlyALock, inScopeConditions, ownedByOrUnowned } from './build-conditions';
 import { Placeholders } from './dynamo-json';
 import type { AttributeValueJson, BuiltTransaction, ChangeValueSpec, DeleteAccountSpec, SignupSpec } from './types';
 

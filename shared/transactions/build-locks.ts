@@ -5,12 +5,9 @@ import { shownText } from '../terminal-text';
 import {
   accountTarget,
   ActionList,
-  allOf,
-  onlyALock,
   type BuildContext,
   existingLockTarget,
   findRule,
-  holdsCondition,
   lockPutItem,
   lockTarget,
   makeItem,
@@ -18,10 +15,10 @@ import {
   normalizeFor,
   q,
   ruleLabel,
-  scopeComparison,
   valueJson,
   valueWords,
 } from './build-common';
+import { allOf, onlyALock, holdsCondition, scopeComparison } from './build-conditions';
 import { plainToJson, Placeholders } from './dynamo-json';
 import type { BuiltTransaction, ClaimSpec, ReleaseSpec } from './types';
 

@@ -5,7 +5,8 @@
  */
 import type { ScopeValues } from '../conventions/scope';
 import type { Convention, PlainKey, PlainValue } from '../model';
-import type { TxRequest } from '../contract/tx-schema';
+import type { z } from 'zod';
+import type { operationSchema } from '../contract/tx-schema';
 import type { OutcomeStatus } from '../contract/views';
 
 // ---------------------------------------------------------------- DynamoDB JSON (what is sent)
@@ -55,62 +56,26 @@ export interface TransactWriteInputJson {
 
 // ---------------------------------------------------------------- requests (what a person asks for)
 
-/** Claim: write the lock for `value` and check that `account` holds it. `stored` defaults to what the account holds now. */
-export interface ClaimOperation {
-  readonly kind: 'claim';
-  readonly rule: string;
-  readonly value: string;
-  readonly account: PlainKey;
-  readonly stored?: string;
-}
-
-/** Release: delete the lock for `value`; `holder` is the last known holder, when one is known. */
-export interface ReleaseOperation {
-  readonly kind: 'release';
-  readonly rule: string;
-  readonly value: string;
-  readonly holder?: PlainKey;
-  /** The lock's exact key, when it is not the canonical one (legacy template, un-normalized value). */
-  readonly lock?: PlainKey;
-  /** For a scoped rule: the scope the value is unique within, by account attribute (`{ "orgId": "acme" }`). */
-  readonly scope?: Readonly<Record<string, string>>;
-}
-
-/** Signup (seed 1): put the account with its protected values and one lock per value. */
-export interface SignupOperation {
-  readonly kind: 'signup';
-  readonly account: PlainKey;
-  /** Rule name → value as it will be stored on the account. */
-  readonly values: Readonly<Record<string, string>>;
-  /** Other string attributes to store on the account. */
-  readonly attributes?: Readonly<Record<string, string>>;
-}
-
-/** Change value (seed 1): new lock guarded, old lock deleted, account updated only if it still holds `from`. */
-export interface ChangeValueOperation {
-  readonly kind: 'change-value';
-  readonly account: PlainKey;
-  readonly rule: string;
-  readonly to: string;
-  /** The value as stored now; defaults to what the account holds when previewed. */
-  readonly from?: string;
-}
-
-/** Delete account (seed 1): the account and all its locks, conditioned on the values it holds. */
-export interface DeleteAccountOperation {
-  readonly kind: 'delete-account';
-  readonly account: PlainKey;
-}
-
 /**
- * Any transaction a person can ask for. Validated where it enters: the bridge (`shared/contract/tx-schema.ts`)
+ * Any transaction a person can ask for, inferred from the one schema (`operationSchema` in
+ * shared/contract/tx-schema.ts, where each field is described). Validated where it enters: the bridge
  * and the CLI's flags; these are the shapes after validation.
  */
-export type TransactionOperation = ClaimOperation | ReleaseOperation | SignupOperation | ChangeValueOperation | DeleteAccountOperation;
+export type TransactionOperation = z.infer<typeof operationSchema>;
 
-/** One vocabulary from the renderer to the builder: every request the bridge accepts is an operation as it is (a compile error otherwise). */
-const _requestIsOperation = (request: TxRequest): TransactionOperation => request;
-void _requestIsOperation;
+/** One kind of operation, read-only. */
+type OperationOf<K extends TransactionOperation['kind']> = Readonly<Extract<TransactionOperation, { kind: K }>>;
+/** Claim: write the lock for `value` and check that `account` holds it. */
+export type ClaimOperation = OperationOf<'claim'>;
+/** Release: delete the lock for `value`; `holder` is the last known holder, when one is known. */
+export type ReleaseOperation = OperationOf<'release'>;
+/** Signup: put the account with its protected values and one lock per value. */
+export type SignupOperation = OperationOf<'signup'>;
+/** Change value: new lock guarded, old lock deleted, account updated only if it still holds `from`. */
+export type ChangeValueOperation = OperationOf<'change-value'>;
+/** Delete account: the account and all its locks, conditioned on the values it holds. */
+export type DeleteAccountOperation = OperationOf<'delete-account'>;
+
 /** The kinds of transaction. */
 export type OperationKind = TransactionOperation['kind'];
 

@@ -11,8 +11,8 @@ import type { Convention, PlainKey } from '../../../shared/model';
 import { formatKey } from '../../../shared/plain-key';
 import type { Outcome } from '../../../shared/transactions/types';
 import { toAppError } from '../dynamo/errors';
-import { appendActivity, failedOutcome, type ActivityEntry } from '../transactions/activity-log';
-import { sendTransaction } from '../transactions/execute';
+import type { ActivityEntry } from '../transactions/activity-log';
+import { logWrite, sendLogged, type LogLine } from '../transactions/send-path';
 import type { TransactionContext } from '../transactions/service';
 import { verifyExecuted } from '../transactions/verify-writes';
 import { holdersOf, type BuiltPlan, type PlannedTransaction } from './make-plan';
@@ -55,14 +55,32 @@ function settle(execution: Execution, t: PlannedTransaction, outcome: RepairTran
   for (const fix of t.view.fixes) execution.fixes[fix] = { fix, state: outcome.state, message: fixMessage(fix) };
 }
 
-/** Sends one transaction (after its fresh release check) and returns the outcome for the log. */
-async function runOne(
-  ctx: TransactionContext,
-  input: ExecuteInput,
-  execution: Execution,
-  t: PlannedTransaction,
-): Promise<{ logged: ActivityEntry['outcome']; unknown: boolean }> {
+/** The activity-log line of one plan transaction. */
+function lineOf(input: ExecuteInput, t: PlannedTransaction): LogLine {
+  const total = input.plan.transactions.length;
+  return {
+    table: input.table,
+    previewId: `${input.planId}-${t.view.index + 1}`,
+    kind: 'repair',
+    summary: `Repair transaction ${t.view.index + 1} of ${total}: ${t.view.fixes.map((f) => input.plan.fixes[f]?.summary ?? '').join('; ')}`,
+    request: t.view.input,
+  };
+}
+
+/** What came of one transaction: whether the plan must stop, and why its log line could not be written (if so). */
+interface RanOne {
+  readonly unknown: boolean;
+  readonly unlogged?: string | undefined;
+}
+
+/** Sends one transaction (after its fresh release check) through the send path; a refusal is logged as well. */
+async function runOne(ctx: TransactionContext, input: ExecuteInput, execution: Execution, t: PlannedTransaction): Promise<RanOne> {
   const errorContext = { table: input.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets };
+  const line = lineOf(input, t);
+  const refused = async (outcome: ActivityEntry['outcome']): Promise<RanOne> => ({
+    unknown: false,
+    unlogged: await logWrite(ctx, line, outcome, input.dataDir, input.clock()),
+  });
   const summaries = (fix: number): string => input.plan.fixes[fix]?.summary ?? `fix ${fix + 1}`;
   let held: { fix: number; names: string; keys: readonly PlainKey[] }[];
   try {
@@ -84,7 +102,7 @@ async function runOne(
       { index: t.view.index, state: 'error', message: `the fresh read before sending failed: ${e.message}. Nothing was sent.` },
       () => 'not sent: the fresh read before sending failed',
     );
-    return { logged: { status: 'error', error: e }, unknown: false };
+    return refused({ status: 'error', error: e });
   }
   if (held.length > 0) {
     const message = `refused before sending: ${held.map((h) => `${h.names} holds the value of "${summaries(h.fix)}"`).join('; ')}. Nothing in this transaction was sent.`;
@@ -92,17 +110,18 @@ async function runOne(
     settle(execution, t, { index: t.view.index, state: 'refused', message }, (fix) =>
       byFix.has(fix) ? `refused: ${byFix.get(fix)} holds this value right now` : 'not sent: its transaction was refused for another fix',
     );
-    return { logged: { status: 'refused', message, holders: held.flatMap((h) => h.keys) }, unknown: false };
+    return refused({ status: 'refused', message, holders: held.flatMap((h) => h.keys) });
   }
-  const sent = await sendTransaction({
-    client: ctx.client,
-    input: t.view.input,
-    actions: t.actions,
-    ownerAttribute: input.convention.ownerAttribute,
-    retry: ctx.deps?.retry,
-    wait: ctx.deps?.wait,
-    errorContext,
-  });
+  const { sent, unlogged } = await sendLogged(
+    ctx,
+    {
+      line,
+      actions: t.actions,
+      ...(input.convention.ownerAttribute !== undefined ? { ownerAttribute: input.convention.ownerAttribute } : {}),
+      ...(input.dataDir ? { dataDir: input.dataDir } : {}),
+    },
+    input.clock,
+  );
   if (!sent.ok) {
     // The plan stops either way; only a send that may have reached DynamoDB is said to be possibly applied.
     if (sent.error.outcome === 'unknown') {
@@ -112,7 +131,7 @@ async function runOne(
         { index: t.view.index, state: 'outcome-unknown', message: `${sent.error.message}; the plan stopped here` },
         () => 'unknown: its transaction may have been applied (look the value up)',
       );
-      return { logged: failedOutcome(sent.error), unknown: true };
+      return { unknown: true, unlogged };
     }
     settle(
       execution,
@@ -124,7 +143,7 @@ async function runOne(
       },
       () => 'not applied: its transaction failed to send',
     );
-    return { logged: failedOutcome(sent.error), unknown: true };
+    return { unknown: true, unlogged };
   }
   const outcome: Outcome = sent.value;
   if (outcome.status === 'succeeded') {
@@ -142,7 +161,7 @@ async function runOne(
       },
       () => (check.verified ? 'applied and verified' : 'applied, NOT verified (see the transaction)'),
     );
-    return { logged: outcome, unknown: false };
+    return { unknown: false, unlogged };
   }
   const reasons: RepairReasonView[] = outcome.reasons
     .filter((r) => r.code !== 'None')
@@ -157,7 +176,7 @@ async function runOne(
     (fix) =>
       failed.has(fix) ? `cancelled: ${failed.get(fix)}` : `not applied: fix ${culprits} of the same transaction failed its condition`,
   );
-  return { logged: outcome, unknown: false };
+  return { unknown: false, unlogged };
 }
 
 /** Runs every transaction of the plan in order, updating `execution` as it goes. */
@@ -179,32 +198,11 @@ export async function executePlan(ctx: TransactionContext, input: ExecuteInput, 
     }
     execution.transactions[t.view.index] = { index: t.view.index, state: 'sending' };
     input.onProgress?.(execution);
-    const { logged, unknown } = await runOne(ctx, input, execution, t);
+    const { unknown, unlogged } = await runOne(ctx, input, execution, t);
     execution.finished += 1;
-    const entry: ActivityEntry = {
-      time: new Date(input.clock()).toISOString(),
-      connection: ctx.connection.label,
-      region: ctx.connection.region,
-      endpoint: ctx.connection.endpoint ?? 'aws',
-      table: input.table,
-      previewId: `${input.planId}-${t.view.index + 1}`,
-      token: t.view.clientRequestToken,
-      kind: 'repair',
-      summary: `Repair transaction ${t.view.index + 1} of ${total}: ${t.view.fixes.map((f) => input.plan.fixes[f]?.summary ?? '').join('; ')}`,
-      request: t.view.input,
-      outcome: logged,
-    };
-    try {
-      await appendActivity(entry, {
-        ...(input.dataDir ? { dataDir: input.dataDir } : {}),
-        ...(ctx.secrets ? { secrets: ctx.secrets } : {}),
-      });
-    } catch (error) {
+    if (unlogged) {
       const current = execution.transactions[t.view.index]!;
-      execution.transactions[t.view.index] = {
-        ...current,
-        message: `${current.message ?? ''} (the activity log could not be written: ${(error as Error).message})`,
-      };
+      execution.transactions[t.view.index] = { ...current, message: `${current.message ?? ''} (${unlogged})` };
     }
     if (unknown) {
       execution.phase = 'failed';

@@ -1,7 +1,7 @@
 /**
  * The repair methods of the app over a request context: a plan from an audit run's report (complete
- * runs only), executed in the background and followed by polling `repair.status`. Plans are bound
- * to the connection id they were made on.
+ * runs only), executed in the background, its progress streamed on `repair.events` (`repair.status`
+ * answers the state now). Plans are bound to the connection id they were made on.
  */
 import type { RepairPlanView, RepairStatusView } from '../../../shared/contract/repair-views';
 import type { ProblemKind } from '../../../shared/model';
@@ -69,16 +69,14 @@ export async function executeRepair(
   stores: { readonly repairs: RepairService; readonly runs: AuditRuns },
   args: { readonly planId: string; readonly confirmation: string },
 ): Promise<Result<RepairStatusView>> {
-  const started = stores.repairs.start(transactionContext(ctx), {
+  // Every send of the plan retires the audits that started before it (the send path tells `onWrite`).
+  const onWrite = (): void => stores.runs.indexes.noteWrite(targetKey(ctx.connectionId, ctx.target));
+  const started = stores.repairs.start(transactionContext(ctx, { onWrite }), {
     owner: ctx.connectionId,
     planId: args.planId,
     confirmation: args.confirmation,
   });
-  if (!started.ok) return started;
-  const noteWrite = (): void => stores.runs.indexes.noteWrite(targetKey(ctx.connectionId, ctx.target));
-  noteWrite();
-  void started.value.done.then(noteWrite, noteWrite);
-  return { ok: true, value: started.value.status };
+  return started.ok ? { ok: true, value: started.value.status } : started;
 }
 
 /** Stops a running repair before its next transaction. */

@@ -13,7 +13,7 @@ import { createDynamoClient } from '../dynamo/client';
 import { runAudit } from '../audit/run-audit';
 import { readActivity } from '../transactions/activity-log';
 import type { TransactionContext } from '../transactions/service';
-import { RepairService } from './repair-service';
+import { RepairService, type RepairEvents } from './repair-service';
 
 const endpoint = inject('dynamoEndpoint');
 const admin = testClient(endpoint);
@@ -131,6 +131,29 @@ describe('repair plans', () => {
     expect(status.phase).toBe('stopped');
     expect(status.transactions.map((t) => t.state)).toEqual(['succeeded', 'not-sent']);
     expect((await problemsOf(table)).length).toBe(2);
+  });
+
+  it('streams its progress on repair.events: every change as it happens, ending in its last phase; a late subscriber gets the latest', async () => {
+    const account = layout.account('solo', { email: 'solo@x.io', username: 'solo' });
+    const table = await brokenTable(0, 0, [account, layout.account('duo', { email: 'duo@x.io', username: 'duo' })]);
+    // The bridge's stream hub as the service sees it: what it publishes, and what it replays to a late subscriber.
+    const seen: RepairStatusView[] = [];
+    let replay: (filter: Readonly<Record<string, unknown>>) => readonly RepairStatusView[] = () => [];
+    const events: RepairEvents = { publish: (_, event) => seen.push(event), setReplay: (_, r) => (replay = r) };
+    const service = new RepairService({ dataDir, events });
+    const plan = await service.plan(context(), { owner: 'c1', table, convention: conv, problems: await problemsOf(table) });
+    if (!plan.ok) throw new Error(plan.error.message);
+    const started = service.start(context(), { owner: 'c1', planId: plan.value.planId, confirmation: plan.value.confirmText });
+    if (!started.ok) throw new Error(started.error.message);
+    const done = await started.value.done;
+    expect(seen.at(-1)).toEqual(done);
+    expect(done.phase).toBe('done');
+    // Each of the two transactions was seen being sent, then settled.
+    expect(seen.map((s) => s.transactions.map((t) => t.state).join(','))).toEqual(
+      expect.arrayContaining(['sending,pending', 'succeeded,pending', 'succeeded,sending', 'succeeded,succeeded']),
+    );
+    expect(replay({ planId: plan.value.planId })).toEqual([done]);
+    expect(replay({ planId: 'rp_other' })).toEqual([]);
   });
 
   it('a release whose value an account took after the plan refuses its transaction before sending', async () => {

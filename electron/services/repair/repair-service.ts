@@ -1,18 +1,18 @@
 /**
  * The repair service of the app and the CLI: plan from an audit's problems (fresh reads, packed
  * transactions), keep the plan under an id (single use, expiring, bound to the connection it was
- * made for), execute it after the action count is typed back (refused on a read-only connection),
- * stop between transactions on request, and report the state of an execution.
+ * made for), execute it after the action count is typed back (the gate of every kept write:
+ * write-gate.ts), stream its progress, stop between transactions on request, and report the state of an execution.
  */
-import { randomUUID } from 'node:crypto';
 import type { ConventionWarning } from '../../../shared/audit/fit';
 import type { RepairPlanView, RepairStatusView } from '../../../shared/contract/repair-views';
 import type { Convention, Problem } from '../../../shared/model';
 import { err, ok, type Result } from '../../../shared/result';
 import { selectProblems, type RepairSelection } from '../../../shared/repair/select';
 import { toAppError } from '../dynamo/errors';
-import { PREVIEW_TTL_MS } from '../transactions/preview-store';
-import { movedConnection, readOnlyRefusal, type TransactionContext } from '../transactions/service';
+import { KeptWrites, PREVIEW_TTL_MS, type KeptTerms, type KeptWords } from '../transactions/kept-writes';
+import type { TransactionContext } from '../transactions/service';
+import { claimKept } from '../transactions/write-gate';
 import { executePlan, newExecution, type Execution } from './execute-plan';
 import { makePlan, type BuiltPlan } from './make-plan';
 
@@ -37,21 +37,33 @@ export interface ExecuteRequest {
   readonly onProgress?: (status: RepairStatusView) => void;
 }
 
-interface Kept {
+/** How a repair plan is spoken of in refusals. */
+export const PLAN_WORDS: KeptWords = { noun: 'repair plan', again: 'plan again', field: 'planId', prefix: 'rp_' };
+
+/** A plan kept for execute: the terms of every kept write, and what its execution needs. */
+interface KeptPlan extends KeptTerms {
   readonly view: RepairPlanView;
-  readonly owner: string;
-  /** Where the plan's reads went and its copy-as commands point: execute refuses another place. */
-  readonly where: TransactionContext['connection'];
   readonly convention: Convention;
   readonly built: BuiltPlan;
-  readonly expiresAtMs: number;
-  execution?: Execution;
-  done?: Promise<RepairStatusView>;
 }
 
-/** Options: a data folder for the activity log, a clock and the plan lifetime (tests move time). */
+/** A started execution, kept for `status` and `stop` after its plan is used up (and expired). */
+interface Running {
+  readonly owner: string;
+  readonly execution: Execution;
+}
+
+/** Where repair progress goes (the bridge's stream hub, narrowed to what this needs). */
+export interface RepairEvents {
+  publish(stream: 'repair.events', event: RepairStatusView): void;
+  setReplay(stream: 'repair.events', replay: (filter: Readonly<Record<string, unknown>>) => readonly RepairStatusView[]): void;
+}
+
+/** Options: a data folder for the activity log, where progress streams, a clock and the plan lifetime (tests move time). */
 export interface RepairServiceOptions {
   readonly dataDir?: string;
+  /** Every change of an execution is published there; a subscriber who comes late first gets the latest. */
+  readonly events?: RepairEvents;
   readonly clock?: () => number;
   readonly ttlMs?: number;
 }
@@ -61,13 +73,17 @@ const MAX_FINISHED = 20;
 
 /** The repair service (one per process; plans live in memory). */
 export class RepairService {
-  private readonly plans = new Map<string, Kept>();
+  private readonly plans: KeptWrites<KeptPlan>;
+  private readonly executions = new Map<string, Running>();
   private readonly clock: () => number;
-  private readonly ttlMs: number;
 
   constructor(private readonly options: RepairServiceOptions = {}) {
     this.clock = options.clock ?? Date.now;
-    this.ttlMs = options.ttlMs ?? PREVIEW_TTL_MS;
+    this.plans = new KeptWrites<KeptPlan>(PLAN_WORDS, this.clock, options.ttlMs ?? PREVIEW_TTL_MS);
+    options.events?.setReplay('repair.events', (filter) => {
+      const running = typeof filter.planId === 'string' ? this.executions.get(filter.planId) : undefined;
+      return running ? [statusOf(filter.planId as string, running.execution)] : [];
+    });
   }
 
   /** Plans the repair of the selected problems and keeps the plan for execute. */
@@ -94,9 +110,8 @@ export class RepairService {
       };
     }
     if (!built.ok) return built;
-    this.prune();
-    const planId = `rp_${randomUUID().replace(/-/g, '')}`;
-    const expiresAtMs = this.clock() + this.ttlMs;
+    const planId = this.plans.newId();
+    const expiresAtMs = this.clock() + this.plans.ttlMs;
     const b = built.value;
     const view: RepairPlanView = {
       planId,
@@ -113,41 +128,44 @@ export class RepairService {
       executable: ctx.writable && b.actionCount > 0,
       ...(ctx.writable ? {} : { readOnlyReason: `${ctx.connection.label} is read-only: allow writes for this connection to execute` }),
     };
-    this.plans.set(planId, { view, owner: request.owner, where: ctx.connection, convention: request.convention, built: b, expiresAtMs });
+    this.plans.put({
+      id: planId,
+      owner: request.owner,
+      where: ctx.connection,
+      confirm: view.confirmText,
+      confirmFor: 'execute the plan (the number of actions)',
+      expiresAtMs,
+      view,
+      convention: request.convention,
+      built: b,
+    });
     return ok(view);
   }
 
   /** Starts executing a plan; `done` settles when every transaction was sent, refused or stopped. */
   start(ctx: TransactionContext, request: ExecuteRequest): Result<{ status: RepairStatusView; done: Promise<RepairStatusView> }> {
-    const kept = this.plans.get(request.planId);
-    if (!kept || (!kept.execution && this.clock() >= kept.expiresAtMs)) {
-      if (kept) this.plans.delete(request.planId);
-      return err('not-found', `no repair plan ${request.planId} (unknown or expired: plans last 10 minutes): plan again`, {
-        field: 'planId',
-      });
-    }
-    if (kept.owner !== request.owner)
-      return err('validation', `plan ${request.planId} was made for another connection: plan again on this one`, { field: 'planId' });
-    if (kept.execution)
-      return err('conflict', `plan ${request.planId} was already executed (a plan is used once): plan again`, { field: 'planId' });
-    const moved = movedConnection(kept.where, ctx.connection);
-    if (moved)
-      return err('validation', `plan ${request.planId} cannot be executed: ${moved}. Nothing was sent: plan again`, { field: 'planId' });
-    const readOnly = readOnlyRefusal(ctx);
-    if (readOnly) return { ok: false, error: readOnly };
-    if (kept.view.actionCount === 0) return err('validation', 'the plan has nothing to execute', { field: 'planId' });
-    if (request.confirmation !== kept.view.confirmText)
-      return err(
-        'validation',
-        `the confirmation does not match: type ${kept.view.confirmText} (the number of actions) to execute the plan`,
-        { field: 'confirmation' },
-      );
-    // Set synchronously after the checks: a second execute arriving meanwhile is refused above.
+    const claimed = claimKept(this.plans, ctx, { id: request.planId, owner: request.owner, confirmation: request.confirmation }, (plan) =>
+      plan.view.actionCount === 0 ? 'the plan has nothing to execute' : undefined,
+    );
+    if (!claimed.ok) return claimed;
+    const kept = claimed.value;
+    // Used up as it starts: its transactions go out from now on, and a plan is never sent twice.
+    this.plans.release(kept.id, true);
     const execution = newExecution(kept.built);
-    kept.execution = execution;
+    this.prune();
+    this.executions.set(kept.id, { owner: request.owner, execution });
     const report = (): RepairStatusView => statusOf(request.planId, execution);
-    const onProgress = request.onProgress;
-    kept.done = executePlan(
+    const events = this.options.events;
+    const told = request.onProgress;
+    const onProgress =
+      events || told
+        ? (): void => {
+            const status = report();
+            events?.publish('repair.events', status);
+            told?.(status);
+          }
+        : undefined;
+    const done = executePlan(
       ctx,
       {
         planId: request.planId,
@@ -156,44 +174,42 @@ export class RepairService {
         plan: kept.built,
         clock: this.clock,
         ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}),
-        ...(onProgress ? { onProgress: () => onProgress(report()) } : {}),
+        ...(onProgress ? { onProgress } : {}),
       },
       execution,
     )
       .catch((error: unknown) => {
         execution.phase = 'failed';
         execution.message = `the repair stopped unexpectedly: ${toAppError(error, { secrets: ctx.secrets }).message}`;
+        onProgress?.();
       })
       .then(report);
-    return ok({ status: report(), done: kept.done });
+    return ok({ status: report(), done });
   }
 
   /** Asks a running execution to stop before its next transaction. */
   stop(owner: string, planId: string): Result<RepairStatusView> {
-    const kept = this.plans.get(planId);
-    if (!kept?.execution || kept.owner !== owner) return err('not-found', `no running repair ${planId}`, { field: 'planId' });
-    if (kept.execution.phase === 'running') {
-      kept.execution.stopRequested = true;
-      kept.execution.phase = 'stopping';
+    const running = this.executions.get(planId);
+    if (!running || running.owner !== owner) return err('not-found', `no running repair ${planId}`, { field: 'planId' });
+    if (running.execution.phase === 'running') {
+      running.execution.stopRequested = true;
+      running.execution.phase = 'stopping';
+      this.options.events?.publish('repair.events', statusOf(planId, running.execution));
     }
-    return ok(statusOf(planId, kept.execution));
+    return ok(statusOf(planId, running.execution));
   }
 
   /** The state of an execution now. */
   status(owner: string, planId: string): Result<RepairStatusView> {
-    const kept = this.plans.get(planId);
-    if (!kept?.execution || kept.owner !== owner) return err('not-found', `no repair ${planId} has been executed`, { field: 'planId' });
-    return ok(statusOf(planId, kept.execution));
+    const running = this.executions.get(planId);
+    if (!running || running.owner !== owner) return err('not-found', `no repair ${planId} has been executed`, { field: 'planId' });
+    return ok(statusOf(planId, running.execution));
   }
 
+  /** Drops the oldest finished executions beyond MAX_FINISHED (running ones stay). */
   private prune(): void {
-    const now = this.clock();
-    const finished: string[] = [];
-    for (const [id, kept] of this.plans) {
-      if (!kept.execution && now >= kept.expiresAtMs) this.plans.delete(id);
-      else if (kept.execution && kept.execution.phase !== 'running' && kept.execution.phase !== 'stopping') finished.push(id);
-    }
-    for (const id of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED))) this.plans.delete(id);
+    const finished = [...this.executions].filter(([, r]) => r.execution.phase !== 'running' && r.execution.phase !== 'stopping');
+    for (const [id] of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED))) this.executions.delete(id);
   }
 }
 

@@ -3,8 +3,12 @@ import type { StoredPreview } from './preview-store';
 import { PREVIEW_TTL_MS, PreviewStore } from './preview-store';
 
 const entry = (id: string, expiresAtMs: number): StoredPreview => ({
+  id,
+  owner: 'c1',
+  where: { label: 'local', region: 'us-east-1' },
+  confirm: 'claim',
+  confirmFor: 'claim',
   preview: { id } as StoredPreview['preview'],
-  connectionId: 'c1',
   built: {} as StoredPreview['built'],
   convention: {} as StoredPreview['convention'],
   rules: new Map(),

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PlainKey } from '../../../shared/model';
 import { formatKey, keyId } from '../../../shared/plain-key';
-import { err, ok, type AppError, type Result } from '../../../shared/result';
+import { ok, type Result } from '../../../shared/result';
 export { transactionContext, type TransactionContext, type TransactionDeps } from './transaction-context';
 import type { TransactionContext, TransactionDeps } from './transaction-context';
 import { buildTransaction } from '../../../shared/transactions/build';
@@ -18,16 +18,16 @@ import type {
   ExecuteRequest,
   Outcome,
   Preview,
-  PreviewConnection,
   ReasonExplained,
   TransactionRequest,
 } from '../../../shared/transactions/types';
 import { toAppError } from '../dynamo/errors';
-import { appendActivity, failedOutcome, readActivity as readLog, type ActivityEntry } from './activity-log';
+import { readActivity as readLog, type ActivityEntry } from './activity-log';
 import { PreviewStore, type StoredPreview } from './preview-store';
 import { findHolders } from './reads';
 import { resolveSpec } from './resolve';
-import { sendTransaction } from './execute';
+import { sendLogged } from './send-path';
+import { claimKept } from './write-gate';
 
 const defaultStore = new PreviewStore();
 
@@ -35,26 +35,7 @@ function deps(ctx: TransactionContext): TransactionDeps {
   return { ...ctx.deps, store: ctx.deps?.store ?? defaultStore };
 }
 
-/**
- * Why a preview or plan made on `then` must not be sent on `now`, or undefined: the same connection id
- * pointed at another region or endpoint since (a changed region, a restarted sandbox) is another
- * database than the one previewed, and its copy-as commands name the old one.
- */
-export function movedConnection(then: PreviewConnection, now: PreviewConnection): string | undefined {
-  if (then.region === now.region && (then.endpoint ?? '') === (now.endpoint ?? '')) return undefined;
-  const where = (c: PreviewConnection): string => `${c.region}${c.endpoint ? ` at ${c.endpoint}` : ''}`;
-  return `it was made for ${where(then)}, and ${now.label} now points at ${where(now)}`;
-}
-
-/** The refusal of a write on a read-only connection (nothing is sent), said in the shell's words; undefined when it may write. */
-export function readOnlyRefusal(ctx: TransactionContext): AppError | undefined {
-  if (ctx.writable) return undefined;
-  return {
-    kind: 'read-only',
-    message: `connection ${ctx.connection.label} is read-only: nothing was sent`,
-    fix: ctx.allowWrites ?? 'allow writes for this connection',
-  };
-}
+export { movedConnection, readOnlyRefusal } from './write-gate';
 
 /** Reads the current state, builds the exact request, checks it, and keeps it under a preview id for 10 minutes. */
 export async function previewTransaction(ctx: TransactionContext, request: TransactionRequest): Promise<Result<Preview>> {
@@ -79,8 +60,12 @@ export async function previewTransaction(ctx: TransactionContext, request: Trans
     ]);
     const rules = new Map(request.convention.rules.filter((r) => named.has(r.name)).map((r) => [r.name, r]));
     store.put({
+      id: preview.id,
+      owner: ctx.connectionId,
+      where: preview.connection,
+      confirm: preview.confirm,
+      confirmFor: preview.kind,
       preview,
-      connectionId: ctx.connectionId,
       built: built.value,
       convention: request.convention,
       rules,
@@ -173,66 +158,40 @@ async function nameHolders(ctx: TransactionContext, entry: StoredPreview, reason
   );
 }
 
+/** An executed preview's outcome, with the preview it sent (so its caller need not look it up again). */
+export interface Executed {
+  readonly outcome: Outcome;
+  readonly preview: Preview;
+}
+
 /**
- * Executes a preview: refuses on a read-only connection, a wrong confirmation, another connection
- * or (release) a value someone holds — all before sending. Then claims the preview (single use: a
- * concurrent second execute is refused, a sent one is used up), sends exactly the previewed input
- * and logs the request and its outcome.
+ * Executes a preview: passes the gate (write-gate.ts: found, its connection, the same database, a
+ * connection that may write, the confirmation, single use), refuses a release whose value someone
+ * holds, then sends exactly the previewed input through the one send path (activity log included).
  */
-export async function executePreview(ctx: TransactionContext, request: ExecuteRequest): Promise<Result<Outcome>> {
+export async function executeKept(ctx: TransactionContext, request: ExecuteRequest): Promise<Result<Executed>> {
   const d = deps(ctx);
-  const found = d.store.get(request.previewId);
-  if (!found.found) {
-    return err(
-      'not-found',
-      found.reason === 'expired'
-        ? `preview ${request.previewId} has expired (previews last 10 minutes, the token's idempotency window): preview again`
-        : `no preview ${request.previewId} (unknown or expired): preview again`,
-      { field: 'previewId' },
-    );
-  }
-  const entry = found.entry;
-  const { preview } = entry;
-  if (entry.connectionId !== ctx.connectionId) {
-    return err(
-      'validation',
-      `preview ${preview.id} was made for ${preview.connection.label}, not ${ctx.connection.label}: preview again on this connection`,
-      { field: 'previewId' },
-    );
-  }
-  const moved = movedConnection(preview.connection, ctx.connection);
-  if (moved)
-    return err('validation', `preview ${preview.id} cannot be sent: ${moved}. Nothing was sent: preview again`, { field: 'previewId' });
-  const readOnly = readOnlyRefusal(ctx);
-  if (readOnly) return { ok: false, error: readOnly };
-  if (request.confirmation !== preview.confirm) {
-    return err('validation', `the confirmation does not match: type \`${preview.confirm}\` exactly to ${preview.kind}`, {
-      field: 'confirmation',
-    });
-  }
-  // Claimed synchronously right after the checks: of several executes of one preview arriving together only one goes on.
-  const claimed = d.store.claim(preview.id);
-  if (!claimed.found) {
-    if (claimed.reason === 'executing')
-      return err('conflict', `preview ${preview.id} is already being executed: nothing was sent by this request`, { field: 'previewId' });
-    if (claimed.reason === 'executed')
-      return err('conflict', `preview ${preview.id} was already executed (a preview is used once): preview again to send another request`, {
-        field: 'previewId',
-      });
-    return err('not-found', `no preview ${request.previewId} (unknown or expired): preview again`, { field: 'previewId' });
-  }
+  const claimed = claimKept(d.store, ctx, { id: request.previewId, owner: ctx.connectionId, confirmation: request.confirmation });
+  if (!claimed.ok) return claimed;
+  const entry = claimed.value;
   let settled = false;
   try {
     const result = await sendClaimed(ctx, d, entry);
     // A definite answer (applied, or cancelled by a condition) uses the preview up; an error may be retried with the same token.
     settled = result.ok && (result.value.status === 'succeeded' || result.value.status === 'cancelled');
-    return result;
+    return result.ok ? ok({ outcome: result.value, preview: entry.preview }) : result;
   } finally {
-    d.store.release(preview.id, settled);
+    d.store.release(entry.id, settled);
   }
 }
 
-/** The part of an execute that runs under the preview's claim: the fresh holder check, the send, the activity-log line. */
+/** Executes a preview (see executeKept) and answers its outcome. */
+export async function executePreview(ctx: TransactionContext, request: ExecuteRequest): Promise<Result<Outcome>> {
+  const done = await executeKept(ctx, request);
+  return done.ok ? ok(done.value.outcome) : done;
+}
+
+/** The part of an execute that runs under the preview's claim: the fresh holder check, then the send path. */
 async function sendClaimed(ctx: TransactionContext, d: TransactionDeps, entry: StoredPreview): Promise<Result<Outcome>> {
   const { preview } = entry;
   try {
@@ -256,51 +215,24 @@ async function sendClaimed(ctx: TransactionContext, d: TransactionDeps, entry: S
       }),
     };
   }
-  const sent = await sendTransaction({
-    client: ctx.client,
-    input: preview.input,
-    actions: entry.built.actions,
-    ownerAttribute: entry.convention.ownerAttribute,
-    retry: d.retry,
-    wait: d.wait,
-    errorContext: { table: preview.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets },
-  });
-  let outcome: Outcome | undefined = sent.ok ? sent.value : undefined;
-  if (outcome?.status === 'cancelled') {
-    const reasons = await nameHolders(ctx, entry, outcome.reasons);
-    outcome = {
-      ...outcome,
-      reasons,
-      message:
-        reasons
-          .filter((r) => r.code !== 'None')
-          .map((r) => r.message)
-          .join('; ') || outcome.message,
-    };
-  }
-  const logged: ActivityEntry = {
-    time: new Date(d.store.clock()).toISOString(),
-    connection: ctx.connection.label,
-    region: ctx.connection.region,
-    endpoint: ctx.connection.endpoint ?? 'aws',
-    table: preview.table,
-    previewId: preview.id,
-    token: preview.input.ClientRequestToken,
-    kind: preview.kind,
-    summary: preview.summary,
-    request: preview.input,
-    outcome: outcome ?? failedOutcome(sent.ok ? { kind: 'internal', message: 'no outcome' } : sent.error),
-  };
-  let unlogged: string | undefined;
-  try {
-    await appendActivity(logged, { ...(d.dataDir ? { dataDir: d.dataDir } : {}), ...(ctx.secrets ? { secrets: ctx.secrets } : {}) });
-  } catch (error) {
-    // The request was sent (or may have been); failing to log it must be said, not hidden — on a failure too.
-    unlogged = `the activity log could not be written: ${(error as Error).message}`;
-    if (outcome) outcome = { ...outcome, message: `${outcome.message} (the request was sent, but ${unlogged})` };
-  }
+  const { sent, outcome, unlogged } = await sendLogged(
+    { ...ctx, deps: d },
+    {
+      line: { table: preview.table, previewId: preview.id, kind: preview.kind, summary: preview.summary, request: preview.input },
+      actions: entry.built.actions,
+      ownerAttribute: entry.convention.ownerAttribute,
+      explain: async (cancelled) => {
+        const reasons = await nameHolders(ctx, entry, cancelled.reasons);
+        const failed = reasons.filter((r) => r.code !== 'None').map((r) => r.message);
+        return { ...cancelled, reasons, message: failed.join('; ') || cancelled.message };
+      },
+    },
+    d.store.clock,
+  );
+  // The request was sent (or may have been); failing to log it must be said, not hidden — on a failure too.
   if (!sent.ok) return { ok: false, error: unlogged ? { ...sent.error, message: `${sent.error.message} (${unlogged})` } : sent.error };
-  return ok(outcome ?? sent.value);
+  const answered = outcome ?? sent.value;
+  return ok(unlogged ? { ...answered, message: `${answered.message} (the request was sent, but ${unlogged})` } : answered);
 }
 
 /** Decodes a pasted TransactionCanceledException message or CancellationReasons array (pure). */

@@ -14,6 +14,11 @@ export interface TransactionDeps {
   readonly wait?: (ms: number) => Promise<void>;
   /** Segments of the consistent holder scan before a release. */
   readonly holderSegments?: number;
+  /**
+   * Told before a write is sent and once it is answered (or failed, when it may have landed): the
+   * app retires the audits of this connection that started before, so lookups stop lending them.
+   */
+  readonly onWrite?: () => void;
 }
 
 /** One connection as the service sees it: a client, what to show and log, and whether it may write. */

@@ -9,7 +9,8 @@ import { warnedRuleRefusal, type StandingWarnings } from '../audit/standing-warn
 import { targetKey } from '../context/client-pool';
 import { toAppError } from '../dynamo/errors';
 import type { PreviewStore } from './preview-store';
-import { decodeCancellation, executePreview, previewTransaction, readActivity, transactionContext } from './service';
+import { decodeCancellation, executeKept, previewTransaction, readActivity, transactionContext, type TransactionContext } from './service';
+import { keptOwner } from './write-gate';
 import { activityView, previewView, reasonView } from './tx-views';
 import { verifyExecuted } from './verify-writes';
 
@@ -44,17 +45,15 @@ export async function previewTx(
   return made.ok ? ok(previewView(ctx, made.value)) : made;
 }
 
-/** The connection a kept preview was made on (execute resolves it, then sends on it only). */
+/** The connection a kept preview was made on (execute resolves it, then sends on it only); refused in the gate's words. */
 export function previewConnection(stores: TxStores, previewId: string): Result<string> {
-  const found = stores.previews.get(previewId);
-  if (found.found) return ok(found.entry.connectionId);
-  return err(
-    'not-found',
-    found.reason === 'expired'
-      ? `Preview ${previewId} has expired (previews last 10 minutes, the token's idempotency window): preview again.`
-      : `No preview ${previewId} (unknown or expired): preview again.`,
-    { field: 'previewId' },
-  );
+  return keptOwner(stores.previews, previewId);
+}
+
+/** The transaction context of a write through the app: its sends retire the audits that started before them. */
+function writeContext(ctx: ConnectionContext, stores: TxStores): TransactionContext {
+  const onWrite = (): void => stores.indexes.noteWrite(targetKey(ctx.connectionId, ctx.target));
+  return transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews, onWrite });
 }
 
 /** Sends exactly the kept preview on its connection, then re-reads what it wrote. */
@@ -63,19 +62,12 @@ export async function executeView(
   stores: TxStores,
   args: { readonly previewId: string; readonly confirmation: string },
 ): Promise<Result<TxOutcomeView>> {
-  const found = stores.previews.get(args.previewId);
-  if (!found.found) return err('not-found', `No preview ${args.previewId} (unknown or expired): preview again.`, { field: 'previewId' });
-  const kept = found.entry.preview;
-  // Retired before sending too: a lookup running meanwhile must not borrow an audit the write may outdate.
-  const noteWrite = (): void => stores.indexes.noteWrite(targetKey(ctx.connectionId, ctx.target));
-  noteWrite();
+  let table: string | undefined;
   try {
-    const done = await executePreview(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), args);
-    // Noted once answered (or failed on the way, when it may have landed): an audit that started
-    // before now may lack this write, so lookups stop using it. A refusal sent nothing.
-    if (!done.ok || done.value.status !== 'refused') noteWrite();
+    const done = await executeKept(writeContext(ctx, stores), args);
     if (!done.ok) return done;
-    const outcome = done.value;
+    const { outcome, preview: kept } = done.value;
+    table = kept.table;
     // Refused before sending: the preview stays, to execute once nobody holds the value.
     if (outcome.status === 'refused')
       return ok({ status: 'refused', previewId: args.previewId, holders: outcome.holders, message: outcome.message });
@@ -97,8 +89,7 @@ export async function executeView(
       reasons: outcome.reasons.map((r) => reasonView(r, kept)),
     });
   } catch (error) {
-    noteWrite();
-    return { ok: false, error: toAppError(error, { ...ctx.errorContext, table: kept.table }) };
+    return { ok: false, error: toAppError(error, table === undefined ? ctx.errorContext : { ...ctx.errorContext, table }) };
   }
 }
 

@@ -1,14 +1,14 @@
 /**
- * The claim/release flow: preview (main builds and keeps the exact request) → the value typed back →
- * execute → outcome; on success the value is looked up again and the inspector rows patched in place.
+ * The claim/release and lifecycle flow, the guarded-write flow (use-guarded-write.ts) over `tx.preview`
+ * and `tx.execute`: on success the value is looked up again and the inspector rows patched in place.
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { LookupView, TxOutcomeView, TxPreviewView } from '../../../../shared/contract';
 import type { TxRequest } from '../../../../shared/contract';
 import type { Convention } from '../../../../shared/model';
-import { namingSent } from '../../../../shared/contract';
 import type { AppError } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
+import { useGuardedWrite, type GuardedWriteCalls, type GuardedWriteStep } from '../guarded-write/use-guarded-write';
 
 /** Where the flow is. */
 export type LockFormStep = 'edit' | 'previewing' | 'preview' | 'executing' | 'outcome';
@@ -40,83 +40,72 @@ export function useLockForm(
   onAccountChanged: () => void = () => undefined,
 ): LockFormFlow {
   const bridge = useBridge();
-  const [step, setStep] = useState<LockFormStep>('edit');
-  const [preview, setPreview] = useState<TxPreviewView>();
-  const [outcome, setOutcome] = useState<TxOutcomeView>();
   const [recheck, setRecheck] = useState<LookupView>();
-  const [error, setError] = useState<AppError>();
-  const [request, setRequest] = useState<TxRequest>();
-
+  const calls = useMemo(
+    (): GuardedWriteCalls<TxRequest, TxPreviewView, TxOutcomeView> => ({
+      make: (request) => bridge.call('tx.preview', { connectionId, table, request, ...(convention ? { convention } : {}) }),
+      execute: (preview, confirmation) => bridge.call('tx.execute', { previewId: preview.previewId, confirmation }),
+      sent: (preview) => `ClientRequestToken ${preview.clientRequestToken}`,
+      // A send that may have been applied stays on the preview, its error said there (never "not accepted").
+      unknownEnds: false,
+      async recheck(outcome, _preview, request, on) {
+        if (outcome.status === 'succeeded' && (request.kind === 'change-value' || request.kind === 'delete-account')) {
+          onAccountChanged();
+          return;
+        }
+        if (outcome.status !== 'succeeded' || !('value' in request) || typeof request.value !== 'string') return;
+        // Re-check the group: a fresh lookup of the value updates the inspector rows in place. Whatever happens
+        // to it, the outcome stands (step 'outcome': a failure here is "the re-check failed", never "not accepted").
+        const rule = 'rule' in request ? { rule: request.rule } : {};
+        const scope = request.kind === 'release' && request.scope ? { scope: request.scope } : {};
+        const fresh = await bridge.call('lookup.run', {
+          connectionId,
+          table,
+          value: request.value,
+          ...rule,
+          ...scope,
+          ...(convention ? { convention } : {}),
+        });
+        if (!fresh.ok) {
+          on.fail(fresh.error);
+          return;
+        }
+        setRecheck(fresh.value);
+        // A lookup whose holder scan did not finish cannot be written over a complete audit's rows.
+        if (fresh.value.complete !== false) onRechecked(fresh.value);
+      },
+    }),
+    [bridge, connectionId, table, convention, onRechecked, onAccountChanged],
+  );
+  const flow = useGuardedWrite(calls);
+  const { make } = flow;
   const makePreview = useCallback(
     async (next: TxRequest) => {
-      setStep('previewing');
-      setError(undefined);
-      setOutcome(undefined);
       setRecheck(undefined);
-      setRequest(next);
-      const result = await bridge.call('tx.preview', { connectionId, table, request: next, ...(convention ? { convention } : {}) });
-      if (result.ok) {
-        setPreview(result.value);
-        setStep('preview');
-      } else {
-        setError(result.error);
-        setStep('edit');
-      }
+      await make(next);
     },
-    [bridge, connectionId, table, convention],
+    [make],
   );
-
-  const execute = useCallback(
-    async (confirmation: string) => {
-      if (!preview) return;
-      setStep('executing');
-      setError(undefined);
-      const result = await bridge.call('tx.execute', { previewId: preview.previewId, confirmation });
-      if (!result.ok) {
-        // A lost answer is an unknown outcome (the bridge says so): name the request that may have been applied.
-        setError(namingSent(result.error, `ClientRequestToken ${preview.clientRequestToken}`));
-        setStep('preview');
-        return;
-      }
-      setOutcome(result.value);
-      setStep('outcome');
-      if (result.value.status === 'succeeded' && (request?.kind === 'change-value' || request?.kind === 'delete-account')) {
-        onAccountChanged();
-        return;
-      }
-      if (result.value.status !== 'succeeded' || !request || !('value' in request) || typeof request.value !== 'string') return;
-      // Re-check the group: a fresh lookup of the value updates the inspector rows in place. Whatever happens
-      // to it, the outcome stands (step 'outcome': a failure here is "the re-check failed", never "not accepted").
-      const rule = 'rule' in request ? { rule: request.rule } : {};
-      const scope = request.kind === 'release' && request.scope ? { scope: request.scope } : {};
-      const fresh = await bridge.call('lookup.run', {
-        connectionId,
-        table,
-        value: request.value,
-        ...rule,
-        ...scope,
-        ...(convention ? { convention } : {}),
-      });
-      if (!fresh.ok) {
-        setError(fresh.error);
-        return;
-      }
-      setRecheck(fresh.value);
-      // A lookup whose holder scan did not finish cannot be written over a complete audit's rows.
-      if (fresh.value.complete !== false) onRechecked(fresh.value);
-    },
-    [bridge, preview, request, connectionId, table, convention, onRechecked, onAccountChanged],
-  );
-
-  const edit = useCallback(() => {
-    setStep('edit');
-    setPreview(undefined);
-    setOutcome(undefined);
-    setError(undefined);
-  }, []);
-
-  return { step, preview, outcome, recheck, error, makePreview, execute, edit };
+  return {
+    step: STEPS[flow.step],
+    preview: flow.kept,
+    outcome: flow.done,
+    recheck,
+    error: flow.error,
+    makePreview,
+    execute: flow.execute,
+    edit: flow.edit,
+  };
 }
+
+/** The lock form's names of the guarded-write steps. */
+const STEPS: Readonly<Record<GuardedWriteStep, LockFormStep>> = {
+  edit: 'edit',
+  making: 'previewing',
+  kept: 'preview',
+  executing: 'executing',
+  outcome: 'outcome',
+};
 
 /** What an error box above the preview says: a send that may have been applied is never "not accepted". */
 export function errorTitle(flow: Pick<LockFormFlow, 'step' | 'error'>): string {
