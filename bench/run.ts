@@ -175,7 +175,7 @@ async function measureUi(args: BenchArgs, way: Way, log: (line: string) => void)
       const r = { ...(await uiRun(browser, way.endpoint, TABLE)), rawMs: raw.ms };
       runs.push(r);
       log(
-        `  ${way.label}, ui run ${run + 1}/${args.runs}: raw-scan process ${formatMs(raw.ms)}; first rows ${formatMs(r.firstRowsMs)}, complete ${formatMs(r.completeMs)}, ${r.longTasksMs.length} long tasks (max ${formatMs(Math.max(0, ...r.longTasksMs))}), ` +
+        `  ${way.label}, ui run ${run + 1}/${args.runs}: raw-scan process ${formatMs(raw.ms)}; audit started ${formatMs(r.startedMs)}, first rows ${formatMs(r.firstRowsMs)}, complete ${formatMs(r.completeMs)}, ${r.longTasksMs.length} long tasks (max ${formatMs(Math.max(0, ...r.longTasksMs))}), ` +
           `${r.frameMs.length} frames, scroll long tasks max ${formatMs(Math.max(0, ...r.scrollLongTasksMs))}, heap ${Math.round((r.heapBytes.page + r.heapBytes.workers) / 1048576)} MiB`,
       );
     }
