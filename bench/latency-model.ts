@@ -69,6 +69,8 @@ export interface ModelStats {
   requests: number;
   bytesOut: number;
   describeFromCopy: number;
+  /** With `trace`: each request's arrival (performance.now()), operation, and whether it asked for a Limit (a sample, a probe). */
+  readonly trace: { at: number; operation: string; limited: boolean }[];
 }
 
 /** A running model. */
@@ -119,13 +121,13 @@ function tableName(body: Buffer): string | undefined {
 export async function startLatencyModel(
   target: string,
   figures: LatencyFigures = AWS_MODEL,
-  options: { describe?: readonly string[] } = {},
+  options: { describe?: readonly string[]; trace?: boolean } = {},
 ): Promise<LatencyModel> {
   const upstream = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const schedule = new ReleaseSchedule(figures);
   const described = new Map<string, Answer>();
-  const stats: ModelStats = { requests: 0, bytesOut: 0, describeFromCopy: 0 };
+  const stats: ModelStats = { requests: 0, bytesOut: 0, describeFromCopy: 0, trace: [] };
 
   const forward = (incoming: IncomingMessage, body: Buffer): Promise<Answer> =>
     new Promise((resolve, reject) => {
@@ -165,6 +167,7 @@ export async function startLatencyModel(
     const header = req.headers['x-amz-target'];
     const operation = typeof header === 'string' && header.startsWith(TARGET_PREFIX) ? header.slice(TARGET_PREFIX.length) : '';
     const table = tableName(body);
+    if (options.trace) stats.trace.push({ at: arrivedAt, operation, limited: body.includes('"Limit"') });
     if (operation === 'DescribeTable' && table !== undefined) {
       const copy = described.get(table);
       if (copy) {
@@ -210,6 +213,7 @@ export async function startLatencyModel(
       client.destroy();
     }
     stats.requests = 0;
+    stats.trace.length = 0;
   }
   return {
     endpoint,
