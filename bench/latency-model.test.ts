@@ -114,6 +114,15 @@ describe('startLatencyModel', () => {
     expect(up.seen.filter((t) => t.endsWith('DescribeTable'))).toHaveLength(2);
   });
 
+  it('traces each request when asked: its operation and whether it set a Limit', async () => {
+    const up = await upstream();
+    const m = await startLatencyModel(up.url, ZERO_MODEL, { trace: true });
+    const agent = new Agent({ keepAlive: true });
+    open.push({ stop: async () => (agent.destroy(), await m.stop(), await new Promise<void>((r) => up.server.close(() => r()))) });
+    await call(m.endpoint, agent, 'Scan');
+    expect(m.stats.trace.map((e) => [e.operation, e.limited])).toEqual([['Scan', false]]);
+  });
+
   it('adds the round trip to every answer', async () => {
     const { m, agent } = await model({ ...ZERO_MODEL, roundTripMs: 30 });
     expect((await call(m.endpoint, agent, 'GetItem')).ms).toBeGreaterThanOrEqual(29);
