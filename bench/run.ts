@@ -15,11 +15,23 @@ import { BENCH_USAGE, parseBenchArgs, type BenchArgs } from './args';
 import { planDataset, type DatasetPlan } from './dataset';
 import { benchLookups } from './lookup-bench';
 import { describeMachine } from './machine';
-import { docsSection, FIGURE_HEADER, figureRows, summarize, targets, upsertSection, type BenchFigures, type UiRun } from './report';
+import {
+  docsSection,
+  FIGURE_HEADER,
+  figureRows,
+  summarize,
+  targets,
+  upsertSection,
+  type BenchFigures,
+  type BenchSummary,
+  type UiRun,
+} from './report';
 import { auditCli, auditInProcess, rawScan } from './scan-bench';
 import { benchExport, summarizeExport } from './export-bench';
 import { formatMs, interleave, median, textTable } from './stats';
-import { measureProcessPair, measureStartup, processLines, summarizeProcesses } from './process-bench';
+import { measureProcessPair, processLines, rawScanProcess, summarizeProcesses } from './process-bench';
+import { measureStartup, startupLine, summarizeStartup } from './startup-bench';
+import { modelOverheadLine, startWays, uiLine, type Way, type Ways } from './ways';
 import { createBenchTable, createPlainTable, loadBenchTable } from './table';
 import { adminLine, benchAdmin } from './admin-bench';
 
@@ -149,18 +161,21 @@ async function measureScans(
   return out;
 }
 
-/** UI runs, each right after a raw parallel scan of the same table: the UI's audit is read against the scan next to it. */
-async function measureUi(args: BenchArgs, client: DynamoDBClient, endpoint: string, log: (line: string) => void): Promise<UiRun[]> {
+/**
+ * UI runs, each a user's first open of the table, each right after a whole raw-scan process on the
+ * same endpoint: the UI's audit is read against that process (what a script the user could run instead takes).
+ */
+async function measureUi(args: BenchArgs, way: Way, log: (line: string) => void): Promise<UiRun[]> {
   const { launchChromium, uiRun } = await import('./ui-bench');
   const browser = await launchChromium();
   const runs: UiRun[] = [];
   try {
     for (let run = 0; run < args.runs; run++) {
-      const raw = await rawScan(client, TABLE, args.segments, convention);
-      const r = { ...(await uiRun(browser, endpoint, TABLE)), rawMs: raw.ms };
+      const raw = await rawScanProcess(way.endpoint, TABLE, args.segments, convention);
+      const r = { ...(await uiRun(browser, way.endpoint, TABLE)), rawMs: raw.ms };
       runs.push(r);
       log(
-        `  ui run ${run + 1}/${args.runs}: raw scan ${formatMs(raw.ms)}; first rows ${formatMs(r.firstRowsMs)}, complete ${formatMs(r.completeMs)}, ${r.longTasksMs.length} long tasks (max ${formatMs(Math.max(0, ...r.longTasksMs))}), ` +
+        `  ${way.label}, ui run ${run + 1}/${args.runs}: raw-scan process ${formatMs(raw.ms)}; audit started ${formatMs(r.startedMs)}, first rows ${formatMs(r.firstRowsMs)}, complete ${formatMs(r.completeMs)}, ${r.longTasksMs.length} long tasks (max ${formatMs(Math.max(0, ...r.longTasksMs))}), ` +
           `${r.frameMs.length} frames, scroll long tasks max ${formatMs(Math.max(0, ...r.scrollLongTasksMs))}, heap ${Math.round((r.heapBytes.page + r.heapBytes.workers) / 1048576)} MiB`,
       );
     }
@@ -170,35 +185,61 @@ async function measureUi(args: BenchArgs, client: DynamoDBClient, endpoint: stri
   return runs;
 }
 
-/** `--help` start-up and the whole-process audit pair (the CLI vs node + SDK scanning), each verified. */
-async function measureProcesses(args: BenchArgs, endpoint: string, plan: DatasetPlan, log: (line: string) => void) {
-  const startup = await measureStartup(args.startupRuns, log);
-  const pair = await measureProcessPair(
-    {
-      endpoint,
-      table: TABLE,
-      segments: args.segments,
-      convention,
-      items: plan.items,
-      runs: args.runs,
-      tiny: { table: TINY_TABLE, items: planDataset(TINY_ITEMS).items },
-    },
-    (report) => checkReport(report, plan, 'the CLI audit'),
-    log,
-  );
-  const summary = summarizeProcesses(startup, pair);
-  if (!args.admin) return { startup, pair, summary, lines: processLines(summary) };
-  log('dynamodb-admin (paging every UNIQ# item through its API)…');
-  const admin = await benchAdmin(endpoint, TABLE, 'UNIQ#', plan.locks);
-  const problems = Object.values(plan.summary).reduce((a, b) => a + b, 0);
-  return { startup, pair, summary, admin, lines: [...processLines(summary), adminLine(admin, summary.cliProcessMs, problems)] };
+/** `--help` start-up once, then the whole-process audit pair (the CLI vs node + SDK scanning) each way, each verified. */
+async function measureProcesses(
+  args: BenchArgs,
+  ways: readonly Way[],
+  zeroEndpoint: string,
+  plan: DatasetPlan,
+  log: (line: string) => void,
+) {
+  const startup = summarizeStartup(await measureStartup(args.startupRuns, log));
+  const lines = [startupLine(startup)];
+  const overhead = { direct: [] as number[], zero: [] as number[] };
+  const direct = ways[0]!;
+  for (let run = 0; run < args.runs; run++) {
+    for (const which of interleave<'direct' | 'zero'>(['direct', 'zero'], run)) {
+      const s = await rawScanProcess(which === 'direct' ? direct.endpoint : zeroEndpoint, TABLE, args.segments, convention);
+      overhead[which].push(s.ms);
+    }
+  }
+  lines.push(modelOverheadLine(overhead.direct, overhead.zero));
+  log(`  ${lines.at(-1) ?? ''}`);
+  const byWay: Record<string, { pair: Awaited<ReturnType<typeof measureProcessPair>>; summary: Record<string, number> }> = {};
+  for (const way of ways) {
+    log(`whole processes, ${way.label}…`);
+    const pair = await measureProcessPair(
+      {
+        endpoint: way.endpoint,
+        table: TABLE,
+        segments: args.segments,
+        convention,
+        items: plan.items,
+        runs: args.runs,
+        tiny: { table: TINY_TABLE, items: planDataset(TINY_ITEMS).items },
+      },
+      (report) => checkReport(report, plan, 'the CLI audit'),
+      log,
+    );
+    const summary = summarizeProcesses(pair);
+    byWay[way.key] = { pair, summary };
+    lines.push(...processLines(summary, way.label));
+    if (args.admin) {
+      log(`dynamodb-admin, ${way.label} (paging every UNIQ# item through its API)…`);
+      const admin = await benchAdmin(way.endpoint, TABLE, 'UNIQ#', plan.locks);
+      const problems = Object.values(plan.summary).reduce((a, b) => a + b, 0);
+      lines.push(`${way.label}: ${adminLine(admin, summary.cliColdProcessMs, problems)}`);
+    }
+  }
+  return { startup, overhead, byWay, lines };
 }
 
 /** `--cli-only`: whole processes only, on the bench table; results.json written, docs untouched. */
 async function cliOnly(
   args: BenchArgs,
   client: DynamoDBClient,
-  endpoint: string,
+  ways: readonly Way[],
+  zeroEndpoint: string,
   plan: DatasetPlan,
   loadMs: number,
   machine: Awaited<ReturnType<typeof describeMachine>>,
@@ -207,11 +248,12 @@ async function cliOnly(
   log(`loaded ${plan.items.toLocaleString('en-US')} items in ${formatMs(loadMs)}`);
   // One unmeasured pass warms DynamoDB Local's page cache for both processes.
   await rawScan(client, TABLE, args.segments, convention);
-  const processes = await measureProcesses(args, endpoint, plan, log);
+  const processes = await measureProcesses(args, ways, zeroEndpoint, plan, log);
   const finished = { ...machine, loadAverageEnd: loadavg() };
   writeFileSync(RESULTS, `${JSON.stringify({ machine: finished, args, plan, processes }, null, 2)}\n`);
   const load = (l: readonly number[]): string => l.map((x) => x.toFixed(2)).join(' / ');
-  if (args.json) process.stdout.write(`${JSON.stringify({ machine: finished, args, summary: processes.summary })}\n`);
+  const summary = { startup: processes.startup, ...Object.fromEntries(Object.entries(processes.byWay).map(([k, v]) => [k, v.summary])) };
+  if (args.json) process.stdout.write(`${JSON.stringify({ machine: finished, args, summary })}\n`);
   else
     process.stdout.write(
       `${processes.lines.join('\n')}\nload average ${load(machine.loadAverageStart)} at start, ${load(finished.loadAverageEnd)} at end\nwrote bench/results.json (whole processes only; docs/benchmarks.md untouched)\n`,
@@ -249,6 +291,7 @@ async function main(): Promise<void> {
   if (!started.ok) throw new Error(`DynamoDB Local: ${started.error.message}`);
   const local = started.value;
   const client = createDynamoClient({ label: 'bench', endpoint: local.endpoint, region: 'us-east-1' });
+  let models: Ways | undefined;
   try {
     const plan = planDataset(args.items);
     await createBenchTable(client, TABLE);
@@ -264,41 +307,48 @@ async function main(): Promise<void> {
     await createPlainTable(client, TINY_TABLE);
     await loadBenchTable(client, TINY_TABLE, TINY_ITEMS);
     if (args.cliOnly) {
-      await cliOnly(args, client, local.endpoint, plan, loadMs, machine, log);
+      models = await startWays(local.endpoint, [TABLE, TINY_TABLE]);
+      await cliOnly(args, client, models.ways, models.zeroEndpoint, plan, loadMs, machine, log);
       return;
     }
     const halfPlan = planDataset(Math.floor(args.items / 2));
     log(`loaded ${plan.items.toLocaleString('en-US')} items in ${formatMs(loadMs)}`);
 
     if (args.uiOnly) {
-      log('UI…');
+      models = await startWays(local.endpoint, [TABLE, TINY_TABLE]);
       await rawScan(client, TABLE, args.segments, convention); // warm-up, unmeasured, as in a full run
-      const ui = await measureUi(args, client, local.endpoint, log);
-      const all = summarize({ items: plan.items, segments: args.segments, runs: args.runs, loadMs, scans: emptyScans(), ui });
-      const uiTargets = targets(plan.items, all).filter(
-        (t) => t.target.startsWith('UI') || t.target.startsWith('no main-thread') || t.target.startsWith('scroll'),
-      );
+      const byWay: Record<string, { ui: UiRun[]; summary: BenchSummary['ui'] }> = {};
+      for (const way of models.ways) {
+        log(`UI, ${way.label}…`);
+        const ui = await measureUi(args, way, log);
+        byWay[way.key] = {
+          ui,
+          summary: summarize({ items: plan.items, segments: args.segments, runs: args.runs, loadMs, scans: emptyScans(), ui }).ui,
+        };
+      }
       const machineEnd = { ...machine, loadAverageEnd: loadavg() };
-      writeFileSync(RESULTS, `${JSON.stringify({ machine: machineEnd, args, ui, summary: all.ui, targets: uiTargets }, null, 2)}\n`);
+      writeFileSync(RESULTS, `${JSON.stringify({ machine: machineEnd, args, ui: byWay }, null, 2)}\n`);
       process.stdout.write(
-        `${JSON.stringify(all.ui, null, 2)}\n${textTable(
-          ['target', 'this run', 'verdict'],
-          uiTargets.map((t) => [t.target, t.value, t.met === undefined ? '–' : t.met ? 'met' : 'MISSED']),
-        )}\n`,
+        `${models.ways
+          .flatMap((way) => {
+            const summary = byWay[way.key]?.summary;
+            return summary ? [uiLine(way.label, summary)] : [];
+          })
+          .join('\n')}\n`,
       );
       process.stdout.write(
         `load average ${machine.loadAverageStart.map((l) => l.toFixed(2)).join(' / ')} at start, ${machineEnd.loadAverageEnd.map((l) => l.toFixed(2)).join(' / ')} at end\nwrote bench/results.json (UI only; docs/benchmarks.md untouched)\n`,
       );
       return;
     }
-    if (!args.uiOnly) {
-      await createPlainTable(client, HALF_TABLE);
-      await loadBenchTable(client, HALF_TABLE, Math.floor(args.items / 2));
-      log(`loaded the half table (${halfPlan.items.toLocaleString('en-US')} items)`);
-    }
+    await createPlainTable(client, HALF_TABLE);
+    await loadBenchTable(client, HALF_TABLE, Math.floor(args.items / 2));
+    log(`loaded the half table (${halfPlan.items.toLocaleString('en-US')} items)`);
+    // Every table the app's overview surveys is described once at start: later DescribeTables come from the model's copy.
+    models = await startWays(local.endpoint, [TABLE, TINY_TABLE, HALF_TABLE]);
     const scans = await measureScans(args, client, local.endpoint, plan, halfPlan, log);
     log('whole processes…');
-    const processes = await measureProcesses(args, local.endpoint, plan, log);
+    const processes = await measureProcesses(args, models.ways, models.zeroEndpoint, plan, log);
     log('lookups…');
     const lookups = await benchLookups(
       client,
@@ -310,16 +360,28 @@ async function main(): Promise<void> {
       args.segments,
     );
     let ui: UiRun[] | undefined;
+    let uiModel: UiRun[] | undefined;
     let uiError: string | undefined;
     if (!args.skipUi) {
-      log('UI…');
+      const [direct, model] = models.ways;
       try {
-        ui = await measureUi(args, client, local.endpoint, log);
+        log(`UI, ${direct!.label}…`);
+        ui = await measureUi(args, direct!, log);
+        log(`UI, ${model!.label}…`);
+        uiModel = await measureUi(args, model!, log);
       } catch (error) {
         // The scan figures stand on their own: report them with the UI failure rather than lose them.
         uiError = error instanceof Error ? error.message : String(error);
         log(`UI benchmark failed: ${uiError}`);
       }
+    }
+    const uiLines: string[] = [];
+    for (const [way, runs] of [
+      [models.ways[0]!, ui],
+      [models.ways[1]!, uiModel],
+    ] as const) {
+      const s = runs && summarize({ items: plan.items, segments: args.segments, runs: args.runs, loadMs, scans, ui: runs }).ui;
+      if (s) uiLines.push(uiLine(way.label, s));
     }
 
     let exportSummary: Record<string, string | number> | undefined;
@@ -351,12 +413,12 @@ async function main(): Promise<void> {
     const verdicts = targets(plan.items, summary);
     writeFileSync(
       RESULTS,
-      `${JSON.stringify({ machine: finished, args, plan, figures, summary, targets: verdicts, processes, ...(uiError ? { uiError } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ machine: finished, args, plan, figures, summary, targets: verdicts, processes, ...(uiModel ? { uiModel } : {}), ...(uiError ? { uiError } : {}) }, null, 2)}\n`,
     );
     const doc = existsSync(DOCS) ? readFileSync(DOCS, 'utf8') : '# Benchmarks\n';
     const section = docsSection(finished, figures, summary).replace(
       `<!-- /bench:${plan.items} -->`,
-      `\nWhole processes, started cold (node + SDK only for the raw one):\n\n${processes.lines.map((l) => `- ${l}`).join('\n')}\n<!-- /bench:${plan.items} -->`,
+      `\nWhole processes, started cold (node + SDK only for the raw one), and the UI, both ways:\n\n${[...processes.lines, ...uiLines].map((l) => `- ${l}`).join('\n')}\n<!-- /bench:${plan.items} -->`,
     );
     writeFileSync(DOCS, upsertSection(doc, plan.items, section));
     if (args.json) {
@@ -369,12 +431,13 @@ async function main(): Promise<void> {
           verdicts.map((t) => [t.target, t.value, t.met === undefined ? '–' : t.met ? 'met' : 'MISSED']),
         )}\n`,
       );
-      process.stdout.write(`\n${processes.lines.join('\n')}\n`);
+      process.stdout.write(`\n${[...processes.lines, ...uiLines].join('\n')}\n`);
       if (exportSummary) process.stdout.write(`\nexport audit:\n${JSON.stringify(exportSummary, null, 2)}\n`);
       process.stdout.write(`\nwrote bench/results.json${exportSummary ? ', bench/export-results.json' : ''} and docs/benchmarks.md\n`);
     }
   } finally {
     client.destroy();
+    await models?.stop();
     await local.stop();
   }
 }

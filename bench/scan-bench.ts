@@ -113,12 +113,14 @@ export async function auditInProcess(
 /**
  * `locksmith audit --json` as a separate process; wall time includes Node, tsx and SDK start-up. A fresh
  * data folder per run unless `dataDir` is given: a shared one keeps the key-schema cache between runs.
+ * `env` is added to the child's environment (e.g. LOCKSMITH_CLI_CACHE: another build of the bundle).
  */
 export async function auditCli(
   endpoint: string,
   table: string,
   segments: number,
   dataDir?: string,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<ScanSample & { readonly report: AuditReport }> {
   const dir = mkdtempSync(join(tmpdir(), 'locksmith-bench-'));
   const rssFile = join(dir, 'rss.json');
@@ -145,6 +147,7 @@ export async function auditCli(
         {
           env: {
             ...process.env,
+            ...env,
             LOCKSMITH_BENCH_RSS_FILE: rssFile,
             LOCKSMITH_DATA_DIR: dataDir ?? dir,
             AWS_ACCESS_KEY_ID: 'locksmith',

@@ -12,6 +12,8 @@ import { startServe } from '../e2e/support/server';
 
 /** One UI run. */
 export interface UiSample {
+  /** Click → the audit's phase is `running` (the server answered audit.start: keys, convention and sample resolved). */
+  readonly startedMs: number;
   readonly firstRowsMs: number;
   readonly completeMs: number;
   /** Durations of main-thread long tasks (> 50 ms) between the click and the end of the audit. */
@@ -144,6 +146,7 @@ export async function launchChromium(): Promise<Browser> {
 /** What the in-page probe records (page clock, ms). */
 interface PageProbe {
   start?: number;
+  running?: number;
   firstRows?: number;
   done?: number;
   longTasks: { start: number; duration: number }[];
@@ -169,6 +172,7 @@ const PROBE_SCRIPT = `(() => {
     if (probe.firstRows === undefined && document.querySelector('[data-testid="inspector-row"]')) probe.firstRows = performance.now();
     const phase = document.querySelector('[data-testid="inspector"]')?.getAttribute('data-audit-phase');
     if (phase && phase !== 'done') probe.sawRunning = true;
+    if (phase === 'running' && probe.running === undefined) probe.running = performance.now();
     if (phase === 'done' && probe.sawRunning) probe.done = performance.now();
   };
   const start = () => new MutationObserver(check).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-audit-phase'] });
@@ -317,6 +321,7 @@ export async function uiRun(browser: Browser, endpoint: string, table: string): 
     const rowCount = Number(/^(\d+)/.exec(rowsText)?.[1] ?? '0');
     const baselineFrameMs = await baselineScroll(browser, rowCount);
     return {
+      startedMs: (probe.running ?? Number.NaN) - start,
       firstRowsMs: (probe.firstRows ?? Number.NaN) - start,
       completeMs: done - start,
       longTasksMs: during,
