@@ -3,7 +3,8 @@
  * effective endpoint and region, write mode and status — and the DynamoTarget to talk to it.
  */
 import { randomUUID } from 'node:crypto';
-import type { ConnectionState, ConnectionView, ConnectionsView, CredentialSource, EndpointSource } from '../../../shared/contract/views';
+import type { ConnectionView, ConnectionsView } from '../../../shared/contract/views';
+import type { ConnectionState, CredentialSource, EndpointSource } from '../../../shared/domain';
 import { endpointHost, endpointTrust, writableByDefault } from '../../../shared/endpoint-trust';
 import type { AppError, Result } from '../../../shared/result';
 import { assertNever, err, ok } from '../../../shared/result';

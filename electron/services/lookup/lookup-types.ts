@@ -1,5 +1,5 @@
 /** Types of a lookup answer: one verdict per rule, with the locks and holders behind it. */
-import type { LookupVerdict } from '../../../shared/contract/views';
+import type { LookupVerdict } from '../../../shared/domain';
 import type { PlainKey } from '../../../shared/model';
 import type { ScanProgress } from '../../../shared/scan-types';
 

@@ -6,7 +6,7 @@
  */
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import type { ActivityStatus } from '../../../shared/contract/views';
+import type { ActivityStatus } from '../../../shared/domain';
 import type { AppError } from '../../../shared/result';
 import type { Outcome, TransactWriteInputJson } from '../../../shared/transactions/types';
 import { ensureDataDir, openNoFollow, resolveDataDir } from '../connections/data-dir';
