@@ -26,7 +26,7 @@ import type { RunningSandbox } from './sandbox-control';
 import { createSandboxController } from './sandbox-control';
 import type { StreamHub } from './stream-hub';
 import { createStreamHub } from './stream-hub';
-import { rememberEnvSecrets, rememberSecrets } from '../services/dynamo/errors';
+import { rememberEnvSecrets, rememberSecrets } from '../services/dynamo/secrets';
 
 /** The table opened on first run (the sandbox's seed-1 demo table). */
 export const FIRST_RUN_TABLE = 'accounts';

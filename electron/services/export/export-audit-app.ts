@@ -26,7 +26,7 @@ import { historyTarget } from '../history/audit-history';
 import { savedConvention } from '../conventions/convention-methods';
 import type { ConnectionContext } from '../context/request-context';
 import { endpointCredentials } from '../dynamo/client';
-import { scrubSecrets } from '../dynamo/errors';
+import { scrubSecrets } from '../dynamo/secrets';
 import { describeTable } from '../dynamo/tables';
 import { awsDataEndpoint } from './aws-data-endpoint';
 import { inferKeys } from './export-sample';

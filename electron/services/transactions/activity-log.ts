@@ -10,7 +10,7 @@ import type { ActivityStatus } from '../../../shared/domain';
 import type { AppError } from '../../../shared/result';
 import type { Outcome, TransactWriteInputJson } from '../../../shared/transactions/types';
 import { ensureDataDir, openNoFollow, resolveDataDir } from '../connections/data-dir';
-import { scrubKnownSecrets } from '../dynamo/errors';
+import { scrubKnownSecrets } from '../dynamo/secrets';
 
 /** The log file's name inside the data folder: its first name, kept so that existing logs stay readable. */
 export const ACTIVITY_LOG_FILE = 'audit-log.jsonl';
