@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../shared/conventions/presets';
-import { itemColumnNames, itemColumns, itemStructFields, sqlString } from '../electron/services/export/convention-sql';
+import { itemColumnNames, itemColumns, itemStructFields, sqlString } from '../electron/services/export/sql-items';
 import { openExport } from '../electron/services/export/read-export';
 
 const [dir, dbPath, mode = 'bare'] = process.argv.slice(2);

@@ -21,6 +21,9 @@ export const COMMON_FLAGS: FlagSpecs = {
   debug: { type: 'boolean', description: 'print stack traces and SDK warnings' },
 };
 
+/** The flag naming the table a table command works on. */
+export const TABLE_FLAG: FlagSpecs = { table: { type: 'string', valueName: 'T', description: 'the table' } };
+
 /** Flags that choose a convention: shared by audit, lookup and the transaction commands. */
 export const CONVENTION_FLAGS: FlagSpecs = {
   preset: { type: 'string', valueName: 'P', description: `convention preset: ${PRESET_NAMES.join(', ')}` },

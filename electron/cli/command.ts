@@ -72,7 +72,7 @@ export interface CliCommand {
   readonly details?: string;
   /** Whether the connection flags (--endpoint, --profile, --region) apply. Default true. */
   readonly connects?: boolean;
-  /** Runs the command and returns the exit code; throw CliError for a one-line failure. */
+  /** Runs the command and returns the exit code; throw CliError for a one-line failure (declare it async: a bad flag then rejects, never throws past the caller). */
   run(context: CommandContext): Promise<number>;
 }
 

@@ -4,7 +4,7 @@ import { createDispatcher } from '../bridge/pipeline';
 import { createStreamHub } from '../bridge/stream-hub';
 import { createFakeHandlers } from '../bridge/testing/fake-handlers';
 import type { createFakeElectron } from './testing/fake-electron';
-import { FakeWebContents } from './testing/fake-electron';
+import { FakeWebContents, type FakeMessagePortMain } from './testing/fake-electron';
 
 const fake = vi.hoisted(() => ({ current: undefined as unknown as ReturnType<typeof createFakeElectron> }));
 vi.mock('electron', async () => {
@@ -37,9 +37,11 @@ function wire() {
 describe('IPC wiring', () => {
   beforeEach(() => vi.clearAllMocks());
 
-  it('registers every contract method, plus subscribe and unsubscribe, and nothing else', () => {
+  it('registers every contract method, plus subscribe, port and unsubscribe, and nothing else', () => {
     wire();
-    expect([...fake.current.handlers.keys()].sort()).toEqual([...METHOD_NAMES, IPC_CHANNELS.subscribe, IPC_CHANNELS.unsubscribe].sort());
+    expect([...fake.current.handlers.keys()].sort()).toEqual(
+      [...METHOD_NAMES, IPC_CHANNELS.subscribe, IPC_CHANNELS.port, IPC_CHANNELS.unsubscribe].sort(),
+    );
   });
 
   it('dispatches a call from our window', async () => {
@@ -116,5 +118,70 @@ describe('IPC wiring', () => {
     expect(hub.size()).toBe(1);
     ours.emit('destroyed');
     expect(hub.size()).toBe(0);
+  });
+
+  describe('stream ports', () => {
+    const portOf = (contents: FakeWebContents): FakeMessagePortMain => {
+      const posted = contents.posted.at(-1);
+      if (!posted) throw new Error('no port was posted');
+      return posted.ports[0]!;
+    };
+
+    it('posts the window one end of a channel the subscription writes into, replay first', async () => {
+      const { ours, invoke, hub } = wire();
+      hub.setReplay('audit.events', () => [{ type: 'progress', runId: 'r1' } as never]);
+      expect(await invoke(IPC_CHANNELS.port, event(ours, appFrame), 'audit.events', { runId: 'r1' }, 'p1')).toEqual({
+        ok: true,
+        value: { subscribed: true },
+      });
+      expect(ours.posted.map((p) => [p.channel, p.payload, p.ports.length])).toEqual([[IPC_CHANNELS.port, { portId: 'p1' }, 1]]);
+      expect(ours.sent).toEqual([]); // nothing of this stream goes through the window's IPC listener
+      const port = portOf(ours);
+      const received: unknown[] = [];
+      port.on('message', (message: { data: unknown }) => received.push(message.data));
+      hub.publish('audit.events', { type: 'done', runId: 'r1' } as never);
+      hub.publish('audit.events', { type: 'done', runId: 'other' } as never);
+      port.start();
+      expect(received).toEqual([
+        { type: 'progress', runId: 'r1' },
+        { type: 'done', runId: 'r1' },
+      ]);
+    });
+
+    it('ends the subscription when the page closes its end, when it unsubscribes by id, or when the window dies', async () => {
+      const { ours, invoke, hub } = wire();
+      await invoke(IPC_CHANNELS.port, event(ours, appFrame), 'audit.events', { runId: 'r1' }, 'p1');
+      expect(hub.size()).toBe(1);
+      portOf(ours).close();
+      expect(hub.size()).toBe(0);
+      // The id is free again once its port closed.
+      await invoke(IPC_CHANNELS.port, event(ours, appFrame), 'audit.events', { runId: 'r1' }, 'p1');
+      expect(await invoke(IPC_CHANNELS.unsubscribe, event(ours, appFrame), 'p1')).toEqual({ ok: true, value: { unsubscribed: true } });
+      expect(hub.size()).toBe(0);
+      await invoke(IPC_CHANNELS.port, event(ours, appFrame), 'audit.events', { runId: 'r2' }, 'p2');
+      ours.emit('destroyed');
+      expect(hub.size()).toBe(0);
+    });
+
+    it('refuses foreign senders, bad filters and bad ids, posting no port', async () => {
+      const { ours, invoke, hub, log } = wire();
+      const stranger = new FakeWebContents();
+      expect(await invoke(IPC_CHANNELS.port, event(stranger, appFrame), 'audit.events', { runId: 'r1' }, 'p1')).toMatchObject({
+        ok: false,
+      });
+      expect(log.refused).toHaveBeenCalledWith(expect.objectContaining({ method: IPC_CHANNELS.port }));
+      expect(
+        await invoke(IPC_CHANNELS.port, event(ours, { ...appFrame, parent: {} }), 'audit.events', { runId: 'r1' }, 'p1'),
+      ).toMatchObject({
+        ok: false,
+      });
+      expect(await invoke(IPC_CHANNELS.port, event(ours, appFrame), 'audit.events', { runId: 'r1', extra: 1 }, 'p1')).toMatchObject({
+        ok: false,
+        error: { kind: 'validation' },
+      });
+      expect(await invoke(IPC_CHANNELS.port, event(ours, appFrame), 'audit.events', { runId: 'r1' }, '../p')).toMatchObject({ ok: false });
+      expect([...ours.posted, ...stranger.posted]).toEqual([]);
+      expect(hub.size()).toBe(0);
+    });
   });
 });

@@ -25,3 +25,11 @@ export function docPages(): string[] {
 export function readRepoFile(path: string): string {
   return readFileSync(join(REPO_ROOT, path), 'utf8');
 }
+
+/** Paths the docs name on purpose although they are not in this tree. */
+export const ABSENT_ON_PURPOSE: Readonly<Record<string, string>> = {
+  'docs/security.md': 'the threat model, written beside this branch',
+  'e2e/testing/': 'where e2e/support/ moves, as architecture.md says',
+  'bench/results.json': 'written by npm run bench (gitignored)',
+  'bench/export-results.json': 'written by npm run bench (gitignored)',
+};

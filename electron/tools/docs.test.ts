@@ -8,15 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { allFlags, parseFlags } from '../cli/args';
 import { CliError } from '../cli/command';
 import { findCommand } from '../cli/registry';
-import { REPO_ROOT, docPages, readRepoFile, trackedFiles } from './doc-files';
-
-/** Paths the docs name on purpose although they are not in this tree. */
-const ABSENT_ON_PURPOSE: Readonly<Record<string, string>> = {
-  'docs/security.md': 'the threat model, written beside this branch',
-  'e2e/testing/': 'where e2e/support/ moves, as architecture.md says',
-  'bench/results.json': 'written by npm run bench (gitignored)',
-  'bench/export-results.json': 'written by npm run bench (gitignored)',
-};
+import { ABSENT_ON_PURPOSE, REPO_ROOT, docPages, readRepoFile, trackedFiles } from './doc-files';
 
 /** The text of fenced code blocks (continuation lines joined) and of inline code spans. */
 function codeOf(markdown: string): { blocks: string[]; spans: string[] } {

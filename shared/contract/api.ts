@@ -40,6 +40,12 @@ export interface LocksmithBridge {
   call<M extends MethodName>(method: M, args: MethodArgs<M>): Promise<Result<MethodResult<M>>>;
   /** Subscribes to a stream; events matching `filter` go to `listener` until the returned function is called. */
   subscribe<S extends StreamName>(stream: S, filter: StreamFilter<S>, listener: (event: StreamEvent<S>) => void): Unsubscribe;
+  /**
+   * Electron only: asks main for a MessagePort carrying the stream's events, so a Web Worker can be
+   * their one subscriber. The port arrives as a window message {@link StreamPortMessage} with this
+   * `portId`; closing it ends the subscription. Resolves once main has subscribed (or refused).
+   */
+  streamPort?<S extends StreamName>(stream: S, filter: StreamFilter<S>, portId: string): Promise<Result<{ subscribed: true }>>;
 }
 
 /** All method names, in contract order. */
@@ -69,7 +75,20 @@ export const IPC_CHANNELS = {
   subscribe: 'locksmith:subscribe',
   unsubscribe: 'locksmith:unsubscribe',
   event: 'locksmith:event',
+  port: 'locksmith:port',
 } as const;
+
+/** What the preload posts to the page's window with a stream's MessagePort (see `LocksmithBridge.streamPort`). */
+export interface StreamPortMessage {
+  readonly type: typeof STREAM_PORT_MESSAGE;
+  readonly portId: string;
+}
+
+/** The `type` of a {@link StreamPortMessage}. */
+export const STREAM_PORT_MESSAGE = 'locksmith:stream-port';
+
+/** The ids a subscription or stream port may carry over IPC (checked by main and the preload). */
+export const SUBSCRIPTION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** An event as delivered over IPC or SSE: which subscription it belongs to and the payload. */
 export interface StreamEnvelope {

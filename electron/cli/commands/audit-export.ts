@@ -7,9 +7,10 @@ import { join, relative, sep } from 'node:path';
 import type { KeySchema } from '../../../shared/model';
 import { optionalInt, optionalString } from '../args';
 import type { CliIo, FlagValues } from '../command';
-import { auditExitCode, CliError, EXIT_OK, unwrap, usageError } from '../command';
+import { auditExitCode, CliError, EXIT_OK, usageError } from '../command';
 import { closeSession, incomplete, openTable, type TableSession } from '../session';
 import { recordCliAudit } from '../history-record';
+import { athenaTarget, localExports } from './audit-export-aws';
 
 /** The export-audit flags audit adds. */
 export const EXPORT_FLAGS = {
@@ -55,85 +56,6 @@ export const EXPORT_FLAGS = {
 function exportPaths(values: FlagValues): string[] {
   const raw = values.export;
   return typeof raw === 'string' ? [raw] : Array.isArray(raw) ? [...(raw as readonly string[])] : [];
-}
-
-/** Downloads every s3:// export into the cache (resumable, MD5-verified) and returns local folders, in order. */
-async function localExports(
-  paths: readonly string[],
-  values: FlagValues,
-  io: CliIo,
-  cacheDir: string,
-  sampleOnly: boolean,
-): Promise<string[]> {
-  if (!paths.some((p) => p.startsWith('s3://'))) return [...paths];
-  const [{ S3Client }, prepare, { endpointCredentials }, { fromNodeProviderChain }, { awsDataEndpoint }] = await Promise.all([
-    import('@aws-sdk/client-s3'),
-    import('../../services/export/export-prepare'),
-    import('../../services/dynamo/client'),
-    import('@aws-sdk/credential-providers'),
-    import('../../services/export/aws-data-endpoint'),
-  ]);
-  const endpoint = optionalString(values, 's3-endpoint');
-  const region = optionalString(values, 'region') ?? io.env.AWS_REGION ?? io.env.AWS_DEFAULT_REGION ?? 'us-east-1';
-  const profile = optionalString(values, 'profile') ?? (io.env.AWS_PROFILE || undefined);
-  // Without --s3-endpoint: AWS S3 as the connection's own profile configures it, never elsewhere.
-  const aws = endpoint ? undefined : unwrap(awsDataEndpoint('s3', profile, io.env));
-  let client: InstanceType<typeof S3Client> | undefined;
-  const s3 = (): InstanceType<typeof S3Client> =>
-    (client = endpoint
-      ? new S3Client({
-          endpoint,
-          region,
-          forcePathStyle: true,
-          credentials: endpointCredentials(io.env),
-          ignoreConfiguredEndpointUrls: true,
-        })
-      : new S3Client({
-          region,
-          credentials: fromNodeProviderChain(profile ? { profile } : {}),
-          ...(aws ? { endpoint: aws } : {}),
-          ignoreConfiguredEndpointUrls: true,
-        }));
-  try {
-    let shown = false;
-    const out = await prepare.localExports(paths, {
-      s3,
-      cacheDir,
-      // Athena reads the data on S3: only the manifests and the detection sample come down.
-      sampleOnly,
-      signal: io.signal,
-      ...(io.interactive
-        ? {
-            onProgress: (path: string, p: { filesDone: number; files: number; filesKept: number; bytes: number }) => {
-              shown = true;
-              io.stderr(`\r${path}: ${p.filesDone}/${p.files} files (${p.filesKept} already cached), ${(p.bytes / 1e6).toFixed(1)} MB   `);
-            },
-          }
-        : {}),
-    });
-    if (shown) io.stderr('\n');
-    return out;
-  } finally {
-    client?.destroy();
-  }
-}
-
-/** Where and how the Athena engine runs, from the flags (credentials as for S3: --profile, else the default chain). */
-function athenaTarget(
-  values: FlagValues,
-  io: CliIo,
-): { region: string; profile?: string; env: NodeJS.ProcessEnv; outputLocation: string; workgroup?: string; database?: string } {
-  const profile = optionalString(values, 'profile') ?? (io.env.AWS_PROFILE || undefined);
-  const workgroup = optionalString(values, 'athena-workgroup');
-  const database = optionalString(values, 'athena-database');
-  return {
-    region: optionalString(values, 'region') ?? io.env.AWS_REGION ?? io.env.AWS_DEFAULT_REGION ?? 'us-east-1',
-    env: io.env,
-    outputLocation: optionalString(values, 'athena-output')!,
-    ...(profile ? { profile } : {}),
-    ...(workgroup ? { workgroup } : {}),
-    ...(database ? { database } : {}),
-  };
 }
 
 /** Runs the audit of an export; returns the exit code (0 clean, 1 problems or a convention warning, 2 error or incomplete). */

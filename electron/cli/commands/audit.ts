@@ -11,6 +11,7 @@ import { detectionRequest, rememberConvention, startSpeculativeAudit, type Specu
 import type { CliCommand } from '../command';
 import { auditExitCode, unwrap } from '../command';
 import { closeSession, incomplete, openTableForScan, progressPrinter } from '../session';
+import { conventionFor } from '../table-command';
 import { EXPORT_FLAGS } from './audit-export';
 import type { ScanSession } from '../session';
 import { styleFor } from '../style';
@@ -164,24 +165,13 @@ Examples:
         opened,
       );
       const { connection, table } = session;
-      const [{ resolveConvention }, { runAudit }, { defaultSegments }, { auditText }] = await Promise.all([
-        import('../convention-source'),
+      const [{ runAudit }, { defaultSegments }, { auditText }] = await Promise.all([
         import('../../services/audit/run-audit'),
         import('../../services/dynamo/client'),
         import('../report-text'),
       ]);
       const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
-      const sampled = sample;
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-        segments,
-        ...(sampled ? { sample: () => sampled } : {}),
-      });
+      const resolved = await conventionFor(session, values, io, segments, sample);
       if (!json && resolved.detection)
         io.stderr(
           `convention ${resolved.source} (confidence ${resolved.detection.confidence}):\n${resolved.detection.evidence.map((e) => `  ${shownText(e)}`).join('\n')}\n`,

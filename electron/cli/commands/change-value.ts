@@ -1,10 +1,8 @@
 /** `locksmith change-value`: seed 1's change of a protected value — new lock, old lock deleted, account updated — in one guarded transaction. */
-import { CONVENTION_FLAGS, optionalString, requireString } from '../args';
+import { CONVENTION_FLAGS, optionalString, requireString, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
-import { usageError } from '../command';
-import { closeSession, openTable } from '../session';
-import type { TableSession } from '../session';
-import { keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { ACCOUNT_FLAG, accountFlag, runTableWrite } from './write-command';
 
 /** The change-value command. */
 export const changeValueCommand: CliCommand = {
@@ -12,8 +10,8 @@ export const changeValueCommand: CliCommand = {
   summary: 'Change an account’s protected value: Put the new lock, delete the old one, update the account — one guarded transaction.',
   usage: "change-value --table T --account '<key json>' --rule R --to V [--from V] [--dry-run] [--yes] [--json] [--allow-writes]",
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
-    account: { type: 'string', valueName: 'JSON', description: `the account's key, e.g. '{"PK":"ACCT#a1","SK":"PROFILE"}'` },
+    ...TABLE_FLAG,
+    ...ACCOUNT_FLAG,
     rule: { type: 'string', valueName: 'R', description: 'the rule, as audit --json reports it (e.g. EMAIL)' },
     to: { type: 'string', valueName: 'V', description: 'the new value' },
     from: { type: 'string', valueName: 'V', description: 'the value as stored now (default: read from the account at preview)' },
@@ -33,34 +31,7 @@ Example:
     const rule = requireString(values, 'rule', 'change-value');
     const to = requireString(values, 'to', 'change-value');
     const from = optionalString(values, 'from');
-    const account = keyFlag(values, 'account') ?? usageError('change-value: --account is required', 'account');
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'change-value');
-      const { connection, table } = session;
-      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([
-        import('../convention-source'),
-        import('../../services/dynamo/client'),
-      ]);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-      });
-      const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
-      return await runWrite({
-        io,
-        values,
-        ctx,
-        table: table.name,
-        resolved,
-        operation: { kind: 'change-value', account, rule, to, ...(from === undefined ? {} : { from }) },
-      });
-    } finally {
-      closeSession(session);
-    }
+    const account = accountFlag(values, 'change-value');
+    return runTableWrite(values, io, 'change-value', { kind: 'change-value', account, rule, to, ...(from === undefined ? {} : { from }) });
   },
 };

@@ -1,12 +1,8 @@
 /** `locksmith claim`: write the lock for a value an account holds, guarded, previewed, confirmed. */
-import { CONVENTION_FLAGS, requireString } from '../args';
+import { CONVENTION_FLAGS, requireString, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
-import { usageError } from '../command';
-import { closeSession, openTable } from '../session';
-import type { TableSession } from '../session';
-import { tablePlace } from '../key-schema-cache';
-import { warnedRuleGate } from '../warning-memory';
-import { EXIT_REFUSED, keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { ACCOUNT_FLAG, accountFlag, runTableWrite } from './write-command';
 
 /** The claim command. */
 export const claimCommand: CliCommand = {
@@ -14,10 +10,10 @@ export const claimCommand: CliCommand = {
   summary: 'Claim a value for an account: Put its lock only if nobody holds it, while the account still holds the value.',
   usage: "claim --table T --rule R --value V --account '<key json>' [--dry-run] [--yes] [--json] [--allow-writes]",
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     rule: { type: 'string', valueName: 'R', description: 'the rule, as audit --json reports it (e.g. HANDLE)' },
     value: { type: 'string', valueName: 'V', description: 'the value to claim' },
-    account: { type: 'string', valueName: 'JSON', description: `the account's key, e.g. '{"PK":"ACCT#a1","SK":"PROFILE"}'` },
+    ...ACCOUNT_FLAG,
     ...CONVENTION_FLAGS,
     ...WRITE_FLAGS,
   },
@@ -35,36 +31,7 @@ Example:
   async run({ values, io }) {
     const rule = requireString(values, 'rule', 'claim');
     const value = requireString(values, 'value', 'claim');
-    const account = keyFlag(values, 'account') ?? usageError('claim: --account is required', 'account');
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'claim');
-      const { connection, table } = session;
-      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([
-        import('../convention-source'),
-        import('../../services/dynamo/client'),
-      ]);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-      });
-      // A rule the last audit found the table contradicts takes a reviewed --convention FILE (warning-memory.ts).
-      const refused = await warnedRuleGate(io, {
-        place: tablePlace(connection.target, table.name),
-        resolved,
-        rule,
-        dryRun: values['dry-run'] === true,
-        refusedCode: EXIT_REFUSED,
-      });
-      if (refused !== undefined) return refused;
-      const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
-      return await runWrite({ io, values, ctx, table: table.name, resolved, operation: { kind: 'claim', rule, value, account } });
-    } finally {
-      closeSession(session);
-    }
+    const account = accountFlag(values, 'claim');
+    return runTableWrite(values, io, 'claim', { kind: 'claim', rule, value, account });
   },
 };

@@ -1,10 +1,8 @@
 /** `locksmith delete-account`: seed 1's account deletion — the account and every lock of its values — in one guarded transaction. */
-import { CONVENTION_FLAGS } from '../args';
+import { CONVENTION_FLAGS, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
-import { usageError } from '../command';
-import { closeSession, openTable } from '../session';
-import type { TableSession } from '../session';
-import { keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { ACCOUNT_FLAG, accountFlag, runTableWrite } from './write-command';
 
 /** The delete-account command. */
 export const deleteAccountCommand: CliCommand = {
@@ -12,8 +10,8 @@ export const deleteAccountCommand: CliCommand = {
   summary: 'Delete an account with all its locks, in one guarded transaction (no lock left behind).',
   usage: "delete-account --table T --account '<key json>' [--dry-run] [--yes] [--json] [--allow-writes]",
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
-    account: { type: 'string', valueName: 'JSON', description: `the account's key, e.g. '{"PK":"ACCT#a1","SK":"PROFILE"}'` },
+    ...TABLE_FLAG,
+    ...ACCOUNT_FLAG,
     ...CONVENTION_FLAGS,
     ...WRITE_FLAGS,
   },
@@ -26,27 +24,7 @@ ${WRITE_EXIT_CODES}
 Example:
   locksmith delete-account --endpoint http://localhost:8000 --table accounts --account '{"PK":"ACCT#a1f9c3","SK":"PROFILE"}'`,
   async run({ values, io }) {
-    const account = keyFlag(values, 'account') ?? usageError('delete-account: --account is required', 'account');
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'delete-account');
-      const { connection, table } = session;
-      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([
-        import('../convention-source'),
-        import('../../services/dynamo/client'),
-      ]);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-      });
-      const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
-      return await runWrite({ io, values, ctx, table: table.name, resolved, operation: { kind: 'delete-account', account } });
-    } finally {
-      closeSession(session);
-    }
+    const account = accountFlag(values, 'delete-account');
+    return runTableWrite(values, io, 'delete-account', { kind: 'delete-account', account });
   },
 };

@@ -1,10 +1,9 @@
 /** `locksmith detect`: sample a table and propose a convention file, with the evidence. */
 import { shownText, terminalSafeJson } from '../../../shared/terminal-text';
-import { optionalInt } from '../args';
+import { optionalInt, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { CliError, EXIT_OK, unwrap } from '../command';
-import { closeSession, openTable } from '../session';
-import type { TableSession } from '../session';
+import { withTable } from '../table-command';
 
 /** The detect command. */
 export const detectCommand: CliCommand = {
@@ -12,7 +11,7 @@ export const detectCommand: CliCommand = {
   summary: 'Sample a table and propose its convention file, with the evidence behind it.',
   usage: 'detect --table T [--preset P] [--sample N] [--json]',
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     preset: { type: 'string', valueName: 'P', description: 'only consider this preset' },
     sample: { type: 'string', valueName: 'N', description: 'items to sample (default 2000)' },
     json: { type: 'boolean', description: 'print {"table","confidence","evidence","convention"} as JSON' },
@@ -24,10 +23,7 @@ Example:
   locksmith detect --endpoint http://localhost:8000 --table users`,
   async run({ values, io }) {
     const sampleSize = optionalInt(values, 'sample', 'detect', 1, 100_000);
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'detect');
-      const { connection, table } = session;
+    return withTable(values, io, 'detect', async ({ connection, table }) => {
       const [{ presetFlag }, { sampleItems }, { detectConvention }, { conventionToFile }] = await Promise.all([
         import('../convention-source'),
         import('../../services/audit/sample'),
@@ -55,8 +51,6 @@ Example:
         io.stdout(`${lines.join('\n')}\n`);
       }
       return EXIT_OK;
-    } finally {
-      closeSession(session);
-    }
+    });
   },
 };

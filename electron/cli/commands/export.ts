@@ -2,8 +2,8 @@
 import { optionalInt, requireString } from '../args';
 import type { CliCommand } from '../command';
 import { CliError, EXIT_OK } from '../command';
-import { closeSession, openTable, progressPrinter } from '../session';
-import type { TableSession } from '../session';
+import { progressPrinter } from '../session';
+import { withTable } from '../table-command';
 
 /** The export command. */
 export const exportCommand: CliCommand = {
@@ -31,10 +31,7 @@ Examples:
     const out = requireString(values, 'out', 'export');
     const partitions = optionalInt(values, 'partitions', 'export', 1, 10_000);
     const segmentsFlag = optionalInt(values, 'segments', 'export', 1, 1_000_000);
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'export');
-      const { connection, table } = session;
+    return withTable(values, io, 'export', async ({ connection, table }) => {
       const [{ exportTable }, { tableArnFor }, { defaultSegments }] = await Promise.all([
         import('../../services/export/export-table'),
         import('../../services/export/layout'),
@@ -66,8 +63,6 @@ Examples:
         );
       else io.stdout(`exported ${written.itemCount} items of ${table.name} in ${written.files.length} files to ${written.dir}\n`);
       return EXIT_OK;
-    } finally {
-      closeSession(session);
-    }
+    });
   },
 };

@@ -1,9 +1,9 @@
 /** `locksmith lookup`: one value, a verdict per rule (free, held, orphan, unprotected, duplicate). */
-import { CONVENTION_FLAGS, optionalInt, optionalString, requireString, SCOPE_FLAG, scopeFlag } from '../args';
+import { CONVENTION_FLAGS, optionalInt, optionalString, requireString, SCOPE_FLAG, scopeFlag, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_OK, EXIT_PROBLEMS, unwrap } from '../command';
-import { closeSession, incomplete, openTable, progressPrinter } from '../session';
-import type { TableSession } from '../session';
+import { incomplete, progressPrinter } from '../session';
+import { withConvention } from '../table-command';
 import { styleFor } from '../style';
 
 /** The lookup command. */
@@ -12,7 +12,7 @@ export const lookupCommand: CliCommand = {
   summary: 'Look one value up: which lock exists, which accounts hold it, and the verdict per rule.',
   usage: 'lookup --table T --value V [--rule R] [--scope ATTR=V] [--confirm] [--preset P | --convention FILE] [--json]',
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     value: { type: 'string', valueName: 'V', description: 'the value, e.g. ada@lovelace.io' },
     rule: { type: 'string', valueName: 'R', description: 'only this rule (names as audit reports them, e.g. EMAIL)' },
     ...SCOPE_FLAG,
@@ -39,50 +39,36 @@ Example:
     const rule = optionalString(values, 'rule');
     const scope = scopeFlag(values, 'lookup');
     const segmentsFlag = optionalInt(values, 'segments', 'lookup', 1, 1_000_000);
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'lookup');
-      const { connection, table } = session;
-      const [{ resolveConvention }, { lookupValue }, { defaultSegments }, { lookupText }] = await Promise.all([
-        import('../convention-source'),
-        import('../../services/lookup/lookup'),
-        import('../../services/dynamo/client'),
-        import('../report-text'),
-      ]);
-      const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-        segments,
-      });
-      const progress = progressPrinter(io);
-      const answer = unwrap(
-        await lookupValue({
-          client: connection.client,
-          table,
-          convention: resolved.convention,
-          value,
-          rule,
-          ...(scope ? { scope } : {}),
-          ...(values.confirm === true ? { confirmAbsenceWithScan: true } : {}),
-          segments,
-          signal: io.signal,
-          onProgress: progress.update,
-          errorContext: connection.errorContext,
-        }),
-      );
-      progress.done();
-      io.stdout(values.json === true ? `${JSON.stringify(answer)}\n` : lookupText(answer, table.keys, styleFor(io)));
-      if (!answer.complete) return incomplete(io, answer.reason ?? 'the holder scan did not finish');
-      return answer.rules.some((r) => r.verdict === 'orphan' || r.verdict === 'unprotected' || r.verdict === 'duplicate')
-        ? EXIT_PROBLEMS
-        : EXIT_OK;
-    } finally {
-      closeSession(session);
-    }
+    return withConvention(
+      values,
+      io,
+      'lookup',
+      async ({ connection, table, resolved, segments }) => {
+        const [{ lookupValue }, { lookupText }] = await Promise.all([import('../../services/lookup/lookup'), import('../report-text')]);
+        const progress = progressPrinter(io);
+        const answer = unwrap(
+          await lookupValue({
+            client: connection.client,
+            table,
+            convention: resolved.convention,
+            value,
+            rule,
+            ...(scope ? { scope } : {}),
+            ...(values.confirm === true ? { confirmAbsenceWithScan: true } : {}),
+            segments,
+            signal: io.signal,
+            onProgress: progress.update,
+            errorContext: connection.errorContext,
+          }),
+        );
+        progress.done();
+        io.stdout(values.json === true ? `${JSON.stringify(answer)}\n` : lookupText(answer, table.keys, styleFor(io)));
+        if (!answer.complete) return incomplete(io, answer.reason ?? 'the holder scan did not finish');
+        return answer.rules.some((r) => r.verdict === 'orphan' || r.verdict === 'unprotected' || r.verdict === 'duplicate')
+          ? EXIT_PROBLEMS
+          : EXIT_OK;
+      },
+      segmentsFlag ?? 'default',
+    );
   },
 };

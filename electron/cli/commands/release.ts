@@ -1,11 +1,8 @@
 /** `locksmith release`: delete the lock of a value nobody holds (the stuck handle), guarded, previewed, confirmed. */
-import { CONVENTION_FLAGS, requireString, SCOPE_FLAG, scopeFlag } from '../args';
+import { CONVENTION_FLAGS, requireString, SCOPE_FLAG, scopeFlag, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
-import { closeSession, openTable } from '../session';
-import type { TableSession } from '../session';
-import { tablePlace } from '../key-schema-cache';
-import { warnedRuleGate } from '../warning-memory';
-import { EXIT_REFUSED, keyFlag, runWrite, transactionContext, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { keyFlag, WRITE_EXIT_CODES, WRITE_FLAGS } from './transaction-flow';
+import { runTableWrite } from './write-command';
 
 /** The release command. */
 export const releaseCommand: CliCommand = {
@@ -14,7 +11,7 @@ export const releaseCommand: CliCommand = {
   usage:
     "release --table T --rule R --value V [--scope ATTR=V] [--holder '<key json>'] [--lock '<key json>'] [--dry-run] [--yes] [--json] [--allow-writes]",
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     rule: { type: 'string', valueName: 'R', description: 'the rule, as audit --json reports it (e.g. HANDLE)' },
     value: { type: 'string', valueName: 'V', description: 'the value to release' },
     holder: {
@@ -44,43 +41,13 @@ Example:
     const holder = keyFlag(values, 'holder');
     const lock = keyFlag(values, 'lock');
     const scope = scopeFlag(values, 'release');
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'release');
-      const { connection, table } = session;
-      const [{ resolveConvention }, { effectiveEndpoint }] = await Promise.all([
-        import('../convention-source'),
-        import('../../services/dynamo/client'),
-      ]);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-      });
-      // A rule the last audit found the table contradicts takes a reviewed --convention FILE (warning-memory.ts).
-      const refused = await warnedRuleGate(io, {
-        place: tablePlace(connection.target, table.name),
-        resolved,
-        rule,
-        dryRun: values['dry-run'] === true,
-        refusedCode: EXIT_REFUSED,
-      });
-      if (refused !== undefined) return refused;
-      const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
-      const operation = {
-        kind: 'release' as const,
-        rule,
-        value,
-        ...(holder ? { holder } : {}),
-        ...(lock ? { lock } : {}),
-        ...(scope ? { scope } : {}),
-      };
-      return await runWrite({ io, values, ctx, table: table.name, resolved, operation });
-    } finally {
-      closeSession(session);
-    }
+    return runTableWrite(values, io, 'release', {
+      kind: 'release',
+      rule,
+      value,
+      ...(holder ? { holder } : {}),
+      ...(lock ? { lock } : {}),
+      ...(scope ? { scope } : {}),
+    });
   },
 };

@@ -1,12 +1,13 @@
 /** `locksmith repair`: audit a table and print (or, with --execute, run) the batched fix plan the app uses too. */
 import type { RepairPlanView, RepairStatusView } from '../../../shared/contract/repair-views';
 import { shownText } from '../../../shared/terminal-text';
-import { CONVENTION_FLAGS, optionalInt } from '../args';
+import { CONVENTION_FLAGS, optionalInt, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_ERROR, EXIT_OK } from '../command';
 import { tablePlace } from '../key-schema-cache';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import type { TableSession } from '../session';
+import { conventionFor } from '../table-command';
 import { askOnTerminal, conventionGate, conventionOrigin, EXIT_REFUSED, transactionContext } from './transaction-flow';
 
 function planText(plan: RepairPlanView): string {
@@ -70,7 +71,7 @@ export const repairCommand: CliCommand = {
     'Plan (and with --execute, run) fixes for an audit: release orphan locks, claim missing locks, in transactions of up to 100 actions; duplicates are listed for a human.',
   usage: 'repair --table T [--preset P | --convention FILE] [--execute [--yes]] [--json] [--allow-writes]',
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     ...CONVENTION_FLAGS,
     segments: { type: 'string', valueName: 'N', description: 'parallel scan segments of the audit' },
     execute: { type: 'boolean', description: 'run the plan, transaction by transaction' },
@@ -99,21 +100,12 @@ pending, refused, not verified or left for a human, 2 error or an incomplete aud
     try {
       session = await openTable(values, io, 'repair');
       const { connection, table } = session;
-      const [{ resolveConvention }, { runAudit }, { effectiveEndpoint }, { RepairService }] = await Promise.all([
-        import('../convention-source'),
+      const [{ runAudit }, { effectiveEndpoint }, { RepairService }] = await Promise.all([
         import('../../services/audit/run-audit'),
         import('../../services/dynamo/client'),
         import('../../services/repair/repair-service'),
       ]);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-        segments,
-      });
+      const resolved = await conventionFor(session, values, io, segments);
       // The writes rest on the convention: say what it is and how sure detection was, before anything else.
       const refused = conventionGate(io, values.execute === true ? values : { ...values, yes: false }, resolved, 'repairs');
       if (refused !== undefined) return refused;

@@ -1,9 +1,8 @@
 /** `locksmith suggest-index`: the GSI per rule that makes lookups one Query instead of a scan, as the exact UpdateTable to run. */
-import { CONVENTION_FLAGS, optionalString } from '../args';
+import { CONVENTION_FLAGS, optionalString, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { CliError, EXIT_OK } from '../command';
-import { closeSession, openTable } from '../session';
-import type { TableSession } from '../session';
+import { withConvention } from '../table-command';
 
 /** The suggest-index command. */
 export const suggestIndexCommand: CliCommand = {
@@ -11,7 +10,7 @@ export const suggestIndexCommand: CliCommand = {
   summary: 'Print the GSI that would make lookups of each rule instant, as the exact UpdateTable input and AWS CLI command.',
   usage: 'suggest-index --table T [--rule R] [--preset P | --convention FILE] [--json]',
   flags: {
-    table: { type: 'string', valueName: 'T', description: 'the table' },
+    ...TABLE_FLAG,
     rule: { type: 'string', valueName: 'R', description: 'only this rule (names as audit reports them, e.g. EMAIL)' },
     ...CONVENTION_FLAGS,
     json: { type: 'boolean', description: 'print only the JSON suggestions on stdout' },
@@ -26,22 +25,8 @@ Example:
   locksmith suggest-index --profile prod --table users --rule EMAIL`,
   async run({ values, io }) {
     const rule = optionalString(values, 'rule');
-    let session: TableSession | undefined;
-    try {
-      session = await openTable(values, io, 'suggest-index');
-      const { connection, table } = session;
-      const [{ resolveConvention }, { suggestIndexes }] = await Promise.all([
-        import('../convention-source'),
-        import('../../../shared/conventions/suggest-index'),
-      ]);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-      });
+    return withConvention(values, io, 'suggest-index', async ({ table, resolved }) => {
+      const { suggestIndexes } = await import('../../../shared/conventions/suggest-index');
       let suggestions;
       try {
         suggestions = suggestIndexes(table, resolved.convention, rule);
@@ -65,8 +50,6 @@ Example:
       }
       io.stdout(`${lines.join('\n')}`);
       return EXIT_OK;
-    } finally {
-      closeSession(session);
-    }
+    });
   },
 };

@@ -4,6 +4,7 @@ import type { CliCommand } from '../command';
 import { CliError, EXIT_OK } from '../command';
 import { closeSession, openTable } from '../session';
 import type { TableSession } from '../session';
+import { conventionFor } from '../table-command';
 import type { WatchGapLine } from '../../../shared/watch/watch-events';
 
 /** The watch command. */
@@ -41,23 +42,14 @@ Example:
     try {
       session = await openTable(values, io, 'watch');
       const { connection, table } = session;
-      const [{ resolveConvention }, { findLockStream, findWatchableStream, watchTable }, { createStreamsClient }, { eventText }] =
-        await Promise.all([
-          import('../convention-source'),
-          import('../../services/watch/watch'),
-          import('../../services/watch/streams-client'),
-          import('../../../shared/watch/watch-events'),
-        ]);
+      const [{ findLockStream, findWatchableStream, watchTable }, { createStreamsClient }, { eventText }] = await Promise.all([
+        import('../../services/watch/watch'),
+        import('../../services/watch/streams-client'),
+        import('../../../shared/watch/watch-events'),
+      ]);
       const arn = await findWatchableStream(connection.client, table.name, io.signal, connection.errorContext);
       if (!arn.ok) throw new CliError(arn.error);
-      const resolved = await resolveConvention({
-        client: connection.client,
-        table: table.name,
-        keys: table.keys,
-        values,
-        signal: io.signal,
-        errorContext: connection.errorContext,
-      });
+      const resolved = await conventionFor(session, values, io);
       const lockArn = await findLockStream(connection.client, resolved.convention, io.signal, connection.errorContext);
       if (!lockArn.ok) throw new CliError(lockArn.error);
       const client = createStreamsClient(connection.target, io.env);

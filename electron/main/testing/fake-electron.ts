@@ -10,14 +10,58 @@ export class FakeWebContents extends EventEmitter {
   readonly sent: { channel: string; payload: unknown }[] = [];
   windowOpenHandler?: (details: { url: string }) => { action: 'deny' | 'allow' };
   destroyed = false;
+  readonly posted: { channel: string; payload: unknown; ports: readonly FakeMessagePortMain[] }[] = [];
   send(channel: string, payload: unknown): void {
     this.sent.push({ channel, payload });
+  }
+  postMessage(channel: string, payload: unknown, ports: readonly FakeMessagePortMain[] = []): void {
+    this.posted.push({ channel, payload, ports });
   }
   isDestroyed(): boolean {
     return this.destroyed;
   }
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' | 'allow' }): void {
     this.windowOpenHandler = handler;
+  }
+}
+
+/**
+ * A fake MessagePortMain: what one end posts is queued on the other until that end starts (as
+ * Electron's do); `close` on either end emits `close` on both.
+ */
+export class FakeMessagePortMain extends EventEmitter {
+  other: FakeMessagePortMain | undefined;
+  readonly queued: unknown[] = [];
+  started = false;
+  closed = false;
+  postMessage(data: unknown): void {
+    if (this.closed || !this.other) return;
+    this.other.queued.push(data);
+    this.other.drain();
+  }
+  start(): void {
+    this.started = true;
+    this.drain();
+  }
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.emit('close');
+    this.other?.close();
+  }
+  private drain(): void {
+    if (!this.started) return;
+    for (const data of this.queued.splice(0)) this.emit('message', { data, ports: [] });
+  }
+}
+
+/** A fake MessageChannelMain: two entangled {@link FakeMessagePortMain}s. */
+export class FakeMessageChannelMain {
+  readonly port1 = new FakeMessagePortMain();
+  readonly port2 = new FakeMessagePortMain();
+  constructor() {
+    this.port1.other = this.port2;
+    this.port2.other = this.port1;
   }
 }
 
@@ -74,6 +118,7 @@ export function createFakeElectron() {
     module: {
       app,
       BrowserWindow: FakeBrowserWindow,
+      MessageChannelMain: FakeMessageChannelMain,
       ipcMain: {
         handle: (channel: string, listener: Listener) => {
           if (handlers.has(channel)) throw new Error(`second handler for ${channel}`);

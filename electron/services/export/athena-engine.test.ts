@@ -14,7 +14,7 @@ import type { Convention } from '../../../shared/model';
 import { PRESET_TABLES } from '../../cli/testing/preset-tables';
 import { athenaAudit, pollDelay, type AthenaAuditOptions } from './athena-engine';
 import { athenaDdl, composedQueries } from './athena-sql';
-import { ATHENA_DIALECT, sqlIdent } from './convention-sql';
+import { ATHENA_DIALECT, sqlIdent } from './sql-items';
 import { duckAudit } from './duck-audit';
 import { openExport, verifyExport } from './read-export';
 import { athena, duckAnswers, fakeAthena, kindOf, type Page } from './testing-athena';

@@ -18,7 +18,8 @@ import {
 import type { AuditReport } from '../../../shared/audit/types';
 import type { Convention } from '../../../shared/model';
 import { athenaDdl, composedQueries } from './athena-sql';
-import { ATHENA_DIALECT, heldOf, sqlIdent } from './convention-sql';
+import { ATHENA_DIALECT, sqlIdent } from './sql-items';
+import { heldOf } from './check-sql';
 import { reportFromPulled, type SqlCounts } from './pulled-report';
 
 /** Options of one Athena export audit. */

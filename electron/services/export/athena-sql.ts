@@ -5,17 +5,9 @@
  * cannot run here): the composed text is run on DuckDB by the tests, with DuckDB's dialect.
  */
 import type { Convention } from '../../../shared/model';
-import {
-  auditSteps,
-  closureSql,
-  COUNTS_SQL,
-  heldSql,
-  itemColumns,
-  itemStructFields,
-  pulledSql,
-  sqlString,
-  type SqlDialect,
-} from './convention-sql';
+import { itemColumns, itemStructFields, sqlString, type SqlDialect } from './sql-items';
+import { auditSteps } from './convention-sql';
+import { closureSql, COUNTS_SQL, heldSql, pulledSql } from './check-sql';
 
 /** An injective text id of an item from its key columns (a full export holds each key once). */
 export const KEY_ID_SQL = `concat(${['h_s', 'h_n', 'h_b', 'r_s', 'r_n', 'r_b'].map((c) => `CASE WHEN ${c} IS NULL THEN '-' ELSE CAST(length(${c}) AS VARCHAR) || ':' || ${c} END`).join(", '|', ")})`;

@@ -11,6 +11,7 @@ import { KEY_SAMPLE_LIMIT } from '../../../shared/audit/fit';
 import { compileConvention, type CompiledTemplate } from '../../../shared/conventions/parse';
 import { VALUE_NAME, type CompiledHash } from '../../../shared/conventions/template';
 import type { Convention, NormalizationStep } from '../../../shared/model';
+import { auditAttributes, itemColumnNames, sqlString, type SqlDialect } from './sql-items';
 
 /** One statement: `name` becomes a table (DuckDB) or a CTE (Athena) holding `select`'s rows. */
 export interface SqlStep {
@@ -20,103 +21,8 @@ export interface SqlStep {
   readonly view?: boolean;
 }
 
-/** What differs between engines. */
-export interface SqlDialect {
-  /**
-   * True when `expr` normalizes identically in SQL and JS (trim strips only spaces, lower maps only
-   * A–Z, NFC changes nothing): ASCII without the whitespace controls JS's trim also strips.
-   */
-  readonly sqlNormalizes: (expr: string) => string;
-  /**
-   * Whether non-ASCII values to normalize are looked up in a `norm_map(rule, raw, norm)` table the
-   * JS engine filled (DuckDB); without one, SQL's own lower/trim/NFC are used (Athena; documented as approximate).
-   */
-  readonly jsNormMap: boolean;
-  /**
-   * A text column as base64 of its UTF-8 bytes, for reading into JS: DuckDB's Node client decodes
-   * VARCHAR with a decoder that drops a leading U+FEFF, and a value must reach the JS engine byte for byte.
-   */
-  readonly textOut: (expr: string) => string;
-  /** NFC normalization, where SQL must do it itself (no norm_map). */
-  readonly nfc: (expr: string) => string;
-}
-
-// DuckDB: byte length = character length (ASCII) and no \t \n \v \f \r — a fifth of the cost of a regexp per value.
-const WS_CONTROLS = [9, 10, 11, 12, 13];
-/** DuckDB's dialect. */
-export const DUCKDB_DIALECT: SqlDialect = {
-  sqlNormalizes: (e) => `(strlen(${e}) = length(${e}) AND NOT (${WS_CONTROLS.map((c) => `contains(${e}, chr(${c}))`).join(' OR ')}))`,
-  jsNormMap: true,
-  textOut: (e) => `to_base64(encode(${e}))`,
-  nfc: (e) => `nfc_normalize(${e})`,
-};
-/** Athena (Trino)'s dialect: printable ASCII (space to `~`) only. */
-export const ATHENA_DIALECT: SqlDialect = {
-  sqlNormalizes: (e) => `regexp_like(${e}, '^[ -~]*$')`,
-  jsNormMap: false,
-  textOut: (e) => `to_base64(to_utf8(${e}))`,
-  nfc: (e) => `normalize(${e}, NFC)`,
-};
-
-/** A SQL string literal. */
-export function sqlString(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
-}
-
-/** A quoted SQL identifier. */
-export function sqlIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 /** Length in code points: SQL's length() and substr() count code points, JS strings count UTF-16 units. */
 const cpLength = (text: string): number => [...text].length;
-
-/** The attributes an export audit reads besides the keys, each with its column prefix in `items` (`a0`, `a1`, …). */
-export function auditAttributes(convention: Convention): string[] {
-  const names = new Set<string>();
-  for (const rule of convention.rules) {
-    names.add(rule.attribute);
-    for (const a of Object.values(rule.scope ?? {})) names.add(a);
-  }
-  if (convention.ownerAttribute !== undefined) names.add(convention.ownerAttribute);
-  if (convention.account.kind === 'attribute-equals') names.add(convention.account.attribute);
-  return [...names];
-}
-
-/**
- * The column list of `items`, as expressions over a DynamoDB-JSON struct column `source` (the
- * export's `Item`, or an incremental's `NewImage`/`Keys`): hash and range as `h_s/h_n/h_b`,
- * `r_s/r_n/r_b`, and each audit attribute as `a<i>_s/a<i>_n`.
- */
-export function itemColumns(convention: Convention, source: string, keySource = source): string[] {
-  const { hash, range } = convention.keys;
-  const cols: string[] = [];
-  for (const t of ['S', 'N', 'B']) cols.push(`${keySource}.${sqlIdent(hash.name)}.${t} AS h_${t.toLowerCase()}`);
-  for (const t of ['S', 'N', 'B'])
-    cols.push(
-      range ? `${keySource}.${sqlIdent(range.name)}.${t} AS r_${t.toLowerCase()}` : `CAST(NULL AS VARCHAR) AS r_${t.toLowerCase()}`,
-    );
-  auditAttributes(convention).forEach((name, i) => {
-    cols.push(`${source}.${sqlIdent(name)}.S AS a${i}_s`, `${source}.${sqlIdent(name)}.N AS a${i}_n`);
-  });
-  return cols;
-}
-
-/** The names of {@link itemColumns}' columns. */
-export function itemColumnNames(convention: Convention): string[] {
-  return itemColumns(convention, 'x').map((c) => c.slice(c.lastIndexOf(' AS ') + 4));
-}
-
-/** The DynamoDB-JSON struct type of one item as read by DuckDB/Athena: keys and audit attributes only. */
-export function itemStructFields(convention: Convention, keysOnly = false): { name: string; types: readonly ('S' | 'N' | 'B')[] }[] {
-  const { hash, range } = convention.keys;
-  const fields = [{ name: hash.name, types: ['S', 'N', 'B'] as const }];
-  if (range) fields.push({ name: range.name, types: ['S', 'N', 'B'] as const });
-  if (!keysOnly)
-    for (const name of auditAttributes(convention))
-      if (!fields.some((f) => f.name === name)) fields.push({ name, types: ['S', 'N', 'B'] as const });
-  return fields;
-}
 
 // starts_with (DuckDB and Trino) compares bytes: ~half the CPU of comparing a code-point substr, several times per item.
 const startsWith = (expr: string, prefix: string): string => (prefix === '' ? 'TRUE' : `starts_with(${expr}, ${sqlString(prefix)})`);
@@ -334,74 +240,4 @@ function accountSql(convention: Convention, col: (name: string) => number): stri
     case 'not-lock':
       return 'TRUE';
   }
-}
-
-/**
- * Values the JS normalizer must normalize (DuckDB): distinct non-ASCII raw values of rules that
- * normalize, numbered by `k`. JS reads (k, rule, raw as base64) and writes `norm_bytes(k, norm BLOB)`;
- * NORM_MAP_SQL joins them back into `norm_map(rule, raw, norm)` without any text crossing as text.
- */
-export function normTodoSql(convention: Convention, dialect: SqlDialect): string | undefined {
-  const rules = convention.rules.map((r, i) => (r.normalize.length && r.valueType !== 'N' ? i : -1)).filter((i) => i >= 0);
-  const numbers = convention.rules.map((r, i) => (r.valueType === 'N' ? i : -1)).filter((i) => i >= 0);
-  const when = [
-    ...(rules.length ? [`(rule IN (${rules.join(', ')}) AND NOT ${dialect.sqlNormalizes('raw')})`] : []),
-    ...(numbers.length ? [`rule IN (${numbers.join(', ')})`] : []),
-  ];
-  if (when.length === 0) return undefined;
-  return `SELECT row_number() OVER () AS k, rule, raw FROM (SELECT DISTINCT rule, raw FROM vals WHERE ${when.join(' OR ')}) d`;
-}
-
-/** norm_map from norm_todo and the JS-written norm_bytes. */
-export const NORM_MAP_SQL = `SELECT t.rule, t.raw, decode(b.norm) AS norm FROM norm_todo t JOIN norm_bytes b ON b.k = t.k`;
-
-/**
- * Rules sharing an attribute: a pulled account brings every rule reading that attribute into the JS
- * engine, so those rules' entries must be pulled whole too. Returns the statement adding them to
- * `bad` (run until it adds nothing), or undefined when no two rules share an attribute.
- */
-export function closureSql(convention: Convention): string | undefined {
-  // Every pulled account brings its rule's attribute and scope attributes, and always the owner and account-type attributes.
-  const always = [convention.ownerAttribute, convention.account.kind === 'attribute-equals' ? convention.account.attribute : undefined];
-  const pairs: string[] = [];
-  convention.rules.forEach((ri, i) => {
-    const brought = new Set([ri.attribute, ...Object.values(ri.scope ?? {}), ...always]);
-    convention.rules.forEach((rj, j) => {
-      if (i !== j && brought.has(rj.attribute)) pairs.push(`(p.rule = ${i} AND nv.rule = ${j})`);
-    });
-  });
-  if (pairs.length === 0) return undefined;
-  return `SELECT DISTINCT nv.rule, nv.scope, nv.norm FROM nv JOIN pull p ON p.id = nv.id AND p.rule >= 0
-  WHERE nv.side = 'A' AND nv.norm <> '' AND (${pairs.join(' OR ')})
-  AND NOT EXISTS (SELECT 1 FROM bad b WHERE b.rule = nv.rule AND b.scope = nv.scope AND b.norm = nv.norm)`;
-}
-
-/**
- * Counts of the report: items read, accounts, lock items (malformed ones included); and items read
- * without a partition key (`nokey`), which an export never holds: more than zero means the engine
- * read the files with a wrong mapping (Athena's SerDe answering NULL for every field), not the items.
- */
-export const COUNTS_SQL = `SELECT count(*) AS scanned, sum(CASE WHEN kind = 'A' THEN 1 ELSE 0 END) AS accounts, sum(CASE WHEN kind IN ('L', 'M') THEN 1 ELSE 0 END) AS locks, sum(CASE WHEN h_s IS NULL AND h_n IS NULL AND h_b IS NULL THEN 1 ELSE 0 END) AS nokey FROM cls`;
-
-/**
- * Per rule, the distinct values accounts hold (the fit's `held`, shared/audit/fit.ts): one row with
- * columns held0, held1, … The pulled rows cannot say it (healthy values are never pulled).
- */
-export function heldSql(convention: Convention): string {
-  if (convention.rules.length === 0) return 'SELECT 0 AS held_none';
-  return `SELECT ${convention.rules.map((_, i) => `(SELECT count(*) FROM (SELECT DISTINCT scope, norm FROM nv WHERE side = 'A' AND rule = ${i} AND norm <> '') d${i}) AS held${i}`).join(', ')}`;
-}
-
-/** The held counts of a heldSql row (undefined when the row has none: an engine that did not ask). */
-export function heldOf(convention: Convention, row: Readonly<Record<string, unknown>>): number[] | undefined {
-  if (convention.rules.some((_, i) => row[`held${i}`] === undefined || row[`held${i}`] === null)) return undefined;
-  return convention.rules.map((_, i) => Number(row[`held${i}`]));
-}
-
-/** The pulled rows, item by item: keys, audit attributes (text as base64) and the rule each row is pulled for. */
-export function pulledSql(convention: Convention, dialect: SqlDialect): string {
-  const text = ['h_s', 'r_s', ...auditAttributes(convention).map((_, i) => `a${i}_s`)];
-  const plain = ['h_n', 'h_b', 'r_n', 'r_b', ...auditAttributes(convention).map((_, i) => `a${i}_n`)];
-  const cols = [...text.map((c) => `${dialect.textOut(`it.${c}`)} AS ${c}`), ...plain.map((c) => `it.${c}`)];
-  return `SELECT p.id, p.rule AS pulled_rule, ${cols.join(', ')} FROM pull p JOIN items it ON it.id = p.id ORDER BY p.id, p.rule`;
 }

@@ -146,9 +146,11 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
     await expect(run).rejects.toThrow(`${table.items.length} of ${table.items.length} exported items have no \`id\` attribute`);
   });
 
-  it('keeps working tables in memory while the export fits in half the memory limit, on disk beyond', () => {
+  it('keeps working tables in memory while the export fits in the memory limit, on disk beyond', () => {
     expect(workingStorage(1_000_000, 512)).toBe('temp');
-    expect(workingStorage(2_000_000, 512)).toBe('persistent');
+    expect(workingStorage(2_000_002, 512)).toBe('temp');
+    expect(workingStorage(2_200_000, 512)).toBe('persistent');
+    expect(workingStorage(1_000_000, 128)).toBe('persistent');
     expect(workingStorage(10_000_000, 512)).toBe('persistent');
     expect(workingStorage(10_000_000, 8192)).toBe('temp');
     expect(workingStorage(0, 64)).toBe('temp');

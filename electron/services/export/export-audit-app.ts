@@ -15,7 +15,6 @@ import { checkKeysFit } from '../../../shared/conventions/file';
 import { detectConvention } from '../../../shared/conventions/detect';
 import type { Convention, KeySchema } from '../../../shared/model';
 import { emptySummary } from '../../../shared/audit/problem-rules';
-import { endpointTrust } from '../../../shared/endpoint-trust';
 import { err, ok, type Result } from '../../../shared/result';
 import type { ScanProgress } from '../../../shared/scan-types';
 import type { AuditRuns, AuditRunState } from '../audit/audit-runs';
@@ -25,10 +24,9 @@ import { targetKey } from '../context/client-pool';
 import { historyTarget } from '../history/audit-history';
 import { savedConvention } from '../conventions/convention-methods';
 import type { ConnectionContext } from '../context/request-context';
-import { endpointCredentials } from '../dynamo/client';
 import { scrubSecrets } from '../dynamo/secrets';
 import { describeTable } from '../dynamo/tables';
-import { awsDataEndpoint } from './aws-data-endpoint';
+import { s3Source } from './export-s3-source';
 import { inferKeys } from './export-sample';
 import { exportConventionRefusal, exportTableRefusal, localExports, prepareExport, type PreparedExport } from './export-prepare';
 import type { ExportAuditReport, ExportSource } from './export-audit-types';
@@ -56,70 +54,6 @@ export interface ExportAuditStores {
 
 /** Default DuckDB memory limit of an app run (as the CLI's --memory). */
 const DEFAULT_MEMORY_MB = 512;
-
-/**
- * How an s3:// export is read: with the connection's own credentials and region (never seen by the
- * page). A connection to AWS (no endpoint, or an AWS endpoint) reads AWS S3 and may not redirect its
- * credentials elsewhere. A local endpoint (DynamoDB Local, the sandbox) has no S3 of its own: it needs
- * `s3Endpoint`, an S3-compatible server on this machine (path-style), and may not sign with a profile:
- * the page chooses that address, so nothing but this machine ever receives a signed request.
- */
-function s3Source(ctx: ConnectionContext, args: StartExportArgs, env?: NodeJS.ProcessEnv): Result<(() => Promise<S3Client>) | undefined> {
-  if (!args.path.startsWith('s3://'))
-    return args.s3Endpoint ? err('validation', 's3Endpoint is for s3:// paths only', { field: 's3Endpoint' }) : ok(undefined);
-  const { target } = ctx;
-  const toAws = target.endpoint === undefined || endpointTrust(target.endpoint) === 'aws';
-  if (toAws && args.s3Endpoint)
-    return err(
-      'validation',
-      `${ctx.label} reads s3:// exports from AWS S3 with its own credentials; s3Endpoint is for DynamoDB Local connections`,
-      { field: 's3Endpoint' },
-    );
-  if (!toAws) {
-    if (endpointTrust(target.endpoint!) !== 'loopback')
-      return err('validation', `${ctx.label} is neither AWS nor this machine: copy the export to a local folder and audit that`, {
-        field: 'path',
-      });
-    if (!args.s3Endpoint)
-      return err(
-        'validation',
-        `${ctx.label} is a local endpoint, not AWS: give the S3-compatible endpoint the export is on (s3Endpoint), or a local folder`,
-        { field: 's3Endpoint' },
-      );
-    if (endpointTrust(args.s3Endpoint) !== 'loopback')
-      return err(
-        'validation',
-        `s3Endpoint must be on this machine (localhost, 127.0.0.1, ::1): requests to it are signed with the connection's keys; copy the export to a local folder instead`,
-        { field: 's3Endpoint' },
-      );
-    if (target.profile !== undefined)
-      return err(
-        'validation',
-        `${ctx.label} signs with the AWS profile ${target.profile}: its keys are not sent to another S3 endpoint; copy the export to a local folder instead`,
-        { field: 's3Endpoint' },
-      );
-  }
-  // AWS S3 where the connection's own profile says (never another profile's or a non-AWS endpoint).
-  const aws = args.s3Endpoint ? ok(undefined) : awsDataEndpoint('s3', target.profile, env ?? process.env);
-  if (!aws.ok) return aws;
-  return ok(async () => {
-    const { S3Client } = await import('@aws-sdk/client-s3');
-    return args.s3Endpoint
-      ? new S3Client({
-          endpoint: args.s3Endpoint,
-          region: target.region,
-          forcePathStyle: true,
-          credentials: target.credentials ?? endpointCredentials(env),
-          ignoreConfiguredEndpointUrls: true,
-        })
-      : new S3Client({
-          region: target.region,
-          ...(target.credentials ? { credentials: target.credentials } : {}),
-          ...(aws.value ? { endpoint: aws.value } : {}),
-          ignoreConfiguredEndpointUrls: true,
-        });
-  });
-}
 
 /** The key schema: the live table's when it can be described, else inferred from the export's items (with the convention's preset). */
 async function keysFor(

@@ -1,7 +1,9 @@
 /** `audit --export … --print-sql duckdb|athena`: the checks as people can read and run them. */
 import type { Convention } from '../../../shared/model';
 import { athenaDdl, composedQueries } from './athena-sql';
-import { ATHENA_DIALECT, auditSteps, COUNTS_SQL, DUCKDB_DIALECT, pulledSql } from './convention-sql';
+import { ATHENA_DIALECT, DUCKDB_DIALECT } from './sql-items';
+import { auditSteps } from './convention-sql';
+import { COUNTS_SQL, pulledSql } from './check-sql';
 
 /** The SQL text for `engine`: Athena's DDL and two queries, or DuckDB's statements after loading `items`. */
 export function printedSql(convention: Convention, engine: 'duckdb' | 'athena', table: string, dataLocation: string | undefined): string {

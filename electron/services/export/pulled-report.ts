@@ -8,7 +8,7 @@ import { fitWarnings, ruleFits } from '../../../shared/audit/fit';
 import type { AuditReport, GroupRow } from '../../../shared/audit/types';
 import type { Convention, Item } from '../../../shared/model';
 import { base64Decode } from '../../../shared/plain-key';
-import { auditAttributes } from './convention-sql';
+import { auditAttributes } from './sql-items';
 
 function typed(s: unknown, n: unknown, b?: unknown): Item[string] | undefined {
   // Text arrives as base64 of its UTF-8 bytes (see SqlDialect.textOut).

@@ -16,7 +16,8 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Convention } from '../../../shared/model';
 import { composedQueries } from './athena-sql';
-import { COUNTS_SQL, DUCKDB_DIALECT, itemStructFields, sqlString } from './convention-sql';
+import { DUCKDB_DIALECT, itemStructFields, sqlString } from './sql-items';
+import { COUNTS_SQL } from './check-sql';
 
 /** The mock every AthenaClient of the process sends through. */
 export const athena = mockClient(AthenaClient);

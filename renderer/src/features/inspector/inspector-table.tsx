@@ -7,15 +7,17 @@
  * Enter or the chevron expands a row to its lock items. Keyboard: the grid keeps focus and moves an
  * active row (aria-activedescendant).
  */
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTable, type SortingState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { GroupRow } from '../../../../shared/audit/types';
 import type { KeySchema } from '../../../../shared/model';
+import { gridTemplate, ROW_HEIGHT, useVisibleWidth, useWindow } from './grid-geometry';
 import { buildColumns, inspectorFeatures } from './inspector-columns';
 import type { InspectorFilter } from './row-filter';
 import type { RowsView, ViewSpec } from './row-store';
 import { RowDetail } from './row-detail';
+import { useGridKeys } from './use-grid-keys';
 import { bodyHeight, virtualCount } from './virtual-count';
 
 /** Props of {@link InspectorTable}. */
@@ -36,72 +38,9 @@ export interface InspectorTableProps {
   readonly lockTable?: string | undefined;
 }
 
-const ROW_HEIGHT = 38;
-/** Rows asked for beyond each end of what is on screen: a scroll within them needs no round trip to the store. */
-const WINDOW_MARGIN = 60;
-/** The keys the grid handles itself. */
-const GRID_KEYS: ReadonlySet<string> = new Set([
-  'ArrowDown',
-  'ArrowUp',
-  'PageDown',
-  'PageUp',
-  'Home',
-  'End',
-  'ArrowLeft',
-  'ArrowRight',
-  'Enter',
-  ' ',
-]);
-
 function rowClass(row: GroupRow): string {
   if (row.kind !== 'account') return row.kind === 'orphan-lock' ? 'grid-row row-orphan' : 'grid-row row-malformed';
   return row.problems.length > 0 ? 'grid-row row-problem' : 'grid-row';
-}
-
-/** The grid's column template: expander, item, the shown rules, problems (narrow minimums: a 1024 px window shows them all). */
-function gridTemplate(ruleCount: number, showProblems: boolean): string {
-  return [
-    '2.2rem',
-    'minmax(12rem, 2fr)',
-    ...Array<string>(ruleCount).fill('minmax(9rem, 1fr)'),
-    ...(showProblems ? ['minmax(9rem, 1fr)'] : []),
-  ].join(' ');
-}
-
-/** The scroll container's inner width, so an expanded row's detail fits the view rather than the (wider) grid. */
-function useVisibleWidth(ref: RefObject<HTMLDivElement | null>): number | undefined {
-  const [width, setWidth] = useState<number>();
-  useEffect(() => {
-    const element = ref.current;
-    if (!element) return undefined;
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [ref]);
-  return width;
-}
-
-/**
- * Keeps the store's window around the rows on screen (`first…last`): asks again only when they come
- * within half a margin of its edge. The store re-sends the window with every change, so rows
- * streaming in need no request.
- */
-function useWindow(length: number, first: number, last: number, onWindow: (start: number, end: number) => void): void {
-  const asked = useRef<{ start: number; end: number } | undefined>(undefined);
-  useEffect(() => {
-    const current = asked.current;
-    const slack = WINDOW_MARGIN / 2;
-    const fits =
-      current !== undefined &&
-      (first - current.start >= slack || current.start === 0) &&
-      (current.end - last > slack || current.end >= length) &&
-      first >= current.start &&
-      last < current.end;
-    if (fits) return;
-    const next = { start: Math.max(0, first - WINDOW_MARGIN), end: last + 1 + WINDOW_MARGIN };
-    asked.current = next;
-    onWindow(next.start, next.end);
-  }, [first, last, length, onWindow]);
 }
 
 /**
@@ -125,14 +64,12 @@ export const InspectorTable = memo(function InspectorTable({
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [active, setActive] = useState(0);
   const { filter: kind, search } = filter;
-  // Each spec is numbered: a key pressed before the store answered a new one waits for that answer
-  // (End right after clearing the search means the end of every row, not of the few shown before).
+  // Each spec is numbered: a key pressed before the store answered a new one waits for that answer (use-grid-keys.ts).
   const specId = useRef(0);
   useEffect(
     () => onView({ id: (specId.current += 1), sorting, keys, filter: { filter: kind, search } }),
     [onView, sorting, keys, kind, search],
   );
-  const deferredKey = useRef<string | undefined>(undefined);
   const length = rows.length;
   const rowAt = (index: number): GroupRow | undefined => (index >= rows.start ? rows.rows[index - rows.start] : undefined);
 
@@ -210,40 +147,15 @@ export const InspectorTable = memo(function InspectorTable({
     if (scrollRef.current) scrollRef.current.scrollLeft = left;
   };
 
-  // Applies a grid key; returns whether it was the grid's (then the browser's default is prevented).
-  const gridKey = (key: string): boolean => {
-    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
-    const keyMoves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
-    if (key in keyMoves) move(activeIndex + (keyMoves[key] ?? 0));
-    else if (key === 'Home') move(0);
-    else if (key === 'End') move(length - 1);
-    else if (key === 'ArrowLeft' || key === 'ArrowRight') {
-      // Tree-grid convention: Left collapses the active row, Right expands it.
-      const row = rowAt(activeIndex);
-      if (row && expanded.has(row.id) === (key === 'ArrowLeft')) toggle(row.id, activeIndex);
-    } else if (key === 'Enter' || key === ' ') {
-      const row = rowAt(activeIndex);
-      if (!row) return false;
-      toggle(row.id, activeIndex);
-    } else return false;
-    return true;
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
-    if (event.target !== event.currentTarget) return; // keys inside an expanded detail belong to its controls
-    if (rows.specId !== specId.current && GRID_KEYS.has(event.key)) {
-      event.preventDefault();
-      deferredKey.current = event.key;
-      return;
-    }
-    if (gridKey(event.key)) event.preventDefault();
-  };
-  // A key that waited for the store's answer to a new spec runs once it is here.
-  useEffect(() => {
-    const key = deferredKey.current;
-    if (key === undefined || rows.specId !== specId.current) return;
-    deferredKey.current = undefined;
-    gridKey(key);
+  const onKeyDown = useGridKeys({
+    length,
+    activeIndex,
+    rowAt,
+    expanded,
+    toggle,
+    move,
+    scrollRef,
+    specPending: () => rows.specId !== specId.current,
   });
 
   const gridStyle = {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { encodeDelta, type AuditEvent } from '../../../../shared/contract';
-import { hostRowStore, PROGRESS_EVERY_MS, type OpenStream, type RowStoreRequest, type RowStoreUpdate } from './row-store';
+import type { RowStoreRequest, RowStoreUpdate } from './row-store';
 import { openRowStore } from './row-store-client';
 
 /** A Worker that runs nothing: the test answers and fails in its name. */
@@ -14,8 +13,10 @@ class FakeWorker {
   constructor() {
     FakeWorker.last = this;
   }
-  postMessage(request: RowStoreRequest): void {
+  readonly transferred: unknown[][] = [];
+  postMessage(request: RowStoreRequest, transfer: unknown[] = []): void {
     this.received.push(request);
+    this.transferred.push(transfer);
   }
   terminate(): void {
     this.terminated = true;
@@ -29,8 +30,6 @@ class FakeWorker {
 }
 
 function openWithFakeWorker(): { updates: RowStoreUpdate[]; client: ReturnType<typeof openRowStore>; worker: FakeWorker } {
-  // Electron's page (a preload bridge): the page subscribes itself, so no browser token is read.
-  vi.stubGlobal('window', { locksmith: {} });
   vi.stubGlobal('Worker', FakeWorker);
   const updates: RowStoreUpdate[] = [];
   const client = openRowStore((update) => updates.push(update));
@@ -63,67 +62,37 @@ describe('openRowStore', () => {
     worker.onmessageerror?.();
     expect(updates.at(-1)).toEqual({ type: 'failed', reason: "the row store's worker stopped: an update could not be read" });
   });
-});
 
-describe('hostRowStore', () => {
-  it('says it failed, once, when applying events throws, and answers nothing after', async () => {
-    const updates: RowStoreUpdate[] = [];
-    let onFailed: () => void = () => undefined;
-    const failed = new Promise<void>((resolve) => (onFailed = resolve));
-    const handle = hostRowStore((update) => {
-      updates.push(update);
-      if (update.type === 'failed') onFailed();
-    });
-    handle({ type: 'reset', run: 1 });
-    // A delta whose row is missing: applying it throws, in the store's own timer.
-    handle({ type: 'events', run: 1, events: [{ type: 'delta', runId: 'r', delta: { upserted: [null], removed: [] } } as never] });
-    await failed;
-    expect(updates.map((u) => u.type)).toEqual(['view', 'failed']);
-    handle({ type: 'window', start: 0, end: 10 });
-    handle({ type: 'reset', run: 2 });
-    expect(updates.map((u) => u.type)).toEqual(['view', 'failed']);
+  it("holds a stream's port until the worker first answers, then moves it there in the same message", () => {
+    const { client, worker } = openWithFakeWorker();
+    const { port1, port2 } = new MessageChannel();
+    client.post({ type: 'reset', run: 1 });
+    client.post({ type: 'stream', run: 1, runId: 'r', source: { kind: 'port', port: port1 } });
+    client.post({ type: 'window', start: 0, end: 10 });
+    expect(worker.received.map((r) => r.type)).toEqual(['reset', 'window']);
+    worker.answer({ type: 'view', view: { run: 1, version: 1, total: 0, length: 0, specId: 0, counts: undefined, start: 0, rows: [] } });
+    expect(worker.received.map((r) => r.type)).toEqual(['reset', 'window', 'stream']);
+    expect(worker.transferred.at(-1)).toEqual([port1]);
+    port1.close();
+    port2.close();
   });
 
-  it('sends the progress waiting for its turn with the next batch of rows, before them', () => {
-    vi.useFakeTimers();
-    const updates: RowStoreUpdate[] = [];
-    let emit: (event: AuditEvent) => void = () => undefined;
-    const openStream: OpenStream = (_target, _runId, listener) => {
-      emit = listener;
-      return () => undefined;
-    };
-    const handle = hostRowStore((update) => updates.push(update), openStream);
-    handle({ type: 'reset', run: 1 });
-    handle({ type: 'stream', run: 1, runId: 'r', baseUrl: 'http://127.0.0.1:1', token: 't' });
+  it('gives a held port to the store in place when the worker never started, so no event is lost', async () => {
+    const { updates, client, worker } = openWithFakeWorker();
+    const { port1, port2 } = new MessageChannel();
+    client.post({ type: 'reset', run: 1 });
+    client.post({ type: 'stream', run: 1, runId: 'r', source: { kind: 'port', port: port1 } });
+    worker.crash('refused by the CSP');
     const counts = {
       scanned: 1,
-      accounts: 1,
+      accounts: 0,
       locks: 0,
-      summary: { 'orphan-lock': 1, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 },
+      summary: { 'orphan-lock': 0, 'missing-lock': 0, 'duplicate-value': 0, 'owner-mismatch': 0, 'malformed-lock': 0 },
     };
-    const rows = (value: string): AuditEvent => ({
-      type: 'delta',
-      runId: 'r',
-      delta: encodeDelta({
-        upserted: [{ kind: 'orphan-lock', id: value, key: { PK: `UNIQ#EMAIL#${value}` }, rule: 'EMAIL', value }],
-        removed: [],
-        counts,
-      }),
-    });
-    const progress = (items: number): AuditEvent => ({
-      type: 'progress',
-      runId: 'r',
-      progress: { items, pages: 1, segments: 4, segmentsDone: 0, capacityUnits: 0, elapsedMs: 1, retries: 0 },
-    });
-    emit(rows('a'));
-    vi.advanceTimersByTime(0); // the first rows go at once
-    updates.length = 0;
-    emit(progress(10));
-    emit(rows('b'));
-    vi.advanceTimersByTime(30); // the store's pause at one row, well before the progress's own turn
-    expect(updates.map((u) => u.type)).toEqual(['progress', 'view']);
-    expect(updates[0]).toMatchObject({ run: 1, progress: { items: 10 } });
-    vi.advanceTimersByTime(PROGRESS_EVERY_MS); // and it is not sent twice
-    expect(updates.map((u) => u.type)).toEqual(['progress', 'view']);
+    port2.postMessage({ type: 'done', runId: 'r', complete: true, counts });
+    await vi.waitFor(() => expect(updates.some((u) => u.type === 'view' && u.view.end?.complete === true)).toBe(true));
+    expect(worker.transferred.flat()).toEqual([]);
+    client.close();
+    port2.close();
   });
 });

@@ -1,29 +1,20 @@
 /** The page's end of the row store: a Web Worker where one starts, else the same store in place. */
-import { resolveBrowserToken } from '../../../../shared/contract/http-client';
-import { hostRowStore, type RowStoreRequest, type RowStoreUpdate } from './row-store';
-import { httpStreams } from './row-store-stream';
+import type { RowStoreRequest, RowStoreUpdate } from './row-store';
+import { hostRowStore } from './row-store-host';
+import { openStreams } from './row-store-stream';
 
 /** A channel to one row store. */
 export interface RowStoreClient {
   readonly post: (request: RowStoreRequest) => void;
   readonly close: () => void;
-  /** Where the store can subscribe to a run itself (browser mode); undefined: the page subscribes and passes events on. */
-  readonly streamTarget: { readonly baseUrl: string; readonly token: string } | undefined;
-}
-
-// Browser mode only: under Electron the events come through the preload's IPC, which a worker cannot reach.
-function browserTarget(): RowStoreClient['streamTarget'] {
-  if ((window as Window & { locksmith?: unknown }).locksmith !== undefined) return undefined;
-  const token = resolveBrowserToken(window);
-  return token ? { baseUrl: window.location.origin, token } : undefined;
 }
 
 // The same store on the page's own thread, answering asynchronously as a worker would.
-function inPlace(onUpdate: (update: RowStoreUpdate) => void): { post: (request: RowStoreRequest) => void; close: () => void } {
+function inPlace(onUpdate: (update: RowStoreUpdate) => void): RowStoreClient {
   let open = true;
   const handle = hostRowStore((update) => {
     if (open) onUpdate(update);
-  }, httpStreams());
+  }, openStreams());
   return {
     post: (request) => queueMicrotask(() => open && handle(request)),
     close: () => {
@@ -32,26 +23,37 @@ function inPlace(onUpdate: (update: RowStoreUpdate) => void): { post: (request: 
   };
 }
 
+// A stream's MessagePort is moved, not copied, by `postMessage`: it must go to the worker in the same message.
+function transferOf(request: RowStoreRequest): Transferable[] {
+  return request.type === 'stream' && request.source.kind === 'port' ? [request.source.port] : [];
+}
+
 /**
  * Opens a row store; `onUpdate` hears every update it sends, asynchronously. A worker that fails
  * to start (a CSP or protocol that refuses it) is replaced by the store in place, which is handed
- * every request made so far: the rows are slower to come, never missing. A worker that fails after
- * answering sends `failed`, and the store answers nothing more (open a new one).
+ * every request made so far: the rows are slower to come, never missing. A stream's port goes to the
+ * worker only once it has answered, so a worker that never started cannot take it along. A worker
+ * that fails after answering sends `failed`, and the store answers nothing more (open a new one).
  */
 export function openRowStore(onUpdate: (update: RowStoreUpdate) => void): RowStoreClient {
-  const streamTarget = browserTarget();
-  if (typeof Worker === 'undefined') return { ...inPlace(onUpdate), streamTarget };
-  let fallback: ReturnType<typeof inPlace> | undefined;
+  if (typeof Worker === 'undefined') return inPlace(onUpdate);
+  let fallback: RowStoreClient | undefined;
   let sent: RowStoreRequest[] | undefined = []; // until the worker first answers
+  let held: RowStoreRequest[] = []; // requests with a port, until the worker first answers
   // Vite sees this exact form and builds the worker as its own file (served from 'self', as the CSP asks).
   let worker: Worker;
   try {
     worker = new Worker(new URL('./row-store.worker.ts', import.meta.url), { type: 'module', name: 'row-store' });
   } catch {
-    return { ...inPlace(onUpdate), streamTarget };
+    return inPlace(onUpdate);
   }
+  const toWorker = (request: RowStoreRequest): void => worker.postMessage(request, transferOf(request));
   worker.onmessage = (event: MessageEvent<RowStoreUpdate>) => {
-    sent = undefined;
+    if (sent) {
+      sent = undefined;
+      for (const request of held) toWorker(request);
+      held = [];
+    }
     onUpdate(event.data);
   };
   let failed = false;
@@ -68,21 +70,28 @@ export function openRowStore(onUpdate: (update: RowStoreUpdate) => void): RowSto
     fallback = inPlace(onUpdate);
     for (const request of sent) fallback.post(request);
     sent = undefined;
+    held = [];
   };
   worker.onerror = (event: ErrorEvent) => broken(event.message || 'an error with no message');
   // An update that cannot be read is an update lost, as surely as a crash.
   worker.onmessageerror = () => broken('an update could not be read');
   return {
-    streamTarget,
     post: (request) => {
       if (fallback) return fallback.post(request);
-      if (failed) return;
-      sent?.push(request);
-      worker.postMessage(request);
+      if (failed) {
+        if (request.type === 'stream' && request.source.kind === 'port') request.source.port.close();
+        return;
+      }
+      if (!sent) return toWorker(request);
+      sent.push(request);
+      if (transferOf(request).length > 0) held.push(request);
+      else toWorker(request);
     },
     close: () => {
       worker.terminate();
       fallback?.close();
+      for (const request of held) if (request.type === 'stream' && request.source.kind === 'port') request.source.port.close();
+      held = [];
     },
   };
 }

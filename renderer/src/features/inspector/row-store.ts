@@ -34,8 +34,15 @@ export type RowStoreRequest =
   | { readonly type: 'view'; readonly spec: ViewSpec }
   | { readonly type: 'window'; readonly start: number; readonly end: number }
   | { readonly type: 'export'; readonly id: number; readonly filter: InspectorFilter; readonly keys: KeySchema }
-  /** Browser mode: the store subscribes to the run's events itself, so the page never parses a row. */
-  | { readonly type: 'stream'; readonly run: number; readonly runId: string; readonly baseUrl: string; readonly token: string };
+  /** The store subscribes to the run's events itself (its one route in both modes), so the page never parses a row. */
+  | { readonly type: 'stream'; readonly run: number; readonly runId: string; readonly source: StreamSource };
+
+/**
+ * Where the store reads a run's events: browser mode's event stream (it opens its own), or
+ * Electron's MessagePort from main (the preload hands it to the page, the page to the store).
+ */
+export type StreamSource =
+  { readonly kind: 'http'; readonly baseUrl: string; readonly token: string } | { readonly kind: 'port'; readonly port: MessagePort };
 
 /** The end of a run, once every row before it is in the store. */
 export interface RunEnd {
@@ -74,7 +81,7 @@ export interface RowsView {
 export type RowStoreUpdate =
   | { readonly type: 'view'; readonly view: RowsView }
   | { readonly type: 'export'; readonly id: number; readonly rowsShown: number; readonly problems: readonly Problem[] }
-  /** The scan's progress, when the store holds the subscription (at most every {@link PROGRESS_EVERY_MS}). */
+  /** The scan's progress (at most every {@link PROGRESS_EVERY_MS}). */
   | { readonly type: 'progress'; readonly run: number; readonly progress: ScanProgress }
   /** The store broke (an exception, a crashed worker): its rows may be missing some, and it answers nothing more. */
   | { readonly type: 'failed'; readonly reason: string };
@@ -149,7 +156,7 @@ export class RowStore {
       case 'export':
         return this.exported(request.id, request.filter, request.keys);
       case 'stream':
-        return undefined; // the host's business (see hostRowStore)
+        return undefined; // the host's business (row-store-host.ts)
     }
   }
 
@@ -218,87 +225,4 @@ export class RowStore {
     const shown = this.rows.list.filter((row) => rowMatches(row, filter));
     return { type: 'export', id, rowsShown: shown.length, problems: problemsOfRows(shown, keys) };
   }
-}
-
-/** Subscribes to a run's audit events on a browser-mode server; returns the unsubscribe. */
-export type OpenStream = (
-  target: { readonly baseUrl: string; readonly token: string },
-  runId: string,
-  listener: (event: AuditEvent) => void,
-) => () => void;
-
-/**
- * Runs a store behind `post`: requests are handled in order, queued stream events are applied
- * after the store's pause (the worker's own timer, so the page never waits on it). With
- * `openStream`, a `stream` request makes the store the run's subscriber: events go straight in.
- */
-export function hostRowStore(post: (update: RowStoreUpdate) => void, openStream?: OpenStream): (request: RowStoreRequest) => void {
-  const store = new RowStore();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let unsubscribe: (() => void) | undefined;
-  let progress: { run: number; progress: ScanProgress } | undefined;
-  let progressTimer: ReturnType<typeof setTimeout> | undefined;
-  // A store that threw may have dropped the events it was applying: it says so once and stops,
-  // rather than go on answering with rows that look whole.
-  let failed = false;
-  const guarded = (step: () => void): void => {
-    if (failed) return;
-    try {
-      step();
-    } catch (error) {
-      failed = true;
-      clearTimeout(timer);
-      clearTimeout(progressTimer);
-      unsubscribe?.();
-      post({ type: 'failed', reason: error instanceof Error ? error.message : String(error) });
-    }
-  };
-  const send = (update: RowStoreUpdate | undefined): void => {
-    if (update) post(update);
-  };
-  const sendProgress = (): void => {
-    clearTimeout(progressTimer);
-    progressTimer = undefined;
-    if (progress) post({ type: 'progress', ...progress });
-    progress = undefined;
-  };
-  const schedule = (): void => {
-    if (timer !== undefined) return;
-    const delay = store.flushDelay();
-    if (delay === undefined) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      guarded(() => {
-        // Progress waiting for its own turn goes now, so the page renders both at once.
-        if (progress) sendProgress();
-        send(store.flush());
-        schedule();
-      });
-    }, delay);
-  };
-  const handle = (request: RowStoreRequest): void => guarded(() => handleNow(request));
-  const handleNow = (request: RowStoreRequest): void => {
-    if (request.type === 'reset') {
-      unsubscribe?.();
-      unsubscribe = undefined;
-      progress = undefined;
-    }
-    if (request.type === 'stream' && openStream) {
-      unsubscribe?.();
-      const { run } = request;
-      unsubscribe = openStream(request, request.runId, (event) => {
-        if (event.type === 'progress') {
-          progress = { run, progress: event.progress };
-          progressTimer ??= setTimeout(sendProgress, PROGRESS_EVERY_MS);
-          return;
-        }
-        if (event.type === 'done') sendProgress();
-        handle({ type: 'events', run, events: [event] });
-      });
-      return;
-    }
-    send(store.handle(request));
-    schedule();
-  };
-  return handle;
 }
