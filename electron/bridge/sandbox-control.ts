@@ -5,7 +5,7 @@
 import type { SandboxView } from '../../shared/contract/views';
 import type { AppError, Result } from '../../shared/result';
 import { ok } from '../../shared/result';
-import type { SandboxProbe } from '../services/connections/registry';
+import type { SandboxProbe } from '../services/connections/registry-types';
 import type { SandboxControl } from './deps';
 
 /** What the control needs from a started sandbox (B1's SandboxHandle satisfies it). */

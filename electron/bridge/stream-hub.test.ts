@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { rememberSecrets } from '../services/dynamo/errors';
+import { rememberSecrets } from '../services/dynamo/secrets';
 import { createStreamHub } from './stream-hub';
 
 describe('stream hub', () => {

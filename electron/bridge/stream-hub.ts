@@ -7,7 +7,7 @@ import { isStreamName, matchesFilter } from '../../shared/contract/api';
 import { streams } from '../../shared/contract/streams';
 import type { Result } from '../../shared/result';
 import { err, ok } from '../../shared/result';
-import { scrubKnownSecrets } from '../services/dynamo/errors';
+import { scrubKnownSecrets } from '../services/dynamo/secrets';
 import { validationError } from './pipeline';
 
 /** Receives events of one subscription. */

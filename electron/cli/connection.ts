@@ -108,7 +108,7 @@ export async function openConnection(values: FlagValues, io: CliIo, signInLimits
     }
     if (!region) usageError(`no region: pass --region or set AWS_REGION (profile ${request.profile} has none)`, 'region');
     const { fromIni, fromNodeProviderChain } = await import('@aws-sdk/credential-providers');
-    const { rememberCredentials } = await import('../services/dynamo/errors');
+    const { rememberCredentials } = await import('../services/dynamo/secrets');
     const { DEFAULT_SIGN_IN_LIMITS, rememberSsoTokens, signInClientConfig, signInNetworkError, withDeadline } =
       await import('../services/connections/credentials');
     const limits = signInLimits ?? DEFAULT_SIGN_IN_LIMITS;

@@ -3,7 +3,7 @@ import { parseFlags, commandHelp } from './args';
 import { CliError, EXIT_ERROR, EXIT_OK } from './command';
 import type { CliIo } from './command';
 import { COMMANDS, findCommand } from './registry';
-import { rememberEnvSecrets, removeKnownSecrets } from '../services/dynamo/errors';
+import { rememberEnvSecrets, removeKnownSecrets } from '../services/dynamo/secrets';
 import { colorEnabled } from './style';
 import { terminalSafe, terminalSafeJson } from '../../shared/terminal-text';
 

@@ -23,7 +23,7 @@ import type { BridgeLogger } from '../bridge/logger';
 import { validationError, type Dispatch } from '../bridge/pipeline';
 import type { StreamHub } from '../bridge/stream-hub';
 import { SECURITY_HEADERS } from '../main/security';
-import { rememberSecrets } from '../services/dynamo/errors';
+import { rememberSecrets } from '../services/dynamo/secrets';
 import { readStaticFile } from './static-files';
 
 /** Largest request body accepted (a convention or a pasted cancellation fits easily). */

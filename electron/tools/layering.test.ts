@@ -1,36 +1,15 @@
 /**
- * The house's layers, as one rule keyed by folder (after VS Code's code-layering): each layer names
- * the layers it may import, type-only imports included, and no file takes part in an import cycle.
+ * The house's layers over the whole source graph: the table (layers.mjs) the lint rule `locksmith/layering`
+ * checks per import, read again here file by file, plus what a per-file rule cannot see: no import cycles.
  * Imports are read with TypeScript's own pre-processor, so a type-only or re-export edge counts too.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { layerOf, layeringBreach } from './layers.mjs';
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), '..', '..');
-
-/** Layer → the layers it may import (its own always). The most specific folder prefix names a file's layer. */
-const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
-  shared: [],
-  'electron/services': ['shared'],
-  'electron/bridge': ['shared', 'electron/services'],
-  // The CLI is a shell: its serve command hosts the bridge's handler table over HTTP.
-  'electron/cli': ['shared', 'electron/services', 'electron/bridge', 'electron/serve'],
-  'electron/serve': ['shared', 'electron/services', 'electron/bridge', 'electron/main'],
-  'electron/main': ['shared', 'electron/services', 'electron/bridge', 'electron/serve'],
-  'electron/preload': ['shared'],
-  'electron/tools': ['shared', 'electron/services', 'electron/cli'],
-  'electron/testing': ['shared', 'electron/services', 'electron/bridge', 'electron/cli'],
-  'renderer/src/app': ['shared', 'renderer/src/features', 'renderer/src/workspace', 'renderer/src/bridge', 'renderer/src/components'],
-  'renderer/src/features': ['shared', 'renderer/src/workspace', 'renderer/src/bridge', 'renderer/src/components'],
-  'renderer/src/workspace': ['shared'],
-  'renderer/src/bridge': ['shared'],
-  'renderer/src/components': ['shared'],
-  'renderer/src': ['shared', 'renderer/src/app', 'renderer/src/bridge'],
-  bench: ['shared', 'electron/services', 'electron/cli', 'electron/testing'],
-};
-const LAYERS = Object.keys(MAY_IMPORT).sort((a, b) => b.length - a.length);
 
 /** Source files (not tests): the graph the layers govern. */
 function sources(dir: string): string[] {
@@ -43,10 +22,6 @@ function sources(dir: string): string[] {
   }
   return out;
 }
-
-/** Test support (a `testing` folder or a `testing-*` file) may reach the test fixtures wherever it lives. */
-const isTestSupport = (file: string): boolean => /(^|\/)testing(\/|-)/.test(file);
-const layerOf = (file: string): string | undefined => LAYERS.find((l) => file === l || file.startsWith(`${l}/`));
 
 function graph(): Map<string, string[]> {
   const files = ['shared', 'electron', 'renderer', 'bench'].flatMap(sources);
@@ -111,13 +86,9 @@ describe('layering', () => {
   it('each layer imports only the layers below it (type-only imports included)', () => {
     const breaches: string[] = [];
     for (const [file, targets] of edges) {
-      const from = layerOf(file);
-      if (from === undefined) continue;
       for (const target of targets) {
-        const to = layerOf(target);
-        if (to === undefined || to === from || MAY_IMPORT[from]!.includes(to)) continue;
-        if (to === 'electron/testing' && isTestSupport(file)) continue;
-        breaches.push(`${file} → ${relative('.', target)} (${from} may not import ${to})`);
+        const why = layeringBreach(file, target);
+        if (why !== undefined) breaches.push(`${file} → ${relative('.', target)} (${why})`);
       }
     }
     expect(breaches).toEqual([]);

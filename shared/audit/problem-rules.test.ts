@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LookupVerdict } from '../contract/views';
+import type { LookupVerdict } from '../domain';
 import { PROBLEM_KINDS, type Problem, type ProblemKind } from '../model';
 import {
   ACCOUNT_PROBLEM_KINDS,

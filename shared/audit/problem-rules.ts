@@ -5,7 +5,7 @@
  * of the inspector's rows. The audit's row derivation, the lookup service and the inspector (its
  * re-check after a write, its exports) all read these, so they cannot drift apart.
  */
-import type { LookupVerdict } from '../contract/views';
+import type { LookupVerdict } from '../domain';
 import { PROBLEM_KINDS, type KeySchema, type PlainKey, type Problem, type ProblemKind, type ProblemSummary } from '../model';
 import { keyId } from '../plain-key';
 import { compareText } from './state';

@@ -4,6 +4,7 @@ export * from './arg-limits';
 export * from './methods';
 export * from './streams';
 export * from './views';
+export * from './tx-views';
 export * from './audit-wire';
 export * from './repair-views';
 export * from './tx-schema';

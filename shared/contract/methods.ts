@@ -8,14 +8,12 @@ import { z } from 'zod';
 import type {
   AuditReportView,
   AuditStarted,
-  ActivityPage,
   ExportConfirmView,
   AppInfo,
   HistoryView,
   TableSurveyView,
   ConnectionView,
   ConnectionsView,
-  DecodeView,
   DetectionView,
   ItemsPage,
   ItemView,
@@ -24,10 +22,9 @@ import type {
   SavedConventionView,
   TableDetails,
   TablesPage,
-  TxOutcomeView,
-  TxPreviewView,
   UiSettings,
 } from './views';
+import type { ActivityPage, DecodeView, TxOutcomeView, TxPreviewView } from './tx-views';
 import {
   connectionIdSchema,
   credentialSourceSchema,

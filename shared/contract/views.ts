@@ -9,28 +9,16 @@ import type { AuditCounts, AuditReport } from '../audit/types';
 import type { AuditHistoryEntry } from '../audit/history';
 import type { WireDelta } from './audit-wire';
 import type { ScanProgress } from '../scan-types';
-
-/** Any JSON value (DynamoDB JSON, plain items, requests) as it crosses the bridge. */
-export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
-
-/** Where a connection goes. */
-export type ConnectionKind = 'sandbox' | 'endpoint' | 'profile';
-
-/** How an AWS profile obtains credentials (from the shared config/credentials files). */
-export type ProfileKind = 'static' | 'sso' | 'assume-role' | 'mfa' | 'credential-process' | 'web-identity' | 'unknown';
-
-/**
- * Where the effective endpoint comes from: the connection itself, an environment variable, the
- * profile's config (its `services` section or its `endpoint_url`), or the SDK default (AWS).
- */
-export type EndpointSource = 'connection' | 'env' | 'profile-services' | 'profile-endpoint_url' | 'aws-default';
-
-/** What an endpoint connection signs its requests with: dummy keys, the environment's keys, or a profile. Never the values. */
-export type CredentialSource =
-  { readonly source: 'dummy' } | { readonly source: 'env' } | { readonly source: 'profile'; readonly profile: string };
-
-/** A connection's health as last observed. */
-export type ConnectionState = 'unknown' | 'ok' | 'error' | 'stopped' | 'starting';
+import type {
+  ConnectionKind,
+  ConnectionState,
+  CredentialSource,
+  EndpointSource,
+  JsonValue,
+  LookupMethod,
+  LookupVerdict,
+  ProfileKind,
+} from '../domain';
 
 /** One connection in the sidebar. */
 export interface ConnectionView {
@@ -209,22 +197,6 @@ export interface ItemView {
   readonly plain: JsonValue;
 }
 
-/** What a value is under one rule (the lookup service and the UI share this one declaration). */
-export type LookupVerdict =
-  /** No lock, no account: the value can be claimed. */
-  | 'free'
-  /** One account holds it and a lock protects it. */
-  | 'held'
-  /** A lock exists but no account holds the value: the stuck handle. */
-  | 'orphan'
-  /** An account holds it but no lock protects it (missing-lock). */
-  | 'unprotected'
-  /** Two or more accounts hold it (duplicate-value). */
-  | 'duplicate';
-
-/** How a lookup found the holders: a GSI for every rule, a finished audit's holders re-read by key for every rule, the filtered scan for every rule, or some of each. */
-export type LookupMethod = 'index' | 'audit' | 'scan' | 'mixed';
-
 /** One rule's answer of a lookup. */
 export interface LookupRuleView {
   readonly rule: string;
@@ -276,108 +248,6 @@ export interface LookupView {
   /** False when the holder scan did not finish: verdicts are provisional (`reason` says why). */
   readonly complete?: boolean;
   readonly reason?: string;
-}
-
-/** One action of a previewed transaction, explained. */
-export interface TxActionView {
-  readonly index: number;
-  readonly type: 'Put' | 'Delete' | 'Update' | 'ConditionCheck';
-  readonly key: PlainKey;
-  /** One plain-language line, e.g. "Put UNIQ#HANDLE#ada only if no item has this key". */
-  readonly explanation: string;
-}
-
-/** A previewed transaction, kept by main under `previewId` until `expiresAt`. */
-export interface TxPreviewView {
-  readonly previewId: string;
-  readonly clientRequestToken: string;
-  /** ISO time. */
-  readonly expiresAt: string;
-  /** The exact `TransactWriteItems` input, DynamoDB JSON. */
-  readonly input: JsonValue;
-  readonly actions: readonly TxActionView[];
-  /** What DynamoDB cannot guard and main checks itself before executing. */
-  readonly notGuarded: readonly string[];
-  readonly copyAs: { readonly awsCli: string; readonly sdkV3: string };
-  /** What the user must type back to execute (the value). */
-  readonly confirmText: string;
-  /** False on a read-only connection; `readOnlyReason` then says why. */
-  readonly executable: boolean;
-  readonly readOnlyReason?: string;
-  /** One line: what this transaction does. */
-  readonly summary?: string;
-  /** What the conditions do guard, in words. */
-  readonly guarded?: readonly string[];
-}
-
-/** Why one action of a cancelled transaction failed. */
-export interface TxReasonView {
-  readonly index: number;
-  readonly code: string;
-  readonly message: string;
-  readonly action?: TxActionView;
-  /** The item as it was when the condition failed (DynamoDB JSON, returned with ALL_OLD). */
-  readonly item?: JsonValue;
-}
-
-/**
- * How an executed transaction ended — one set from the service's outcome through the bridge, the
- * outcome panel and the activity log: applied, cancelled by DynamoDB (a condition failed), or
- * refused by Locksmith before sending (the value is held right now).
- */
-export type OutcomeStatus = 'succeeded' | 'cancelled' | 'refused';
-
-/** The outcome of an executed (or refused) transaction. */
-export type TxOutcomeView =
-  | {
-      readonly status: 'succeeded';
-      readonly previewId: string;
-      /** True when consistent re-reads found every written item as written. */
-      readonly verified: boolean;
-      readonly message?: string;
-      /** When not verified: what the re-reads found different (or could not check). */
-      readonly differences?: readonly string[];
-    }
-  | { readonly status: 'cancelled'; readonly previewId: string; readonly reasons: readonly TxReasonView[]; readonly message?: string }
-  /** Nothing was sent: the accounts in `holders` hold the value right now (the preview stays, to execute once they do not). */
-  | { readonly status: 'refused'; readonly previewId: string; readonly holders: readonly PlainKey[]; readonly message: string };
-
-/** A decoded cancellation. */
-export interface DecodeView {
-  readonly reasons: readonly TxReasonView[];
-  readonly summary: string;
-}
-
-/**
- * How an executed transaction ended, as the activity log recorded it: sent and applied, cancelled
- * by DynamoDB, refused before sending (holders changed), failed (`error`: nothing was applied), or
- * `outcome-unknown` (the send failed after it may have reached DynamoDB); `unknown` for a line this
- * version did not write.
- */
-export type ActivityStatus = OutcomeStatus | 'error' | 'outcome-unknown' | 'unknown';
-
-/** One line of the local activity log of executed transactions. */
-export interface ActivityEntry {
-  readonly time: string;
-  readonly connection: string;
-  readonly region: string;
-  readonly endpoint: string | null;
-  readonly table: string;
-  readonly previewId: string;
-  readonly clientRequestToken: string;
-  readonly request: JsonValue;
-  /** The outcome's status, checked when the line was read. */
-  readonly status: ActivityStatus;
-  /** The whole recorded outcome (message, reasons…), shown as it was logged. */
-  readonly outcome: JsonValue;
-  /** claim, release, signup… */
-  readonly kind?: string;
-  readonly summary?: string;
-}
-
-/** Newest-first page of the activity log. */
-export interface ActivityPage {
-  readonly entries: readonly ActivityEntry[];
 }
 
 /** An MFA code request (the `mfa.prompts` stream); `closed` tells the dialog to go away. */

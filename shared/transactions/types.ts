@@ -7,7 +7,7 @@ import type { ScopeValues } from '../conventions/scope';
 import type { Convention, PlainKey, PlainValue } from '../model';
 import type { z } from 'zod';
 import type { operationSchema } from '../contract/tx-schema';
-import type { OutcomeStatus } from '../contract/views';
+import type { OutcomeStatus } from '../domain';
 
 // ---------------------------------------------------------------- DynamoDB JSON (what is sent)
 

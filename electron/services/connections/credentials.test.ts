@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { removeKnownSecrets, scrubSecrets } from '../dynamo/errors';
+import { removeKnownSecrets, scrubSecrets } from '../dynamo/secrets';
 import { memoizeCredentials, rememberSsoTokens } from './credentials';
 
 describe('secrets the credential providers hand out', () => {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { ProfileKind } from '../../../shared/contract/views';
+import type { ProfileKind } from '../../../shared/domain';
 import type { IniDocument } from './ini';
 import { parseIni } from './ini';
 

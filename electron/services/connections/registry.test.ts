@@ -7,7 +7,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../dynamo/client';
-import { createConnectionRegistry, type SandboxProbe } from './registry';
+import { createConnectionRegistry } from './registry';
+import type { SandboxProbe } from './registry-types';
 import { createSettingsStore } from './settings-store';
 import { createMfaBroker } from './mfa-broker';
 

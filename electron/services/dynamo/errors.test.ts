@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isRetryable,
-  mayHaveBeenApplied,
-  isThrottle,
-  knownSecrets,
-  rememberCredentials,
-  rememberEnvSecrets,
-  removeKnownSecrets,
-  scrubKnownSecrets,
-  scrubSecrets,
-  toAppError,
-} from './errors';
+import { isRetryable, mayHaveBeenApplied, isThrottle, toAppError } from './errors';
+import { knownSecrets, rememberCredentials, rememberEnvSecrets, removeKnownSecrets, scrubKnownSecrets, scrubSecrets } from './secrets';
 
 /** An error shaped like the SDK's service exceptions. */
 function sdkError(name: string, message: string, extra: Record<string, unknown> = {}): Error {

@@ -24,7 +24,7 @@ import { targetKey } from '../context/client-pool';
 import { historyTarget } from '../history/audit-history';
 import { savedConvention } from '../conventions/convention-methods';
 import type { ConnectionContext } from '../context/request-context';
-import { scrubSecrets } from '../dynamo/errors';
+import { scrubSecrets } from '../dynamo/secrets';
 import { describeTable } from '../dynamo/tables';
 import { s3Source } from './export-s3-source';
 import { inferKeys } from './export-sample';

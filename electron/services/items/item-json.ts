@@ -1,6 +1,6 @@
 /** Items for the item viewer: DynamoDB JSON (typed, B as base64) and plain JSON, both safe to send over the bridge. */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { JsonValue } from '../../../shared/contract/views';
+import type { JsonValue } from '../../../shared/domain';
 import type { KeySchema, PlainKey } from '../../../shared/model';
 
 const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');

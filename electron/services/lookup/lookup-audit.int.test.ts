@@ -7,7 +7,7 @@ import type { AuditIndex } from '../audit/audit-index';
 import { runAudit } from '../audit/run-audit';
 import { createDynamoClient } from '../dynamo/client';
 import { lookupValue } from './lookup';
-import type { LookupOptions } from './lookup';
+import type { LookupOptions } from './lookup-types';
 import { account, convention, ITEMS, keys } from './testing/lookup-dataset';
 
 const endpoint = inject('dynamoEndpoint');

@@ -1,9 +1,13 @@
 /** Types of a lookup answer: one verdict per rule, with the locks and holders behind it. */
-import type { LookupVerdict } from '../../../shared/contract/views';
-import type { PlainKey } from '../../../shared/model';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { LookupVerdict } from '../../../shared/domain';
+import type { Convention, PlainKey } from '../../../shared/model';
 import type { ScanProgress } from '../../../shared/scan-types';
+import type { ErrorContext } from '../dynamo/errors';
+import type { GsiInfo } from '../dynamo/tables';
+import type { AuditIndex } from '../audit/audit-index';
 
-/** What a value is under one rule (declared once, in the contract). */
+/** What a value is under one rule (declared once, in shared/domain). */
 export type { LookupVerdict };
 
 /** One candidate lock key that was read (GetItem, consistent). */
@@ -55,4 +59,35 @@ export interface LookupAnswer {
   readonly rules: readonly RuleLookup[];
   /** Progress of the holder scan, when one ran. */
   readonly scan?: ScanProgress;
+}
+
+/** What to look up, where. */
+export interface LookupOptions {
+  readonly client: DynamoDBClient;
+  readonly table: { readonly name: string; readonly gsis: readonly GsiInfo[] };
+  readonly convention: Convention;
+  readonly value: string;
+  /** A rule name; default: every rule of the convention. */
+  readonly rule?: string;
+  /**
+   * For scoped rules: the scope to look in, by account attribute (`{ orgId: "acme" }`). Without it,
+   * a scoped rule's locks and holders are found in every scope by one scan.
+   */
+  readonly scope?: Readonly<Record<string, string>>;
+  /** Segments of the holder scan (when no GSI fits). */
+  readonly segments?: number;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: ScanProgress) => void;
+  readonly errorContext?: ErrorContext;
+  /**
+   * A GSI finds only the stored spellings queried and is eventually consistent; an audit cannot see
+   * later writes: when either finds no holder, confirm with a consistent scan (re-checks after a write
+   * and live-watch re-checks need this certainty; interactive lookups may skip it).
+   */
+  readonly confirmAbsenceWithScan?: boolean;
+  /**
+   * A complete audit of this table (see audit-index.ts): rules without a GSI take their holders from it,
+   * re-read by key, instead of scanning. Ignored unless it is of this table under this very convention.
+   */
+  readonly auditIndex?: AuditIndex;
 }

@@ -13,7 +13,7 @@ import type { TableInfo } from '../dynamo/tables';
 import { lookupValue } from './lookup';
 import { lookupView } from './lookup-view';
 import { connectionContext, tableContext } from '../context/request-context';
-import type { LookupOptions } from './lookup';
+import type { LookupOptions } from './lookup-types';
 import { convention, ITEMS, keys } from './testing/lookup-dataset';
 
 const endpoint = inject('dynamoEndpoint');

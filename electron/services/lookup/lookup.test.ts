@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PRESET_DEFAULTS, PRESET_KEYS, presetConvention } from '../../../shared/conventions/presets';
 import { holderScanFilter, holderScanProjection } from './holder-scan';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { foundLockNotes, holderIndex, lookupValue } from './lookup';
+import { holderIndex } from './holder-reads';
+import { foundLockNotes, lookupValue } from './lookup';
 
 const convention = presetConvention('uniq', PRESET_KEYS.uniq, PRESET_DEFAULTS.uniq);
 const [email, handle] = convention.rules;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from './activity-log';
-import { rememberSecrets } from '../dynamo/errors';
+import { rememberSecrets } from '../dynamo/secrets';
 import { appendActivity, activityLine, activityLogPath, readActivity, recordedStatus } from './activity-log';
 
 const ENTRY: ActivityEntry = {

@@ -6,11 +6,11 @@
  */
 import { constants } from 'node:fs';
 import { join } from 'node:path';
-import type { ActivityStatus } from '../../../shared/contract/views';
+import type { ActivityStatus } from '../../../shared/domain';
 import type { AppError } from '../../../shared/result';
 import type { Outcome, TransactWriteInputJson } from '../../../shared/transactions/types';
 import { ensureDataDir, openNoFollow, resolveDataDir } from '../connections/data-dir';
-import { scrubKnownSecrets } from '../dynamo/errors';
+import { scrubKnownSecrets } from '../dynamo/secrets';
 
 /** The log file's name inside the data folder: its first name, kept so that existing logs stay readable. */
 export const ACTIVITY_LOG_FILE = 'audit-log.jsonl';

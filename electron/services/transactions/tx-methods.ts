@@ -1,6 +1,6 @@
 /** The app's transaction methods: `tx.preview`, `tx.execute`, `tx.decode`, `activity.list`. */
 import type { TxRequest } from '../../../shared/contract/tx-schema';
-import type { ActivityPage, DecodeView, TxOutcomeView, TxPreviewView } from '../../../shared/contract/views';
+import type { ActivityPage, DecodeView, TxOutcomeView, TxPreviewView } from '../../../shared/contract/tx-views';
 import { err, ok, type Result } from '../../../shared/result';
 import type { ConnectionContext, ConventionContext } from '../context/request-context';
 import type { Convention } from '../../../shared/model';

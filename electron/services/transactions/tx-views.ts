@@ -1,5 +1,6 @@
 /** Previews, cancellation reasons and activity lines as the contract's views (pure mappings, no I/O). */
-import type { ActivityEntry as ActivityView, JsonValue, TxActionView, TxPreviewView, TxReasonView } from '../../../shared/contract/views';
+import type { ActivityEntry as ActivityView, TxActionView, TxPreviewView, TxReasonView } from '../../../shared/contract/tx-views';
+import type { JsonValue } from '../../../shared/domain';
 import type { PlainKey } from '../../../shared/model';
 import type { ActionMeta, Preview, ReasonExplained } from '../../../shared/transactions/types';
 import type { ConnectionContext } from '../context/request-context';

@@ -15,7 +15,8 @@ import { scopeProblems } from '../../../shared/watch/evaluate';
 import type { ValueScope, WatchScope } from '../../../shared/watch/scopes';
 import { withRetry } from '../dynamo/retry';
 import type { GsiInfo } from '../dynamo/tables';
-import { holderIndex, lookupValue } from '../lookup/lookup';
+import { holderIndex } from '../lookup/holder-reads';
+import { lookupValue } from '../lookup/lookup';
 
 /** What a re-check needs. */
 export interface RecheckContext {

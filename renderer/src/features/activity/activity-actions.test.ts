@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../../../../shared/contract';
+import type { JsonValue } from '../../../../shared/domain';
 import { activityActions } from './activity-actions';
 
 describe('activityActions', () => {

@@ -1,5 +1,5 @@
 /** What an activity entry did, read from its recorded request: each action's operation and item key, in words. Pure. */
-import type { JsonValue } from '../../../../shared/contract';
+import type { JsonValue } from '../../../../shared/domain';
 
 /** One action of a recorded transaction. */
 export interface ActivityAction {

@@ -1,5 +1,5 @@
 /** The Activity tab: the local activity log of executed transactions, newest first, each with its request and outcome. */
-import type { ActivityStatus } from '../../../../shared/contract';
+import type { ActivityStatus } from '../../../../shared/domain';
 import { useQuery } from '../../bridge/use-method';
 import { ErrorBox } from '../../components/error-box';
 import { Busy } from '../../components/busy';

@@ -1,6 +1,6 @@
 /** Adds an endpoint (`http://localhost:8000` is the placeholder, never typed in for the user), signed with dummy keys unless the user picks otherwise. */
 import { useState, type FormEvent } from 'react';
-import type { CredentialSource } from '../../../../shared/contract';
+import type { CredentialSource } from '../../../../shared/domain';
 import type { ConnectionsState } from './use-connections';
 
 /** `dummy`, `env` or `profile:<name>` as the select's value. */

@@ -1,6 +1,7 @@
 /** Connections: the list, the selection, sandbox start/stop, endpoints, region and write mode. */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { ConnectionView, ConnectionsView, CredentialSource, SandboxView } from '../../../../shared/contract';
+import type { ConnectionView, ConnectionsView, SandboxView } from '../../../../shared/contract';
+import type { CredentialSource } from '../../../../shared/domain';
 import type { AppError, Result } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
 import { useQuery } from '../../bridge/use-method';

@@ -3,7 +3,7 @@
  * the lock key (from the ALL_OLD item, else from the pasted request) read with the table's convention. Pure.
  */
 import { parseLockKey } from '../../../../shared/conventions/parse';
-import type { JsonValue } from '../../../../shared/contract';
+import type { JsonValue } from '../../../../shared/domain';
 import type { Convention } from '../../../../shared/model';
 
 type JsonObject = { readonly [key: string]: JsonValue };

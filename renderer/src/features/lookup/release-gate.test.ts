@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LookupVerdict } from '../../../../shared/contract';
+import type { LookupVerdict } from '../../../../shared/domain';
 import { releaseGate } from './release-gate';
 
 const AUDIT = '2026-12-01T17:00:00.000Z';

@@ -1,5 +1,5 @@
 /** Lookup verdicts in words and colour. */
-import type { LookupVerdict } from '../../../../shared/contract';
+import type { LookupVerdict } from '../../../../shared/domain';
 import { Badge, type BadgeTone } from '../../components/badge';
 
 const TONE: Record<LookupVerdict, BadgeTone> = { free: 'ok', held: 'info', orphan: 'danger', unprotected: 'danger', duplicate: 'danger' };
