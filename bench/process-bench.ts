@@ -1,8 +1,8 @@
 /**
  * Whole processes, started cold, as a user starts them: `locksmith audit --json` against a whole
  * raw-scan process (node + SDK, same segments, same projection: bench/raw-scan-process.mjs), the CLI
- * with a fresh data folder (a first audit), with the key schema remembered, and with key schema and
- * convention remembered. Variants alternate within each run; medians and paired ratios.
+ * with a fresh data folder (a first audit), again with its remembered convention forgotten, and again
+ * with the convention remembered (the speculative audit). Variants alternate within each run; medians and paired ratios.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,20 +18,20 @@ const RAW_PROCESS = fileURLToPath(new URL('./raw-scan-process.mjs', import.meta.
 const RSS_HOOK = fileURLToPath(new URL('./rss-hook.mjs', import.meta.url));
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'locksmith', AWS_SECRET_ACCESS_KEY: 'locksmith', AWS_REGION: 'us-east-1' };
 
-type Variant = 'rawProcess' | 'cli' | 'cliKeys' | 'cliCold';
+type Variant = 'rawProcess' | 'cli' | 'cliNoConvention' | 'cliCold';
 
 /** Per-run figures of the audit pair. */
 export interface ProcessPairRuns {
   readonly rawProcess: number[];
-  /** The CLI as a user runs it again: its data folder remembers the table's key schema (checked by one GetItem). */
+  /** The CLI as a user runs it again: its data folder remembers the table's convention (the speculative audit starts at once). */
   readonly cli: number[];
-  /** The CLI with the key schema remembered and the convention not: the key probe without the speculative audit. */
-  readonly cliKeys: number[];
+  /** The CLI run again with the convention not remembered: no speculative audit (detection first, then the scan). */
+  readonly cliNoConvention: number[];
   /** The CLI with a fresh data folder each run: it waits for DescribeTable (the first audit of a table). */
   readonly cliCold: number[];
   readonly rawProcessCpu: number[];
   readonly cliCpu: number[];
-  readonly cliKeysCpu: number[];
+  readonly cliNoConventionCpu: number[];
   readonly cliColdCpu: number[];
   /** Peak RSS (bytes) of each warm CLI run and each raw-scan run, and of the same two processes on the 1k-item table. */
   readonly cliPeakRss: number[];
@@ -113,11 +113,11 @@ export async function measureProcessPair(
   const out: ProcessPairRuns = {
     rawProcess: [],
     cli: [],
-    cliKeys: [],
+    cliNoConvention: [],
     cliCold: [],
     rawProcessCpu: [],
     cliCpu: [],
-    cliKeysCpu: [],
+    cliNoConventionCpu: [],
     cliColdCpu: [],
     cliPeakRss: [],
     rawPeakRss: [],
@@ -129,14 +129,14 @@ export async function measureProcessPair(
   };
   // One data folder for the warm variant, filled by an audit that is not counted (a user's earlier audit).
   const dataDir = mkdtempSync(join(tmpdir(), 'locksmith-bench-data-'));
-  // A second one that keeps the key schema only: its remembered convention is removed before each run.
-  const keysDir = mkdtempSync(join(tmpdir(), 'locksmith-bench-keys-'));
+  // A second one whose remembered convention is removed before each run.
+  const noConventionDir = mkdtempSync(join(tmpdir(), 'locksmith-bench-no-convention-'));
   try {
     check((await auditCli(options.endpoint, options.table, options.segments, dataDir)).report);
-    check((await auditCli(options.endpoint, options.table, options.segments, keysDir)).report);
+    check((await auditCli(options.endpoint, options.table, options.segments, noConventionDir)).report);
     for (let run = 0; run < options.runs; run++) {
       out.load.push(loadavg()[0] ?? Number.NaN);
-      for (const variant of interleave<Variant>(['rawProcess', 'cli', 'cliKeys', 'cliCold'], run)) {
+      for (const variant of interleave<Variant>(['rawProcess', 'cli', 'cliNoConvention', 'cliCold'], run)) {
         await measureVariant(variant);
         log(`  run ${run + 1}/${options.runs} ${variant} process: ${formatMs(out[variant].at(-1) ?? Number.NaN)}`);
       }
@@ -153,7 +153,7 @@ export async function measureProcessPair(
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(keysDir, { recursive: true, force: true });
+    rmSync(noConventionDir, { recursive: true, force: true });
   }
   return out;
 
@@ -166,8 +166,8 @@ export async function measureProcessPair(
       out.rawPeakRss.push(s.peakRssBytes);
       return;
     }
-    if (variant === 'cliKeys') rmSync(join(keysDir, 'cache', 'conventions.json'), { force: true });
-    const dir = variant === 'cli' ? dataDir : variant === 'cliKeys' ? keysDir : undefined;
+    if (variant === 'cliNoConvention') rmSync(join(noConventionDir, 'cache', 'conventions.json'), { force: true });
+    const dir = variant === 'cli' ? dataDir : variant === 'cliNoConvention' ? noConventionDir : undefined;
     const s = await auditCli(options.endpoint, options.table, options.segments, dir);
     check(s.report);
     out[variant].push(s.ms);
@@ -188,9 +188,9 @@ export function summarizeProcesses(pair: ProcessPairRuns): Record<string, number
     rawProcessCpuMs: median(pair.rawProcessCpu),
     cliProcessCpuMs: median(pair.cliCpu),
     cliCpuVsRawProcess: median(pairwise(pair.cliCpu, pair.rawProcessCpu)),
-    cliKeysProcessMs: median(pair.cliKeys),
-    cliKeysVsRawProcess: median(pairwise(pair.cliKeys, pair.rawProcess)),
-    cliKeysProcessCpuMs: median(pair.cliKeysCpu),
+    cliNoConventionProcessMs: median(pair.cliNoConvention),
+    cliNoConventionVsRawProcess: median(pairwise(pair.cliNoConvention, pair.rawProcess)),
+    cliNoConventionProcessCpuMs: median(pair.cliNoConventionCpu),
     cliColdProcessMs: median(pair.cliCold),
     cliColdVsRawProcess: median(pairwise(pair.cliCold, pair.rawProcess)),
     cliColdProcessCpuMs: median(pair.cliColdCpu),
@@ -212,8 +212,8 @@ export function processLines(s: Record<string, number>, way: string): string[] {
   return [
     `${way}: audit, whole CLI process vs whole raw-scan process (median of ${s.pairRuns} paired runs, target ≤ 1.10×). ` +
       `A first audit of the table (fresh data folder: DescribeTable, sample, detection, then the scan): ${ms('cliColdProcessMs')} vs ${ms('rawProcessMs')}, ${r('cliColdVsRawProcess')} (${verdict(s.cliColdVsRawProcess ?? Number.NaN, 1.1)}). ` +
-      `Again, key schema and convention remembered (keys re-checked by GetItem and Query, the audit started at once with the remembered convention and kept only if detection agrees): ${ms('cliProcessMs')}, ${r('cliVsRawProcess')} (${verdict(s.cliVsRawProcess ?? Number.NaN, 1.1)}); CPU ${r('cliCpuVsRawProcess')} the raw process's. ` +
-      `Key schema remembered, convention not (no speculative start): ${ms('cliKeysProcessMs')}, ${r('cliKeysVsRawProcess')}`,
+      `Again, convention remembered (the audit started at once with the remembered convention on its keys, kept only if DescribeTable and detection agree): ${ms('cliProcessMs')}, ${r('cliVsRawProcess')} (${verdict(s.cliVsRawProcess ?? Number.NaN, 1.1)}); CPU ${r('cliCpuVsRawProcess')} the raw process's. ` +
+      `Again, convention not remembered (no speculative start): ${ms('cliNoConventionProcessMs')}, ${r('cliNoConventionVsRawProcess')}`,
     `${way}: CLI peak RSS ${mib('cliPeakRssBytes')}, growth ${Math.round(growth)} B/item over the 1k-item table (target ≤ 250: ${growth <= 250 ? 'met' : 'MISSED'}); the raw-scan process ${mib('rawPeakRssBytes')}, ${Math.round(s.rawRssGrowthPerItem ?? Number.NaN)} B/item`,
   ];
 }

@@ -55,7 +55,7 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     'conventions.get': (args) => getSavedConvention(settings, args),
     'conventions.save': on.convention((ctx) => saveConvention(ctx, settings)),
 
-    'audit.start': on.keyedConvention((ctx, args: Args<'audit.start'>) => startAudit(ctx, runs, args)),
+    'audit.start': on.convention((ctx, args: Args<'audit.start'>) => startAudit(ctx, runs, args)),
     'audit.cancel': (args) => cancelAudit(runs, args),
     'audit.report': (args) => auditReport(runs, args),
     'audit.startExport': on.connection((ctx, args: Args<'audit.startExport'>) =>

@@ -7,23 +7,15 @@
  * A thrown error becomes an AppError with the request's context; connection failures mark the
  * connection's sidebar entry.
  */
-import type { Convention, Item } from '../../shared/model';
+import type { Convention } from '../../shared/model';
 import type { Result } from '../../shared/result';
 import type { ConnectionRegistry } from '../services/connections/registry';
 import type { SettingsStore } from '../services/connections/settings-store';
 import { savedConvention } from '../services/conventions/convention-methods';
 import type { ClientPool } from '../services/context/client-pool';
 import { chooseConvention, startSample } from '../services/context/convention-choice';
-import type {
-  ChosenConvention,
-  ConnectionContext,
-  ConventionContext,
-  KeyedConventionContext,
-  KeyedTableContext,
-  TableContext,
-} from '../services/context/request-context';
-import { connectionContext, keyedTableContext, tableContext } from '../services/context/request-context';
-import { auditKeySchema } from '../services/audit/audit-keys';
+import type { ConnectionContext, ConventionContext, TableContext } from '../services/context/request-context';
+import { connectionContext, tableContext } from '../services/context/request-context';
 import { effectiveEndpoint, isLocalTarget } from '../services/dynamo/client';
 import { toAppError } from '../services/dynamo/errors';
 import { describeTable } from '../services/dynamo/tables';
@@ -49,8 +41,6 @@ export interface RequestContexts {
   table<S, R>(run: Service<TableContext, S, R>): Bound<OnTable, S, R>;
   /** Resolves `connectionId`, describes `table` and chooses the convention. */
   convention<S, R>(run: Service<ConventionContext, S, R>): Bound<WithConvention, S, R>;
-  /** As `convention`, for a scan of the whole table: the key schema is checked by probes, not described (audit-keys.ts). */
-  keyedConvention<S, R>(run: Service<KeyedConventionContext, S, R>): Bound<WithConvention, S, R>;
   /** Runs on the connection `idOf(args)` names (execute: the one its preview was made on). */
   connectionOf<S, R>(idOf: (args: S) => Result<string>, run: Service<ConnectionContext, S, R>): Bound<unknown, S, R>;
 }
@@ -101,12 +91,11 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
     return info.ok ? { ok: true, value: tableContext(ctx, info.value) } : info;
   }
 
-  /** The convention of a request (given, else saved, else detected from a sample started at once) over the table `resolve` makes. */
-  async function withConvention<C extends KeyedTableContext, R, A extends WithConvention>(
+  /** The convention of a request (given, else saved, else detected from a sample started at once) over the described table. */
+  async function withConvention<R, A extends WithConvention>(
     ctx: ConnectionContext,
     args: A,
-    resolve: (known: Convention | undefined, sample: Promise<Result<Item[]>> | undefined) => Promise<Result<C>>,
-    run: Service<C & ChosenConvention, A, R>,
+    run: Service<ConventionContext, A, R>,
   ): Promise<Result<R>> {
     const saved = args.convention ? undefined : await savedConvention(settings, args.connectionId, args.table);
     // Detection's sample needs no description: both reads at once.
@@ -114,7 +103,7 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
       args.convention || saved
         ? undefined
         : startSample(ctx.client, args.table, { errorContext: { ...ctx.errorContext, table: args.table } });
-    const withTable = await resolve(args.convention ?? saved, sample);
+    const withTable = await described(ctx, args.table);
     if (!withTable.ok) return withTable;
     const chosen = await chooseConvention(withTable.value, args.convention, saved, sample);
     return chosen.ok ? run(chosen.value, args) : chosen;
@@ -128,20 +117,7 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
         const withTable = await described(ctx, args.table);
         return withTable.ok ? run(withTable.value, args) : withTable;
       }),
-    convention: (run) => (args) =>
-      on(args.connectionId, args.table, (ctx) => withConvention(ctx, args, () => described(ctx, args.table), run)),
-    keyedConvention: (run) => (args) =>
-      on(args.connectionId, args.table, (ctx) =>
-        withConvention(
-          ctx,
-          args,
-          async (known, sample): Promise<Result<KeyedTableContext>> => {
-            const keys = await auditKeySchema(ctx.client, args.table, known?.keys, sample);
-            return keys ? { ok: true, value: keyedTableContext(ctx, { name: args.table, keys }) } : described(ctx, args.table);
-          },
-          run,
-        ),
-      ),
+    convention: (run) => (args) => on(args.connectionId, args.table, (ctx) => withConvention(ctx, args, run)),
     connectionOf: (idOf, run) => (args) => {
       const id = idOf(args);
       return id.ok ? on(id.value, undefined, (ctx) => run(ctx, args)) : Promise.resolve(id);

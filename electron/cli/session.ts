@@ -1,5 +1,4 @@
 /** The common start of table commands: open the connection, describe the table, say clearly what is wrong. */
-import type { KeySchema } from '../../shared/model';
 import type { ScanProgress } from '../../shared/scan-types';
 import type { TableInfo } from '../services/dynamo/tables';
 import type { CliIo, FlagValues } from './command';
@@ -48,47 +47,6 @@ export async function openTable(
   const known =
     listed.ok && listed.value.names.length > 0 ? ` (tables: ${listed.value.names.join(', ')}${listed.value.cursor ? ', …' : ''})` : '';
   throw new CliError({ kind: 'not-found', message: `table ${name} not found at ${where}${known}` });
-}
-
-/** An open connection and what a scan needs of the table: its name and keys (the item count when it was described). */
-export interface ScanSession {
-  readonly connection: Connection;
-  readonly table: { readonly name: string; readonly keys: KeySchema; readonly itemCount?: number };
-  /** Where the keys came from: DescribeTable, or the key cache checked by one GetItem. */
-  readonly keysFrom: 'described' | 'cache';
-}
-
-/**
- * Like openTable, for a command that only scans: a key schema this machine described before is checked
- * with one GetItem and, for a pair, a Query naming the hash key (see key-schema-cache.ts, services/dynamo/key-probe.ts) instead of waiting for DescribeTable; on any doubt the
- * table is described (and the cache updated), so the keys used are always the table's own.
- */
-export async function openTableForScan(
-  values: FlagValues,
-  io: CliIo,
-  command: string,
-  whileOpening?: (connection: Connection, table: string, cachedKeys?: KeySchema) => void,
-  opened?: Connection,
-): Promise<ScanSession> {
-  const name = requireString(values, 'table', command);
-  const [connection, cache, { auditKeySchema }] = await Promise.all([
-    opened ?? openConnection(values, io),
-    import('./key-schema-cache'),
-    import('../services/audit/audit-keys'),
-  ]);
-  const place = cache.tablePlace(connection.target, name);
-  const cached = await cache.cachedKeySchema(io.env, place);
-  if (cached) {
-    // The keys are not confirmed yet: whatever starts on them must wait for this check before it counts.
-    whileOpening?.(connection, name, cached);
-    // GetItem accepts a key map in any order: the hash key is asked too (a table re-created with the pair swapped).
-    if ((await auditKeySchema(connection.client, name, cached, undefined, io.signal)) === cached)
-      return { connection, table: { name, keys: cached }, keysFrom: 'cache' };
-  }
-  // The connection is reused as it is: openTable would open a second one.
-  const session = await openTable(values, io, command, cached ? undefined : whileOpening, connection);
-  await cache.rememberKeySchema(io.env, place, session.table.keys);
-  return { ...session, keysFrom: 'described' };
 }
 
 /** Closes the client (sockets) — the CLI exits anyway, but tests run commands in-process. */

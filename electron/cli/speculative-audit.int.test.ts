@@ -86,6 +86,21 @@ describe('audit with the convention remembered for the table (started before the
     expect((await audit('stale')).err).toContain(STARTED_EARLY);
   });
 
+  it('a remembered convention on other keys than the described table’s is dropped: the audit runs on the described keys', async () => {
+    await audit('other-keys');
+    const path = conventionCachePath({ LOCKSMITH_DATA_DIR: join(dir, 'other-keys') });
+    const [place, request, convention] = (await remembered('other-keys'))[0]!;
+    // As if the table had been re-created with its two key attributes swapped since the last audit.
+    const swapped: Convention = { ...convention, keys: { hash: PK_SK.range!, range: PK_SK.hash } };
+    await writeFile(path, JSON.stringify({ version: 1, entries: [[place, request, swapped]] }));
+    const fresh = await audit('fresh-keys');
+    const other = await audit('other-keys');
+    expect(other.err).toContain(NOT_CONFIRMED);
+    expect(other.report).toEqual(fresh.report);
+    expect(other.report.convention.keys).toEqual(PK_SK);
+    expect((await remembered('other-keys')).map((e) => e[2])).toEqual([fresh.report.convention]);
+  });
+
   it('a table whose data changed what detection gives is audited under the new convention', async () => {
     await audit('changed');
     await putItems(admin, table, [

@@ -1,10 +1,11 @@
 /**
  * A scan audit started before its convention is known, with the convention detection gave for the same
- * table and flags last time. Detection needs a sample, and the sample, the key check and detection take
+ * table and flags last time. Detection needs a sample, and the sample, DescribeTable and detection take
  * a noticeable part of a second before the first page of the audit can be asked for; most
  * audits of a table detect what they detected before. So the audit starts at once with the remembered
- * convention while the sample is read and detection runs as always, and it is kept only when the keys
- * were confirmed by the table and detection gave exactly (JSON for JSON) the convention it ran with.
+ * convention, on the key schema that convention carries, while the table is described and the sample is
+ * read and detection runs as always; it is kept only when the described keys are the convention's and
+ * detection gave exactly (JSON for JSON) the convention it ran with.
  * Otherwise it is aborted, its engine dropped, and the audit runs again with the detected convention —
  * the report is always the one the detected convention gives (speculative-audit.int.test.ts).
  * The file holds table names and conventions only (no credentials, no item data).
@@ -13,9 +14,9 @@ import { join } from 'node:path';
 import type { AuditRun } from '../services/audit/run-audit';
 import { resolveDataDir } from '../services/connections/data-dir';
 import type { Convention, KeySchema } from '../../shared/model';
-import { readCacheEntries, writeCacheEntries } from './key-schema-cache';
+import { readCacheEntries, writeCacheEntries } from './cache-file';
 
-/** The cache file of remembered conventions, beside the key schemas. */
+/** The cache file of remembered conventions, in the data folder's cache. */
 export function conventionCachePath(env: NodeJS.ProcessEnv): string {
   return join(resolveDataDir(env), 'cache', 'conventions.json');
 }
@@ -59,7 +60,7 @@ export async function rememberConvention(env: NodeJS.ProcessEnv, place: string, 
 /** An audit run started with a remembered convention; see the file comment. */
 export interface SpeculativeAudit {
   /**
-   * The run, when it was started with exactly `convention` on the confirmed `keys`; otherwise it is
+   * The run, when it was started with exactly `convention` and `keys` (the described table's) are its keys; otherwise it is
    * aborted and undefined comes back (the caller runs the audit itself, and remembers `convention`).
    */
   readonly confirm: (convention: Convention, keys: KeySchema) => Promise<AuditRun | undefined>;
@@ -69,21 +70,19 @@ export interface SpeculativeAudit {
 
 /**
  * Starts `start(convention, signal)` as soon as a convention remembered for `place`/`request` is read,
- * if it was remembered for the `keys` the key cache gave (still unconfirmed at that point).
+ * on the keys it carries (unconfirmed until `confirm` gets the described keys).
  */
 export function startSpeculativeAudit(
   env: NodeJS.ProcessEnv,
   place: string,
   request: Promise<string>,
-  keys: KeySchema,
   start: (convention: Convention, signal: AbortSignal) => Promise<AuditRun>,
 ): SpeculativeAudit {
   const controller = new AbortController();
   const started = request
     .then((r) => rememberedConvention(env, place, r))
     .then((convention) => {
-      if (convention === undefined || controller.signal.aborted || JSON.stringify(convention.keys) !== JSON.stringify(keys))
-        return undefined;
+      if (convention === undefined || controller.signal.aborted) return undefined;
       const run = start(convention, controller.signal);
       run.catch(() => undefined);
       return { text: JSON.stringify(convention), run };

@@ -7,7 +7,7 @@
 import type { CliIo, FlagValues } from './command';
 import type { ResolvedConvention } from './convention-source';
 import type { Item } from '../../shared/model';
-import { closeSession, openTable, type ScanSession, type TableSession } from './session';
+import { closeSession, openTable, type TableSession } from './session';
 
 /** A described table on an open connection. */
 export type TableRun = TableSession;
@@ -40,15 +40,12 @@ async function segmentsFor(session: TableSession, io: CliIo, choice: SegmentsCho
   return defaultSegments(session.connection.target, io.env);
 }
 
-/** The open connection and the table's name and keys: what resolving its convention needs. */
-export type KeyedSession = Pick<ScanSession, 'connection' | 'table'>;
-
 /**
  * Resolves the convention `--table`'s flags choose: a file, a preset, or detection read with
  * `segments` (from `sample` when the command already holds one).
  */
 export async function conventionFor(
-  session: KeyedSession,
+  session: TableSession,
   values: FlagValues,
   io: CliIo,
   segments?: number,

@@ -10,7 +10,7 @@ import type { ConventionWarning } from '../../shared/audit/fit';
 import type { Convention } from '../../shared/model';
 import { resolveDataDir } from '../services/connections/data-dir';
 import type { CliIo } from './command';
-import { readCacheEntries, writeCacheEntries } from './key-schema-cache';
+import { readCacheEntries, writeCacheEntries } from './cache-file';
 
 /** The cache file of standing warnings, beside the remembered conventions. */
 export function warningCachePath(env: NodeJS.ProcessEnv): string {

@@ -6,14 +6,14 @@ import type { Convention, Item } from '../../../shared/model';
 import type { ScanProgress } from '../../../shared/scan-types';
 import type { RunAuditOptions } from '../../services/audit/run-audit';
 import type { Connection } from '../connection';
-import { tablePlace } from '../key-schema-cache';
+import { tablePlace } from '../cache-file';
 import { detectionRequest, rememberConvention, startSpeculativeAudit, type SpeculativeAudit } from '../speculative-audit';
 import type { CliCommand } from '../command';
 import { auditExitCode, unwrap } from '../command';
-import { closeSession, incomplete, openTableForScan, progressPrinter } from '../session';
+import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import { conventionFor } from '../table-command';
 import { EXPORT_FLAGS } from './audit-export';
-import type { ScanSession } from '../session';
+import type { TableSession } from '../session';
 import { styleFor } from '../style';
 import { fixYoungGeneration } from '../young-generation';
 import { recordCliAudit } from '../history-record';
@@ -93,7 +93,7 @@ Examples:
     const segmentsFlag = optionalInt(values, 'segments', 'audit', 1, 1_000_000);
     const pagesPerSecond = optionalPositive(values, 'pages-per-second', 'audit');
     const rcuPerSecond = optionalPositive(values, 'rcu-per-second', 'audit');
-    let session: ScanSession | undefined;
+    let session: TableSession | undefined;
     let sample: Promise<Item[]> | undefined;
     let speculation: SpeculativeAudit | undefined;
     let progress: ReturnType<typeof progressPrinter> | undefined;
@@ -119,13 +119,13 @@ Examples:
       },
     });
     try {
-      // Detection's sample is read while the table's keys are checked (a cached schema, one GetItem) or
-      // described (DynamoDB Local counts the table to answer DescribeTable, slow on a large table).
-      session = await openTableForScan(
+      // Detection's sample is read while the table is described (DynamoDB Local counts the table to
+      // answer DescribeTable, slow on a large table).
+      session = await openTable(
         values,
         io,
         'audit',
-        (connection, name, cachedKeys) => {
+        (connection, name) => {
           if (values.convention === undefined) {
             sample = Promise.all([import('../../services/audit/sample'), import('../../services/dynamo/client')]).then(
               async ([{ sampleItems }, { defaultSegments }]) => {
@@ -142,24 +142,19 @@ Examples:
             // Awaited below only when the table exists; a failure then surfaces there, never as an unhandled rejection.
             sample.catch(() => undefined);
           }
-          // The convention detected last time, on the cached keys: the audit starts now and counts only if both are confirmed.
-          // Not for a paced scan: it is long anyway, and a discarded start would spend capacity the user rationed.
-          if (values.convention === undefined && cachedKeys !== undefined && pagesPerSecond === undefined && rcuPerSecond === undefined) {
+          // The convention detected last time, on its own keys: the audit starts now and counts only if the described
+          // keys and detection confirm it. Not for a paced scan: it is long anyway, and a discarded start would spend
+          // capacity the user rationed.
+          if (values.convention === undefined && pagesPerSecond === undefined && rcuPerSecond === undefined) {
             // Only what the run needs is awaited (an import of a module being loaded is the same load).
             const segments = import('../../services/dynamo/client').then(
               ({ defaultSegments }) => segmentsFlag ?? defaultSegments(connection.target, io.env),
             );
             const request = segments.then((n) => detectionRequest(optionalString(values, 'preset'), n));
-            speculation = startSpeculativeAudit(
-              io.env,
-              tablePlace(connection.target, name),
-              request,
-              cachedKeys,
-              async (convention, signal) => {
-                const [{ runAudit }, n] = await Promise.all([import('../../services/audit/run-audit'), segments]);
-                return runAudit(runOptions(connection, name, convention, n, AbortSignal.any([io.signal, signal])));
-              },
-            );
+            speculation = startSpeculativeAudit(io.env, tablePlace(connection.target, name), request, async (convention, signal) => {
+              const [{ runAudit }, n] = await Promise.all([import('../../services/audit/run-audit'), segments]);
+              return runAudit(runOptions(connection, name, convention, n, AbortSignal.any([io.signal, signal])));
+            });
           }
         },
         opened,

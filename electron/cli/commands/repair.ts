@@ -4,7 +4,7 @@ import { shownText } from '../../../shared/terminal-text';
 import { CONVENTION_FLAGS, optionalInt, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_ERROR, EXIT_OK } from '../command';
-import { tablePlace } from '../key-schema-cache';
+import { tablePlace } from '../cache-file';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import type { TableSession } from '../session';
 import { conventionFor } from '../table-command';

@@ -7,7 +7,7 @@ import type { PlainKey } from '../../../shared/model';
 import type { TransactionOperation } from '../../../shared/transactions/types';
 import type { CliIo, FlagSpecs, FlagValues } from '../command';
 import { usageError } from '../command';
-import { tablePlace } from '../key-schema-cache';
+import { tablePlace } from '../cache-file';
 import { withConvention } from '../table-command';
 import { warnedRuleGate } from '../warning-memory';
 import { EXIT_REFUSED, keyFlag, runWrite, transactionContext } from './transaction-flow';

@@ -31,14 +31,11 @@ its ClientRequestToken: look the value up before trying again.
 first name, so logs written by earlier versions are read as they are.
 
 **The data folder** must not be writable by others (Locksmith refuses it and prints the \`chmod 700\` fix)
-and its files are never opened through symbolic links. \`audit\` remembers each table's key schema there
-(\`cache/key-schemas.json\`: key names and types, nothing else) so that the next audit need not wait for
-DescribeTable; a remembered schema is checked by one GetItem first, and the table is described again
-whenever that check does not pass. It also remembers the convention detection gave
+and its files are never opened through symbolic links. \`audit\` remembers there the convention detection gave
 (\`cache/conventions.json\`: table names and conventions, no item data): the next audit of that table starts
-scanning with it at once while the key check, the sample and detection run as always, and keeps that scan
-only when the keys are confirmed and detection gives exactly the same convention — otherwise it starts
-again with the detected one, so the report is always the detected convention's (\`--debug\` says which).
+scanning with it, on the keys it names, at once while DescribeTable, the sample and detection run as always,
+and keeps that scan only when the described keys are the convention's and detection gives exactly the same
+convention — otherwise it starts again with the detected one, so the report is always the detected convention's (\`--debug\` says which).
 
 **The sandbox** (\`locksmith sandbox\`, and \`serve\` when it starts one) is a private database: DynamoDB Local
 listens on every interface and cannot be bound to loopback, so it runs without \`-sharedDb\` under a random

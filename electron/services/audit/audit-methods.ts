@@ -4,7 +4,7 @@ import { emptySummary } from '../../../shared/audit/problem-rules';
 import type { AuditReport } from '../../../shared/audit/types';
 import type { AuditReportView, AuditStarted } from '../../../shared/contract/views';
 import { err, ok, type Result } from '../../../shared/result';
-import type { KeyedConventionContext } from '../context/request-context';
+import type { ConventionContext } from '../context/request-context';
 import type { AuditRuns } from './audit-runs';
 import { targetKey } from '../context/client-pool';
 import { runAudit, STREAM_ROWS_PER_DELTA } from './run-audit';
@@ -12,7 +12,7 @@ import { historyTarget } from '../history/audit-history';
 
 /** Starts auditing the context's table in the background; events go to `audit.events`. */
 export async function startAudit(
-  ctx: KeyedConventionContext,
+  ctx: ConventionContext,
   runs: AuditRuns,
   args: { readonly segments?: number | undefined },
 ): Promise<Result<AuditStarted>> {

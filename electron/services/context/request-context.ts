@@ -30,7 +30,7 @@ export interface ConnectionContext {
   readonly errorContext: ErrorContext;
 }
 
-/** A connection plus the table's name and key schema: what reading the table needs (an audit: no DescribeTable, see audit-keys.ts). */
+/** A connection plus the table's name and key schema: what checking a convention against the table needs. */
 export interface KeyedTableContext extends ConnectionContext {
   readonly table: Pick<TableInfo, 'name' | 'keys'>;
 }
@@ -51,9 +51,6 @@ export interface ChosenConvention {
 
 /** A described table plus the convention to read it with, checked against that description once. */
 export interface ConventionContext extends TableContext, ChosenConvention {}
-
-/** A table known by its key schema plus the convention to read it with (what an audit needs). */
-export interface KeyedConventionContext extends KeyedTableContext, ChosenConvention {}
 
 /** What a shell knows about a connection before the context is built. */
 export interface ConnectionParts {
@@ -84,10 +81,5 @@ export function connectionContext(parts: ConnectionParts): ConnectionContext {
 
 /** Adds the described table to a connection context (its name joins the error context). */
 export function tableContext(connection: ConnectionContext, table: TableInfo): TableContext {
-  return { ...connection, table, errorContext: { ...connection.errorContext, table: table.name } };
-}
-
-/** Adds a table known by its key schema alone to a connection context. */
-export function keyedTableContext(connection: ConnectionContext, table: KeyedTableContext['table']): KeyedTableContext {
   return { ...connection, table, errorContext: { ...connection.errorContext, table: table.name } };
 }
