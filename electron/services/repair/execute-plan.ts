@@ -14,6 +14,7 @@ import { toAppError } from '../dynamo/errors';
 import type { ActivityEntry } from '../transactions/activity-log';
 import { logWrite, sendLogged, type LogLine } from '../transactions/send-path';
 import type { TransactionContext } from '../transactions/service';
+import { errorContextOf } from '../transactions/transaction-context';
 import { verifyExecuted } from '../transactions/verify-writes';
 import { holdersOf, type BuiltPlan, type PlannedTransaction } from './make-plan';
 
@@ -75,7 +76,7 @@ interface RanOne {
 
 /** Sends one transaction (after its fresh release check) through the send path; a refusal is logged as well. */
 async function runOne(ctx: TransactionContext, input: ExecuteInput, execution: Execution, t: PlannedTransaction): Promise<RanOne> {
-  const errorContext = { table: input.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets };
+  const errorContext = errorContextOf(ctx, input.table);
   const line = lineOf(input, t);
   const refused = async (outcome: ActivityEntry['outcome']): Promise<RanOne> => ({
     unknown: false,

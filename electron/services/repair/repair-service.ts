@@ -12,6 +12,7 @@ import { selectProblems, type RepairSelection } from '../../../shared/repair/sel
 import { toAppError } from '../dynamo/errors';
 import { KeptWrites, PREVIEW_TTL_MS, type KeptTerms, type KeptWords } from '../transactions/kept-writes';
 import type { TransactionContext } from '../transactions/service';
+import { errorContextOf } from '../transactions/transaction-context';
 import { claimKept } from '../transactions/write-gate';
 import { executePlan, newExecution, type Execution } from './execute-plan';
 import { makePlan, type BuiltPlan } from './make-plan';
@@ -101,12 +102,7 @@ export class RepairService {
     } catch (error) {
       return {
         ok: false,
-        error: toAppError(error, {
-          table: request.table,
-          endpoint: ctx.connection.endpoint,
-          profile: ctx.connection.profile,
-          secrets: ctx.secrets,
-        }),
+        error: toAppError(error, errorContextOf(ctx, request.table)),
       };
     }
     if (!built.ok) return built;

@@ -7,7 +7,7 @@
 import type { Outcome, TransactWriteInputJson, ActionMeta } from '../../../shared/transactions/types';
 import { appendActivity, failedOutcome, type ActivityEntry } from './activity-log';
 import { sendTransaction, type SendResult } from './execute';
-import type { TransactionContext } from './transaction-context';
+import { errorContextOf, type TransactionContext } from './transaction-context';
 
 /** What the activity-log line says of a request besides the request itself. */
 export interface LogLine {
@@ -81,7 +81,7 @@ export async function sendLogged(ctx: TransactionContext, request: SendRequest, 
       ...(request.ownerAttribute !== undefined ? { ownerAttribute: request.ownerAttribute } : {}),
       retry: ctx.deps?.retry,
       wait: ctx.deps?.wait,
-      errorContext: { table: line.table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets },
+      errorContext: errorContextOf(ctx, line.table),
     });
   } finally {
     // Told once answered (or failed on the way, when it may have landed): an audit that started before now may lack this write.

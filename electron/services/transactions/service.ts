@@ -8,7 +8,7 @@ import type { PlainKey } from '../../../shared/model';
 import { formatKey, keyId } from '../../../shared/plain-key';
 import { ok, type Result } from '../../../shared/result';
 export { transactionContext, type TransactionContext, type TransactionDeps } from './transaction-context';
-import type { TransactionContext, TransactionDeps } from './transaction-context';
+import { errorContextOf, type TransactionContext, type TransactionDeps } from './transaction-context';
 import { buildTransaction } from '../../../shared/transactions/build';
 import { decodeCancellation as decodePure } from '../../../shared/transactions/decoder';
 import { assemblePreview } from '../../../shared/transactions/preview';
@@ -76,12 +76,7 @@ export async function previewTransaction(ctx: TransactionContext, request: Trans
   } catch (error) {
     return {
       ok: false,
-      error: toAppError(error, {
-        table: request.table,
-        endpoint: ctx.connection.endpoint,
-        profile: ctx.connection.profile,
-        secrets: ctx.secrets,
-      }),
+      error: toAppError(error, errorContextOf(ctx, request.table)),
     };
   }
 }
@@ -131,12 +126,7 @@ async function nameHolders(ctx: TransactionContext, entry: StoredPreview, reason
         });
       } catch (error) {
         // A search that failed found nobody it can vouch for: never "no other account holds it".
-        const why = toAppError(error, {
-          table: entry.preview.table,
-          endpoint: ctx.connection.endpoint,
-          profile: ctx.connection.profile,
-          secrets: ctx.secrets,
-        }).message;
+        const why = toAppError(error, errorContextOf(ctx, entry.preview.table)).message;
         return { ...reason, message: `${reason.message}; who holds it could not be looked up (${why})` };
       }
       const holders = found.filter((h) => !claimants.has(keyId(h, keys)));
@@ -207,12 +197,7 @@ async function sendClaimed(ctx: TransactionContext, d: TransactionDeps, entry: S
   } catch (error) {
     return {
       ok: false,
-      error: toAppError(error, {
-        table: preview.table,
-        endpoint: ctx.connection.endpoint,
-        profile: ctx.connection.profile,
-        secrets: ctx.secrets,
-      }),
+      error: toAppError(error, errorContextOf(ctx, preview.table)),
     };
   }
   const { sent, outcome, unlogged } = await sendLogged(

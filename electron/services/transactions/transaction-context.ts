@@ -2,6 +2,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { PreviewConnection } from '../../../shared/transactions/types';
 import type { ConnectionContext } from '../context/request-context';
+import type { ErrorContext } from '../dynamo/errors';
 import type { RetryPolicy } from '../dynamo/retry';
 import type { PreviewStore } from './preview-store';
 
@@ -52,4 +53,9 @@ export function transactionContext(ctx: ConnectionContext, deps?: Partial<Transa
     ...(ctx.secrets ? { secrets: ctx.secrets } : {}),
     ...(deps ? { deps } : {}),
   };
+}
+
+/** What an error on this connection may name (table, endpoint, profile) and must scrub (its secrets). */
+export function errorContextOf(ctx: TransactionContext, table: string): ErrorContext {
+  return { table, endpoint: ctx.connection.endpoint, profile: ctx.connection.profile, secrets: ctx.secrets };
 }

@@ -5,18 +5,19 @@
  * records named. Holders the records may not have named are searched with lookup's holder search
  * (see needsHolderSearch): a scan costs, a false alarm or a missed duplicate costs more.
  */
-import { GetItemCommand, QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { formatLockKey } from '../../../shared/conventions/format';
 import { isScoped } from '../../../shared/conventions/scope';
 import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../../../shared/key-limits';
 import type { Convention, Item, PlainKey, Problem } from '../../../shared/model';
-import { keyId, keyOf, toTypedKey } from '../../../shared/plain-key';
+import { keyId, keyOf } from '../../../shared/plain-key';
 import { scopeProblems } from '../../../shared/watch/evaluate';
 import type { ValueScope, WatchScope } from '../../../shared/watch/scopes';
 import { withRetry } from '../dynamo/retry';
 import type { GsiInfo } from '../dynamo/tables';
 import { holderIndex } from '../lookup/holder-reads';
 import { lookupValue } from '../lookup/lookup';
+import { readItem } from '../transactions/reads';
 
 /** What a re-check needs. */
 export interface RecheckContext {
@@ -28,16 +29,8 @@ export interface RecheckContext {
   readonly confirmOrphans?: boolean;
 }
 
-async function getItem(ctx: RecheckContext, key: PlainKey, table: string = ctx.table.name): Promise<Item | undefined> {
-  const { client, convention, signal } = ctx;
-  const out = await withRetry(
-    () =>
-      client.send(new GetItemCommand({ TableName: table, Key: toTypedKey(key, convention.keys), ConsistentRead: true }), {
-        abortSignal: signal,
-      }),
-    { signal },
-  );
-  return out.Item;
+function getItem(ctx: RecheckContext, key: PlainKey, table: string = ctx.table.name): Promise<Item | undefined> {
+  return readItem(ctx.client, table, ctx.convention, key, ctx.signal);
 }
 
 /** Every key a lock of this value may have: each enumerable template × each spelling, plus the keys the records named. */
