@@ -110,6 +110,13 @@ export function scopeFromRecord(rule: LockRule, given: Readonly<Record<string, s
   return out;
 }
 
+/** "orgId=acme, region=eu" — a scope as the UI lists it (raw text: the view marks hidden characters). */
+export function scopeList(record: Readonly<Record<string, string>>): string {
+  return Object.entries(record)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+}
+
 /** "in orgId acme" — how a scope reads in a sentence; empty for none. */
 export function scopeWords(record: Readonly<Record<string, string>> | undefined): string {
   if (!record) return '';

@@ -1,5 +1,6 @@
 /** One rule's answer in the Lookup tab: its verdict, lock and holders, and the action that fits it. */
 import { useId, useState } from 'react';
+import { scopeList } from '../../../../shared/conventions/scope';
 import type { LookupRuleView } from '../../../../shared/contract';
 import type { KeySchema, PlainKey } from '../../../../shared/model';
 import { formatKey } from '../../../../shared/plain-key';
@@ -46,12 +47,7 @@ export function RuleVerdict({
         <VisibleText className="mono" text={rule.normalized} />
         {rule.scope ? (
           <span className="muted" data-testid="lookup-scope">
-            in{' '}
-            <VisibleText
-              text={Object.entries(rule.scope)
-                .map(([k, v]) => `${k}=${v}`)
-                .join(', ')}
-            />
+            in <VisibleText text={scopeList(rule.scope)} />
           </span>
         ) : null}
         <VerdictChip verdict={rule.verdict} asOfAudit={rule.asOfAudit} />

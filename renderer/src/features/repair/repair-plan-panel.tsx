@@ -1,5 +1,6 @@
 /** The plan: every transaction's exact request (collapsible, copy-as), what is left for you, and the one typed confirmation. */
 import { useState, type FormEvent } from 'react';
+import { scopeList } from '../../../../shared/conventions/scope';
 import type { ConnectionView, RepairLeftView, RepairPlanView } from '../../../../shared/contract';
 import { CopyButton } from '../../components/copy-button';
 import { JsonView } from '../../components/json-view';
@@ -8,11 +9,7 @@ import { VisibleText } from '../../components/visible-text-view';
 /** A problem left for a person: its value (and scope) with hidden characters marked, as in the inspector. */
 function ProblemText({ left }: { left: RepairLeftView }) {
   const p = left.problem;
-  const scope = p.scope
-    ? ` in ${Object.entries(p.scope)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', ')}`
-    : '';
+  const scope = p.scope ? ` in ${scopeList(p.scope)}` : '';
   return (
     <>
       {p.kind} {p.rule ? `${p.rule.toLowerCase()} ` : ''}`<VisibleText text={p.value} />`{scope ? <VisibleText text={scope} /> : null}

@@ -1,5 +1,6 @@
 /** Which problems to repair: all, one kind, the inspector's current filter, or a hand-picked set. */
 import { useState, type FormEvent } from 'react';
+import { scopeList } from '../../../../shared/conventions/scope';
 import { PROBLEM_KINDS, type Problem, type ProblemKind } from '../../../../shared/model';
 import { problemId } from '../../../../shared/repair/select';
 import type { InspectorFilter } from '../inspector/row-filter';
@@ -17,11 +18,7 @@ const MAX_LISTED = 500;
 
 /** A problem in the hand-picked list: its value (and scope) shown with hidden characters marked, as in the inspector. */
 function Label({ p }: { p: Problem }) {
-  const scope = p.scope
-    ? ` in ${Object.entries(p.scope)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', ')}`
-    : '';
+  const scope = p.scope ? ` in ${scopeList(p.scope)}` : '';
   return (
     <>
       {PROBLEM_LABEL[p.kind]} · {p.rule ? `${p.rule.toLowerCase()} ` : ''}
