@@ -3,7 +3,7 @@
  * or an audit's holders, each holder re-read by key so that only accounts holding the value now count.
  */
 import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { classifyItem, scalarText } from '../../../shared/conventions/classify';
 import { joinKey, type ScopeValues } from '../../../shared/conventions/scope';
 import type { Convention, Item, LockRule, PlainKey } from '../../../shared/model';
@@ -43,6 +43,37 @@ function queryValue(index: GsiInfo, form: string): AttributeValue | undefined {
   return form.trim() !== '' && Number.isFinite(Number(form)) ? { N: form } : undefined;
 }
 
+/** Every item a rule's GSI lists under each spelling of a value (all pages; a spelling the index cannot hold is skipped). */
+export async function queryIndexForms(
+  client: DynamoDBClient,
+  table: string,
+  index: GsiInfo,
+  attribute: string,
+  forms: Iterable<string>,
+  signal?: AbortSignal,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  for (const form of forms) {
+    const value = queryValue(index, form);
+    if (!value) continue;
+    let startKey: Record<string, AttributeValue> | undefined;
+    do {
+      const request = {
+        TableName: table,
+        IndexName: index.name,
+        KeyConditionExpression: '#a = :v',
+        ExpressionAttributeNames: { '#a': attribute },
+        ExpressionAttributeValues: { ':v': value },
+        ExclusiveStartKey: startKey,
+      };
+      const page = await withRetry(() => client.send(new QueryCommand(request), { abortSignal: signal }), { signal });
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+  return items;
+}
+
 /** Accounts among `items` that hold `normalized` under rule `ruleIndex` (in `scope`, when given). */
 export function holdersIn(
   convention: Convention,
@@ -76,25 +107,7 @@ export async function queryHolders(
   scope?: ScopeValues,
 ): Promise<PlainKey[]> {
   const { client, convention, signal } = options;
-  const items: Item[] = [];
-  for (const form of valueForms(rule, options.value)) {
-    const value = queryValue(index, form);
-    if (!value) continue;
-    let startKey: Record<string, AttributeValue> | undefined;
-    do {
-      const request = {
-        TableName: options.table.name,
-        IndexName: index.name,
-        KeyConditionExpression: '#a = :v',
-        ExpressionAttributeNames: { '#a': rule.attribute },
-        ExpressionAttributeValues: { ':v': value },
-        ExclusiveStartKey: startKey,
-      };
-      const page = await withRetry(() => client.send(new QueryCommand(request), { abortSignal: signal }), { signal });
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-  }
+  const items = await queryIndexForms(client, options.table.name, index, rule.attribute, valueForms(rule, options.value), signal);
   // Every hit is read again by key, consistently: an index may project only keys (no scope, no `_type`:
   // a scoped rule's holders were all dropped), and it is eventually consistent (a holder that just let the value go).
   return holdersByKey(

@@ -5,7 +5,7 @@
  * records named. Holders the records may not have named are searched with lookup's holder search
  * (see needsHolderSearch): a scan costs, a false alarm or a missed duplicate costs more.
  */
-import { QueryCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { formatLockKey } from '../../../shared/conventions/format';
 import { isScoped } from '../../../shared/conventions/scope';
 import { PARTITION_KEY_MAX_BYTES, SORT_KEY_MAX_BYTES, utf8ByteLength } from '../../../shared/key-limits';
@@ -13,9 +13,8 @@ import type { Convention, Item, PlainKey, Problem } from '../../../shared/model'
 import { keyId, keyOf } from '../../../shared/plain-key';
 import { scopeProblems } from '../../../shared/watch/evaluate';
 import type { ValueScope, WatchScope } from '../../../shared/watch/scopes';
-import { withRetry } from '../dynamo/retry';
 import type { GsiInfo } from '../dynamo/tables';
-import { holderIndex } from '../lookup/holder-reads';
+import { holderIndex, queryIndexForms } from '../lookup/holder-reads';
 import { lookupValue } from '../lookup/lookup';
 import { readItem } from '../transactions/reads';
 
@@ -56,36 +55,14 @@ function lockKeys(convention: Convention, scope: ValueScope): PlainKey[] {
   return out;
 }
 
-function indexValue(index: GsiInfo, form: string): AttributeValue | undefined {
-  if (index.hash.type === 'S') return { S: form };
-  return form.trim() !== '' && Number.isFinite(Number(form)) ? { N: form } : undefined;
-}
-
 /** Holder keys the rule's GSI lists for the stored spellings (undefined when no index fits). */
 async function indexedHolders(ctx: RecheckContext, scope: ValueScope): Promise<PlainKey[] | undefined> {
   const rule = ctx.convention.rules[scope.ruleIndex];
   const index = rule ? holderIndex(ctx.table.gsis, rule) : undefined;
   if (!rule || !index) return undefined;
-  const out: PlainKey[] = [];
-  for (const form of new Set([scope.normalized, ...scope.forms])) {
-    const value = indexValue(index, form);
-    if (!value) continue;
-    let startKey: Record<string, AttributeValue> | undefined;
-    do {
-      const request = {
-        TableName: ctx.table.name,
-        IndexName: index.name,
-        KeyConditionExpression: '#a = :v',
-        ExpressionAttributeNames: { '#a': rule.attribute },
-        ExpressionAttributeValues: { ':v': value },
-        ExclusiveStartKey: startKey,
-      };
-      const page = await withRetry(() => ctx.client.send(new QueryCommand(request), { abortSignal: ctx.signal }), { signal: ctx.signal });
-      for (const item of page.Items ?? []) out.push(keyOf(item, ctx.convention.keys));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-  }
-  return out;
+  const forms = new Set([scope.normalized, ...scope.forms]);
+  const items = await queryIndexForms(ctx.client, ctx.table.name, index, rule.attribute, forms, ctx.signal);
+  return items.map((item) => keyOf(item, ctx.convention.keys));
 }
 
 async function readAll(ctx: RecheckContext, keys: readonly PlainKey[], table: string = ctx.table.name): Promise<Item[]> {
