@@ -76,8 +76,16 @@ it('warns at the end of the audit, plans no write for the rule, and previews its
   const refused = await call('tx.preview', { connectionId, table, convention, request: claim });
   expect(refused).toMatchObject({ ok: false, error: { kind: 'validation' } });
   expect(!refused.ok && refused.error.message).toMatch(
-    /rule EMAIL: .*Claims and releases of EMAIL need a reviewed convention: check it in the Convention tab and save it/,
+    /rule EMAIL: .*Writes to the locks of EMAIL need a reviewed convention: check it in the Convention tab and save it/,
   );
+  // A signup or a deleted account would write EMAIL locks too: held back the same way.
+  for (const request of [
+    { kind: 'signup', account: { PK: 'ACCT#new', SK: 'PROFILE' }, values: { EMAIL: 'new@example.com', HANDLE: 'newbie' } },
+    { kind: 'delete-account', account: { PK: 'ACCT#a3', SK: 'PROFILE' } },
+  ]) {
+    const held = await call('tx.preview', { connectionId, table, convention, request });
+    expect(!held.ok && held.error.message).toMatch(/Writes to the locks of EMAIL need a reviewed convention/);
+  }
   // Another rule of the same convention is not held back.
   const handle = await call('tx.preview', { connectionId, table, convention, request: { kind: 'release', rule: 'HANDLE', value: 'u3' } });
   expect(handle.ok).toBe(true);

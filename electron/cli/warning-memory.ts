@@ -69,7 +69,7 @@ export async function standingWarning(
 }
 
 /**
- * Refuses a claim or release under a warned rule unless the convention was passed as a reviewed
+ * Refuses a write to a warned rule's locks unless the convention was passed as a reviewed
  * `--convention FILE` (a detected or preset convention is what the audit found the table contradicts).
  * Returns the exit code when refused.
  */

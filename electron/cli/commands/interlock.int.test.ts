@@ -134,7 +134,7 @@ describe('a convention the table contradicts cannot write at scale', () => {
     expect((await auditJson(table)).code).toBe(0);
   });
 
-  it('claim and release under a warned rule take a reviewed --convention FILE: a preset convention is refused, nothing sent', async () => {
+  it("a write to a warned rule's locks takes a reviewed --convention FILE: a preset convention is refused, nothing sent", async () => {
     const table = await fx.table(users((email) => layout.raw(`UNIQ#EMAIL#${email}`, `UNIQ#EMAIL#${email}`)));
     // The uniq preset says the literal sort key LOCK for every rule: its EMAIL rule is the one the table contradicts.
     const detected = ['--endpoint', endpoint, '--table', table, '--preset', 'uniq'];
@@ -152,6 +152,16 @@ describe('a convention the table contradicts cannot write at scale', () => {
     const release = await runCli(['release', ...detected, '--rule', 'EMAIL', '--value', 'user5@example.com', '--yes'], fx.env);
     expect(release.code).toBe(1);
     expect(release.stderr).toContain('refused: the convention does not explain this table for rule EMAIL');
+    // Every other write that puts or deletes an EMAIL lock is held back the same way.
+    const change = await runCli(
+      ['change-value', ...detected, '--account', account, '--rule', 'EMAIL', '--to', 'new5@example.com', '--yes'],
+      fx.env,
+    );
+    expect(change.code).toBe(1);
+    expect(change.stderr).toContain('refused: the convention does not explain this table for rule EMAIL');
+    const removed = await runCli(['delete-account', ...detected, '--account', account, '--yes'], fx.env);
+    expect(removed.code).toBe(1);
+    expect(removed.stderr).toContain('refused: the convention does not explain this table for rule EMAIL');
     expect(await keysOf(table)).toEqual(before);
     // Another rule of the same convention is not held back.
     const handle = await runCli(

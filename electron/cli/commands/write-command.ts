@@ -10,6 +10,7 @@ import { usageError } from '../command';
 import { tablePlace } from '../cache-file';
 import { withConvention } from '../table-command';
 import { warnedRuleGate } from '../warning-memory';
+import { lockRulesWritten } from '../../../shared/transactions/lock-rules';
 import { EXIT_REFUSED, keyFlag, runWrite, transactionContext } from './transaction-flow';
 
 /** The flag naming the account a write acts for. */
@@ -22,17 +23,11 @@ export function accountFlag(values: FlagValues, command: string): PlainKey {
   return keyFlag(values, 'account') ?? usageError(`${command}: --account is required`, 'account');
 }
 
-/** The operations that claim or release one rule's value: a rule the last audit warned about takes a reviewed --convention FILE. */
-function gatedRule(operation: TransactionOperation): string | undefined {
-  return operation.kind === 'claim' || operation.kind === 'release' ? operation.rule : undefined;
-}
-
 /** Runs one guarded write on `--table` and returns the exit code. */
 export function runTableWrite(values: FlagValues, io: CliIo, command: string, operation: TransactionOperation): Promise<number> {
   return withConvention(values, io, command, async ({ connection, table, resolved }) => {
-    const rule = gatedRule(operation);
-    if (rule !== undefined) {
-      // A rule the last audit found the table contradicts takes a reviewed --convention FILE (warning-memory.ts).
+    // A write to the locks of a rule the last audit found the table contradicts takes a reviewed --convention FILE (warning-memory.ts).
+    for (const rule of lockRulesWritten(operation, resolved.convention)) {
       const refused = await warnedRuleGate(io, {
         place: tablePlace(connection.target, table.name),
         resolved,

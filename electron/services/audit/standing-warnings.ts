@@ -32,7 +32,7 @@ export class StandingWarnings {
 }
 
 /**
- * The refusal of a claim or release under a warned rule whose convention is not the table's saved
+ * The refusal of a write to a warned rule's locks (a claim, a release, a signup, a change of value, a deleted account) whose convention is not the table's saved
  * (reviewed) one; undefined when it may go on.
  */
 export function warnedRuleRefusal(
@@ -42,5 +42,5 @@ export function warnedRuleRefusal(
 ): string | undefined {
   if (warning === undefined) return undefined;
   if (saved !== undefined && canonicalJson(saved) === canonicalJson(convention)) return undefined;
-  return `${warning.message}. Claims and releases of ${warning.rule} need a reviewed convention: check it in the Convention tab and save it for this table (or fix it and audit again). Nothing was sent.`;
+  return `${warning.message}. Writes to the locks of ${warning.rule} need a reviewed convention: check it in the Convention tab and save it for this table (or fix it and audit again). Nothing was sent.`;
 }

@@ -5,6 +5,7 @@ import { err, ok, type Result } from '../../../shared/result';
 import type { ConnectionContext, ConventionContext } from '../context/request-context';
 import type { Convention } from '../../../shared/model';
 import type { AuditIndexes } from '../audit/audit-index';
+import { lockRulesWritten } from '../../../shared/transactions/lock-rules';
 import { warnedRuleRefusal, type StandingWarnings } from '../audit/standing-warnings';
 import { targetKey } from '../context/client-pool';
 import { toAppError } from '../dynamo/errors';
@@ -32,11 +33,14 @@ export async function previewTx(
   args: { readonly request: TxRequest },
 ): Promise<Result<TxPreviewView>> {
   const request = args.request;
-  if ((request.kind === 'claim' || request.kind === 'release') && stores.warnings) {
-    const warning = stores.warnings.find(targetKey(ctx.connectionId, ctx.target), ctx.table.name, ctx.convention, request.rule);
-    const refusal = warning && warnedRuleRefusal(warning, ctx.convention, await stores.saved?.(ctx.connectionId, ctx.table.name));
-    if (refusal) return err('validation', refusal, { field: 'convention' });
-  }
+  const warnings = stores.warnings;
+  const warning = warnings
+    ? lockRulesWritten(request, ctx.convention)
+        .map((rule) => warnings.find(targetKey(ctx.connectionId, ctx.target), ctx.table.name, ctx.convention, rule))
+        .find((found) => found !== undefined)
+    : undefined;
+  const refusal = warning && warnedRuleRefusal(warning, ctx.convention, await stores.saved?.(ctx.connectionId, ctx.table.name));
+  if (refusal) return err('validation', refusal, { field: 'convention' });
   const made = await previewTransaction(transactionContext(ctx, { dataDir: stores.dataDir, store: stores.previews }), {
     table: ctx.table.name,
     convention: ctx.convention,
