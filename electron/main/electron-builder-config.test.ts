@@ -10,7 +10,8 @@ const config = (require('js-yaml') as { load(text: string): Record<string, unkno
 );
 
 describe('electron-builder.yml', () => {
-  it('matches electron-builder’s configuration schema', async () => {
+  // Loading app-builder-lib takes seconds on a busy machine; the check itself is quick.
+  it('matches electron-builder’s configuration schema', { timeout: 30_000 }, async () => {
     const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
       validateConfiguration(c: unknown, log: unknown): Promise<void>;
     };

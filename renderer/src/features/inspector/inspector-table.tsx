@@ -158,6 +158,9 @@ export const InspectorTable = memo(function InspectorTable({
     specPending: () => rows.specId !== specId.current,
   });
 
+  // Name the active row only while it is in the window: a descendant that is not in the DOM
+  // (the first frame, before the virtualizer has measured, or scrolled away) is an invalid reference.
+  const activeShown = virtualItems.some((item, position) => item.index === activeIndex && tableRows[position] !== undefined);
   const gridStyle = {
     '--cols': gridTemplate(rules.length, showProblems),
     ...(visibleWidth ? { '--visible-width': `${visibleWidth}px` } : {}),
@@ -170,7 +173,7 @@ export const InspectorTable = memo(function InspectorTable({
         aria-label="Accounts and locks"
         aria-rowcount={length + 1}
         tabIndex={0}
-        aria-activedescendant={length > 0 ? `inspector-row-${activeIndex}` : undefined}
+        aria-activedescendant={activeShown ? `inspector-row-${activeIndex}` : undefined}
         onKeyDown={onKeyDown}
         style={gridStyle}
         data-testid="inspector-grid"
