@@ -1,11 +1,13 @@
 /**
  * `npx tsx bench/hold-table.ts [items]`: starts DynamoDB Local, loads the benchmark table (seed-1
- * layout) and a 1,000-item table, prints the endpoint and keeps running until Ctrl+C. For profiling
- * one subject by hand (e.g. `locksmith audit --endpoint …` under `/usr/bin/time -v`) without paying
- * for the load on every try.
+ * layout) and a 1,000-item table, prints the endpoint, then the latency model's endpoint in front of
+ * it (`bench/latency-model.ts`), and keeps running until Ctrl+C. For profiling one subject by hand
+ * (e.g. `locksmith audit --endpoint …` under `/usr/bin/time -v`), direct or as a user on AWS would
+ * meet it, without paying for the load on every try.
  */
 import { createDynamoClient } from '../electron/services/dynamo/client';
 import { startDynamoDbLocal } from '../electron/services/sandbox/dynamodb-local';
+import { startLatencyModel } from './latency-model';
 import { createBenchTable, createPlainTable, loadBenchTable } from './table';
 
 const items = Number(process.argv[2] ?? 200_000);
@@ -18,8 +20,9 @@ await loadBenchTable(client, 'bench_accounts', items);
 await createPlainTable(client, 'bench_tiny');
 await loadBenchTable(client, 'bench_tiny', 1_000);
 client.destroy();
-process.stdout.write(`${local.endpoint}\n`);
-const stop = (): void => void local.stop().then(() => process.exit(0));
+const model = await startLatencyModel(local.endpoint, undefined, { describe: ['bench_accounts', 'bench_tiny'] });
+process.stdout.write(`direct: ${local.endpoint}\nmodel:  ${model.endpoint}\n`);
+const stop = (): void => void model.stop().then(() => local.stop().then(() => process.exit(0)));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 setInterval(() => undefined, 1 << 30);
