@@ -22,7 +22,7 @@ function render(rows: RowsView): string {
       rows={rows}
       onView={() => undefined}
       onWindow={() => undefined}
-      keys={{ partitionKey: 'PK', sortKey: 'SK' }}
+      keys={{ hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } }}
       rules={['EMAIL']}
       showProblems
       filter={{ filter: 'all', search: '' }}
