@@ -295,7 +295,7 @@ describe('the forked child (CLI, browser mode)', () => {
     child.on('message', (m: ExportAuditMessage) => kinds.push(m.kind));
     child.send({ ...request(), cacheDir: join(work, `cache-${randomName()}`) });
     expect({ code: await exited, last: kinds.at(-1), stderr: stderr.trim() }).toEqual({ code: 0, last: 'done', stderr: '' });
-  });
+  }, 30_000);
 
   it('exits at once when its parent goes away mid-run instead of running on to a send that fails', async () => {
     const entry = childEntry();
