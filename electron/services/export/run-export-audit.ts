@@ -3,24 +3,37 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { GroupRow } from '../../../shared/audit/types';
 import type { ExportAuditMessage, ExportAuditReport, ExportAuditRequest } from './export-audit-types';
 import { ExportError } from './read-export';
 
 /** The child's source, run through tsx (the source tree, the CLI bundle, browser mode). */
 const CHILD_SOURCE = fileURLToPath(new URL('./export-audit-child.ts', import.meta.url));
-/** The child as the Electron main bundle ships it: bin/build-electron.mjs writes it beside main.cjs. */
-const CHILD_BUILT = fileURLToPath(new URL('./export-audit-child.cjs', import.meta.url));
+/**
+ * The child as a bundle ships it, beside the module running this one: bin/build-electron.mjs writes it beside
+ * main.cjs, bin/build-cli.mjs beside the CLI's chunks. import.meta.dirname, not import.meta.url, which the CLI
+ * bundle rewrites to the source file's location; in the sources there is no such file.
+ */
+const CHILD_BUILT = join(import.meta.dirname, 'export-audit-child.cjs');
 
-/** How to start the child: the built sibling when there is one (no tsx in a packaged app), else the source through tsx. */
+/**
+ * tsx's loader as a file URL, resolved from this module: a bare `--import tsx` is resolved from the
+ * working folder, and a CLI run from outside the checkout had its child die before reporting.
+ */
+function tsxLoader(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+}
+
+/** How to start the child: the built sibling when there is one (no tsx in a bundle), else the source through tsx. */
 export function childEntry(
   built = CHILD_BUILT,
   source = CHILD_SOURCE,
   exists: (path: string) => boolean = existsSync,
 ): { readonly path: string; readonly execArgv: readonly string[] } {
-  return exists(built) ? { path: built, execArgv: [] } : { path: source, execArgv: ['--import', 'tsx'] };
+  return exists(built) ? { path: built, execArgv: [] } : { path: source, execArgv: ['--import', tsxLoader()] };
 }
 
 /** What a run gives back: the report, how many items went to the JS engine, and (when asked) the problem groups. */
