@@ -2,7 +2,7 @@
 // Bundles the CLI (electron/cli/main.ts; each command a chunk loaded on demand, so `--help` loads no
 // SDK) into <cache>/<build id>/ with esbuild, then points current.json at it. Run by `npm install`
 // (prepare) and, in the background, by bin/locksmith when the bundle is missing or stale.
-// The AWS SDK is bundled too (see sdkInside); other dependencies stay external: Node resolves them
+// The AWS SDK and zod are bundled too (see sdkInside); other dependencies stay external: Node resolves them
 // from node_modules as it did under tsx.
 //   node bin/build-cli.mjs               build now, print where
 //   node bin/build-cli.mjs --background  (bin/locksmith) the lock is already held; silent; release it
@@ -44,8 +44,10 @@ function sourceUrlPlugin(outdir) {
 }
 
 /** The AWS SDK and what it pulls in: bundled. Node loading its ~400 CommonJS files one by one (and
- * lexing each for its exports) cost every audit CPU before the first Scan. */
-const SDK_PACKAGES = /^(@aws-sdk|@smithy|@aws-crypto|@aws)\/|^(tslib|fast-xml-parser|strnum|bowser|uuid)(\/|$)/;
+ * lexing each for its exports) cost every audit CPU before the first Scan. zod too: detection checks the
+ * convention it found against the file schema, and Node resolving, reading and linking zod's ~100 ES
+ * modules (every locale among them) held a first audit's full Scan back by about 100 ms. */
+const SDK_PACKAGES = /^(@aws-sdk|@smithy|@aws-crypto|@aws)\/|^(tslib|fast-xml-parser|strnum|bowser|uuid|zod)(\/|$)/;
 
 /** Marks package imports of Locksmith's sources external, except the SDK's; whatever a bundled package imports is bundled with it. */
 const sdkInside = {

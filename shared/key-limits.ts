@@ -6,6 +6,7 @@
 import { formatLockKey } from './conventions/format';
 import type { LockRule } from './model';
 import { err, ok, type Result } from './result';
+import { countText } from './count-text';
 
 /** Maximum size of a partition (hash) key value, in UTF-8 bytes. */
 export const PARTITION_KEY_MAX_BYTES = 2048;
@@ -33,7 +34,7 @@ export function utf8ByteLength(text: string): number {
 /** Which part of the primary key a text is checked as. */
 export type KeyPart = 'partition' | 'sort';
 
-const fmt = (n: number): string => n.toLocaleString('en-US');
+const fmt = countText;
 
 /** Checks one string key value: not empty, and within the partition/sort key byte limit. */
 export function checkKeyValue(text: string, part: KeyPart, field?: string): Result<void> {

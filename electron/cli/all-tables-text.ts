@@ -1,6 +1,7 @@
 /** The readable summary of `audit --all-tables`: a line per table, evidence under a table that needs a convention. */
 import type { ProblemSummary } from '../../shared/model';
 import { PROBLEM_KINDS } from '../../shared/model';
+import { countText } from '../../shared/count-text';
 
 /** Why a table was or was not audited. */
 export type TableStatus = 'audited' | 'no-locks' | 'empty' | 'needs-convention' | 'failed' | 'not-started';
@@ -27,7 +28,7 @@ export interface TableOutcome {
   readonly warnings?: readonly unknown[];
 }
 
-const n = (value: number): string => value.toLocaleString('en-US');
+const n = countText;
 
 /** The convention column: `uniq (detected, confidence 1)`, `file`, or `—`. */
 function conventionText(o: TableOutcome): string {

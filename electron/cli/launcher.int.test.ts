@@ -94,13 +94,15 @@ describe('bin/locksmith launcher', () => {
       expect(existsSync(join(chunkDir, use[2]!)), use[2]).toBe(true);
     }
 
-    // The SDK is inside the chunks (Node loading its files one by one cost every audit CPU at start).
+    // The SDK and zod are inside the chunks (Node loading their files one by one cost every audit CPU at start).
     const sdkImports = readdirSync(chunkDir)
       .filter((name) => name.endsWith('.js'))
       .flatMap((name) =>
-        [...readFileSync(join(chunkDir, name), 'utf8').matchAll(/(?:from\s*|import\s*\(\s*)"(@aws-sdk\/[^"]+|@smithy\/[^"]+)"/g)].map(
-          (m) => `${name}: ${m[1]}`,
-        ),
+        [
+          ...readFileSync(join(chunkDir, name), 'utf8').matchAll(
+            /(?:from\s*|import\s*\(\s*)"(@aws-sdk\/[^"]+|@smithy\/[^"]+|zod(?:\/[^"]+)?)"/g,
+          ),
+        ].map((m) => `${name}: ${m[1]}`),
       );
     expect(sdkImports).toEqual([]);
 

@@ -7,11 +7,12 @@ import { shownText, shownValue } from '../../shared/terminal-text';
 import type { ScanProgress } from '../../shared/scan-types';
 import type { LookupAnswer, RuleLookup } from '../services/lookup/lookup-types';
 import { PLAIN, type Style } from './style';
+import { countText } from '../../shared/count-text';
 
 /** Problems listed in the readable report before it points to --json for the rest. */
 export const MAX_LISTED_PROBLEMS = 1_000;
 
-const n = (value: number): string => value.toLocaleString('en-US');
+const n = countText;
 
 /** "EMAIL ↔ email (trim, lowercase), HANDLE ↔ username". */
 export function describeRules(convention: Convention): string {

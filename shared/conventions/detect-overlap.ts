@@ -6,6 +6,7 @@
 import type { Item, NormalizationStep } from '../model';
 import { scalarText } from './classify';
 import { normalizeValue } from './normalize';
+import { countText } from '../count-text';
 
 /** Normalizations tried, simplest first; a longer one is kept only when it finds strictly more overlap. */
 const CANDIDATE_NORMALIZATIONS: readonly (readonly NormalizationStep[])[] = [
@@ -97,4 +98,4 @@ export function pairTag(
 }
 
 /** Formats a count for evidence lines: `1,998`. */
-export const fmt = (n: number): string => n.toLocaleString('en-US');
+export const fmt = countText;
