@@ -4,6 +4,8 @@
  * CLI runs `runAudit` directly and keeps no registry.
  */
 import { StandingWarnings } from './standing-warnings';
+import { YieldGate } from '../fleet/yield-gate';
+import { RecentSamples } from '../fleet/recent-samples';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from '../../../shared/audit/types';
 import { encodeDelta } from '../../../shared/contract/audit-wire';
 import type { AuditEvent } from '../../../shared/contract/views';
@@ -42,6 +44,10 @@ export interface AuditRuns {
   readonly indexes: AuditIndexes;
   /** What the latest complete audits found the table contradicts: lock writes under those rules take a reviewed convention. */
   readonly warnings: StandingWarnings;
+  /** Audit starts of opened tables, ahead of which the overview's survey yields (yield-gate.ts). */
+  readonly opening: YieldGate;
+  /** Detection samples shared by the survey and the audit start of a table (recent-samples.ts). */
+  readonly samples: RecentSamples;
   /** Registers a new run (evicting old finished ones) and returns it. */
   add(runId: string): AuditRunState;
   get(runId: string): AuditRunState | undefined;
@@ -96,6 +102,8 @@ export function createAuditRuns(publisher: AuditPublisher, onFinish?: (report: A
     publisher,
     indexes: new AuditIndexes(),
     warnings,
+    opening: new YieldGate(),
+    samples: new RecentSamples(),
     add(runId) {
       const run: AuditRunState = { controller: new AbortController(), rows: new Map() };
       runs.set(runId, run);
