@@ -22,6 +22,9 @@ export async function startAudit(
   run.history = { target: historyTarget(ctx.target), source: 'live' };
   const { convention } = ctx;
   const table = ctx.table.name;
+  // The overview's survey keeps yielding until the first rows are out: a survey's detection (150–300 ms
+  // on this thread) run beside the first pages held the first delta back by as much.
+  const firstRowsOut = runs.opening.enter();
   void runAudit({
     client: ctx.client,
     table,
@@ -30,7 +33,10 @@ export async function startAudit(
     signal: run.controller.signal,
     errorContext: ctx.errorContext,
     maxRowsPerDelta: STREAM_ROWS_PER_DELTA,
-    onDelta: (delta, progress) => runs.delta(runId, run, delta, progress),
+    onDelta: (delta, progress) => {
+      runs.delta(runId, run, delta, progress);
+      if (delta.upserted.length > 0) firstRowsOut();
+    },
   })
     // runAudit is not meant to throw; if it ever does, the run must still end — as incomplete,
     // with the reason — or the UI would wait for a `done` that never comes.
@@ -49,6 +55,7 @@ export async function startAudit(
       },
     }))
     .then((done) => {
+      firstRowsOut();
       // A complete audit answers this connection's lookups of the table until Locksmith writes through it.
       if ('index' in done && done.index) runs.indexes.remember(targetKey(ctx.connectionId, ctx.target), done.index);
       runs.finish(runId, run, done.report);

@@ -44,4 +44,18 @@ describe('YieldGate', () => {
     await settle();
     expect(through).toBe(true);
   });
+
+  it('holds background work from enter until the first call of its leave', async () => {
+    const gate = new YieldGate();
+    const leave = gate.enter();
+    let through = false;
+    void gate.clear().then(() => (through = true));
+    await settle();
+    expect(through).toBe(false);
+    leave();
+    leave();
+    await settle();
+    expect(through).toBe(true);
+    expect(gate.busy).toBe(false);
+  });
 });

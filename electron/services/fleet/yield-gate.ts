@@ -11,13 +11,24 @@ export class YieldGate {
 
   /** Runs `work` as foreground work: background work waits until no foreground work runs. */
   async during<T>(work: () => Promise<T>): Promise<T> {
-    this.active++;
+    const leave = this.enter();
     try {
       return await work();
     } finally {
+      leave();
+    }
+  }
+
+  /** Starts foreground work that ends when the returned function is first called (later calls do nothing). */
+  enter(): () => void {
+    this.active++;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
       this.active--;
       if (this.active === 0) this.release();
-    }
+    };
   }
 
   /** True while foreground work runs. */
