@@ -10,6 +10,9 @@ import { targetKey } from '../context/client-pool';
 import { runAudit, STREAM_ROWS_PER_DELTA } from './run-audit';
 import { historyTarget } from '../history/audit-history';
 
+/** How long at most an audit start keeps the overview's survey waiting for its first rows. */
+export const FIRST_ROWS_YIELD_MS = 2_000;
+
 /** Starts auditing the context's table in the background; events go to `audit.events`. */
 export async function startAudit(
   ctx: ConventionContext,
@@ -23,8 +26,10 @@ export async function startAudit(
   const { convention } = ctx;
   const table = ctx.table.name;
   // The overview's survey keeps yielding until the first rows are out: a survey's detection (150–300 ms
-  // on this thread) run beside the first pages held the first delta back by as much.
+  // on this thread) run beside the first pages held the first delta back by as much. A table whose
+  // rows all come at the end (only orphan locks) holds the survey back no longer than FIRST_ROWS_YIELD_MS.
   const firstRowsOut = runs.opening.enter();
+  setTimeout(firstRowsOut, FIRST_ROWS_YIELD_MS).unref();
   void runAudit({
     client: ctx.client,
     table,
