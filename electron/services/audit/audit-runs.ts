@@ -75,7 +75,10 @@ function doneEvent(runId: string, report: AuditReport): AuditEvent {
 }
 
 /** Creates the registry and registers its replay with the publisher; `onFinish` hears every run that ends (the audit history). */
-export function createAuditRuns(publisher: AuditPublisher, onFinish?: (report: AuditReport, history: HistoryMeta) => void): AuditRuns {
+export function createAuditRuns(
+  publisher: AuditPublisher,
+  onFinish?: (report: AuditReport, history: HistoryMeta) => void | Promise<void>,
+): AuditRuns {
   const runs = new Map<string, AuditRunState>();
   const warnings = new StandingWarnings();
 
@@ -132,10 +135,14 @@ export function createAuditRuns(publisher: AuditPublisher, onFinish?: (report: A
     finish(runId, run, report) {
       run.report = report;
       if (run.target !== undefined) warnings.record(run.target, report);
-      publisher.publish('audit.events', doneEvent(runId, report));
       // Live and export runs both end here: the one place the app records them.
       // A run someone cancelled is not an audit of the table: it is not recorded.
-      if (run.history && !run.controller.signal.aborted) onFinish?.(report, run.history);
+      const recorded = run.history && !run.controller.signal.aborted ? onFinish?.(report, run.history) : undefined;
+      const done = doneEvent(runId, report);
+      // `done` goes out once the history entry is written: whoever reloads the history on `done` (the
+      // overview's Audit all) finds the run there, where before it could read the history first.
+      if (recorded) void recorded.catch(() => undefined).then(() => publisher.publish('audit.events', done));
+      else publisher.publish('audit.events', done);
     },
     close() {
       for (const run of runs.values()) run.controller.abort();
