@@ -149,7 +149,7 @@ if (measure && endpoint) {
       const at = (p: number): string =>
         (frames[Math.min(frames.length - 1, Math.floor((frames.length * p) / 100))] ?? Number.NaN).toFixed(1);
       process.stdout.write(
-        `raw ${raw.ms.toFixed(0)} ms; first rows ${r.firstRowsMs.toFixed(0)} ms, complete ${r.completeMs.toFixed(0)} ms (${(r.completeMs / raw.ms).toFixed(2)}× raw), ${r.longTasksMs.length} long tasks, largest ${sorted(r.longTasksMs).slice(-8).join(', ')} ms; ` +
+        `raw ${raw.ms.toFixed(0)} ms; started ${r.startedMs.toFixed(0)} ms, first rows ${r.firstRowsMs.toFixed(0)} ms, complete ${r.completeMs.toFixed(0)} ms (${(r.completeMs / raw.ms).toFixed(2)}× raw), ${r.longTasksMs.length} long tasks, largest ${sorted(r.longTasksMs).slice(-8).join(', ')} ms; ` +
           `scroll ${frames.length} frames p50 ${at(50)} p95 ${at(95)} ms, ${r.scrollLongTasksMs.length} scroll long tasks, largest ${sorted(r.scrollLongTasksMs).slice(-5).join(', ')}; ${r.rowsText}; ` +
           `baseline scroll p50 ${percentileOf(r.baselineFrameMs, 50).toFixed(1)} p95 ${percentileOf(r.baselineFrameMs, 95).toFixed(1)} ms; heap ${((r.heapBytes.page + r.heapBytes.workers) / 1048576).toFixed(0)} MiB; CPU during the audit ${Object.entries(
             r.cpuMs,

@@ -98,9 +98,9 @@ export function composeApp(options: ComposeOptions): ComposedApp {
   });
   const connections = createConnectionRegistry({ settings, sandbox: sandbox.probe, broker: mfa, env });
   // Each audit that ends is remembered for the overview; a history that cannot be written is logged, never the audit's failure.
-  const runs = createAuditRuns(hub, (report, history) => {
-    recordAudit(dataDir, report, history).catch((cause: unknown) => log.failed({ method: 'audit.history', transport: 'app', cause }));
-  });
+  const runs = createAuditRuns(hub, (report, history) =>
+    recordAudit(dataDir, report, history).catch((cause: unknown) => log.failed({ method: 'audit.history', transport: 'app', cause })),
+  );
   // A client replaced for a new target (restarted sandbox, other region): its audits no longer describe that database.
   const clients = createClientPool(env, (old) => runs.indexes.noteWrite(old));
   const watches = createLiveWatches({ hub, env });

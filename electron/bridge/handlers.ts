@@ -23,7 +23,7 @@ import { createRequestContexts } from './request-context';
 /** Builds the handler table over the app's stores. */
 export function createHandlers(deps: BridgeDeps): HandlerTable {
   const { connections, settings, runs, tx, repairs } = deps;
-  const on = createRequestContexts(deps);
+  const on = createRequestContexts({ ...deps, samples: runs.samples });
 
   return {
     'app.info': () => deps.app.info().then(ok),
@@ -47,7 +47,11 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
 
     'tables.list': on.connection(listTablesPage),
     'tables.describe': on.table(tableDetails),
-    'tables.survey': on.table(surveyView),
+    // The survey (background, for the overview) yields to an opened table's audit start, DescribeTable included.
+    'tables.survey': (args) =>
+      runs.opening
+        .clear()
+        .then(() => on.table((ctx) => surveyView(ctx, { yieldTo: () => runs.opening.clear(), samples: runs.samples }))(args)),
     'items.get': on.table(getItem),
     'items.browse': on.table(browseItems),
 
@@ -55,7 +59,7 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     'conventions.get': (args) => getSavedConvention(settings, args),
     'conventions.save': on.convention((ctx) => saveConvention(ctx, settings)),
 
-    'audit.start': on.convention((ctx, args: Args<'audit.start'>) => startAudit(ctx, runs, args)),
+    'audit.start': (args) => runs.opening.during(() => on.convention((ctx, a: Args<'audit.start'>) => startAudit(ctx, runs, a))(args)),
     'audit.cancel': (args) => cancelAudit(runs, args),
     'audit.report': (args) => auditReport(runs, args),
     'audit.startExport': on.connection((ctx, args: Args<'audit.startExport'>) =>

@@ -13,6 +13,7 @@ import type { ConnectionRegistry } from '../services/connections/registry';
 import type { SettingsStore } from '../services/connections/settings-store';
 import { savedConvention } from '../services/conventions/convention-methods';
 import type { ClientPool } from '../services/context/client-pool';
+import type { RecentSamples } from '../services/fleet/recent-samples';
 import { chooseConvention, startSample } from '../services/context/convention-choice';
 import type { ConnectionContext, ConventionContext, TableContext } from '../services/context/request-context';
 import { connectionContext, tableContext } from '../services/context/request-context';
@@ -51,11 +52,13 @@ export interface RequestContextOptions {
   readonly clients: ClientPool;
   readonly settings: SettingsStore;
   readonly env?: NodeJS.ProcessEnv;
+  /** Detection samples shared with the overview's survey of the same table. */
+  readonly samples?: RecentSamples;
 }
 
 /** Builds the context builders. */
 export function createRequestContexts(options: RequestContextOptions): RequestContexts {
-  const { connections, clients, settings, env } = options;
+  const { connections, clients, settings, env, samples } = options;
 
   /** Resolves the connection, runs `run` on it, turns a throw into an AppError and marks connection failures. */
   async function on<R>(
@@ -99,10 +102,9 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
   ): Promise<Result<R>> {
     const saved = args.convention ? undefined : await savedConvention(settings, args.connectionId, args.table);
     // Detection's sample needs no description: both reads at once.
-    const sample =
-      args.convention || saved
-        ? undefined
-        : startSample(ctx.client, args.table, { errorContext: { ...ctx.errorContext, table: args.table } });
+    const read = (): ReturnType<typeof startSample> =>
+      startSample(ctx.client, args.table, { errorContext: { ...ctx.errorContext, table: args.table } });
+    const sample = args.convention || saved ? undefined : samples ? samples.sample(ctx.client, args.table, read) : read();
     const withTable = await described(ctx, args.table);
     if (!withTable.ok) return withTable;
     const chosen = await chooseConvention(withTable.value, args.convention, saved, sample);

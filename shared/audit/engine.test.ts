@@ -4,7 +4,8 @@ import { PRESET_NAMES } from '../model';
 import { layoutFor, S } from '../conventions/test-layouts';
 import { markerConvention, PRESET_DEFAULTS, uniqConvention } from '../conventions/presets';
 import { AuditEngine, projectionFor } from './engine';
-import type { AccountGroup, StrayLockRow } from './types';
+import type { AccountGroup, GroupRow, StrayLockRow } from './types';
+import { CHECKING_ROWS } from './deltas';
 
 const audit = (items: readonly Item[], layout = layoutFor('uniq')): AuditEngine => {
   const engine = new AuditEngine(layout.convention);
@@ -170,11 +171,16 @@ describe('AuditEngine details', () => {
     expect(engine.takeDelta()).toMatchObject({ upserted: [], removed: [] });
   });
 
-  it('while unsettled, holds orphans and accounts awaiting a lock; sends them once settled; never sends a removal for a held row', () => {
+  it('while unsettled, holds orphans and sends accounts awaiting a lock marked checking (no missing lock counted); settles them at the end; never sends a removal for a held row', () => {
     const engine = new AuditEngine(layout.convention);
+    const summaryOf = (r: GroupRow): unknown => [r.id, r.kind === 'account' ? [r.problems, r.checking ?? false] : r.kind];
     engine.addItems([layout.lock('EMAIL', 'ada@lovelace.io'), layout.account('b1', { email: 'bob@x.io', username: 'bob' })]);
-    expect(engine.takeDelta(Number.POSITIVE_INFINITY, false).upserted).toEqual([]);
-    // Ada's account settles her orphan; Bob's locks arrive, so his row goes out healthy.
+    const first = engine.takeDelta(Number.POSITIVE_INFINITY, false);
+    // Bob's locks are not read yet: his row goes out checking, neither healthy nor missing a lock; Ada's lock is held.
+    expect(first.upserted.map(summaryOf)).toEqual([['["ACCT#b1","PROFILE"]', [[], true]]]);
+    expect(first.counts.checking).toBe(1);
+    expect(first.counts.summary['missing-lock']).toBe(0);
+    // Ada's account settles her orphan but awaits her handle lock; Bob's locks arrive, so his row settles healthy.
     engine.addItems([
       layout.account('a1', { email: 'ada@lovelace.io', username: 'ada' }),
       layout.lock('EMAIL', 'bob@x.io'),
@@ -182,15 +188,36 @@ describe('AuditEngine details', () => {
     ]);
     const running = engine.takeDelta(Number.POSITIVE_INFINITY, false);
     expect(running.removed).toEqual([]);
-    expect(running.upserted.map((r) => [r.id, r.kind === 'account' ? r.problems : r.kind])).toEqual([['["ACCT#b1","PROFILE"]', []]]);
+    expect(running.upserted.map(summaryOf)).toEqual([
+      ['["ACCT#a1","PROFILE"]', [[], true]],
+      ['["ACCT#b1","PROFILE"]', [[], false]],
+    ]);
+    expect(running.counts.checking).toBe(1);
     engine.addItems([layout.lock('EMAIL', 'ghost@x.io')]);
     const settled = engine.takeDelta();
     // Ada still lacks her handle lock (a real missing lock now), and the ghost is a real orphan.
-    expect(settled.upserted.map((r) => [r.id, r.kind === 'account' ? r.problems : r.kind])).toEqual([
-      ['["ACCT#a1","PROFILE"]', ['missing-lock']],
+    expect(settled.upserted.map(summaryOf)).toEqual([
+      ['["ACCT#a1","PROFILE"]', [['missing-lock'], false]],
       ['["UNIQ#EMAIL#ghost@x.io","LOCK"]', 'orphan-lock'],
     ]);
     expect(settled.removed).toEqual([]);
+    expect(settled.counts.checking).toBeUndefined();
+    expect(settled.counts.summary['missing-lock']).toBe(1);
+  });
+
+  it('sends at most CHECKING_ROWS accounts marked checking; holds the rest until they settle', () => {
+    const engine = new AuditEngine(layout.convention);
+    const n = CHECKING_ROWS + 5;
+    engine.addItems(Array.from({ length: n }, (_, i) => layout.account(`w${i}`, { email: `w${i}@x.io`, username: `w${i}` })));
+    const running = engine.takeDelta(Number.POSITIVE_INFINITY, false);
+    expect(running.upserted).toHaveLength(CHECKING_ROWS);
+    expect(running.upserted.every((r) => r.kind === 'account' && r.checking === true)).toBe(true);
+    // Every waiting account is counted checking, shown or held.
+    expect(running.counts.checking).toBe(n);
+    const settled = engine.takeDelta();
+    expect(settled.upserted).toHaveLength(n);
+    expect(settled.upserted.some((r) => r.kind === 'account' && r.checking)).toBe(false);
+    expect(settled.counts.summary['missing-lock']).toBe(2 * n);
   });
 
   it('sends a duplicate at once, even while unsettled', () => {

@@ -100,12 +100,15 @@ export class AuditEngine {
    * moments later). Sending those only to retract or change them doubled what a watcher receives
    * (61k orphan rows and 60k account re-sends in a 200k-item table). Pass `settled: true` (the
    * default) once the scan has ended: every held row goes out then, as it finally is. Duplicates are
-   * never held: a second holder of a value is certain the moment it is read.
+   * never held: a second holder of a value is certain the moment it is read. The first CHECKING_ROWS
+   * waiting accounts go out at once marked `checking` (deltas.ts), and the counts of an unsettled
+   * delta name the waiting accounts instead of counting their locks missing.
    */
   takeDelta(max = Number.POSITIVE_INFINITY, settled = true): AuditDelta {
     this.flush();
     const { upserted, removed } = this.deltas?.take(max, settled, (state) => this.rowOf(state)) ?? { upserted: [], removed: [] };
-    return { upserted, removed, counts: this.countsNow() };
+    const counts = this.countsNow();
+    return { upserted, removed, counts: settled || !this.deltas ? counts : this.deltas.unsettled(counts) };
   }
 
   /** Running totals (items scanned, accounts, lock items incl. malformed ones, problems per kind). */

@@ -113,11 +113,12 @@ describe.each(PRESET_NAMES.map((p) => [p]))('streaming on %s', (preset: PresetNa
     expect([...view.values()].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(engine.rows());
   });
 
-  it('holds provisional rows while the scan runs and still ends with exactly the final rows', () => {
+  it('holds orphans and marks accounts awaiting a lock checking while the scan runs, and still ends with exactly the final rows', () => {
     const engine = new AuditEngine(layout.convention);
     const view = new Map<string, GroupRow>();
     let upserts = 0;
     let removals = 0;
+    let checkingSent = 0;
     const apply = (delta: ReturnType<AuditEngine['takeDelta']>): void => {
       upserts += delta.upserted.length;
       removals += delta.removed.length;
@@ -127,17 +128,25 @@ describe.each(PRESET_NAMES.map((p) => [p]))('streaming on %s', (preset: PresetNa
     for (const page of pages(shuffled(items, 11), 37)) {
       engine.addItems(page);
       const delta = engine.takeDelta(25, false);
-      // While the scan runs, nothing provisional goes out: no orphan rows, no account still waiting for a lock.
+      // While the scan runs no orphan row goes out, and an account still waiting for a lock goes out
+      // only marked checking, with no missing lock among its problems (nor in the counts).
       expect(delta.upserted.filter((r) => r.kind === 'orphan-lock')).toEqual([]);
-      expect(delta.upserted.filter((r) => r.kind === 'account' && r.locks.some((l) => l.lock === undefined))).toEqual([]);
+      const waiting = delta.upserted.filter(
+        (r) => r.kind === 'account' && r.locks.some((l) => l.lock === undefined && l.status === 'missing'),
+      );
+      expect(waiting.filter((r) => r.kind === 'account' && (r.checking !== true || r.problems.includes('missing-lock')))).toEqual([]);
+      expect(delta.counts.summary['missing-lock']).toBe(0);
+      checkingSent += delta.upserted.filter((r) => r.kind === 'account' && r.checking).length;
       apply(delta);
     }
     for (let delta = engine.takeDelta(25); delta.upserted.length || delta.removed.length; delta = engine.takeDelta(25)) apply(delta);
     const final = engine.rows();
+    // Once settled, no row is left checking: the view is exactly the audit's rows.
     expect([...view.values()].sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual(final);
-    // Each row went out about once: nothing was sent only to be retracted.
+    expect(checkingSent).toBeGreaterThan(0);
+    // Each row went out about once, plus once more for each checking row: nothing was sent only to be retracted.
     expect(removals).toBe(0);
-    expect(upserts).toBeLessThan(final.length * 1.2);
+    expect(upserts - checkingSent).toBeLessThan(final.length * 1.2);
   });
 });
 

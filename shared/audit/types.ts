@@ -40,6 +40,11 @@ export interface AccountGroup {
   readonly locks: readonly GroupLock[];
   /** Problem kinds affecting this account (empty when healthy). */
   readonly problems: readonly ProblemKind[];
+  /**
+   * While the scan runs: a value's lock has not been read yet. Neither healthy nor missing its lock
+   * until it settles (`problems` then leaves missing-lock out); the row comes again settled.
+   */
+  readonly checking?: true;
 }
 
 /** A lock that belongs to no account: an orphan, or a lock key that cannot be read. */
@@ -72,6 +77,11 @@ export interface AuditCounts {
   /** Lock items, malformed ones included. */
   readonly locks: number;
   readonly summary: ProblemSummary;
+  /**
+   * While the scan runs: accounts with a value whose lock has not been read yet. Their missing locks
+   * are not in `summary` until the scan has settled them.
+   */
+  readonly checking?: number;
 }
 
 /** The final (or partial) report; `--json` prints exactly this shape. */

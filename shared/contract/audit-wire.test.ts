@@ -3,7 +3,7 @@ import type { AccountGroup, AuditCounts, AuditDelta, GroupRow } from '../audit/t
 import { decodeDelta, encodeDelta, type WireDelta } from './audit-wire';
 
 const summary = { 'orphan-lock': 1, 'missing-lock': 1, 'duplicate-value': 1, 'owner-mismatch': 1, 'malformed-lock': 1 };
-const counts: AuditCounts = { scanned: 9, accounts: 4, locks: 5, summary };
+const counts: AuditCounts = { scanned: 9, accounts: 4, locks: 5, summary, checking: 1 };
 const healthy = (n: number): AccountGroup => ({
   kind: 'account',
   id: JSON.stringify([`ACCT#${n}`, 'PROFILE']),
@@ -31,6 +31,14 @@ const rows: GroupRow[] = [
     key: { PK: 'ACCT#3', SK: 'PROFILE' },
     locks: [{ rule: 'EMAIL', value: 'a@x.io', normalized: 'a@x.io', status: 'missing' }],
     problems: ['missing-lock'],
+  },
+  {
+    kind: 'account',
+    id: JSON.stringify(['ACCT#5', 'PROFILE']),
+    key: { PK: 'ACCT#5', SK: 'PROFILE' },
+    locks: [{ rule: 'EMAIL', value: 'c@x.io', normalized: 'c@x.io', status: 'missing' }],
+    problems: [],
+    checking: true,
   },
   {
     kind: 'account',

@@ -17,7 +17,7 @@ import type { PlainKey, PlainValue, ProblemKind } from '../model';
  * `UNIQ#EMAIL#<value>`), `[-1 - shape, index of the prefix in strings, ...rest]`.
  */
 type WireLock = readonly unknown[];
-/** `[0, id (0: derived from the key), key, locks, problems]` or `[1 | 2, id, key, value, rule + 1 (0: none), scope, owner, reason]`. */
+/** `[0, id (0: derived from the key), key, locks, problems, 1 when checking]` or `[1 | 2, id, key, value, rule + 1 (0: none), scope, owner, reason]`. */
 type WireRow = readonly unknown[];
 
 /** A delta on the wire (see the file comment). */
@@ -106,7 +106,14 @@ function encodeLock(lock: GroupLock, tables: Tables): WireLock {
 function encodeRow(row: GroupRow, tables: Tables): WireRow {
   const id = row.id === derivedId(row.key) ? 0 : row.id;
   if (row.kind === 'account')
-    return [0, id, encodeKey(row.key, tables), row.locks.map((l) => encodeLock(l, tables)), row.problems.map((p) => tables.string(p))];
+    return trimmed([
+      0,
+      id,
+      encodeKey(row.key, tables),
+      row.locks.map((l) => encodeLock(l, tables)),
+      row.problems.map((p) => tables.string(p)),
+      row.checking ? 1 : 0,
+    ]);
   return trimmed([
     ROW_KINDS.indexOf(row.kind),
     id,
@@ -176,6 +183,7 @@ export function decodeDelta(wire: WireDelta): AuditDelta {
         key: k,
         locks: (t[3] as (readonly unknown[])[]).map(lock),
         problems: (t[4] as number[]).map((p) => str(p) as ProblemKind),
+        ...(t[5] === 1 ? { checking: true as const } : {}),
       };
       return account;
     }

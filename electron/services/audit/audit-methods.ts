@@ -10,6 +10,9 @@ import { targetKey } from '../context/client-pool';
 import { runAudit, STREAM_ROWS_PER_DELTA } from './run-audit';
 import { historyTarget } from '../history/audit-history';
 
+/** How long at most an audit start keeps the overview's survey waiting for its first rows. */
+export const FIRST_ROWS_YIELD_MS = 2_000;
+
 /** Starts auditing the context's table in the background; events go to `audit.events`. */
 export async function startAudit(
   ctx: ConventionContext,
@@ -22,6 +25,11 @@ export async function startAudit(
   run.history = { target: historyTarget(ctx.target), source: 'live' };
   const { convention } = ctx;
   const table = ctx.table.name;
+  // The overview's survey keeps yielding until the first rows are out: a survey's detection (150–300 ms
+  // on this thread) run beside the first pages held the first delta back by as much. A table whose
+  // rows all come at the end (only orphan locks) holds the survey back no longer than FIRST_ROWS_YIELD_MS.
+  const firstRowsOut = runs.opening.enter();
+  setTimeout(firstRowsOut, FIRST_ROWS_YIELD_MS).unref();
   void runAudit({
     client: ctx.client,
     table,
@@ -30,7 +38,10 @@ export async function startAudit(
     signal: run.controller.signal,
     errorContext: ctx.errorContext,
     maxRowsPerDelta: STREAM_ROWS_PER_DELTA,
-    onDelta: (delta, progress) => runs.delta(runId, run, delta, progress),
+    onDelta: (delta, progress) => {
+      runs.delta(runId, run, delta, progress);
+      if (delta.upserted.length > 0) firstRowsOut();
+    },
   })
     // runAudit is not meant to throw; if it ever does, the run must still end — as incomplete,
     // with the reason — or the UI would wait for a `done` that never comes.
@@ -49,6 +60,7 @@ export async function startAudit(
       },
     }))
     .then((done) => {
+      firstRowsOut();
       // A complete audit answers this connection's lookups of the table until Locksmith writes through it.
       if ('index' in done && done.index) runs.indexes.remember(targetKey(ctx.connectionId, ctx.target), done.index);
       runs.finish(runId, run, done.report);

@@ -49,7 +49,9 @@ describe('audit runs', () => {
   it('hands every finished run with history to the recorder, not a cancelled one nor one without history', () => {
     const { hub } = publisher();
     const recorded: string[] = [];
-    const runs = createAuditRuns(hub, (r, history) => recorded.push(`${r.table} ${history.source}`));
+    const runs = createAuditRuns(hub, (r, history) => {
+      recorded.push(`${r.table} ${history.source}`);
+    });
     const live = runs.add('live');
     live.history = { target: { endpoint: 'http://localhost:8000' }, source: 'live' };
     runs.finish('live', live, report);
@@ -59,6 +61,19 @@ describe('audit runs', () => {
     runs.finish('cancelled', cancelled, { ...report, complete: false });
     runs.finish('untracked', runs.add('untracked'), report);
     expect(recorded).toEqual(['t live']);
+  });
+
+  it('publishes done only once the history entry is written, so a history reloaded on done holds the run', async () => {
+    const { hub, published } = publisher();
+    let written!: () => void;
+    const runs = createAuditRuns(hub, () => new Promise<void>((resolve) => (written = resolve)));
+    const run = runs.add('live');
+    run.history = { target: {}, source: 'live' };
+    runs.finish('live', run, report);
+    expect(published.filter((e) => e.type === 'done')).toEqual([]);
+    written();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(published.filter((e) => e.type === 'done')).toHaveLength(1);
   });
 
   it('drops the rows of old finished runs, then the runs themselves; running ones stay', () => {

@@ -4,6 +4,8 @@
  * CLI runs `runAudit` directly and keeps no registry.
  */
 import { StandingWarnings } from './standing-warnings';
+import { YieldGate } from '../fleet/yield-gate';
+import { RecentSamples } from '../fleet/recent-samples';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from '../../../shared/audit/types';
 import { encodeDelta } from '../../../shared/contract/audit-wire';
 import type { AuditEvent } from '../../../shared/contract/views';
@@ -42,6 +44,10 @@ export interface AuditRuns {
   readonly indexes: AuditIndexes;
   /** What the latest complete audits found the table contradicts: lock writes under those rules take a reviewed convention. */
   readonly warnings: StandingWarnings;
+  /** Audit starts of opened tables, ahead of which the overview's survey yields (yield-gate.ts). */
+  readonly opening: YieldGate;
+  /** Detection samples shared by the survey and the audit start of a table (recent-samples.ts). */
+  readonly samples: RecentSamples;
   /** Registers a new run (evicting old finished ones) and returns it. */
   add(runId: string): AuditRunState;
   get(runId: string): AuditRunState | undefined;
@@ -69,7 +75,10 @@ function doneEvent(runId: string, report: AuditReport): AuditEvent {
 }
 
 /** Creates the registry and registers its replay with the publisher; `onFinish` hears every run that ends (the audit history). */
-export function createAuditRuns(publisher: AuditPublisher, onFinish?: (report: AuditReport, history: HistoryMeta) => void): AuditRuns {
+export function createAuditRuns(
+  publisher: AuditPublisher,
+  onFinish?: (report: AuditReport, history: HistoryMeta) => void | Promise<void>,
+): AuditRuns {
   const runs = new Map<string, AuditRunState>();
   const warnings = new StandingWarnings();
 
@@ -96,6 +105,8 @@ export function createAuditRuns(publisher: AuditPublisher, onFinish?: (report: A
     publisher,
     indexes: new AuditIndexes(),
     warnings,
+    opening: new YieldGate(),
+    samples: new RecentSamples(),
     add(runId) {
       const run: AuditRunState = { controller: new AbortController(), rows: new Map() };
       runs.set(runId, run);
@@ -124,10 +135,14 @@ export function createAuditRuns(publisher: AuditPublisher, onFinish?: (report: A
     finish(runId, run, report) {
       run.report = report;
       if (run.target !== undefined) warnings.record(run.target, report);
-      publisher.publish('audit.events', doneEvent(runId, report));
       // Live and export runs both end here: the one place the app records them.
       // A run someone cancelled is not an audit of the table: it is not recorded.
-      if (run.history && !run.controller.signal.aborted) onFinish?.(report, run.history);
+      const recorded = run.history && !run.controller.signal.aborted ? onFinish?.(report, run.history) : undefined;
+      const done = doneEvent(runId, report);
+      // `done` goes out once the history entry is written: whoever reloads the history on `done` (the
+      // overview's Audit all) finds the run there, where before it could read the history first.
+      if (recorded) void recorded.catch(() => undefined).then(() => publisher.publish('audit.events', done));
+      else publisher.publish('audit.events', done);
     },
     close() {
       for (const run of runs.values()) run.controller.abort();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { GroupRow } from '../../../shared/audit/types';
+import { CHECKING_ROWS } from '../../../shared/audit/deltas';
 import { PRESET_DEFAULTS, presetConvention } from '../../../shared/conventions/presets';
 import { deleteTable, testClient, uniqueTableName } from '../../testing/dynamo-fixtures';
 import { DEMO_TABLES, seedDemoData } from '../sandbox/demo-data';
@@ -75,7 +76,7 @@ describe('runAudit on the sandbox demo data', () => {
     expect(report.complete).toBe(true);
   });
 
-  it('streams bounded deltas, holds provisional rows until the scan ends, and starts with a small page per segment', async () => {
+  it('streams bounded deltas, holds orphans and marks waiting accounts checking until the scan ends, and starts with a small page per segment', async () => {
     const spec = DEMO_TABLES.accounts;
     const convention = presetConvention('uniq', spec.keys, PRESET_DEFAULTS.uniq);
     const sizes: number[] = [];
@@ -84,6 +85,7 @@ describe('runAudit on the sandbox demo data', () => {
     let scanEnded = false;
     let provisionalWhileRunning = 0;
     let sentWhileRunning = 0;
+    const checkingWhileRunning = new Set<string>();
     const { report } = await runAudit({
       client,
       table: `${prefix}${spec.name}`,
@@ -98,9 +100,12 @@ describe('runAudit on the sandbox demo data', () => {
       onDelta: (delta) => {
         sizes.push(delta.upserted.length);
         for (const row of delta.upserted) {
-          // Before the last segment finished, no orphan row and no account still waiting for a lock may go out.
-          if (!scanEnded && (row.kind === 'orphan-lock' || (row.kind === 'account' && row.locks.some((l) => l.lock === undefined))))
+          // Before the last segment finished, no orphan row may go out, and an account still waiting for a
+          // lock only marked checking, without a missing lock among its problems.
+          const waiting = row.kind === 'account' && row.locks.some((l) => l.lock === undefined && l.status === 'missing');
+          if (!scanEnded && (row.kind === 'orphan-lock' || (waiting && (!row.checking || row.problems.includes('missing-lock')))))
             provisionalWhileRunning++;
+          if (!scanEnded && row.kind === 'account' && row.checking) checkingWhileRunning.add(row.id);
           if (!scanEnded) sentWhileRunning++;
           rows.set(row.id, row);
         }
@@ -111,6 +116,10 @@ describe('runAudit on the sandbox demo data', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(40);
     expect(provisionalWhileRunning).toBe(0);
     expect(sentWhileRunning).toBeGreaterThan(0);
+    expect(checkingWhileRunning.size).toBeGreaterThan(0);
+    expect(checkingWhileRunning.size).toBeLessThanOrEqual(CHECKING_ROWS);
+    // Every row ends settled.
+    expect([...rows.values()].filter((r) => r.kind === 'account' && r.checking)).toEqual([]);
     // The first page of one segment holds FIRST_PAGE_ITEMS items at most.
     expect(firstProgressItems).toBeLessThanOrEqual(FIRST_PAGE_ITEMS);
     const expected = EXPECTED_PROBLEMS.accounts;

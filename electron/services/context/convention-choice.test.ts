@@ -2,7 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { layoutFor } from '../../../shared/conventions/test-layouts';
 import type { KeyedTableContext } from './request-context';
-import { chooseConvention } from './convention-choice';
+import { chooseConvention, detectSample } from './convention-choice';
 
 // No request may reach the table: a saved convention is judged against the keys the context already holds.
 const client = new Proxy({}, { get: () => () => Promise.reject(new Error('no request expected')) }) as unknown as DynamoDBClient;
@@ -32,5 +32,23 @@ describe('a saved convention is used only while it fits the table', () => {
         message: expect.stringContaining('The convention saved for users no longer fits the table'),
       },
     });
+  });
+});
+
+describe('detection of a shared sample', () => {
+  it('runs once per sample, key schema and preset, and again for another sample', () => {
+    const layout = layoutFor('uniq');
+    const sample = [
+      layout.account('a1', { email: 'ada@x.io', username: 'ada' }),
+      layout.lock('EMAIL', 'ada@x.io'),
+      layout.lock('HANDLE', 'ada'),
+    ];
+    const keys = layout.convention.keys;
+    const first = detectSample(keys, sample);
+    expect(first.ok).toBe(true);
+    // The same answer object: the survey and the audit start of one table detect once.
+    expect(detectSample(keys, sample)).toBe(first);
+    expect(detectSample(keys, [...sample])).not.toBe(first);
+    expect(detectSample(keys, sample, 'uniq')).not.toBe(first);
   });
 });

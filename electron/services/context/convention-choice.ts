@@ -66,8 +66,21 @@ export async function detectFromTable(
 ): Promise<Result<{ readonly detection: Detection; readonly sample: readonly Item[] }>> {
   const sample = await (started ?? startSample(client, table.name, request));
   if (!sample.ok) return sample;
-  const detected = detectConvention(table.keys, sample.value, request.preset ? { preset: request.preset } : {});
+  const detected = detectSample(table.keys, sample.value, request.preset);
   return detected.ok ? ok({ detection: detected.value, sample: sample.value }) : detected;
+}
+
+/** Detections per sample read, by key schema and preset: a sample shared between requests (recent-samples.ts) is detected once. */
+const detections = new WeakMap<readonly Item[], Map<string, ReturnType<typeof detectConvention>>>();
+
+/** Detects the convention of a sample: once per sample array, key schema and preset (detection is pure and costs 150–300 ms on 2,000 items). */
+export function detectSample(keys: KeySchema, sample: readonly Item[], preset?: PresetName): ReturnType<typeof detectConvention> {
+  const key = JSON.stringify([keys.hash, keys.range ?? null, preset ?? null]);
+  let bySample = detections.get(sample);
+  if (!bySample) detections.set(sample, (bySample = new Map()));
+  let detected = bySample.get(key);
+  if (!detected) bySample.set(key, (detected = detectConvention(keys, sample, preset ? { preset } : {})));
+  return detected;
 }
 
 /**

@@ -3,11 +3,14 @@ import type { HistoryView, TableSurveyView } from '../../../shared/contract/view
 import { ok, type Result } from '../../../shared/result';
 import type { ConnectionContext, TableContext } from '../context/request-context';
 import { historyTarget, readHistory } from '../history/audit-history';
-import { surveyTable } from './survey';
+import { surveyTable, type SurveyPacing } from './survey';
 
-/** Samples the context's table and says whether it holds lock items, with detection's preset, confidence and evidence. */
-export async function surveyView(ctx: TableContext): Promise<Result<TableSurveyView>> {
-  const surveyed = await surveyTable(ctx.client, ctx.table, { errorContext: ctx.errorContext });
+/**
+ * Samples the context's table and says whether it holds lock items, with detection's preset, confidence
+ * and evidence; paced by the app (see SurveyPacing).
+ */
+export async function surveyView(ctx: TableContext, pacing: SurveyPacing = {}): Promise<Result<TableSurveyView>> {
+  const surveyed = await surveyTable(ctx.client, ctx.table, { errorContext: ctx.errorContext }, pacing);
   if (!surveyed.ok) return surveyed;
   const locks = surveyed.value;
   const table = ctx.table.name;

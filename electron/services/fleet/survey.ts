@@ -4,10 +4,11 @@
  * answer, never an error; only a failed read is.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { detectConvention, type Detection } from '../../../shared/conventions/detect';
-import type { KeySchema } from '../../../shared/model';
+import type { Detection } from '../../../shared/conventions/detect';
+import type { Item, KeySchema } from '../../../shared/model';
 import { ok, type Result } from '../../../shared/result';
-import { startSample, type DetectRequest } from '../context/convention-choice';
+import { detectSample, startSample, type DetectRequest } from '../context/convention-choice';
+import type { RecentSamples } from './recent-samples';
 
 /** What a sample says about a table's locks. */
 export type TableLocks =
@@ -18,16 +19,28 @@ export type TableLocks =
   /** The sample came back empty. */
   | { readonly kind: 'empty' };
 
+/** How the app runs a survey beside the table a person opens (the CLI's fleet audit needs neither). */
+export interface SurveyPacing {
+  /** Awaited before the read and before detection, the survey's two costly steps (the app: until no table is being opened). */
+  readonly yieldTo?: () => Promise<void>;
+  /** Shares the sample with the audit start of the same table. */
+  readonly samples?: RecentSamples;
+}
+
 /** Samples `table` and tells whether it holds lock items (a failed read is the only error). */
 export async function surveyTable(
   client: DynamoDBClient,
   table: { readonly name: string; readonly keys: KeySchema },
   request: DetectRequest = {},
+  pacing: SurveyPacing = {},
 ): Promise<Result<TableLocks>> {
-  const sample = await startSample(client, table.name, request);
+  await pacing.yieldTo?.();
+  const read = (): Promise<Result<Item[]>> => startSample(client, table.name, request);
+  const sample = await (pacing.samples ? pacing.samples.sample(client, table.name, read) : read());
   if (!sample.ok) return sample;
   if (sample.value.length === 0) return ok({ kind: 'empty' });
-  const detected = detectConvention(table.keys, sample.value, request.preset ? { preset: request.preset } : {});
+  await pacing.yieldTo?.();
+  const detected = detectSample(table.keys, sample.value, request.preset);
   return ok(
     detected.ok
       ? { kind: 'locks', detection: detected.value }

@@ -10,7 +10,7 @@ import type { KeySchema } from '../../../../shared/model';
 import { Badge } from '../../components/badge';
 import { rowProblems } from './row-filter';
 import { itemText, ruleText } from './row-view';
-import { LockStatusChip, ProblemChip } from './status-chips';
+import { CheckingChip, LockStatusChip, ProblemChip } from './status-chips';
 import { VisibleText } from '../../components/visible-text-view';
 
 /** Registered table features: sort state and header toggles (the ordering itself is `sortRows`). */
@@ -47,7 +47,7 @@ function ruleCell(row: GroupRow, rule: string) {
   if (!lock) return <span className="muted">—</span>;
   return (
     <span className="cell-rule">
-      <LockStatusChip status={lock.status} />
+      {row.checking && lock.status === 'missing' ? <CheckingChip /> : <LockStatusChip status={lock.status} />}
       <VisibleText className="cell-value" text={lock.value} />
       <ScopeSuffix scope={lock.scope} />
     </span>
@@ -59,14 +59,16 @@ const problemsColumn = helper.accessor((row) => rowProblems(row).length, {
   header: 'Problems',
   sortDescFirst: true,
   cell: (info) => {
-    const problems = rowProblems(info.row.original);
-    return problems.length === 0 ? (
-      <Badge tone="ok">healthy</Badge>
-    ) : (
+    const row = info.row.original;
+    const problems = rowProblems(row);
+    // Checking is never healthy: the account's missing lock may still turn up, or may not.
+    if (problems.length === 0) return row.kind === 'account' && row.checking ? <CheckingChip /> : <Badge tone="ok">healthy</Badge>;
+    return (
       <span className="row">
         {problems.map((k) => (
           <ProblemChip key={k} kind={k} />
         ))}
+        {row.kind === 'account' && row.checking ? <CheckingChip /> : null}
       </span>
     );
   },

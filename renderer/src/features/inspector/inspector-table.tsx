@@ -40,7 +40,8 @@ export interface InspectorTableProps {
 
 function rowClass(row: GroupRow): string {
   if (row.kind !== 'account') return row.kind === 'orphan-lock' ? 'grid-row row-orphan' : 'grid-row row-malformed';
-  return row.problems.length > 0 ? 'grid-row row-problem' : 'grid-row';
+  if (row.problems.length > 0) return 'grid-row row-problem';
+  return row.checking ? 'grid-row row-checking' : 'grid-row';
 }
 
 /**

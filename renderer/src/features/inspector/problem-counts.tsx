@@ -39,6 +39,14 @@ export function ProblemCounts({ counts, provisional, filter, onFilter }: Problem
       <span className="count-total">
         locks <strong data-testid="count-locks">{formatCount(counts?.locks ?? 0)}</strong>
       </span>
+      {provisional && counts?.checking ? (
+        <span
+          className="count-total count-checking"
+          title="accounts whose locks have not all been read yet: not counted healthy nor missing a lock until the scan settles them"
+        >
+          checking <strong data-testid="count-checking">{formatCount(counts.checking)}</strong>
+        </span>
+      ) : null}
       {PROBLEM_KINDS.map((kind) => {
         const n = counts?.summary[kind] ?? 0;
         return (

@@ -16,6 +16,19 @@ export function LockStatusChip({ status }: { status: LockStatus }) {
   return <Badge tone={LOCK_TONE[status]}>{LOCK_LABEL[status]}</Badge>;
 }
 
+/**
+ * An account whose lock has not been read yet while the scan runs: neither healthy nor a problem
+ * until it settles. Muted, dashed, and said in words (a screen reader hears why).
+ */
+export function CheckingChip() {
+  return (
+    <Badge tone="neutral" title="a lock of this account has not been read yet: it settles as the scan goes on">
+      <span className="badge-checking">checking</span>
+      <span className="visually-hidden">: its lock has not been read yet</span>
+    </Badge>
+  );
+}
+
 /** Human names of the problem kinds (the kind's own name stays visible in the data attribute and exports). */
 export const PROBLEM_LABEL: Record<ProblemKind, string> = {
   'orphan-lock': 'Orphan lock',

@@ -5,6 +5,7 @@
  * patches rows in place after a transaction), hence provided through a context.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { beginOpening } from '../tables/table-opening';
 import type { ConventionWarning } from '../../../../shared/audit/fit';
 import type { ExportConfirmView, ExportSourceView, LookupView } from '../../../../shared/contract';
 import type { Convention } from '../../../../shared/model';
@@ -84,9 +85,12 @@ export function useAudit(
       }
       setState({ ...IDLE, phase: 'starting' });
       const args = { connectionId, table, ...(convention ? { convention } : {}) };
+      // The overview's survey starts nothing new until this start is answered (table-opening.ts).
+      const opened = beginOpening();
       const call = fromExport ? bridge.call('audit.startExport', { ...args, ...fromExport }) : bridge.call('audit.start', args);
       // The bridge never rejects (shared/contract/transport.ts): a lost answer arrives as an error Result.
       void call.then((result) => {
+        opened();
         if (!isCurrent(run)) {
           // Superseded while starting: stop the orphaned run instead of showing it.
           if (result.ok) void bridge.call('audit.cancel', { runId: result.value.runId });

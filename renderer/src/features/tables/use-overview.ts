@@ -8,6 +8,7 @@ import type { AppError } from '../../../../shared/result';
 import { useBridge } from '../../bridge/bridge-context';
 import { useQuery } from '../../bridge/use-method';
 import { overviewRows, type OverviewRow, type SurveyState } from './overview-rows';
+import { whenNotOpening } from './table-opening';
 
 /** Tables surveyed, and audited by Audit all, at the same time. */
 export const AT_ONCE = 2;
@@ -56,7 +57,7 @@ export function useOverview(connectionId: string | undefined, tables: readonly s
   const running = useRef<{ cancelled: boolean; runs: Set<string> } | undefined>(undefined);
   const tablesKey = JSON.stringify(tables ?? []);
 
-  // Each listed table is sampled once per connection (a bounded read), two at a time.
+  // Each listed table is sampled once per connection (a bounded read), two at a time, none starting while a table is opened.
   useEffect(() => {
     if (!connectionId) return undefined;
     const names = JSON.parse(tablesKey) as string[];
@@ -71,6 +72,9 @@ export function useOverview(connectionId: string | undefined, tables: readonly s
     void bounded(
       todo,
       async (table) => {
+        // A table being opened goes first: its audit start and this survey would share the server's one thread.
+        await whenNotOpening();
+        if (!live) return;
         const result = await bridge
           .call('tables.survey', { connectionId, table })
           .catch((cause: unknown) => ({ ok: false as const, error: { kind: 'unreachable' as const, message: String(cause) } }));
