@@ -4,7 +4,7 @@
  * CLI runs `runAudit` directly and keeps no registry.
  */
 import { StandingWarnings } from './standing-warnings';
-import { YieldGate } from '../fleet/yield-gate';
+import { YieldGate } from '../../../shared/yield-gate';
 import { RecentSamples } from '../fleet/recent-samples';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from '../../../shared/audit/types';
 import { encodeDelta } from '../../../shared/contract/audit-wire';
@@ -44,7 +44,7 @@ export interface AuditRuns {
   readonly indexes: AuditIndexes;
   /** What the latest complete audits found the table contradicts: lock writes under those rules take a reviewed convention. */
   readonly warnings: StandingWarnings;
-  /** Audit starts of opened tables, ahead of which the overview's survey yields (yield-gate.ts). */
+  /** Audit starts of opened tables, ahead of which the overview's survey yields (shared/yield-gate.ts). */
   readonly opening: YieldGate;
   /** Detection samples shared by the survey and the audit start of a table (recent-samples.ts). */
   readonly samples: RecentSamples;

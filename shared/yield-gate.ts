@@ -1,7 +1,8 @@
 /**
- * Work a person waits for ahead of background work, on the server's one thread: while an opened
- * table's audit is being started, the overview's survey of the other tables (a sample read and a
- * detection each, 200+ ms of CPU at once) holds back instead of running beside it.
+ * Work a person waits for ahead of background work on one thread. The server runs an opened table's
+ * audit start as foreground work, and the overview's survey of the other tables (a sample read and a
+ * detection each, 200+ ms of CPU at once) waits between its steps; the page keeps one too, so the
+ * overview asks for no new survey while a table is being opened.
  */
 
 /** Counts foreground work in progress; background work awaits {@link YieldGate.clear} between its steps. */
