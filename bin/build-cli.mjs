@@ -46,7 +46,7 @@ function sourceUrlPlugin(outdir) {
 /** The AWS SDK and what it pulls in: bundled. Node loading its ~400 CommonJS files one by one (and
  * lexing each for its exports) cost every audit CPU before the first Scan. zod too: detection checks the
  * convention it found against the file schema, and Node resolving, reading and linking zod's ~100 ES
- * modules (every locale among them) held a first audit's full Scan back by about 100 ms. */
+ * modules (every locale among them) held a first audit's full Scan back (docs/benchmarks.md, "Why the code is as it is"). */
 const SDK_PACKAGES = /^(@aws-sdk|@smithy|@aws-crypto|@aws)\/|^(tslib|fast-xml-parser|strnum|bowser|uuid|zod)(\/|$)/;
 
 /** Marks package imports of Locksmith's sources external, except the SDK's; whatever a bundled package imports is bundled with it. */
@@ -106,7 +106,7 @@ async function main() {
       logLevel: background ? 'silent' : 'warning',
       plugins: [sdkInside, sourceUrlPlugin(outdir)],
     });
-    // The export audit's child, forked from the chunk's folder (run-export-audit.ts): through tsx it took ~0.6 s more to start.
+    // The export audit's child, forked from the chunk's folder (run-export-audit.ts): through tsx it started measurably slower (docs/benchmarks.md).
     const child = await esbuild.build({
       ...exportChildBuild(join(outdir, 'export-audit-child.cjs')),
       absWorkingDir: ROOT,

@@ -1,6 +1,6 @@
 /**
  * Counts as text, `1,998`: what `toLocaleString('en-US')` prints for an integer, without it. The first
- * `toLocaleString` of a process sets up ICU's number formatting (~30 ms), and a first audit formats its
+ * `toLocaleString` of a process sets up ICU's number formatting (measured in docs/benchmarks.md), and a first audit formats its
  * detection evidence before the full scan can start.
  */
 

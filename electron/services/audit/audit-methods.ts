@@ -25,8 +25,8 @@ export async function startAudit(
   run.history = { target: historyTarget(ctx.target), source: 'live' };
   const { convention } = ctx;
   const table = ctx.table.name;
-  // The overview's survey keeps yielding until the first rows are out: a survey's detection (150–300 ms
-  // on this thread) run beside the first pages held the first delta back by as much. A table whose
+  // The overview's survey keeps yielding until the first rows are out: a survey's detection, run on this
+  // thread beside the first pages, held the first delta back by its own length. A table whose
   // rows all come at the end (only orphan locks) holds the survey back no longer than FIRST_ROWS_YIELD_MS.
   const firstRowsOut = runs.opening.enter();
   setTimeout(firstRowsOut, FIRST_ROWS_YIELD_MS).unref();

@@ -73,7 +73,7 @@ export async function detectFromTable(
 /** Detections per sample read, by key schema and preset: a sample shared between requests (recent-samples.ts) is detected once. */
 const detections = new WeakMap<readonly Item[], Map<string, ReturnType<typeof detectConvention>>>();
 
-/** Detects the convention of a sample: once per sample array, key schema and preset (detection is pure and costs 150–300 ms on 2,000 items). */
+/** Detects the convention of a sample: once per sample array, key schema and preset (detection is pure, and on a full sample it is the costliest CPU work of a start). */
 export function detectSample(keys: KeySchema, sample: readonly Item[], preset?: PresetName): ReturnType<typeof detectConvention> {
   const key = JSON.stringify([keys.hash, keys.range ?? null, preset ?? null]);
   let bySample = detections.get(sample);
