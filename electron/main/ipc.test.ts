@@ -156,10 +156,29 @@ describe('IPC wiring', () => {
       expect(hub.size()).toBe(0);
       // The id is free again once its port closed.
       await invoke(IPC_CHANNELS.port, event(ours, appFrame), 'audit.events', { runId: 'r1' }, 'p1');
+      const second = portOf(ours);
       expect(await invoke(IPC_CHANNELS.unsubscribe, event(ours, appFrame), 'p1')).toEqual({ ok: true, value: { unsubscribed: true } });
       expect(hub.size()).toBe(0);
+      // Ended from main's side, the page's end is closed too (the worker stops waiting on it).
+      expect(second.closed).toBe(true);
       await invoke(IPC_CHANNELS.port, event(ours, appFrame), 'audit.events', { runId: 'r2' }, 'p2');
+      const third = portOf(ours);
       ours.emit('destroyed');
+      expect(hub.size()).toBe(0);
+      expect(third.closed).toBe(true);
+    });
+
+    it('lets an id be reused at once after its port was ended from main, without the old close ending the new one', async () => {
+      const { ours, invoke, hub } = wire();
+      await invoke(IPC_CHANNELS.port, event(ours, appFrame), 'audit.events', { runId: 'r1' }, 'p1');
+      const old = portOf(ours);
+      await invoke(IPC_CHANNELS.unsubscribe, event(ours, appFrame), 'p1');
+      await invoke(IPC_CHANNELS.port, event(ours, appFrame), 'audit.events', { runId: 'r2' }, 'p1');
+      // Electron may deliver the old end's `close` late, after the id is in use again.
+      old.other?.emit('close');
+      expect(hub.size()).toBe(1);
+      expect(portOf(ours).closed).toBe(false);
+      expect(await invoke(IPC_CHANNELS.unsubscribe, event(ours, appFrame), 'p1')).toEqual({ ok: true, value: { unsubscribed: true } });
       expect(hub.size()).toBe(0);
     });
 

@@ -50,13 +50,14 @@ export function registerIpc(options: IpcOptions): () => void {
   }
 
   // Checks a subscribe or port request and opens the hub subscription `deliver` feeds, owned by the
-  // sender's window (ended with it); `opened` runs once it is registered, before the answer.
+  // sender's window (ended with it); `opened` runs once it is registered, before the answer, and may
+  // return what else ending the subscription lets go (the port's end in main).
   const open = (
     event: IpcMainInvokeEvent,
     channel: string,
     args: { readonly stream: unknown; readonly filter: unknown; readonly subscriptionId: unknown },
     deliver: (contents: WebContents) => (payload: unknown) => void,
-    opened: (contents: WebContents, stop: () => void) => void = () => undefined,
+    opened: (contents: WebContents, stop: () => void) => (() => void) | void = () => undefined,
   ): Result<{ subscribed: true }> => {
     const verdict = ipcSenderVerdict(event, isKnownContents);
     if (!verdict.trusted) {
@@ -82,12 +83,18 @@ export function registerIpc(options: IpcOptions): () => void {
     const subscribed = hub.subscribe(args.stream, args.filter, deliver(contents));
     if (!subscribed.ok) return subscribed;
     const ofWindow = mine;
+    const held: { release?: () => void } = {};
+    let stopped = false;
+    // Once only: releasing may call it again (a closed port emits `close`), possibly after the id was reused.
     const stop = (): void => {
+      if (stopped) return;
+      stopped = true;
       subscribed.value();
       ofWindow.delete(subscriptionId);
+      held.release?.();
     };
     mine.set(subscriptionId, stop);
-    opened(contents, stop);
+    held.release = opened(contents, stop) ?? undefined;
     return ok({ subscribed: true });
   };
 
@@ -111,6 +118,8 @@ export function registerIpc(options: IpcOptions): () => void {
         channel.port1.on('close', stop);
         channel.port1.start();
         contents.postMessage(IPC_CHANNELS.port, { portId: subscriptionId }, [channel.port2]);
+        // Ended from this side (unsubscribe, the window gone): the page's end learns it too.
+        return () => channel.port1.close();
       },
     );
     if (!opened.ok) channel.port1.close();
