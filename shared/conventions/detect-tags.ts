@@ -25,15 +25,15 @@ export function groupByTag(locks: readonly LockObservation[]): Map<string, LockO
 /**
  * Tags whose "locks" are really thin accounts (e.g. `USER#42` with `email` and `name` looks like a
  * `<TAG>#…` lock): once their items count as account candidates, their items hold an attribute
- * that another tag pairs with.
+ * that another tag pairs with. `attributes` are the candidates' values (attributeValues).
  */
 export function accountTags(
   scan: LockScan,
   byTag: ReadonlyMap<string, readonly LockObservation[]>,
   candidates: readonly Item[],
+  attributes: ReadonlyMap<string, readonly string[]>,
   skip: ReadonlySet<string>,
 ): Set<string> {
-  const attributes = attributeValues(candidates, skip);
   const unpaired = [...byTag].filter(
     ([tag, locks]) =>
       !pairTag(

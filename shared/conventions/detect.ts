@@ -114,16 +114,14 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
     ...(fullScan.typeAttribute ? [fullScan.typeAttribute] : []),
   ]);
   const notAccounts = new Set([...fullScan.locks.map((l) => l.item), ...fullScan.ignored]);
-  const thin = accountTags(
-    fullScan,
-    groupByTag(fullScan.locks),
-    sample.filter((item) => !notAccounts.has(item)),
-    skip,
-  );
+  const candidates = sample.filter((item) => !notAccounts.has(item));
+  const candidateValues = attributeValues(candidates, skip);
+  const thin = accountTags(fullScan, groupByTag(fullScan.locks), candidates, candidateValues, skip);
   const scan: LockScan = thin.size === 0 ? fullScan : { ...fullScan, locks: fullScan.locks.filter((l) => !thin.has(l.tag)) };
   const lockItems = new Set(scan.locks.map((l) => l.item));
-  const accountCandidates = sample.filter((item) => !lockItems.has(item) && !scan.ignored.has(item));
-  const attributes = attributeValues(accountCandidates, skip);
+  // Without thin accounts the account candidates are the candidates above, in the same order: their values are read once.
+  const accountCandidates = thin.size === 0 ? candidates : sample.filter((item) => !lockItems.has(item) && !scan.ignored.has(item));
+  const attributes = thin.size === 0 ? candidateValues : attributeValues(accountCandidates, skip);
   const byTag = groupByTag(scan.locks);
   const evidence: string[] = [
     `${fmt(scan.locks.length)} of ${fmt(sample.length)} sampled items have lock keys shaped \`${SHAPES[preset]}\`${scan.note ? ` (${scan.note})` : ''}`,
