@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/detect-probe.ts [--cold N] [--warm N] [--only a,b] [--tree name=dir …]`: convention
+ * `npx tsx bench/detect-probe.ts [--cold N] [--warm N] [--only a,b] [--preset p] [--tree name=dir …]`: convention
  * detection alone on 2,000-item samples (bench/detect-samples.ts), no I/O. Each measurement is a fresh
  * process: the first `detectConvention` call in it (cold: what a CLI's first audit and the app's
  * first survey pay, lazy compilation included), then the median of `--warm` more calls (warm), wall and
@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { detectConvention as Detect } from '../shared/conventions/detect';
+import type { detectConvention as Detect, DetectOptions } from '../shared/conventions/detect';
+import type { PresetName } from '../shared/model';
 import { detectSamples, type DetectSample } from './detect-samples';
 import { formatMs, interleave, median, textTable } from './stats';
 
@@ -37,9 +38,13 @@ const { values, positionals } = parseArgs({
     child: { type: 'string' },
     samples: { type: 'string' },
     loop: { type: 'string' },
+    preset: { type: 'string' },
   },
   allowPositionals: true,
 });
+
+/** `--preset`: detection forced to one preset's structure, as `locksmith audit --preset` asks it. */
+const options: DetectOptions = values.preset === undefined ? {} : { preset: values.preset as PresetName };
 
 const cpuMs = (since: NodeJS.CpuUsage): number => {
   const used = process.cpuUsage(since);
@@ -60,7 +65,7 @@ async function child(root: string, file: string, name: string, warm: number): Pr
   const { detect, importMs } = await loadDetect(root);
   let cpu = process.cpuUsage();
   let started = performance.now();
-  const first = detect(sample.keys, sample.items);
+  const first = detect(sample.keys, sample.items, options);
   const coldMs = performance.now() - started;
   const coldCpuMs = cpuMs(cpu);
   const walls: number[] = [];
@@ -68,7 +73,7 @@ async function child(root: string, file: string, name: string, warm: number): Pr
   for (let i = 0; i < warm; i++) {
     cpu = process.cpuUsage();
     started = performance.now();
-    const again = detect(sample.keys, sample.items);
+    const again = detect(sample.keys, sample.items, options);
     walls.push(performance.now() - started);
     cpus.push(cpuMs(cpu));
     if (again.ok !== first.ok) throw new Error('detection changed between calls');
@@ -81,7 +86,8 @@ async function child(root: string, file: string, name: string, warm: number): Pr
 function measure(root: string, file: string, name: string, warm: number): Promise<Measured> {
   return new Promise((done, fail) => {
     const args = [...process.execArgv, join(here, 'bench/detect-probe.ts'), '--child', root, '--samples', file, '--loop', name];
-    const proc = spawn(process.execPath, [...args, '--warm', String(warm)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const preset = values.preset === undefined ? [] : ['--preset', values.preset];
+    const proc = spawn(process.execPath, [...args, '--warm', String(warm), ...preset], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     proc.on('error', fail);
@@ -147,7 +153,7 @@ async function loop(name: string, calls: number): Promise<void> {
     );
   const { detect } = await loadDetect(here);
   const cpu = process.cpuUsage();
-  for (let i = 0; i < calls; i++) detect(sample.keys, sample.items);
+  for (let i = 0; i < calls; i++) detect(sample.keys, sample.items, options);
   process.stdout.write(`${name}: ${calls} calls, ${formatMs(cpuMs(cpu) / calls)} CPU each\n`);
 }
 
