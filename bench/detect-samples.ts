@@ -11,6 +11,7 @@ import { buildTable } from '../shared/conventions/gen-table';
 import { layoutArb } from '../shared/conventions/gen-layout';
 import { PRESET_KEYS } from '../shared/conventions/presets';
 import { layoutFor, S } from '../shared/conventions/test-layouts';
+import { createPrng } from '../electron/services/sandbox/prng';
 import { planDataset, slotItems } from './dataset';
 
 /** One named sample and the key schema of its table. */
@@ -25,22 +26,10 @@ export const SAMPLE_ITEMS = 2_000;
 /** The bench table's size (bench/hold-table.ts holds it at this size). */
 const BENCH_ITEMS = 200_002;
 
-/** A small seeded generator (mulberry32): the same samples in every process. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** `items` in a seeded random order (a Scan returns items in hash order, not in the order they were written). */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
-  const next = random(seed);
+  const next = createPrng(seed).next;
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];
@@ -68,7 +57,7 @@ function benchItemsAt(positions: readonly number[]): Item[] {
 
 /** A random `SAMPLE_ITEMS` of the bench table: few accounts and their locks fall in one sample together. */
 function benchRandom(): Item[] {
-  const next = random(200_002);
+  const next = createPrng(200_002).next;
   const picked = new Set<number>();
   while (picked.size < SAMPLE_ITEMS) picked.add(Math.floor(next() * BENCH_ITEMS));
   return shuffled(benchItemsAt([...picked].sort((a, b) => a - b)), 1);
