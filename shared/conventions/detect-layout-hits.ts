@@ -49,18 +49,46 @@ export function heldText(item: Item, attribute: string): string | undefined {
   return v?.N !== undefined ? canonicalNumber(text) : text;
 }
 
+/** Whether the UTF-16 unit at `i` is a letter or digit: ASCII by its code (keys are mostly ASCII), the rest by WORD. */
+function isWord(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return WORD.test(text[i]!);
+}
+
 /** Positions in `text` where a value may start or end: the edges and either side of every non-letter, non-digit. */
 function boundaries(text: string): number[] {
   const out = [0];
+  let before = text.length > 0 && isWord(text, 0);
   for (let i = 1; i < text.length; i++) {
-    if (!WORD.test(text[i - 1]!) || !WORD.test(text[i]!)) out.push(i);
+    const here = isWord(text, i);
+    if (!before || !here) out.push(i);
+    before = here;
   }
   if (text.length > 0) out.push(text.length);
   return out;
 }
 
+/** Where the first boundary after `from` lies in `text` (its length when there is none). */
+function nextBoundary(text: string, from: number): number {
+  let before = isWord(text, from);
+  for (let i = from + 1; i < text.length; i++) {
+    const here = isWord(text, i);
+    if (!before || !here) return i;
+    before = here;
+  }
+  return text.length;
+}
+
+/** The sample's values by folded text, and the first word of each (of those held few enough times to count). */
+interface ValueIndex {
+  readonly values: ReadonlyMap<string, readonly Held[]>;
+  /** A cut past its first word whose first word is none of these holds no indexed value: it is not looked up. */
+  readonly heads: ReadonlySet<string>;
+}
+
 /** Indexes every non-key scalar value of the sample by its folded text. */
-function indexValues(keys: KeySchema, sample: readonly Item[]): Map<string, Held[]> {
+function indexValues(keys: KeySchema, sample: readonly Item[]): ValueIndex {
   const index = new Map<string, Held[]>();
   for (const item of sample) {
     for (const attribute in item) {
@@ -74,7 +102,9 @@ function indexValues(keys: KeySchema, sample: readonly Item[]): Map<string, Held
       if (list.length <= MAX_HOLDERS) list.push({ item, attribute });
     }
   }
-  return index;
+  const heads = new Set<string>();
+  for (const [key, list] of index) if (list.length <= MAX_HOLDERS) heads.add(key.slice(0, nextBoundary(key, 0)));
+  return { values: index, heads };
 }
 
 /** A value found inside one key text. */
@@ -85,18 +115,21 @@ interface Cut {
 }
 
 /** Every cut of `text` at boundaries whose folded text some OTHER item holds. */
-function cutsOf(text: string, self: Item, index: ReadonlyMap<string, readonly Held[]>): Cut[] {
+function cutsOf(text: string, self: Item, index: ValueIndex): Cut[] {
   const out: Cut[] = [];
   const at = boundaries(text);
   // Fold the key once when folding keeps every position (almost always): each cut is then a slice.
   const folded = text.normalize('NFC').toLowerCase();
   const aligned = folded.length === text.length;
-  for (let a = 0; a < at.length; a++) {
+  for (let a = 0; a < at.length - 1; a++) {
+    const start = at[a]!;
+    // A cut reaching past its first word holds a value only if some value starts with that word: most starts end here.
+    const head = aligned ? nextBoundary(folded, start) : text.length;
+    const known = !aligned || index.heads.has(folded.slice(start, head));
     for (let b = a + 1; b < at.length; b++) {
-      const start = at[a]!;
       const end = at[b]!;
-      if (end - start > MAX_VALUE) break;
-      const held = index.get(aligned ? folded.slice(start, end) : fold(text.slice(start, end)));
+      if (end - start > MAX_VALUE || (end > head && !known)) break;
+      const held = index.values.get(aligned ? folded.slice(start, end) : fold(text.slice(start, end)));
       if (!held || held.length > MAX_HOLDERS) continue;
       for (const h of held) if (h.item !== self) out.push({ start, end, held: h });
     }
@@ -160,11 +193,7 @@ function scopedVariants(base: Reading, holder: Item, attribute: string, keys: Ke
 }
 
 /** Candidate readings of one item as a lock of each attribute whose value its keys embed. */
-function readingsOf(
-  item: Item,
-  keys: KeySchema,
-  index: ReadonlyMap<string, readonly Held[]>,
-): { held: Held; written: string; reading: Reading }[] {
+function readingsOf(item: Item, keys: KeySchema, index: ValueIndex): { held: Held; written: string; reading: Reading }[] {
   const hash = item[keys.hash.name]?.S;
   if (hash === undefined) return [];
   const range = keys.range ? item[keys.range.name]?.S : undefined;

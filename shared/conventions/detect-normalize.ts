@@ -27,15 +27,21 @@ export interface InferredNormalization {
 
 const WORDS: Readonly<Record<NormalizationStep, string>> = { trim: 'trimmed', lowercase: 'lower-case', nfc: 'NFC' };
 
-/** Every subset of `steps`, each in the given order. */
-function subsets(steps: readonly NormalizationStep[]): NormalizationStep[][] {
-  let out: NormalizationStep[][] = [[]];
-  for (const step of steps) out = [...out, ...out.map((s) => [...s, step])];
-  return out;
-}
+/** Subsets of NORMALIZATION_STEPS as bit masks: bit i is step i, and a subset applies its steps in that (canonical) order. */
+const SUBSETS = 1 << NORMALIZATION_STEPS.length;
 
-/** `steps` in canonical order (normalization order matters only in principle, but stay deterministic). */
-const canonical = (steps: readonly NormalizationStep[]): NormalizationStep[] => NORMALIZATION_STEPS.filter((s) => steps.includes(s));
+/**
+ * A value under every subset of the steps, indexed by mask: each form is the one without its last
+ * step, normalized by that step — one step per subset instead of a whole chain per comparison.
+ */
+function formsOf(value: string): string[] {
+  const forms = [value];
+  for (let mask = 1; mask < SUBSETS; mask++) {
+    const last = 31 - Math.clz32(mask);
+    forms.push(normalizeValue(forms[mask & ~(1 << last)]!, [NORMALIZATION_STEPS[last]!]));
+  }
+  return forms;
+}
 
 /**
  * Decides each step for one rule from its sampled lock values and the paired attribute's values:
@@ -56,22 +62,22 @@ export function inferNormalization(
   const unproven: NormalizationStep[] = [];
   const provenFor: NormalizationStep[] = [];
   const provenAgainst: NormalizationStep[] = [];
-  for (const step of NORMALIZATION_STEPS) {
+  const forms = values.map(formsOf);
+  NORMALIZATION_STEPS.forEach((step, index) => {
     const only = [step];
-    // Each subset of the other steps, without and with this one: does adding the step reach a lock?
-    const pairs = subsets(NORMALIZATION_STEPS.filter((s) => s !== step)).map(
-      (base) => [canonical(base), canonical([...base, step])] as const,
-    );
+    const bit = 1 << index;
     let support = 0;
     let contra = 0;
     let changed = 0;
-    for (const value of values) {
-      if (normalizeValue(value, only) !== value) changed++;
+    for (const form of forms) {
+      if (form[bit] !== form[0]) changed++;
       let sup = false;
       let con = false;
-      for (const [base, extended] of pairs) {
-        const without = normalizeValue(value, base);
-        const withStep = normalizeValue(value, extended);
+      // Each subset of the other steps, without and with this one: does adding the step reach a lock?
+      for (let base = 0; base < SUBSETS; base++) {
+        if (base & bit) continue;
+        const without = form[base]!;
+        const withStep = form[base | bit]!;
         if (without === withStep) continue;
         if (locks.has(withStep)) sup = true;
         if (locks.has(without)) con = true;
@@ -108,7 +114,7 @@ export function inferNormalization(
       if (isDefault) reasons.push(`${step}: preset default, nothing in the sample against it`);
     }
     if (keep) steps.push(step);
-  }
+  });
   return { steps, reasons, unproven, provenFor, provenAgainst };
 }
 

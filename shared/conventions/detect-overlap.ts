@@ -52,13 +52,26 @@ export function overlap(lockValues: readonly string[], attrValues: readonly stri
   return overlapWith(new Set(lockValues.map((v) => normalizeValue(v, steps))), attrValues, steps);
 }
 
+/** An attribute's values as distinct normalized forms, by normalization, for as long as the list is not grown. */
+const formsCache = new WeakMap<readonly string[], { readonly length: number; readonly bySteps: Map<string, ReadonlySet<string>> }>();
+
+/**
+ * The distinct forms of `attrValues` under `steps`. Every tag of every preset is paired against the same
+ * attribute lists under the same normalizations, so each list is normalized once per normalization.
+ */
+function distinctForms(attrValues: readonly string[], steps: readonly NormalizationStep[]): ReadonlySet<string> {
+  let entry = formsCache.get(attrValues);
+  if (!entry || entry.length !== attrValues.length) formsCache.set(attrValues, (entry = { length: attrValues.length, bySteps: new Map() }));
+  const id = steps.join(',');
+  let forms = entry.bySteps.get(id);
+  if (!forms) entry.bySteps.set(id, (forms = new Set(attrValues.map((v) => normalizeValue(v, steps)))));
+  return forms;
+}
+
 function overlapWith(locks: ReadonlySet<string>, attrValues: readonly string[], steps: readonly NormalizationStep[]): number {
-  const seen = new Set<string>();
-  for (const v of attrValues) {
-    const n = normalizeValue(v, steps);
-    if (locks.has(n)) seen.add(n);
-  }
-  return seen.size;
+  let common = 0;
+  for (const n of distinctForms(attrValues, steps)) if (locks.has(n)) common++;
+  return common;
 }
 
 const simplify = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');

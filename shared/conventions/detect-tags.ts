@@ -7,7 +7,7 @@ import type { Item, KeySchema, NormalizationStep, PresetName } from '../model';
 import { scalarText } from './classify';
 import { normalizeValue } from './normalize';
 import { defaultRuleTag } from './detect-normalize';
-import { attributeValues, fmt, pairTag } from './detect-overlap';
+import { attributeValues, fmt, pairTag, type Pairing } from './detect-overlap';
 import { PRESET_DEFAULTS, type PresetRuleSpec } from './presets';
 import type { LockObservation, LockScan } from './detect-scan';
 
@@ -22,26 +22,38 @@ export function groupByTag(locks: readonly LockObservation[]): Map<string, LockO
   return byTag;
 }
 
-/**
- * Tags whose "locks" are really thin accounts (e.g. `USER#42` with `email` and `name` looks like a
- * `<TAG>#…` lock): once their items count as account candidates, their items hold an attribute
- * that another tag pairs with.
- */
-export function accountTags(
+/** Each tag's pairing with the candidates' attribute values (pairTag), by tag. */
+export function pairEach(
   scan: LockScan,
   byTag: ReadonlyMap<string, readonly LockObservation[]>,
-  candidates: readonly Item[],
-  skip: ReadonlySet<string>,
-): Set<string> {
-  const attributes = attributeValues(candidates, skip);
-  const unpaired = [...byTag].filter(
-    ([tag, locks]) =>
-      !pairTag(
+  attributes: ReadonlyMap<string, readonly string[]>,
+): Map<string, Pairing | undefined> {
+  const out = new Map<string, Pairing | undefined>();
+  for (const [tag, locks] of byTag)
+    out.set(
+      tag,
+      pairTag(
         scan.tagName(tag),
         locks.map((l) => l.value),
         attributes,
       ),
-  );
+    );
+  return out;
+}
+
+/**
+ * Tags whose "locks" are really thin accounts (e.g. `USER#42` with `email` and `name` looks like a
+ * `<TAG>#…` lock): once their items count as account candidates, their items hold an attribute
+ * that another tag pairs with. `pairings` are the tags' pairings with the candidates' values (pairEach).
+ */
+export function accountTags(
+  scan: LockScan,
+  byTag: ReadonlyMap<string, readonly LockObservation[]>,
+  pairings: ReadonlyMap<string, Pairing | undefined>,
+  candidates: readonly Item[],
+  skip: ReadonlySet<string>,
+): Set<string> {
+  const unpaired = [...byTag].filter(([tag]) => !pairings.get(tag));
   if (unpaired.length === 0) return new Set();
   const widened = attributeValues([...candidates, ...unpaired.flatMap(([, locks]) => locks.map((l) => l.item))], skip);
   const paired = new Set<string>();

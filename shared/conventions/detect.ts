@@ -14,7 +14,7 @@ import type { LockObservation, LockScan } from './detect-scan';
 import { detectOwner } from './detect-owner';
 import { learnLayout } from './detect-layout';
 import { learnedWins } from './detect-compare';
-import { accountTags, addDocumentedRules, compositeLocks, groupByTag, numberTyped, scopeOf, tagLockRange } from './detect-tags';
+import { accountTags, addDocumentedRules, compositeLocks, groupByTag, numberTyped, pairEach, scopeOf, tagLockRange } from './detect-tags';
 
 /** A proposed convention with the reasons for it. */
 export interface Detection {
@@ -114,17 +114,17 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
     ...(fullScan.typeAttribute ? [fullScan.typeAttribute] : []),
   ]);
   const notAccounts = new Set([...fullScan.locks.map((l) => l.item), ...fullScan.ignored]);
-  const thin = accountTags(
-    fullScan,
-    groupByTag(fullScan.locks),
-    sample.filter((item) => !notAccounts.has(item)),
-    skip,
-  );
+  const candidates = sample.filter((item) => !notAccounts.has(item));
+  const candidateValues = attributeValues(candidates, skip);
+  const fullByTag = groupByTag(fullScan.locks);
+  const fullPairings = pairEach(fullScan, fullByTag, candidateValues);
+  const thin = accountTags(fullScan, fullByTag, fullPairings, candidates, skip);
   const scan: LockScan = thin.size === 0 ? fullScan : { ...fullScan, locks: fullScan.locks.filter((l) => !thin.has(l.tag)) };
   const lockItems = new Set(scan.locks.map((l) => l.item));
-  const accountCandidates = sample.filter((item) => !lockItems.has(item) && !scan.ignored.has(item));
-  const attributes = attributeValues(accountCandidates, skip);
-  const byTag = groupByTag(scan.locks);
+  // Without thin accounts the account candidates are the candidates above, in the same order: their values are read once.
+  const accountCandidates = thin.size === 0 ? candidates : sample.filter((item) => !lockItems.has(item) && !scan.ignored.has(item));
+  const attributes = thin.size === 0 ? candidateValues : attributeValues(accountCandidates, skip);
+  const byTag = thin.size === 0 ? fullByTag : groupByTag(scan.locks);
   const evidence: string[] = [
     `${fmt(scan.locks.length)} of ${fmt(sample.length)} sampled items have lock keys shaped \`${SHAPES[preset]}\`${scan.note ? ` (${scan.note})` : ''}`,
   ];
@@ -138,11 +138,15 @@ function build(preset: PresetName, keys: KeySchema, sample: readonly Item[], ful
   const pairedLocks: LockObservation[] = [];
   for (const [tag, tagLocks] of [...byTag].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     let locks = tagLocks;
-    let pairing = pairTag(
-      scan.tagName(tag),
-      locks.map((l) => l.value),
-      attributes,
-    );
+    // Without thin accounts, each tag's locks and the attribute values are those already paired above.
+    let pairing =
+      thin.size === 0
+        ? fullPairings.get(tag)
+        : pairTag(
+            scan.tagName(tag),
+            locks.map((l) => l.value),
+            attributes,
+          );
     const name = scan.ruleName(tag);
     // A composite key (`UNIQ#EMAIL#<tenant>#<value>`): the values pair once the part before the first `#` is read as a scope.
     const composite = (!pairing || pairing.byName) && preset === 'uniq' ? compositeLocks(locks) : undefined;
