@@ -5,7 +5,9 @@
  */
 import { StandingWarnings } from './standing-warnings';
 import { YieldGate } from '../../../shared/yield-gate';
-import { RecentSamples } from '../fleet/recent-samples';
+import { RecentReads } from '../fleet/recent-reads';
+import type { Item } from '../../../shared/model';
+import type { TableInfo } from '../dynamo/tables';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from '../../../shared/audit/types';
 import { encodeDelta } from '../../../shared/contract/audit-wire';
 import type { AuditEvent } from '../../../shared/contract/views';
@@ -46,8 +48,10 @@ export interface AuditRuns {
   readonly warnings: StandingWarnings;
   /** Audit starts of opened tables, ahead of which the overview's survey yields (shared/yield-gate.ts). */
   readonly opening: YieldGate;
-  /** Detection samples shared by the survey and the audit start of a table (recent-samples.ts). */
-  readonly samples: RecentSamples;
+  /** Detection samples shared by the survey and the audit start of a table (recent-reads.ts). */
+  readonly samples: RecentReads<Item[]>;
+  /** Descriptions shared by the survey and the audit start of a table (recent-reads.ts). */
+  readonly descriptions: RecentReads<TableInfo>;
   /** Registers a new run (evicting old finished ones) and returns it. */
   add(runId: string): AuditRunState;
   get(runId: string): AuditRunState | undefined;
@@ -106,7 +110,8 @@ export function createAuditRuns(
     indexes: new AuditIndexes(),
     warnings,
     opening: new YieldGate(),
-    samples: new RecentSamples(),
+    samples: new RecentReads<Item[]>(),
+    descriptions: new RecentReads<TableInfo>(),
     add(runId) {
       const run: AuditRunState = { controller: new AbortController(), rows: new Map() };
       runs.set(runId, run);

@@ -8,7 +8,7 @@ import type { Detection } from '../../../shared/conventions/detect';
 import type { Item, KeySchema } from '../../../shared/model';
 import { ok, type Result } from '../../../shared/result';
 import { detectSample, startSample, type DetectRequest } from '../context/convention-choice';
-import type { RecentSamples } from './recent-samples';
+import type { RecentReads } from './recent-reads';
 
 /** What a sample says about a table's locks. */
 export type TableLocks =
@@ -24,7 +24,7 @@ export interface SurveyPacing {
   /** Awaited before the read and before detection, the survey's two costly steps (the app: until no table is being opened). */
   readonly yieldTo?: () => Promise<void>;
   /** Shares the sample with the audit start of the same table. */
-  readonly samples?: RecentSamples;
+  readonly samples?: RecentReads<Item[]>;
 }
 
 /** Samples `table` and tells whether it holds lock items (a failed read is the only error). */
@@ -36,7 +36,7 @@ export async function surveyTable(
 ): Promise<Result<TableLocks>> {
   await pacing.yieldTo?.();
   const read = (): Promise<Result<Item[]>> => startSample(client, table.name, request);
-  const sample = await (pacing.samples ? pacing.samples.sample(client, table.name, read) : read());
+  const sample = await (pacing.samples ? pacing.samples.lend(client, table.name, read) : read());
   if (!sample.ok) return sample;
   if (sample.value.length === 0) return ok({ kind: 'empty' });
   await pacing.yieldTo?.();
