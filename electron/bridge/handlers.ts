@@ -11,6 +11,7 @@ import { checkConnection, listTablesPage, tableDetails } from '../services/dynam
 import { browseItems, getItem } from '../services/items/item-methods';
 import { startExportAudit } from '../services/export/export-audit-app';
 import { historyView, surveyView } from '../services/fleet/fleet-methods';
+import { backgroundTurn } from '../services/fleet/survey';
 import { confirmExportRun } from '../services/export/export-confirm-app';
 import { lookupView } from '../services/lookup/lookup-view';
 import { executeRepair, planRepair, repairStatus, stopRepair } from '../services/repair/repair-bridge';
@@ -50,9 +51,9 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     // The survey (background, for the overview) yields to an opened table's audit start, DescribeTable included;
     // the two share the table's sample, and the start takes the description the survey read or is reading (recent-reads.ts).
     'tables.survey': (args) =>
-      runs.opening
-        .clear()
-        .then(() => on.table((ctx) => surveyView(ctx, { yieldTo: () => runs.opening.clear(), samples: runs.samples }), 'lends')(args)),
+      backgroundTurn(runs.opening).then(() =>
+        on.table((ctx) => surveyView(ctx, { yieldTo: () => backgroundTurn(runs.opening), samples: runs.samples }), 'lends')(args),
+      ),
     'items.get': on.table(getItem),
     'items.browse': on.table(browseItems),
 
