@@ -87,9 +87,10 @@ export function useAudit(
       const args = { connectionId, table, ...(convention ? { convention } : {}) };
       // The overview's survey starts nothing new until this start is answered (table-opening.ts).
       const opened = beginOpening();
-      // The run's events can flow the moment the start answers: the store's stream opens beside the start.
-      prepare();
       const call = fromExport ? bridge.call('audit.startExport', { ...args, ...fromExport }) : bridge.call('audit.start', args);
+      // The run's events can flow the moment the start answers: the store's stream opens beside the start,
+      // asked for after it, so the start is never the request left waiting for one of the browser's connections.
+      prepare();
       // The bridge never rejects (shared/contract/transport.ts): a lost answer arrives as an error Result.
       void call.then((result) => {
         opened();
