@@ -168,7 +168,10 @@ if (!endpoint) throw new Error('usage: profile-ui.ts <endpoint> [table]');
 const network = process.argv.includes('--network');
 if (network && endpoint) {
   const dir = mkdtempSync(join(tmpdir(), 'locksmith-profile-'));
-  const serve = await startServe({ dataDir: dir, args: ['--endpoint', endpoint] });
+  // `--serve-profile=<dir>`: a CPU profile of `serve` over the first open, written there when it stops.
+  const profileDir = /^--serve-profile=(.+)$/.exec(process.argv.find((a) => a.startsWith('--serve-profile=')) ?? '')?.[1];
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval=500'] : [];
+  const serve = await startServe({ dataDir: dir, args: ['--endpoint', endpoint], nodeArgs });
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -177,11 +180,14 @@ if (network && endpoint) {
     await page.locator('[data-testid^="connection-endpoint"]').first().click();
     await page.waitForSelector(`[data-testid="table-${table}"]`, { timeout: 60_000 });
     const t0 = performance.now();
+    // The monotonic clock at t0, to line this log up with a CPU profile of `serve` (`NODE_OPTIONS=--cpu-prof`; its startTime is on the same clock).
+    process.stdout.write(`t0 at ${(process.hrtime.bigint() / 1000n).toString()} µs (monotonic)\n`);
     const at = (): string => `${(performance.now() - t0).toFixed(0)} ms`;
     page.on('request', (r) =>
       process.stdout.write(`${at()} → ${r.method()} ${new URL(r.url()).pathname} ${(r.postData() ?? '').slice(0, 80)}\n`),
     );
     page.on('requestfinished', (r) => process.stdout.write(`${at()} ✓ ${new URL(r.url()).pathname}\n`));
+    process.stdout.write(`${at()} click\n`);
     await app.selectTable(table);
     await page.waitForSelector('[data-testid="inspector-row"]', { timeout: 60_000 });
     process.stdout.write(`${at()} first row\n`);

@@ -25,6 +25,8 @@ export interface ServeOptions {
   readonly dataDir: string;
   /** Extra CLI flags, e.g. `['--endpoint', 'http://127.0.0.1:8123']`. */
   readonly args?: readonly string[];
+  /** Flags for Node itself, before the script (e.g. `--cpu-prof`, which NODE_OPTIONS does not take). */
+  readonly nodeArgs?: readonly string[];
   readonly timeoutMs?: number;
 }
 
@@ -41,7 +43,7 @@ function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
 
 /** Spawns the server and resolves once it printed its URL. */
 export async function startServe(options: ServeOptions): Promise<ServeHandle> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, 'serve', ...(options.args ?? [])], {
     env: { ...process.env, LOCKSMITH_DATA_DIR: options.dataDir, JAVA_TOOL_OPTIONS: '-Xmx512m', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Own process group: teardown can signal the server and any JVM it spawned together.

@@ -71,8 +71,17 @@ interface ClientSubscription {
   registered: Promise<unknown>;
 }
 
+/** The browser-mode bridge: the contract's calls and streams, and a way to open the event stream ahead of its first subscription. */
+export interface HttpBridge extends LocksmithBridge {
+  /**
+   * Opens the event stream now, if it is not open (it closes again with the last subscription): a caller
+   * that will subscribe as soon as it learns an id (a run's) then makes one request, not a connection and a request.
+   */
+  openEvents(): void;
+}
+
 /** Builds the browser-mode bridge. */
-export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
+export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
   const base = options.baseUrl.replace(/\/$/, '');
 
   /** POSTs to `path`; a lost or unreadable answer becomes `lostAnswer(name, …)` (shared/contract/transport.ts). */
@@ -145,6 +154,9 @@ export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
 
   return {
     call: (method: MethodName, args: unknown) => post(`/api/${encodeURIComponent(method)}`, method, args),
+    openEvents() {
+      if (!source) openSource();
+    },
     subscribe(name: StreamName, filter: unknown, listener: (event: never) => void) {
       const id = `s${(nextId += 1)}`;
       const subscription: ClientSubscription = { stream: name, filter, listener, registered: Promise.resolve() };
@@ -166,7 +178,7 @@ export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
           );
       };
     },
-  } as LocksmithBridge;
+  } as HttpBridge;
 }
 
 /** Minimal views of the page's location, sessionStorage and history. */
