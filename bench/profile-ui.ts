@@ -45,6 +45,53 @@ function topSelf(profile: Profile, n = 25): string[] {
     .map(([name, ms]) => `${ms.toFixed(0).padStart(7)} ms  ${name}`);
 }
 
+/**
+ * The profile's stretches of back-to-back busy samples (anything but `(idle)`) longer than `minMs`, each
+ * with its top self time: a sampled stand-in for the long tasks a trace would show, where a trace of a
+ * whole 1M audit is too large to keep.
+ */
+function busyStretches(profile: Profile, minMs = 50, n = 8): string[] {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const out: { ms: number; at: number; top: string }[] = [];
+  let start = -1;
+  let elapsed = 0;
+  let startedAt = 0;
+  const close = (end: number): void => {
+    if (start < 0) return;
+    let ms = 0;
+    const self = new Map<string, number>();
+    for (let i = start; i < end; i++) {
+      const delta = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+      ms += delta;
+      const f = byId.get(profile.samples[i]!)?.callFrame;
+      const name = f ? `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}` : '?';
+      self.set(name, (self.get(name) ?? 0) + delta);
+    }
+    if (ms > minMs) {
+      const top = [...self.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 6)
+        .map(([name, t]) => `${name} ${t.toFixed(0)}`);
+      out.push({ ms, at: startedAt, top: top.join(' | ') });
+    }
+    start = -1;
+  };
+  profile.samples.forEach((id, i) => {
+    elapsed += (profile.timeDeltas[i] ?? 0) / 1000;
+    const idle = byId.get(id)?.callFrame.functionName === '(idle)';
+    if (idle) close(i);
+    else if (start < 0) {
+      start = i;
+      startedAt = elapsed;
+    }
+  });
+  close(profile.samples.length);
+  return out
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, n)
+    .map((s) => `${s.ms.toFixed(0)} ms busy at +${(s.at / 1000).toFixed(1)} s: ${s.top}`);
+}
+
 /** 100 scroll steps over the whole inspector list (the benchmark's script, fewer steps). */
 const SCROLL_100 = scrollScript(100);
 
@@ -244,6 +291,7 @@ try {
     await page.waitForSelector('[data-testid="inspector"][data-audit-phase="done"]', { timeout: 600_000 });
     const audit = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
     process.stdout.write(`audit took ${Date.now() - t0} ms; page's top self time:\n${topSelf(audit).join('\n')}\n\n`);
+    process.stdout.write(`the page's busy stretches over 50 ms during the audit:\n${busyStretches(audit).join('\n')}\n\n`);
     const workerProfile = await worker.stop();
     process.stdout.write(`the row store's worker, top self time:\n${topSelf(workerProfile).join('\n')}\n\n`);
     writeFileSync(join(tmpdir(), 'locksmith-audit-worker.cpuprofile'), JSON.stringify(workerProfile));
@@ -255,6 +303,7 @@ try {
     process.stdout.write(
       `scroll: ${frames.length} frames, p50 ${frames[Math.floor(frames.length / 2)]?.toFixed(1)} ms, p95 ${frames[Math.floor(frames.length * 0.95)]?.toFixed(1)} ms; top self time:\n${topSelf(scroll).join('\n')}\n`,
     );
+    process.stdout.write(`the page's busy stretches over 50 ms during the scroll:\n${busyStretches(scroll).join('\n')}\n`);
     writeFileSync(join(tmpdir(), 'locksmith-scroll.cpuprofile'), JSON.stringify(scroll));
   }
 } finally {
