@@ -11,7 +11,6 @@ import { checkConnection, listTablesPage, tableDetails } from '../services/dynam
 import { browseItems, getItem } from '../services/items/item-methods';
 import { startExportAudit } from '../services/export/export-audit-app';
 import { historyView, surveyView } from '../services/fleet/fleet-methods';
-import { backgroundTurn } from '../services/fleet/survey';
 import { confirmExportRun } from '../services/export/export-confirm-app';
 import { lookupView } from '../services/lookup/lookup-view';
 import { executeRepair, planRepair, repairStatus, stopRepair } from '../services/repair/repair-bridge';
@@ -24,7 +23,7 @@ import { createRequestContexts } from './request-context';
 /** Builds the handler table over the app's stores. */
 export function createHandlers(deps: BridgeDeps): HandlerTable {
   const { connections, settings, runs, tx, repairs } = deps;
-  const on = createRequestContexts({ ...deps, samples: runs.samples, descriptions: runs.descriptions });
+  const on = createRequestContexts({ ...deps, samples: runs.samples });
 
   return {
     'app.info': () => deps.app.info().then(ok),
@@ -48,12 +47,11 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
 
     'tables.list': on.connection(listTablesPage),
     'tables.describe': on.table(tableDetails),
-    // The survey (background, for the overview) yields to an opened table's audit start, DescribeTable included;
-    // the two share the table's sample, and the start takes the description the survey read or is reading (recent-reads.ts).
+    // The survey (background, for the overview) yields to an opened table's audit start, DescribeTable included.
     'tables.survey': (args) =>
-      backgroundTurn(runs.opening).then(() =>
-        on.table((ctx) => surveyView(ctx, { yieldTo: () => backgroundTurn(runs.opening), samples: runs.samples }), 'lends')(args),
-      ),
+      runs.opening
+        .clear()
+        .then(() => on.table((ctx) => surveyView(ctx, { yieldTo: () => runs.opening.clear(), samples: runs.samples }))(args)),
     'items.get': on.table(getItem),
     'items.browse': on.table(browseItems),
 
@@ -61,8 +59,7 @@ export function createHandlers(deps: BridgeDeps): HandlerTable {
     'conventions.get': (args) => getSavedConvention(settings, args),
     'conventions.save': on.convention((ctx) => saveConvention(ctx, settings)),
 
-    'audit.start': (args) =>
-      runs.opening.during(() => on.convention((ctx, a: Args<'audit.start'>) => startAudit(ctx, runs, a), 'borrows')(args)),
+    'audit.start': (args) => runs.opening.during(() => on.convention((ctx, a: Args<'audit.start'>) => startAudit(ctx, runs, a))(args)),
     'audit.cancel': (args) => cancelAudit(runs, args),
     'audit.report': (args) => auditReport(runs, args),
     'audit.startExport': on.connection((ctx, args: Args<'audit.startExport'>) =>

@@ -159,31 +159,6 @@ describe('audit.start', () => {
   });
 });
 
-describe('the overview beside an opened table', () => {
-  it('an audit start takes the description the survey of its table is reading, where it would have counted the table again', async () => {
-    const table = await createTempTable(admin, layout.convention.keys, 'ctx-survey');
-    try {
-      await putItems(admin, table, [
-        layout.account('s1', { email: 'edsger@dijkstra.io', username: 'edsger' }),
-        layout.lock('EMAIL', 'edsger@dijkstra.io'),
-        layout.lock('HANDLE', 'edsger'),
-      ]);
-      sent.length = 0;
-      const survey = app.dispatch('tables.survey', { connectionId, table }, 'http', trusted);
-      // The table is clicked while the survey's DescribeTable is out.
-      await expect.poll(() => sent.includes('DescribeTableCommand')).toBe(true);
-      const started = await app.dispatch('audit.start', { connectionId, table }, 'http', trusted);
-      if (!started.ok) throw new Error(started.error.message);
-      expect(await survey).toMatchObject({ ok: true, value: { locks: 'locks' } });
-      const { runId } = started.value as { runId: string };
-      await expect.poll(async () => (await app.dispatch('audit.report', { runId }, 'http', trusted)).ok, { timeout: 20_000 }).toBe(true);
-      expect(sent.filter((command) => command === 'DescribeTableCommand')).toEqual(['DescribeTableCommand']);
-    } finally {
-      await deleteTable(testClient(endpoint), table);
-    }
-  });
-});
-
 describe('tx.execute', () => {
   it('on the connection its preview names: a value taken meanwhile is a refused outcome (not an error), nothing sent, the preview kept', async () => {
     const preview = await app.dispatch(

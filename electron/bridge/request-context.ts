@@ -7,19 +7,19 @@
  * A thrown error becomes an AppError with the request's context; connection failures mark the
  * connection's sidebar entry.
  */
-import type { Convention, Item } from '../../shared/model';
+import type { Convention } from '../../shared/model';
 import type { Result } from '../../shared/result';
 import type { ConnectionRegistry } from '../services/connections/registry';
 import type { SettingsStore } from '../services/connections/settings-store';
 import { savedConvention } from '../services/conventions/convention-methods';
 import type { ClientPool } from '../services/context/client-pool';
-import type { RecentReads } from '../services/fleet/recent-reads';
+import type { RecentSamples } from '../services/fleet/recent-samples';
 import { chooseConvention, startSample } from '../services/context/convention-choice';
 import type { ConnectionContext, ConventionContext, TableContext } from '../services/context/request-context';
 import { connectionContext, tableContext } from '../services/context/request-context';
 import { effectiveEndpoint, isLocalTarget } from '../services/dynamo/client';
 import { toAppError } from '../services/dynamo/errors';
-import { describeTable, type TableInfo } from '../services/dynamo/tables';
+import { describeTable } from '../services/dynamo/tables';
 
 /** Error kinds that say something about the connection itself, shown on its sidebar entry. */
 const CONNECTION_ERRORS = new Set(['unreachable', 'credentials', 'sso-expired', 'mfa-required']);
@@ -38,10 +38,10 @@ type WithConvention = OnTable & { readonly convention?: Convention | undefined }
 export interface RequestContexts {
   /** Resolves `connectionId`. */
   connection<S, R>(run: Service<ConnectionContext, S, R>): Bound<OnConnection, S, R>;
-  /** Resolves `connectionId` and describes `table` (sharing the description as `lent` says). */
-  table<S, R>(run: Service<TableContext, S, R>, lent?: Lent): Bound<OnTable, S, R>;
-  /** Resolves `connectionId`, describes `table` (sharing the description as `lent` says) and chooses the convention. */
-  convention<S, R>(run: Service<ConventionContext, S, R>, lent?: Lent): Bound<WithConvention, S, R>;
+  /** Resolves `connectionId` and describes `table`. */
+  table<S, R>(run: Service<TableContext, S, R>): Bound<OnTable, S, R>;
+  /** Resolves `connectionId`, describes `table` and chooses the convention. */
+  convention<S, R>(run: Service<ConventionContext, S, R>): Bound<WithConvention, S, R>;
   /** Runs on the connection `idOf(args)` names (execute: the one its preview was made on). */
   connectionOf<S, R>(idOf: (args: S) => Result<string>, run: Service<ConnectionContext, S, R>): Bound<unknown, S, R>;
 }
@@ -53,20 +53,12 @@ export interface RequestContextOptions {
   readonly settings: SettingsStore;
   readonly env?: NodeJS.ProcessEnv;
   /** Detection samples shared with the overview's survey of the same table. */
-  readonly samples?: RecentReads<Item[]>;
-  /** Table descriptions shared by the methods built with a {@link Lent} mark (the survey lends, the audit start borrows). */
-  readonly descriptions?: RecentReads<TableInfo>;
+  readonly samples?: RecentSamples;
 }
-
-/**
- * How a method shares its table's description (recent-reads.ts): `lends` takes a recent one or reads
- * and keeps its own for the next request; `borrows` takes a recent one, else reads without keeping it.
- */
-export type Lent = 'lends' | 'borrows';
 
 /** Builds the context builders. */
 export function createRequestContexts(options: RequestContextOptions): RequestContexts {
-  const { connections, clients, settings, env, samples, descriptions } = options;
+  const { connections, clients, settings, env, samples } = options;
 
   /** Resolves the connection, runs `run` on it, turns a throw into an AppError and marks connection failures. */
   async function on<R>(
@@ -97,13 +89,8 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
     return result;
   }
 
-  async function described(ctx: ConnectionContext, table: string, lent?: Lent): Promise<Result<TableContext>> {
-    const read = (): Promise<Result<TableInfo>> => describeTable(ctx.client, table, { local: ctx.local });
-    const info = await (!lent || !descriptions
-      ? read()
-      : lent === 'lends'
-        ? descriptions.lend(ctx.client, table, read)
-        : descriptions.borrow(ctx.client, table, read));
+  async function described(ctx: ConnectionContext, table: string): Promise<Result<TableContext>> {
+    const info = await describeTable(ctx.client, table, { local: ctx.local });
     return info.ok ? { ok: true, value: tableContext(ctx, info.value) } : info;
   }
 
@@ -112,16 +99,13 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
     ctx: ConnectionContext,
     args: A,
     run: Service<ConventionContext, A, R>,
-    lent?: Lent,
   ): Promise<Result<R>> {
-    // The description needs nothing the settings say: it is out while they are read.
-    const describing = described(ctx, args.table, lent);
     const saved = args.convention ? undefined : await savedConvention(settings, args.connectionId, args.table);
     // Detection's sample needs no description: both reads at once.
     const read = (): ReturnType<typeof startSample> =>
       startSample(ctx.client, args.table, { errorContext: { ...ctx.errorContext, table: args.table } });
-    const sample = args.convention || saved ? undefined : samples ? samples.lend(ctx.client, args.table, read) : read();
-    const withTable = await describing;
+    const sample = args.convention || saved ? undefined : samples ? samples.sample(ctx.client, args.table, read) : read();
+    const withTable = await described(ctx, args.table);
     if (!withTable.ok) return withTable;
     const chosen = await chooseConvention(withTable.value, args.convention, saved, sample);
     return chosen.ok ? run(chosen.value, args) : chosen;
@@ -130,12 +114,12 @@ export function createRequestContexts(options: RequestContextOptions): RequestCo
   return {
     connection: (run) => (args) =>
       on(args.connectionId, 'table' in args && typeof args.table === 'string' ? args.table : undefined, (ctx) => run(ctx, args)),
-    table: (run, lent) => (args) =>
+    table: (run) => (args) =>
       on(args.connectionId, args.table, async (ctx) => {
-        const withTable = await described(ctx, args.table, lent);
+        const withTable = await described(ctx, args.table);
         return withTable.ok ? run(withTable.value, args) : withTable;
       }),
-    convention: (run, lent) => (args) => on(args.connectionId, args.table, (ctx) => withConvention(ctx, args, run, lent)),
+    convention: (run) => (args) => on(args.connectionId, args.table, (ctx) => withConvention(ctx, args, run)),
     connectionOf: (idOf, run) => (args) => {
       const id = idOf(args);
       return id.ok ? on(id.value, undefined, (ctx) => run(ctx, args)) : Promise.resolve(id);

@@ -317,39 +317,6 @@ describe('browser-mode client', () => {
     await expect.poll(() => hub.size()).toBe(before);
   });
 
-  it('opens the event stream ahead of a subscription on request, which then subscribes in one request with its replay', async () => {
-    const frames: string[] = [];
-    const opened: string[] = [];
-    const watching = (url: string): EventSourceLike => {
-      opened.push(url);
-      const source = nodeEventSource(url);
-      source.addEventListener('message', (m) => frames.push(m.data));
-      return source;
-    };
-    const posted: string[] = [];
-    const bridge = createHttpBridge({
-      baseUrl: host.origin,
-      token: host.token,
-      fetch: (url, init) => {
-        posted.push(new URL(url).pathname);
-        return fetch(url, init);
-      },
-      eventSource: watching,
-    });
-    bridge.openEvents();
-    bridge.openEvents();
-    await expect.poll(() => frames.length).toBe(1);
-    expect(opened).toHaveLength(1);
-    hub.setReplay('sandbox.status', () => [{ state: 'running' as const, endpoint: 'http://127.0.0.1:9' }]);
-    const seen: string[] = [];
-    const stop = bridge.subscribe('sandbox.status', {}, (event) => seen.push(event.state));
-    // The channel is known: the subscription goes out at once, before any new frame (without openEvents it waits for the stream's first).
-    expect(posted).toEqual(['/api/events/subscribe']);
-    await expect.poll(() => seen).toEqual(['running']);
-    expect(opened).toHaveLength(1);
-    stop();
-  });
-
   it('reports a wrong token and a dead server as Results', async () => {
     const wrong = createHttpBridge({
       baseUrl: host.origin,

@@ -71,17 +71,8 @@ interface ClientSubscription {
   registered: Promise<unknown>;
 }
 
-/** The browser-mode bridge: the contract's calls and streams, and a way to open the event stream ahead of its first subscription. */
-export interface HttpBridge extends LocksmithBridge {
-  /**
-   * Opens the event stream now, if it is not open (it closes again with the last subscription): a caller
-   * that will subscribe as soon as it learns an id (a run's) then makes one request, not a connection and a request.
-   */
-  openEvents(): void;
-}
-
 /** Builds the browser-mode bridge. */
-export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
+export function createHttpBridge(options: HttpBridgeOptions): LocksmithBridge {
   const base = options.baseUrl.replace(/\/$/, '');
 
   /** POSTs to `path`; a lost or unreadable answer becomes `lostAnswer(name, …)` (shared/contract/transport.ts). */
@@ -154,9 +145,6 @@ export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
 
   return {
     call: (method: MethodName, args: unknown) => post(`/api/${encodeURIComponent(method)}`, method, args),
-    openEvents() {
-      if (!source) openSource();
-    },
     subscribe(name: StreamName, filter: unknown, listener: (event: never) => void) {
       const id = `s${(nextId += 1)}`;
       const subscription: ClientSubscription = { stream: name, filter, listener, registered: Promise.resolve() };
@@ -178,7 +166,7 @@ export function createHttpBridge(options: HttpBridgeOptions): HttpBridge {
           );
       };
     },
-  } as HttpBridge;
+  } as LocksmithBridge;
 }
 
 /** Minimal views of the page's location, sessionStorage and history. */

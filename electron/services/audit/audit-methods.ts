@@ -10,7 +10,7 @@ import { targetKey } from '../context/client-pool';
 import { runAudit, STREAM_ROWS_PER_DELTA } from './run-audit';
 import { historyTarget } from '../history/audit-history';
 
-/** How long at most an audit start keeps the overview's survey waiting for its first rows to reach a page. */
+/** How long at most an audit start keeps the overview's survey waiting for its first rows. */
 export const FIRST_ROWS_YIELD_MS = 2_000;
 
 /** Starts auditing the context's table in the background; events go to `audit.events`. */
@@ -25,13 +25,10 @@ export async function startAudit(
   run.history = { target: historyTarget(ctx.target), source: 'live' };
   const { convention } = ctx;
   const table = ctx.table.name;
-  // The overview's survey keeps yielding until the first rows have reached a subscriber: a survey's detection,
-  // run on this thread beside the first pages, held the first delta back by its own length, and once the rows
-  // were out (before the page had subscribed) it held the page's subscription and the rows' way out. A table
-  // whose rows all come at the end (only orphan locks), or a run nobody follows, holds the survey back no
-  // longer than FIRST_ROWS_YIELD_MS.
+  // The overview's survey keeps yielding until the first rows are out: a survey's detection, run on this
+  // thread beside the first pages, held the first delta back by its own length. A table whose
+  // rows all come at the end (only orphan locks) holds the survey back no longer than FIRST_ROWS_YIELD_MS.
   const firstRowsOut = runs.opening.enter();
-  run.rowsSeen = firstRowsOut;
   setTimeout(firstRowsOut, FIRST_ROWS_YIELD_MS).unref();
   void runAudit({
     client: ctx.client,
@@ -41,7 +38,10 @@ export async function startAudit(
     signal: run.controller.signal,
     errorContext: ctx.errorContext,
     maxRowsPerDelta: STREAM_ROWS_PER_DELTA,
-    onDelta: (delta, progress) => runs.delta(runId, run, delta, progress),
+    onDelta: (delta, progress) => {
+      runs.delta(runId, run, delta, progress);
+      if (delta.upserted.length > 0) firstRowsOut();
+    },
   })
     // runAudit is not meant to throw; if it ever does, the run must still end — as incomplete,
     // with the reason — or the UI would wait for a `done` that never comes.

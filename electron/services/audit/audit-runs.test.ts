@@ -46,35 +46,6 @@ describe('audit runs', () => {
     expect(replay('unknown')).toEqual([]);
   });
 
-  it('tells a run when its rows have reached a subscriber: rows published while one listens, or rows in a replay', () => {
-    let presence: (filter: Readonly<Record<string, unknown>>, listening: number) => void = () => undefined;
-    let replay: (filter: Readonly<Record<string, unknown>>) => readonly AuditEvent[] = () => [];
-    const hub: AuditPublisher = {
-      publish: () => undefined,
-      setReplay: (_stream, r) => (replay = r),
-      setPresence: (_stream, p) => (presence = p),
-    };
-    const runs = createAuditRuns(hub);
-    const seen: string[] = [];
-    const live = runs.add('live');
-    live.rowsSeen = () => seen.push('live');
-    runs.delta('live', live, { upserted: [row('a')], removed: [], counts }, progress);
-    expect(seen).toEqual([]); // out, but nobody listens yet
-    presence({ runId: 'live' }, 1);
-    runs.delta('live', live, { upserted: [], removed: [], counts }, progress);
-    expect(seen).toEqual([]); // a delta without rows shows nothing new
-    runs.delta('live', live, { upserted: [row('b')], removed: [], counts }, progress);
-    expect(seen).toEqual(['live']);
-
-    const late = runs.add('late');
-    late.rowsSeen = () => seen.push('late');
-    replay({ runId: 'late' });
-    expect(seen).toEqual(['live']); // no rows yet to replay
-    runs.delta('late', late, { upserted: [row('c')], removed: [], counts }, progress);
-    replay({ runId: 'late' });
-    expect(seen).toEqual(['live', 'late']);
-  });
-
   it('hands every finished run with history to the recorder, not a cancelled one nor one without history', () => {
     const { hub } = publisher();
     const recorded: string[] = [];

@@ -5,9 +5,7 @@
  */
 import { StandingWarnings } from './standing-warnings';
 import { YieldGate } from '../../../shared/yield-gate';
-import { RecentReads } from '../fleet/recent-reads';
-import type { Item } from '../../../shared/model';
-import type { TableInfo } from '../dynamo/tables';
+import { RecentSamples } from '../fleet/recent-samples';
 import type { AuditCounts, AuditDelta, AuditReport, GroupRow } from '../../../shared/audit/types';
 import { encodeDelta } from '../../../shared/contract/audit-wire';
 import type { AuditEvent } from '../../../shared/contract/views';
@@ -24,8 +22,6 @@ export const MAX_SNAPSHOT_RUNS = 3;
 export interface AuditPublisher {
   publish(stream: 'audit.events', event: AuditEvent): void;
   setReplay(stream: 'audit.events', replay: (filter: Readonly<Record<string, unknown>>) => readonly AuditEvent[]): void;
-  /** Tells how many subscriptions a filter has after each one begins or ends (the hub's; absent: nobody is known to listen). */
-  setPresence?(stream: 'audit.events', presence: (filter: Readonly<Record<string, unknown>>, listening: number) => void): void;
 }
 
 /** One run: its cancel switch, every row so far (for replay), the latest counts and progress, and the report once done. */
@@ -39,8 +35,6 @@ export interface AuditRunState {
   report?: AuditReport;
   /** What the history entry of this run says beyond its report (set by whoever starts it); absent: not recorded. */
   history?: HistoryMeta;
-  /** Called when rows of the run have reached a subscriber (published while one listens, or in a subscriber's replay). */
-  rowsSeen?: () => void;
 }
 
 /** The registry's operations. */
@@ -52,10 +46,8 @@ export interface AuditRuns {
   readonly warnings: StandingWarnings;
   /** Audit starts of opened tables, ahead of which the overview's survey yields (shared/yield-gate.ts). */
   readonly opening: YieldGate;
-  /** Detection samples shared by the survey and the audit start of a table (recent-reads.ts). */
-  readonly samples: RecentReads<Item[]>;
-  /** Descriptions shared by the survey and the audit start of a table (recent-reads.ts). */
-  readonly descriptions: RecentReads<TableInfo>;
+  /** Detection samples shared by the survey and the audit start of a table (recent-samples.ts). */
+  readonly samples: RecentSamples;
   /** Registers a new run (evicting old finished ones) and returns it. */
   add(runId: string): AuditRunState;
   get(runId: string): AuditRunState | undefined;
@@ -89,13 +81,6 @@ export function createAuditRuns(
 ): AuditRuns {
   const runs = new Map<string, AuditRunState>();
   const warnings = new StandingWarnings();
-  // Subscriptions per run id: rows published while nobody listens have reached no page yet.
-  const listening = new Map<string, number>();
-  publisher.setPresence?.('audit.events', (filter, count) => {
-    if (typeof filter.runId !== 'string') return;
-    if (count > 0) listening.set(filter.runId, count);
-    else listening.delete(filter.runId);
-  });
 
   // A subscriber to `audit.events` first receives everything the run produced so far, the rows as
   // one snapshot that replaces whatever the subscriber held (a re-joining page may hold stale rows).
@@ -104,7 +89,6 @@ export function createAuditRuns(
     const run = runId ? runs.get(runId) : undefined;
     if (!runId || !run) return [];
     const events: AuditEvent[] = [];
-    if (run.rows && run.counts && run.rows.size > 0) run.rowsSeen?.();
     if (run.rows && run.counts)
       events.push({
         type: 'delta',
@@ -122,8 +106,7 @@ export function createAuditRuns(
     indexes: new AuditIndexes(),
     warnings,
     opening: new YieldGate(),
-    samples: new RecentReads<Item[]>(),
-    descriptions: new RecentReads<TableInfo>(),
+    samples: new RecentSamples(),
     add(runId) {
       const run: AuditRunState = { controller: new AbortController(), rows: new Map() };
       runs.set(runId, run);
@@ -144,7 +127,6 @@ export function createAuditRuns(
       // Encoded once, here: every subscriber's transport carries the same compact rows.
       publisher.publish('audit.events', { type: 'delta', runId, delta: encodeDelta(delta) });
       publisher.publish('audit.events', { type: 'progress', runId, progress });
-      if (delta.upserted.length > 0 && listening.has(runId)) run.rowsSeen?.();
     },
     progress(runId, run, progress) {
       run.progress = progress;

@@ -70,7 +70,7 @@ export async function detectFromTable(
   return detected.ok ? ok({ detection: detected.value, sample: sample.value }) : detected;
 }
 
-/** Detections per sample read, by key schema and preset: a sample shared between requests (recent-reads.ts) is detected once. */
+/** Detections per sample read, by key schema and preset: a sample shared between requests (recent-samples.ts) is detected once. */
 const detections = new WeakMap<readonly Item[], Map<string, ReturnType<typeof detectConvention>>>();
 
 /** Detects the convention of a sample: once per sample array, key schema and preset (detection is pure, and on a full sample it is the costliest CPU work of a start). */

@@ -8,8 +8,7 @@ import type { Detection } from '../../../shared/conventions/detect';
 import type { Item, KeySchema } from '../../../shared/model';
 import { ok, type Result } from '../../../shared/result';
 import { detectSample, startSample, type DetectRequest } from '../context/convention-choice';
-import type { YieldGate } from '../../../shared/yield-gate';
-import type { RecentReads } from './recent-reads';
+import type { RecentSamples } from './recent-samples';
 
 /** What a sample says about a table's locks. */
 export type TableLocks =
@@ -25,21 +24,7 @@ export interface SurveyPacing {
   /** Awaited before the read and before detection, the survey's two costly steps (the app: until no table is being opened). */
   readonly yieldTo?: () => Promise<void>;
   /** Shares the sample with the audit start of the same table. */
-  readonly samples?: RecentReads<Item[]>;
-}
-
-/**
- * Resolves once `gate` holds no foreground work, seen so after a full turn of the event loop: a request that
- * arrived while background work held the thread (its bytes waiting behind a detection) is read, and enters
- * the gate, before the next background step starts. A plain `gate.clear()` resolved in the same microtask
- * drain, and a second survey's detection went ahead of an audit start that had been waiting all along.
- */
-export async function backgroundTurn(gate: YieldGate): Promise<void> {
-  do {
-    await gate.clear();
-    // Two check phases: the second follows a poll phase, which reads whatever arrived meanwhile.
-    for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
-  } while (gate.busy);
+  readonly samples?: RecentSamples;
 }
 
 /** Samples `table` and tells whether it holds lock items (a failed read is the only error). */
@@ -51,7 +36,7 @@ export async function surveyTable(
 ): Promise<Result<TableLocks>> {
   await pacing.yieldTo?.();
   const read = (): Promise<Result<Item[]>> => startSample(client, table.name, request);
-  const sample = await (pacing.samples ? pacing.samples.lend(client, table.name, read) : read());
+  const sample = await (pacing.samples ? pacing.samples.sample(client, table.name, read) : read());
   if (!sample.ok) return sample;
   if (sample.value.length === 0) return ok({ kind: 'empty' });
   await pacing.yieldTo?.();

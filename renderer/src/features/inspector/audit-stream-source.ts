@@ -3,14 +3,7 @@ import type { LocksmithBridge } from '../../../../shared/contract/api';
 import { resolveBrowserToken } from '../../../../shared/contract/http-client';
 import { err, ok, type Result } from '../../../../shared/result';
 import { openStreamPort } from '../../bridge/stream-port';
-import type { HttpStreamSource, StreamSource } from './row-store';
-
-/** Browser mode's event stream for this page (its origin and token); undefined where the bridge offers stream ports (Electron) or no token is known. */
-export function browserStreamSource(bridge: LocksmithBridge): HttpStreamSource | undefined {
-  if (bridge.streamPort) return undefined;
-  const token = resolveBrowserToken(window);
-  return token ? { kind: 'http', baseUrl: window.location.origin, token } : undefined;
-}
+import type { StreamSource } from './row-store';
 
 /** Opens run `runId`'s events for the row store: a port when the bridge offers one (Electron), else the page's HTTP target. */
 export async function auditStreamSource(bridge: LocksmithBridge, runId: string): Promise<Result<StreamSource>> {
@@ -19,7 +12,7 @@ export async function auditStreamSource(bridge: LocksmithBridge, runId: string):
     const opened = await port;
     return opened.ok ? ok({ kind: 'port', port: opened.value }) : opened;
   }
-  const http = browserStreamSource(bridge);
-  if (http) return ok(http);
+  const token = resolveBrowserToken(window);
+  if (token) return ok({ kind: 'http', baseUrl: window.location.origin, token });
   return err('internal', 'this page has no route to the audit’s events (neither a stream port nor a browser-mode token)');
 }

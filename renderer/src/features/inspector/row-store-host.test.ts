@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { encodeDelta, type AuditEvent } from '../../../../shared/contract';
-import { PROGRESS_EVERY_MS, type HttpStreamSource, type RowStoreUpdate } from './row-store';
+import { PROGRESS_EVERY_MS, type RowStoreUpdate } from './row-store';
 import { hostRowStore, type OpenStream } from './row-store-host';
 import { openStreams } from './row-store-stream';
 
@@ -68,26 +68,6 @@ describe('hostRowStore', () => {
     expect(updates[0]).toMatchObject({ run: 1, progress: { items: 10 } });
     vi.advanceTimersByTime(PROGRESS_EVERY_MS); // and it is not sent twice
     expect(updates.map((u) => u.type)).toEqual(['progress', 'view']);
-  });
-
-  it('opens the event stream when a run is prepared, before the run has an id, and subscribes on that stream once it has', () => {
-    const calls: string[] = [];
-    const source: HttpStreamSource = { kind: 'http', baseUrl: 'http://127.0.0.1:1', token: 't' };
-    const openStream: OpenStream = Object.assign(
-      (_source: unknown, runId: string) => {
-        calls.push(`subscribe ${runId}`);
-        return () => void calls.push(`unsubscribe ${runId}`);
-      },
-      { prepare: (given: HttpStreamSource) => void calls.push(`prepare ${given.baseUrl}`) },
-    );
-    const handle = hostRowStore(() => undefined, openStream);
-    handle({ type: 'reset', run: 1 });
-    handle({ type: 'prepare', source });
-    expect(calls).toEqual(['prepare http://127.0.0.1:1']);
-    handle({ type: 'stream', run: 1, runId: 'r', source });
-    handle({ type: 'reset', run: 2 });
-    handle({ type: 'prepare', source });
-    expect(calls).toEqual(['prepare http://127.0.0.1:1', 'subscribe r', 'unsubscribe r', 'prepare http://127.0.0.1:1']);
   });
 
   describe('a MessagePort source (Electron)', () => {

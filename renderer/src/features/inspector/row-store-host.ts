@@ -5,19 +5,10 @@
  */
 import type { AuditEvent } from '../../../../shared/contract';
 import type { ScanProgress } from '../../../../shared/scan-types';
-import {
-  PROGRESS_EVERY_MS,
-  RowStore,
-  type HttpStreamSource,
-  type RowStoreRequest,
-  type RowStoreUpdate,
-  type StreamSource,
-} from './row-store';
+import { PROGRESS_EVERY_MS, RowStore, type RowStoreRequest, type RowStoreUpdate, type StreamSource } from './row-store';
 
-/** Subscribes to a run's audit events from `source`; returns the unsubscribe. `prepare`, where given, opens an event stream ahead of the run. */
-export type OpenStream = ((source: StreamSource, runId: string, listener: (event: AuditEvent) => void) => () => void) & {
-  readonly prepare?: (source: HttpStreamSource) => void;
-};
+/** Subscribes to a run's audit events from `source`; returns the unsubscribe. */
+export type OpenStream = (source: StreamSource, runId: string, listener: (event: AuditEvent) => void) => () => void;
 
 /**
  * Runs a store behind `post`: requests are handled in order, queued stream events are applied
@@ -101,10 +92,6 @@ export function hostRowStore(post: (update: RowStoreUpdate) => void, openStream:
       leave();
       const subscribed = request.run;
       unsubscribe = openStream(source, runId, (event) => receive(subscribed, event));
-      return;
-    }
-    if (request.type === 'prepare') {
-      openStream.prepare?.(request.source);
       return;
     }
     send(store.handle(request));

@@ -1,7 +1,7 @@
 /** A run's audit events from either source, for whichever thread holds the row store. */
 import type { AuditEvent } from '../../../../shared/contract';
-import { createHttpBridge, type HttpBridge } from '../../../../shared/contract/http-client';
-import type { HttpStreamSource } from './row-store';
+import type { LocksmithBridge } from '../../../../shared/contract/api';
+import { createHttpBridge } from '../../../../shared/contract/http-client';
 import type { OpenStream } from './row-store-host';
 
 const EVENT_TYPES: ReadonlySet<unknown> = new Set<AuditEvent['type']>(['delta', 'progress', 'done']);
@@ -13,19 +13,12 @@ function isRunEvent(data: unknown, runId: string): data is AuditEvent {
 }
 
 /**
- * An {@link OpenStream} over browser mode's HTTP bridge (one event stream, opened when a run is
- * prepared or with the first subscription) or over a MessagePort from Electron's main process.
+ * An {@link OpenStream} over browser mode's HTTP bridge (one event stream, opened with the first
+ * subscription) or over a MessagePort from Electron's main process.
  */
 export function openStreams(): OpenStream {
-  let bridge: HttpBridge | undefined;
-  const http = (source: HttpStreamSource): HttpBridge =>
-    (bridge ??= createHttpBridge({
-      baseUrl: source.baseUrl,
-      token: source.token,
-      fetch: (url, init) => fetch(url, init),
-      eventSource: (url) => new EventSource(url),
-    }));
-  const open: OpenStream = (source, runId, listener) => {
+  let bridge: LocksmithBridge | undefined;
+  return (source, runId, listener) => {
     if (source.kind === 'port') {
       const { port } = source;
       // Main writes only this run's events into the port; the check keeps a stray message from becoming a row.
@@ -37,9 +30,12 @@ export function openStreams(): OpenStream {
         port.close();
       };
     }
-    return http(source).subscribe('audit.events', { runId }, listener);
+    bridge ??= createHttpBridge({
+      baseUrl: source.baseUrl,
+      token: source.token,
+      fetch: (url, init) => fetch(url, init),
+      eventSource: (url) => new EventSource(url),
+    });
+    return bridge.subscribe('audit.events', { runId }, listener);
   };
-  // The stream's connection and its channel frame are then ready when the start answers: the run's
-  // subscription is one request, where it was a connection, a frame and a request (the rows' first hop).
-  return Object.assign(open, { prepare: (source: HttpStreamSource) => http(source).openEvents() });
 }

@@ -35,22 +35,14 @@ export type RowStoreRequest =
   | { readonly type: 'window'; readonly start: number; readonly end: number }
   | { readonly type: 'export'; readonly id: number; readonly filter: InspectorFilter; readonly keys: KeySchema }
   /** The store subscribes to the run's events itself (its one route in both modes), so the page never parses a row. */
-  | { readonly type: 'stream'; readonly run: number; readonly runId: string; readonly source: StreamSource }
-  /** A run is starting: the store opens browser mode's event stream now, so following it is one request once its id is known. */
-  | { readonly type: 'prepare'; readonly source: HttpStreamSource };
+  | { readonly type: 'stream'; readonly run: number; readonly runId: string; readonly source: StreamSource };
 
 /**
  * Where the store reads a run's events: browser mode's event stream (it opens its own), or
  * Electron's MessagePort from main (the preload hands it to the page, the page to the store).
  */
-export type StreamSource = HttpStreamSource | { readonly kind: 'port'; readonly port: MessagePort };
-
-/** Browser mode's event stream: the page's origin and its token. */
-export interface HttpStreamSource {
-  readonly kind: 'http';
-  readonly baseUrl: string;
-  readonly token: string;
-}
+export type StreamSource =
+  { readonly kind: 'http'; readonly baseUrl: string; readonly token: string } | { readonly kind: 'port'; readonly port: MessagePort };
 
 /** The end of a run, once every row before it is in the store. */
 export interface RunEnd {
@@ -164,7 +156,6 @@ export class RowStore {
       case 'export':
         return this.exported(request.id, request.filter, request.keys);
       case 'stream':
-      case 'prepare':
         return undefined; // the host's business (row-store-host.ts)
     }
   }

@@ -64,7 +64,7 @@ export function useAudit(
     [],
   );
   const store = useRowStore(bridge, listener);
-  const { leave, isCurrent, prepare, follow, discard } = store;
+  const { leave, isCurrent, follow, discard } = store;
 
   // Leaves the current run: its events are dropped from now on. Returns its id, if one was running,
   // and the number of whatever runs next (a start whose answer arrives after a newer start is stale).
@@ -88,9 +88,6 @@ export function useAudit(
       // The overview's survey starts nothing new until this start is answered (table-opening.ts).
       const opened = beginOpening();
       const call = fromExport ? bridge.call('audit.startExport', { ...args, ...fromExport }) : bridge.call('audit.start', args);
-      // The run's events can flow the moment the start answers: the store's stream opens beside the start,
-      // asked for after it, so the start is never the request left waiting for one of the browser's connections.
-      prepare();
       // The bridge never rejects (shared/contract/transport.ts): a lost answer arrives as an error Result.
       void call.then((result) => {
         opened();
@@ -116,7 +113,7 @@ export function useAudit(
         follow(run, runId);
       });
     },
-    [bridge, connectionId, table, stop, isCurrent, prepare, follow],
+    [bridge, connectionId, table, stop, isCurrent, follow],
   );
 
   // The row store broke (or never reached the run's events): its rows may lack some, so the run is

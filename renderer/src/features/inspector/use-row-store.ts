@@ -9,7 +9,7 @@ import type { LocksmithBridge } from '../../../../shared/contract/api';
 import type { KeySchema } from '../../../../shared/model';
 import type { ScanProgress } from '../../../../shared/scan-types';
 import type { ShownProblems } from './audit-state';
-import { auditStreamSource, browserStreamSource } from './audit-stream-source';
+import { auditStreamSource } from './audit-stream-source';
 import { createPendingExports } from './pending-exports';
 import type { InspectorFilter } from './row-filter';
 import { frameViews } from './frame-views';
@@ -32,8 +32,6 @@ export interface RowStoreHandle {
   readonly leave: () => number;
   /** Whether `run` (from {@link leave}) is still the current one. */
   readonly isCurrent: (run: number) => boolean;
-  /** A run is being started: the store opens its route to run events now where it can (browser mode), ahead of the run's id. */
-  readonly prepare: () => void;
   /** Makes the store run `runId`'s one subscriber. */
   readonly follow: (run: number, runId: string) => void;
   /** Drops the broken store: the next run opens a fresh one. */
@@ -118,11 +116,6 @@ export function useRowStore(bridge: LocksmithBridge, listener: RunListener): Row
   }, [post, frames]);
   const isCurrent = useCallback((run: number) => run === generationRef.current, []);
 
-  const prepare = useCallback(() => {
-    const source = browserStreamSource(bridge);
-    if (source) post({ type: 'prepare', source });
-  }, [bridge, post]);
-
   const follow = useCallback(
     (run: number, runId: string) => {
       void auditStreamSource(bridge, runId).then((source) => {
@@ -162,5 +155,5 @@ export function useRowStore(bridge: LocksmithBridge, listener: RunListener): Row
       exportsRef.current.ask((id) => post({ type: 'export', id, filter, keys })),
     [post],
   );
-  return { rows, leave, isCurrent, prepare, follow, discard, patch, setView, setWindow, shownProblems };
+  return { rows, leave, isCurrent, follow, discard, patch, setView, setWindow, shownProblems };
 }
