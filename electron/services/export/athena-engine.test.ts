@@ -18,7 +18,7 @@ import { ATHENA_DIALECT, sqlIdent } from './sql-items';
 import { duckAudit } from './duck-audit';
 import { openExport, verifyExport } from './read-export';
 import { athena, duckAnswers, fakeAthena, kindOf, type Page } from './testing-athena';
-import { ExportWriter } from './write-export';
+import { writeExport } from './write-export';
 
 let work = '';
 let n = 0;
@@ -140,10 +140,7 @@ describe('Athena engine: parity with the DuckDB engine', { timeout: 30_000 }, ()
     it(`preset ${table.preset}: the report equals the DuckDB engine's, byte for byte`, async () => {
       const convention = presetConvention(table.preset, table.keys, PRESET_DEFAULTS[table.preset]);
       const out = join(work, `e${n++}`);
-      const writer = new ExportWriter({ out, keys: table.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/t', partitions: 3 });
-      await writer.start();
-      await writer.add(table.items);
-      await writer.finish();
+      await writeExport({ out, keys: table.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/t', partitions: 3 }, table.items);
       const opened = await openExport(out);
       await verifyExport(opened);
       const answers = await duckAnswers(

@@ -11,7 +11,7 @@ import { ATHENA_DIALECT, DUCKDB_DIALECT, itemStructFields, sqlString } from './s
 import { heldOf } from './check-sql';
 import { reportFromPulled, type SqlCounts } from './pulled-report';
 import { openExport } from './read-export';
-import { ExportWriter } from './write-export';
+import { writeExport } from './write-export';
 
 let work = '';
 beforeAll(async () => {
@@ -29,10 +29,7 @@ describe('Athena: the composed queries (shared SQL) run on DuckDB give the live 
     it(`preset ${table.preset}`, async () => {
       const convention = presetConvention(table.preset, table.keys, PRESET_DEFAULTS[table.preset]);
       const out = join(work, table.preset);
-      const writer = new ExportWriter({ out, keys: table.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/t', partitions: 3 });
-      await writer.start();
-      await writer.add(table.items);
-      await writer.finish();
+      await writeExport({ out, keys: table.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/t', partitions: 3 }, table.items);
       const files = (await openExport(out)).files.map((f) => sqlString(f.path)).join(', ');
       const type = `STRUCT(${itemStructFields(convention)
         .map((f) => `"${f.name}" STRUCT(S VARCHAR, N VARCHAR, B VARCHAR)`)

@@ -11,7 +11,7 @@ import { PRESET_TABLES } from '../../cli/testing/preset-tables';
 import { HOSTILE_VALUES, markerCorpus, oddKeyCorpus, uniqCorpus } from '../../testing/reliability/hostile-corpus';
 import { duckAudit, workingStorage, type WorkingStorage } from './duck-audit';
 import { openExport, verifyExport } from './read-export';
-import { exportLine, ExportWriter } from './write-export';
+import { exportLine, writeExport } from './write-export';
 
 let work = '';
 let n = 0;
@@ -22,12 +22,10 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-async function writeExport(keys: KeySchema, items: readonly Item[], partitions = 4): Promise<string> {
+/** A fresh export of `items` under the test's folder. */
+async function exportOf(keys: KeySchema, items: readonly Item[], partitions = 4): Promise<string> {
   const out = join(work, `e${n++}`);
-  const writer = new ExportWriter({ out, keys, tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/parity', partitions });
-  await writer.start();
-  await writer.add(items);
-  await writer.finish();
+  await writeExport({ out, keys, tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/parity', partitions }, items);
   return out;
 }
 
@@ -40,7 +38,7 @@ async function both(
   const engine = new AuditEngine(convention, { trackDeltas: false });
   engine.addItems(items);
   const live = JSON.stringify(engine.report({ table: 'parity', complete: true }));
-  const opened = await openExport(await writeExport(convention.keys, items));
+  const opened = await openExport(await exportOf(convention.keys, items));
   await verifyExport(opened);
   const result = await duckAudit({
     exports: [opened],
@@ -109,7 +107,7 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
   it("refuses a data file whose lines differ from its manifest line, naming that file (each row's file kept by index)", async () => {
     const table = PRESET_TABLES[0]!;
     const convention = preset(table.preset, table.keys);
-    const opened = await openExport(await writeExport(convention.keys, table.items, 5));
+    const opened = await openExport(await exportOf(convention.keys, table.items, 5));
     // The middle file's count is off by one: only its own count can say so.
     const k = opened.files.findIndex((f, i) => i >= 2 && f.itemCount > 0);
     const files = opened.files.map((f, i) => (i === k ? { ...f, itemCount: f.itemCount + 1 } : f));
@@ -132,7 +130,7 @@ describe('audit from an export (DuckDB) equals the live audit, byte for byte', {
   it('refuses an export whose items lack the partition key given (another table, or keys re-created since) instead of a clean report', async () => {
     const table = PRESET_TABLES[0]!;
     const convention = preset(table.preset, table.keys);
-    const opened = await openExport(await writeExport(convention.keys, table.items));
+    const opened = await openExport(await exportOf(convention.keys, table.items));
     // The same items read as if the table's partition key had another name: no item has it.
     const renamed: Convention = { ...convention, keys: { ...convention.keys, hash: { ...convention.keys.hash, name: 'id' } } };
     const run = duckAudit({
@@ -405,15 +403,15 @@ describe('data file paths are read literally, never as glob patterns', { timeout
       lock('HANDLE', 'u2'),
     ];
     const base = join(work, `glob${n++}`);
-    const writer = new ExportWriter({
-      out: join(base, 'users[1]'),
-      keys: convention.keys,
-      tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/users',
-      partitions: 1,
-    });
-    await writer.start();
-    await writer.add(clean);
-    const written = await writer.finish();
+    const written = await writeExport(
+      {
+        out: join(base, 'users[1]'),
+        keys: convention.keys,
+        tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/users',
+        partitions: 1,
+      },
+      clean,
+    );
     // The sibling the pattern users[1] matches: same layout and count, a duplicate and an orphan in it.
     await cp(join(base, 'users[1]'), join(base, 'users1'), { recursive: true });
     const other = [

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item, KeySchema } from '../../../shared/model';
 import { main } from '../../cli/main';
 import { captureIo } from '../../cli/testing-io';
-import { ExportWriter } from './write-export';
+import { writeExport } from './write-export';
 
 const keys: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
 let work = '';
@@ -42,10 +42,7 @@ beforeAll(async () => {
   });
   await client.send(new CreateBucketCommand({ Bucket: 'exports' }));
   const items: Item[] = Array.from({ length: 20 }, (_, i) => ({ PK: { S: `ACCT#${i}` }, SK: { S: 'PROFILE' }, email: { S: `u${i}@x` } }));
-  const writer = new ExportWriter({ out: join(work, 'src'), keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 2 });
-  await writer.start();
-  await writer.add(items);
-  await writer.finish();
+  await writeExport({ out: join(work, 'src'), keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 2 }, items);
   for (const path of await walk(join(work, 'src'))) {
     if ((await stat(path)).isDirectory()) continue;
     await client.send(

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutFor } from '../../../shared/conventions/test-layouts';
 import type { AuditReport } from '../../../shared/audit/types';
 import { cleanEnv } from '../../cli/testing-cli';
-import { ExportWriter } from './write-export';
+import { writeExport } from './write-export';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const layout = layoutFor('uniq');
@@ -26,15 +26,12 @@ beforeAll(async () => {
   const work = mkdtempSync(join(tmpdir(), 'locksmith-child-bundle-'));
   folders.push(cache, work);
   await promisify(execFile)(process.execPath, [join(ROOT, 'bin', 'build-cli.mjs')], { env: cleanEnv({ LOCKSMITH_CLI_CACHE: cache }) });
-  const writer = new ExportWriter({
-    out: join(work, 'x'),
-    keys: layout.convention.keys,
-    tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users',
-    partitions: 2,
-  });
-  await writer.start();
-  await writer.add([layout.account('a1', { email: 'a@x', username: 'a' }), layout.lock('EMAIL', 'a@x'), layout.lock('HANDLE', 'ghost')]);
-  exportDir = (await writer.finish()).dir;
+  exportDir = (
+    await writeExport(
+      { out: join(work, 'x'), keys: layout.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 2 },
+      [layout.account('a1', { email: 'a@x', username: 'a' }), layout.lock('EMAIL', 'a@x'), layout.lock('HANDLE', 'ghost')],
+    )
+  ).dir;
 }, 60_000);
 afterAll(() => {
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });

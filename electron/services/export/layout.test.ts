@@ -9,25 +9,21 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { layoutFor } from '../../../shared/conventions/test-layouts';
 import { localKey, md5Base64 } from './layout';
 import { ExportError, openExport } from './read-export';
-import { ExportWriter } from './write-export';
+import { writeExport, type WrittenExport } from './write-export';
 
 const work: string[] = [];
 afterAll(async () => Promise.all(work.map((dir) => rm(dir, { recursive: true, force: true }))));
 
 /** An export of one account, in a folder removed after the tests. */
-async function oneAccountExport(): Promise<{ dir: string; written: Awaited<ReturnType<ExportWriter['finish']>> }> {
+async function oneAccountExport(): Promise<{ dir: string; written: WrittenExport }> {
   const dir = await mkdtemp(join(tmpdir(), 'locksmith-manifest-'));
   work.push(dir);
   const layout = layoutFor('uniq');
-  const writer = new ExportWriter({
-    out: dir,
-    keys: layout.convention.keys,
-    tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users',
-    partitions: 1,
-  });
-  await writer.start();
-  await writer.add([layout.account('a1', { email: 'a@x', username: 'a' })]);
-  return { dir, written: await writer.finish() };
+  const written = await writeExport(
+    { out: dir, keys: layout.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 1 },
+    [layout.account('a1', { email: 'a@x', username: 'a' })],
+  );
+  return { dir, written };
 }
 
 describe('localKey', () => {

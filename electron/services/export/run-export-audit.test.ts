@@ -9,7 +9,7 @@ import { serveParentPort, type ParentPort } from './export-audit-child';
 import type { ExportAuditMessage, ExportAuditReport, ExportAuditRequest } from './export-audit-types';
 import { ExportError } from './read-export';
 import { childEntry, forkLauncher, runExportAudit, sweepStaleRuns, useChildLauncher, type ChildHandle } from './run-export-audit';
-import { ExportWriter } from './write-export';
+import { writeExport } from './write-export';
 
 const layout = layoutFor('uniq');
 let work = '';
@@ -17,20 +17,17 @@ let exportDir = '';
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'locksmith-run-export-'));
-  const writer = new ExportWriter({
-    out: join(work, 'x'),
-    keys: layout.convention.keys,
-    tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users',
-    partitions: 2,
-  });
-  await writer.start();
-  await writer.add([
-    layout.account('a1', { email: 'a@x', username: 'a' }),
-    layout.lock('EMAIL', 'a@x'),
-    layout.lock('HANDLE', 'a'),
-    layout.lock('HANDLE', 'ghost'),
-  ]);
-  exportDir = (await writer.finish()).dir;
+  exportDir = (
+    await writeExport(
+      { out: join(work, 'x'), keys: layout.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 2 },
+      [
+        layout.account('a1', { email: 'a@x', username: 'a' }),
+        layout.lock('EMAIL', 'a@x'),
+        layout.lock('HANDLE', 'a'),
+        layout.lock('HANDLE', 'ghost'),
+      ],
+    )
+  ).dir;
 });
 afterAll(async () => rm(work, { recursive: true, force: true }));
 afterEach(() => useChildLauncher(forkLauncher));

@@ -12,7 +12,7 @@ import { captureIo } from '../../cli/testing-io';
 import { openExport, verifyExport } from './read-export';
 import { downloadExport, parseS3Url, type S3Progress } from './s3-download';
 import { athena, duckAnswers, fakeAthena, kindOf, paged } from './testing-athena';
-import { ExportWriter } from './write-export';
+import { writeExport } from './write-export';
 
 const keys: KeySchema = { hash: { name: 'PK', type: 'S' }, range: { name: 'SK', type: 'S' } };
 let work = '';
@@ -52,10 +52,7 @@ beforeAll(async () => {
   );
   await client.send(new CreateBucketCommand({ Bucket: 'exports' }));
   const items: Item[] = Array.from({ length: 300 }, (_, i) => ({ PK: { S: `ACCT#${i}` }, SK: { S: 'PROFILE' }, email: { S: `u${i}@x` } }));
-  const writer = new ExportWriter({ out: join(work, 'src'), keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 6 });
-  await writer.start();
-  await writer.add(items);
-  await writer.finish();
+  await writeExport({ out: join(work, 'src'), keys, tableArn: 'arn:aws:dynamodb:us-east-1:0:table/users', partitions: 6 }, items);
   for (const path of await walk(join(work, 'src'))) {
     const key = `team/prod/${relative(join(work, 'src'), path)}`;
     await client.send(new PutObjectCommand({ Bucket: 'exports', Key: key, Body: await readFile(path) }));

@@ -184,3 +184,16 @@ export class ExportWriter {
     await rm(this.partial, { recursive: true, force: true });
   }
 }
+
+/** Writes `items` as one finished export (start, add, finish); a failure leaves no half-written export behind. */
+export async function writeExport(options: ExportWriterOptions, items: readonly Item[]): Promise<WrittenExport> {
+  const writer = new ExportWriter(options);
+  try {
+    await writer.start();
+    await writer.add(items);
+    return await writer.finish();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+}

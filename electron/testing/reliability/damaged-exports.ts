@@ -11,7 +11,7 @@ import { basename, join } from 'node:path';
 import { layoutFor } from '../../../shared/conventions/test-layouts';
 import { md5Base64 } from '../../services/export/layout';
 import { openExport } from '../../services/export/read-export';
-import { ExportWriter } from '../../services/export/write-export';
+import { writeExport } from '../../services/export/write-export';
 
 /** The layout every corpus export is written in (audit it with `--preset uniq`). */
 export const CORPUS_LAYOUT = layoutFor('uniq');
@@ -107,20 +107,15 @@ export interface BuiltCase {
 
 /** Writes the clean export under `out` and damages it as `c` says. */
 export async function buildCase(c: CorpusCase, out: string): Promise<BuiltCase> {
-  const writer = new ExportWriter({
-    out,
-    keys: CORPUS_LAYOUT.convention.keys,
-    tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/users',
-    partitions: 2,
-  });
-  await writer.start();
   const items = Array.from({ length: ACCOUNTS }, (_, i) => [
     CORPUS_LAYOUT.account(`a${i}`, { email: `u${i}@example.com`, username: `user${i}` }),
     CORPUS_LAYOUT.lock('EMAIL', `u${i}@example.com`),
     CORPUS_LAYOUT.lock('HANDLE', `user${i}`),
   ]).flat();
-  await writer.add(items);
-  const { dir } = await writer.finish();
+  const { dir } = await writeExport(
+    { out, keys: CORPUS_LAYOUT.convention.keys, tableArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/users', partitions: 2 },
+    items,
+  );
   const opened = await openExport(dir);
   const target = [...opened.files].sort((a, b) => b.itemCount - a.itemCount)[0]!;
   const damaged = await c.damage(await readFile(target.path));
