@@ -119,7 +119,12 @@ function checkingRow(row: AccountGroup): AccountGroup {
 
 // True while one of the account's values has no lock item read so far.
 function awaitsLock(state: AccountState): boolean {
-  // Only with deltas, where every value has an entry.
-  for (const entry of state.entries) if (entry !== undefined && typeof entry !== 'string' && lockCount(entry) === 0) return true;
+  const entries = state.entries;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry === undefined) continue;
+    // A value held as a string (compact mode): this account is its only holder, and its bit says whether the canonical lock was read.
+    if (typeof entry === 'string' ? (state.locked & (1 << i)) === 0 : lockCount(entry) === 0) return true;
+  }
   return false;
 }

@@ -56,7 +56,11 @@ export class AuditEngine {
    * queued per item: the first read after a change recomputes every entry (the CLI reads once, at the end).
    */
   private readonly dirty = new Set<Entry>();
-  /** Without deltas: items were added since problems were last computed. */
+  /**
+   * Items were added since problems were last settled: without deltas every entry is recomputed on the
+   * next read; with deltas, the next settled read gives the compact slots that have a problem (a lone
+   * account's missing lock, a lone canonical lock) their entries.
+   */
   private stale = false;
   /** The problems of the entries that have any (about 1% of a table's values), as of the last flush. */
   private readonly problemsByEntry = new Map<Entry, readonly Problem[]>();
@@ -74,7 +78,7 @@ export class AuditEngine {
       summary: this.summary,
       dirty: this.trackDeltas ? this.dirty : undefined,
       deltas: this.deltas,
-      compact: !this.trackDeltas && convention.rules.length <= 30,
+      compact: convention.rules.length <= 30,
     });
   }
 
@@ -105,7 +109,7 @@ export class AuditEngine {
    * delta name the waiting accounts instead of counting their locks missing.
    */
   takeDelta(max = Number.POSITIVE_INFINITY, settled = true): AuditDelta {
-    this.flush();
+    this.flush(settled);
     const { upserted, removed } = this.deltas?.take(max, settled, (state) => this.rowOf(state)) ?? { upserted: [], removed: [] };
     const counts = this.countsNow();
     return { upserted, removed, counts: settled || !this.deltas ? counts : this.deltas.unsettled(counts) };
@@ -156,7 +160,7 @@ export class AuditEngine {
     return byId(holdersOf(slot), keys).map((h) => keyOfState(h, keys));
   }
 
-  /** How many join entries the engine stores (without deltas, none for a healthy value): for tests and probes. */
+  /** How many join entries the engine stores (in compact mode, none for a healthy value): for tests and probes. */
   joinEntries(): number {
     let n = 0;
     for (const byValue of this.items.index) for (const slot of byValue.values()) if (!('kind' in slot)) n++;
@@ -196,30 +200,49 @@ export class AuditEngine {
   }
 
   private countsNow(): AuditCounts {
-    const summary: ProblemSummary = { ...this.summary };
+    // A canonical lock no account holds yet is an orphan so far, as an entry's would be (none are left once settled).
+    const summary: ProblemSummary = { ...this.summary, 'orphan-lock': this.summary['orphan-lock'] + this.items.loneCanonical };
     const { scanned, accounts, lockCount, malformed } = this.items;
     return { scanned, accounts: accounts.length, locks: lockCount + malformed.length, summary };
   }
 
-  /** Recomputes the problems of every touched entry (every entry, without deltas) and queues the rows they affect. */
-  private flush(): void {
+  /**
+   * Recomputes the problems of every touched entry (every entry, without deltas) and queues the rows they
+   * affect. With deltas, `settle` also expands the compact slots with a problem; while a scan runs
+   * (`settle: false`) those are only provisional: a lone account's lock or a lone lock's account is
+   * usually read moments later, and takeDelta holds such rows back anyway.
+   */
+  private flush(settle = true): void {
     if (this.trackDeltas) {
-      if (this.dirty.size === 0) return;
-      const dirty = [...this.dirty];
-      this.dirty.clear();
-      for (const entry of dirty) this.recompute(entry);
+      if (this.dirty.size > 0) {
+        const dirty = [...this.dirty];
+        this.dirty.clear();
+        for (const entry of dirty) this.recompute(entry);
+      }
+      if (settle && this.stale) {
+        this.stale = false;
+        this.settleSlots(false);
+      }
       return;
     }
     if (!this.stale) return;
     this.stale = false;
+    this.settleSlots(true);
+  }
+
+  /**
+   * One pass over the index: recomputes every entry when `entries` says so (without deltas), and gives the
+   * compact slots with a problem their entry. Compact mode: an account whose canonical lock was read is
+   * healthy; a lone account (missing lock) or a lone lock (orphan) has a problem to report.
+   */
+  private settleSlots(entries: boolean): void {
     this.items.index.forEach((byValue, ruleIndex) => {
       const bit = 1 << ruleIndex;
       // forEach, not for…of: no [key, slot] pair allocated per slot (most of a flush's time was those pairs).
       byValue.forEach((slot, key) => {
-        if (!('kind' in slot)) this.recompute(slot);
-        // Compact mode: an account whose canonical lock was read is healthy; a lone account (missing
-        // lock) or a lone lock (orphan) has a problem to report, so it gets an entry.
-        else if (slot.kind === 'canonical' || (slot.locked & bit) === 0) this.recompute(this.items.expand(byValue, ruleIndex, key, slot));
+        if (!('kind' in slot)) {
+          if (entries) this.recompute(slot);
+        } else if (slot.kind === 'canonical' || (slot.locked & bit) === 0) this.recompute(this.items.expand(byValue, ruleIndex, key, slot));
       });
     });
   }

@@ -32,7 +32,7 @@ export interface IndexSinks {
   /** Entries whose problems must be recomputed; undefined when the engine recomputes everything on read. */
   readonly dirty: Set<Entry> | undefined;
   readonly deltas: DeltaQueue | undefined;
-  /** No deltas and at most 30 rules (one bit each in AccountState.locked): healthy values get no entry (see IndexSlot). */
+  /** At most 30 rules (one bit each in AccountState.locked): healthy values get no entry (see IndexSlot). */
   readonly compact: boolean;
 }
 
@@ -47,6 +47,8 @@ export class ItemIndex {
   readonly malformed: MalformedState[] = [];
   scanned = 0;
   lockCount = 0;
+  /** Compact mode: canonical locks read with no holder so far, kept as their slot (each one orphan until an account holds its value). */
+  loneCanonical = 0;
   /** Keys of items that are neither accounts nor locks, and of accounts holding no protected value: where a misread convention's locks end up (bounded, see fit.ts). */
   readonly others = new KeySample();
   private readonly summary: Record<ProblemKind, number>;
@@ -145,6 +147,7 @@ export class ItemIndex {
     if (this.compact && scope === undefined) {
       if (slot === undefined && canonical) {
         byValue.set(key, form);
+        this.loneCanonical++;
         this.lockCount++;
         return;
       }
@@ -152,6 +155,8 @@ export class ItemIndex {
       if (slot !== undefined && 'kind' in slot && slot.kind === 'account' && canonical && (slot.locked & bit) === 0) {
         slot.locked |= bit;
         this.lockCount++;
+        // The account's row settles (a watcher may hold it as checking).
+        this.deltas?.changed(slot);
         return;
       }
       if (slot !== undefined && 'kind' in slot) slot = this.expand(byValue, ruleIndex, key, slot);
@@ -218,6 +223,7 @@ export class ItemIndex {
           if (slot !== undefined) {
             byValue.delete(key);
             state.locked |= 1 << i;
+            this.loneCanonical--;
           }
           byValue.set(normalized, state);
           state.entries[i] = normalized;
@@ -248,6 +254,7 @@ export class ItemIndex {
 
   /** Compact mode: replaces the entry-less slot of (rule, key) with a real entry (see expandSlot). */
   expand(byValue: Map<string, IndexSlot>, ruleIndex: number, key: string, slot: AccountState | CanonicalForm): Entry {
+    if (slot.kind === 'canonical') this.loneCanonical--;
     return expandSlot(byValue, ruleIndex, key, slot, this.canonical[ruleIndex]);
   }
 

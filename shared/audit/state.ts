@@ -36,10 +36,10 @@ export interface AccountState extends Keyed {
 }
 
 /**
- * What the index maps a join key to. With deltas always an entry. Without deltas (compact mode),
- * the two states of nearly every value need no entry: the rule's canonical form while only its
- * lock was read, then the account itself (its `locked` bit set) once its holder was — a healthy
- * value costs the index slot and nothing else (~64 bytes per value less than an entry).
+ * What the index maps a join key to. In compact mode (unscoped rules, at most 30 of them), the two
+ * states of nearly every value need no entry: the rule's canonical form while only its lock was
+ * read, then the account itself (its `locked` bit set) once its holder was — a healthy value costs
+ * the index slot and nothing else (~64 bytes per value less than an entry). Otherwise an entry.
  */
 export type IndexSlot = Entry | AccountState | CanonicalForm;
 
