@@ -78,6 +78,7 @@ export class AuditEngine {
       summary: this.summary,
       dirty: this.trackDeltas ? this.dirty : undefined,
       deltas: this.deltas,
+      // Tracking deltas too: a full entry per value had cost the app's audits about twice the CPU (figures: docs/benchmarks.md).
       compact: convention.rules.length <= 30,
     });
   }
