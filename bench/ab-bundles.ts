@@ -8,8 +8,8 @@
  *     process CPU and peak RSS of each. Each variant keeps its own data folder (filled by one unmeasured audit
  *     first), as a user's repeat audit; with --first every run has a fresh data folder (a user's first audit),
  *     and through the model the time from spawn to the audit's first full Scan is reported too.
- *   `npx tsx bench/ab-bundles.ts help <runs> <name=dir>…`: `locksmith --help` from each build against
- *     `node -e 0` (the floor for starting Node): wall, CPU, and the median per-round difference from the floor.
+ *   `npx tsx bench/ab-bundles.ts help <runs> <name=dir>…`: `locksmith --help` and `locksmith audit --help` from each
+ *     build against `node -e 0` (the floor for starting Node): wall, CPU, and the median per-round difference from the floor.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -75,17 +75,41 @@ const line = (way: string, name: string, o: Figures): string =>
   (o.scanAt.length ? `, first full Scan ${formatMs(median(o.scanAt))} after spawn (${o.scanAt.map((m) => formatMs(m)).join(', ')})` : '');
 const emptyFigures = (): Figures => ({ ms: [], cpu: [], rss: [], scanAt: [] });
 
-/** `node -e 0` and `locksmith --help` of each variant, `runs` interleaved rounds. */
+/** The median per-round difference of `o` from `base` and in how many rounds `o` was lower, for each measure both have. */
+function paired(o: Figures, base: Figures): string {
+  const measures = [
+    ['wall', o.ms, base.ms],
+    ['CPU', o.cpu, base.cpu],
+    ['first full Scan', o.scanAt, base.scanAt],
+  ] as const;
+  return measures
+    .filter(([, a]) => a.length > 0)
+    .map(([label, a, b]) => {
+      const d = a.map((x, i) => x - b[i]!);
+      const m = median(d);
+      return `${label} ${m < 0 ? '−' : '+'}${formatMs(Math.abs(m))} (lower in ${d.filter((x) => x < 0).length} of ${d.length})`;
+    })
+    .join(', ');
+}
+
+/** What help mode starts: the top-level help (the registry alone) and a command's (its module loaded, nothing it runs). */
+const HELP_ARGS: readonly (readonly string[])[] = [['--help'], ['audit', '--help']];
+
+/** `node -e 0`, then `locksmith --help` and `locksmith audit --help` of each variant, `runs` interleaved rounds. */
 async function helpAb(): Promise<void> {
-  const names = ['node -e 0', ...variants.map((v) => v.name)];
-  const out = new Map(names.map((n) => [n, emptyFigures()]));
+  const cases = [
+    { name: 'node -e 0', args: ['-e', '0'], env: process.env },
+    ...HELP_ARGS.flatMap((args) =>
+      variants.map((v) => ({ name: `${v.name} ${args.join(' ')}`, args: [v.bin, ...args], env: { ...process.env, ...v.env } })),
+    ),
+  ];
+  const out = new Map(cases.map((c) => [c.name, emptyFigures()]));
   for (let run = 0; run < runs; run++) {
     loads.push(loadavg()[0] ?? Number.NaN);
-    for (const name of interleave(names, run)) {
-      const v = variants.find((x) => x.name === name);
-      const s = v ? await timeProcess([v.bin, '--help'], { ...process.env, ...v.env }) : await timeProcess(['-e', '0'], process.env);
-      out.get(name)!.ms.push(s.ms);
-      out.get(name)!.cpu.push(s.cpuMs);
+    for (const c of interleave(cases, run)) {
+      const s = await timeProcess(c.args, c.env);
+      out.get(c.name)!.ms.push(s.ms);
+      out.get(c.name)!.cpu.push(s.cpuMs);
     }
   }
   const floor = out.get('node -e 0')!;
@@ -124,6 +148,9 @@ async function auditAb(url: string, table: string): Promise<void> {
         }
       }
       for (const [name, o] of out) process.stdout.write(`${line(way, name, o)}\n`);
+      const base = out.get(variants[0]!.name)!;
+      for (const [name, o] of [...out].slice(1))
+        process.stdout.write(`${way} ${name} − ${variants[0]!.name}, per round: ${paired(o, base)}\n`);
       for (const dir of dirs.values()) rmSync(dir, { recursive: true, force: true });
     }
   } finally {
