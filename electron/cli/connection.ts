@@ -8,6 +8,7 @@ import type { CliIo, Connection, FlagValues } from './command';
 export type { Connection } from './command';
 import { CliError, usageError } from './command';
 import { optionalString } from './args';
+import { rememberCredentials } from '../services/dynamo/secrets';
 
 /** The region for an endpoint when nothing says otherwise (DynamoDB Local namespaces data by region). */
 export const DEFAULT_ENDPOINT_REGION = 'us-east-1';
@@ -108,7 +109,6 @@ export async function openConnection(values: FlagValues, io: CliIo, signInLimits
     }
     if (!region) usageError(`no region: pass --region or set AWS_REGION (profile ${request.profile} has none)`, 'region');
     const { fromIni, fromNodeProviderChain } = await import('@aws-sdk/credential-providers');
-    const { rememberCredentials } = await import('../services/dynamo/secrets');
     const { DEFAULT_SIGN_IN_LIMITS, rememberSsoTokens, signInClientConfig, signInNetworkError, withDeadline } =
       await import('../services/connections/credentials');
     const limits = signInLimits ?? DEFAULT_SIGN_IN_LIMITS;
