@@ -89,7 +89,10 @@ async function profileRegion(profile: string | undefined): Promise<string | unde
   }
 }
 
-/** Builds the target and client for the flags; SDK modules load only here, keeping --help fast. */
+/**
+ * Builds the target and client for the flags. The SDK loads here, when a command runs, so that a command's
+ * `--help` or a flag it refuses parses none of it (docs/benchmarks.md, "Start-up measures through the model").
+ */
 export async function openConnection(values: FlagValues, io: CliIo, signInLimits?: SignInLimits): Promise<Connection> {
   const request = connectionRequest(values, io.env);
   const { createDynamoClient, effectiveEndpoint, isLocalTarget } = await import('../services/dynamo/client');
