@@ -1,6 +1,6 @@
 /**
- * The flags `locksmith audit --export` adds to audit. Apart from the export audit itself, which audit loads
- * only when --export is given: a live audit (and `audit --help`) reads none of the export code.
+ * The flags `locksmith audit --export` adds to audit, in a module of their own: audit loads the export audit
+ * only when --export is given, so a live audit and `audit --help` read none of its code.
  */
 /** The export-audit flags audit adds. */
 export const EXPORT_FLAGS = {
