@@ -113,7 +113,8 @@ export async function auditInProcess(
 /**
  * `locksmith audit --json` as a separate process; wall time includes Node, tsx and SDK start-up. A fresh
  * data folder per run unless `dataDir` is given: a shared one keeps the key-schema cache between runs.
- * `env` is added to the child's environment (e.g. LOCKSMITH_CLI_CACHE: another build of the bundle).
+ * `env` is added to the child's environment (e.g. LOCKSMITH_CLI_CACHE: another build of the bundle);
+ * `bin` is another checkout's bin/locksmith (its sources and bundle).
  */
 export async function auditCli(
   endpoint: string,
@@ -121,6 +122,7 @@ export async function auditCli(
   segments: number,
   dataDir?: string,
   env: NodeJS.ProcessEnv = {},
+  bin: string = BIN,
 ): Promise<ScanSample & { readonly report: AuditReport }> {
   const dir = mkdtempSync(join(tmpdir(), 'locksmith-bench-'));
   const rssFile = join(dir, 'rss.json');
@@ -132,7 +134,7 @@ export async function auditCli(
         [
           '--import',
           RSS_HOOK,
-          BIN,
+          bin,
           'audit',
           '--endpoint',
           endpoint,

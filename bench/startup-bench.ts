@@ -25,7 +25,7 @@ type StartupVariant = 'node' | 'bundle' | 'tsx';
 export type StartupRuns = Record<StartupVariant | `${StartupVariant}Cpu`, number[]>;
 
 /** Wall time of one whole process (spawn to exit) and its CPU time (the same hook in every variant), failing on a non-zero exit. */
-async function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; cpuMs: number }> {
+export async function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; cpuMs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'locksmith-bench-start-'));
   const rssFile = join(dir, 'rss.json');
   try {

@@ -6,6 +6,8 @@
 // from node_modules as it did under tsx.
 //   node bin/build-cli.mjs               build now, print where
 //   node bin/build-cli.mjs --background  (bin/locksmith) the lock is already held; silent; release it
+//   node bin/build-cli.mjs --one-file    no chunks: every lazy import inlined into main.js (the bench's
+//                                        "no lazy loading" variant, built into its own LOCKSMITH_CLI_CACHE)
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, relative } from 'node:path';
@@ -13,6 +15,8 @@ import { cacheDir, manifestPath, releaseBuildLock, ROOT } from './cli-bundle.mjs
 import { exportChildBuild } from './export-child-bundle.mjs';
 
 const background = process.argv.includes('--background');
+/** Measuring what the chunks loaded on demand save: esbuild then turns each `import()` of a bundled module into a call in the same file. */
+const oneFile = process.argv.includes('--one-file');
 const dir = cacheDir();
 /**
  * Old builds are kept this long after a CLI last started from them (bin/locksmith touches the folder):
@@ -95,7 +99,7 @@ async function main() {
       entryPoints: { main: 'electron/cli/main.ts' },
       outdir,
       bundle: true,
-      splitting: true,
+      splitting: !oneFile,
       format: 'esm',
       platform: 'node',
       target: 'node20',

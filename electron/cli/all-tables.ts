@@ -14,7 +14,9 @@ import { CliError, EXIT_ERROR, EXIT_OK, unwrap, usageError } from './command';
 import type { Connection } from './connection';
 import { openConnection } from './connection';
 import { presetFlag } from './convention-source';
-import type { TableOutcome } from './all-tables-text';
+import { fleetText, type TableOutcome } from './all-tables-text';
+import { describeTable, listAllTables } from '../services/dynamo/tables';
+import { defaultSegments, effectiveEndpoint } from '../services/dynamo/client';
 
 export type { TableOutcome, TableStatus } from './all-tables-text';
 
@@ -76,11 +78,8 @@ async function oneTable(
   const file = await conventionFileFor(optionalString(values, 'convention'), name);
   let convention: TableOutcome['convention'];
   if (file === undefined) {
-    const [{ describeTable }, { surveyTable }, { defaultSegments }] = await Promise.all([
-      import('../services/dynamo/tables'),
-      import('../services/fleet/survey'),
-      import('../services/dynamo/client'),
-    ]);
+    // A table with its own convention file needs no survey.
+    const { surveyTable } = await import('../services/fleet/survey');
     const described = await describeTable(connection.client, name, { signal: io.signal, errorContext: connection.errorContext });
     if (!described.ok) return failed(name, described.error.message);
     const preset = presetFlag(values);
@@ -177,11 +176,6 @@ export async function auditAllTables(values: FlagValues, io: CliIo, debug: boole
     usageError(`--convention with --all-tables names a folder of <table>.json files; ${dir} is not a folder`, 'convention');
   const connection = await openConnection(values, io);
   try {
-    const [{ listAllTables }, { effectiveEndpoint }, { fleetText }] = await Promise.all([
-      import('../services/dynamo/tables'),
-      import('../services/dynamo/client'),
-      import('./all-tables-text'),
-    ]);
     const listed = unwrap(
       await listAllTables(connection.client, { local: connection.local, signal: io.signal, errorContext: connection.errorContext }),
     );

@@ -8,6 +8,7 @@ import type { CliIo, Connection, FlagValues } from './command';
 export type { Connection } from './command';
 import { CliError, usageError } from './command';
 import { optionalString } from './args';
+import { rememberCredentials } from '../services/dynamo/secrets';
 
 /** The region for an endpoint when nothing says otherwise (DynamoDB Local namespaces data by region). */
 export const DEFAULT_ENDPOINT_REGION = 'us-east-1';
@@ -88,7 +89,10 @@ async function profileRegion(profile: string | undefined): Promise<string | unde
   }
 }
 
-/** Builds the target and client for the flags; SDK modules load only here, keeping --help fast. */
+/**
+ * Builds the target and client for the flags. The SDK loads here, when a command runs, so that a command's
+ * `--help` or a flag it refuses parses none of it (docs/benchmarks.md, "Start-up measures through the model").
+ */
 export async function openConnection(values: FlagValues, io: CliIo, signInLimits?: SignInLimits): Promise<Connection> {
   const request = connectionRequest(values, io.env);
   const { createDynamoClient, effectiveEndpoint, isLocalTarget } = await import('../services/dynamo/client');
@@ -108,7 +112,6 @@ export async function openConnection(values: FlagValues, io: CliIo, signInLimits
     }
     if (!region) usageError(`no region: pass --region or set AWS_REGION (profile ${request.profile} has none)`, 'region');
     const { fromIni, fromNodeProviderChain } = await import('@aws-sdk/credential-providers');
-    const { rememberCredentials } = await import('../services/dynamo/secrets');
     const { DEFAULT_SIGN_IN_LIMITS, rememberSsoTokens, signInClientConfig, signInNetworkError, withDeadline } =
       await import('../services/connections/credentials');
     const limits = signInLimits ?? DEFAULT_SIGN_IN_LIMITS;

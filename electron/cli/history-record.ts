@@ -1,6 +1,8 @@
 /** The CLI's one call into the audit history: a finished audit is remembered, a cancelled one is not. */
 import type { AuditReport } from '../../shared/audit/types';
 import type { CliIo } from './command';
+import { historyTarget, recordAudit } from '../services/history/audit-history';
+import { resolveDataDir } from '../services/connections/data-dir';
 
 /**
  * Appends the audit's summary to the data folder's history (see services/history/audit-history.ts).
@@ -13,10 +15,6 @@ export async function recordCliAudit(
   source: 'live' | 'export',
 ): Promise<void> {
   if (io.signal.aborted) return;
-  const [{ recordAudit, historyTarget }, { resolveDataDir }] = await Promise.all([
-    import('../services/history/audit-history'),
-    import('../services/connections/data-dir'),
-  ]);
   try {
     await recordAudit(resolveDataDir(io.env), report, { target: historyTarget(target ?? {}), source });
   } catch (error) {

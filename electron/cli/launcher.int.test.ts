@@ -67,6 +67,22 @@ function staticImports(entry: string): Set<string> {
   return seen;
 }
 
+/** The sources (from the source maps) of the bundle's files among `modules`: what loading them parses. */
+function bundledSources(modules: Iterable<string>): string[] {
+  return [...modules]
+    .filter((m) => m.endsWith('.js'))
+    .flatMap((m) => (JSON.parse(readFileSync(`${m}.map`, 'utf8')) as { sources: string[] }).sources);
+}
+
+/** The chunk holding `source` (a path under the repository), found through the source maps. */
+function chunkOf(chunkDir: string, source: string): string {
+  const name = readdirSync(chunkDir).find(
+    (file) => file.endsWith('.js') && bundledSources([join(chunkDir, file)]).some((s) => s.endsWith(`/${source}`)),
+  );
+  if (name === undefined) throw new Error(`no chunk holds ${source}`);
+  return join(chunkDir, name);
+}
+
 afterAll(() => {
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 });
@@ -77,10 +93,14 @@ describe('bin/locksmith launcher', () => {
     await promisify(execFile)(process.execPath, [BUILD], { env: env(cache) });
     const entry = currentEntry(cache);
     expect(entry).toBeDefined();
-    // Commands are chunks loaded on demand: starting the CLI (--help) reads no AWS SDK module.
+    // Commands are chunks loaded on demand, and a command's services load when it runs: --help and a
+    // command's --help parse no bundled package (the SDK, zod). Both pay (docs/benchmarks.md, "Start-up measures through the model").
     const eager = [...staticImports(entry!)];
     expect(eager.filter((m) => m.startsWith('node:'))).not.toHaveLength(0);
     expect(eager.filter((m) => !m.startsWith('node:') && !m.startsWith(cache))).toEqual([]);
+    expect(bundledSources([entry!, ...eager]).filter((s) => s.includes('node_modules/'))).toEqual([]);
+    const audit = chunkOf(dirname(entry!), 'electron/cli/commands/audit.ts');
+    expect(bundledSources([audit, ...staticImports(audit)]).filter((s) => s.includes('node_modules/'))).toEqual([]);
 
     // import.meta.url in a source means that source's location (serve finds package.json and the
     // renderer from it): every use in the chunks is rewritten to a source file that exists.

@@ -1,6 +1,7 @@
 /**
  * The CLI's commands. Adding a command = one file under commands/ exporting a CliCommand, plus
- * one line here. Modules load lazily so `locksmith --help` does not pay for the AWS SDK.
+ * one line here. Each loads when it is named, so `locksmith --help` parses no command, no service and no
+ * AWS SDK (what that saves: docs/benchmarks.md, "Start-up measures through the model").
  */
 import type { CliCommand } from './command';
 

@@ -5,7 +5,7 @@
  * its service call and its formatter.
  */
 import type { CliIo, FlagValues } from './command';
-import type { ResolvedConvention } from './convention-source';
+import { resolveConvention, type ResolvedConvention } from './convention-source';
 import type { Item } from '../../shared/model';
 import { closeSession, openTable, type TableSession } from './session';
 
@@ -52,7 +52,6 @@ export async function conventionFor(
   sample?: Promise<Item[]>,
 ): Promise<ResolvedConvention> {
   const { connection, table } = session;
-  const { resolveConvention } = await import('./convention-source');
   return resolveConvention({
     client: connection.client,
     table: table.name,

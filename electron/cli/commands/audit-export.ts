@@ -11,47 +11,14 @@ import { auditExitCode, CliError, EXIT_OK, usageError } from '../command';
 import { closeSession, incomplete, openTable, type TableSession } from '../session';
 import { recordCliAudit } from '../history-record';
 import { athenaTarget, localExports } from './audit-export-aws';
-
-/** The export-audit flags audit adds. */
-export const EXPORT_FLAGS = {
-  export: {
-    type: 'string',
-    valueName: 'PATH',
-    multiple: true,
-    description: 'audit a DynamoDB export (a local folder) instead of scanning; repeat for incrementals, in time order',
-  },
-  memory: {
-    type: 'string',
-    valueName: 'MB',
-    description: 'with --export: DuckDB memory limit in MB (default 512; the rest spills to disk)',
-  },
-  engine: {
-    type: 'string',
-    valueName: 'E',
-    description: 'with --export: duckdb (default, local) or athena (an s3:// export read by Athena in place; --athena-output s3://…)',
-  },
-  'athena-output': { type: 'string', valueName: 'URL', description: 'with --engine athena: the s3:// location for query results' },
-  'athena-workgroup': {
-    type: 'string',
-    valueName: 'W',
-    description: 'with --engine athena: the workgroup to run the queries in (default: primary)',
-  },
-  'athena-database': {
-    type: 'string',
-    valueName: 'D',
-    description: 'with --engine athena: the Glue database of the temporary external table (default: default)',
-  },
-  'print-sql': {
-    type: 'string',
-    valueName: 'E',
-    description: 'with --export: print the SQL of the checks for duckdb or athena (DDL included) instead of auditing',
-  },
-  's3-endpoint': {
-    type: 'string',
-    valueName: 'URL',
-    description: 'with --export s3://…: an S3-compatible endpoint (path-style; e.g. MinIO), credentials from AWS_ACCESS_KEY_ID/…',
-  },
-} as const;
+import { ExportError } from '../../services/export/read-export';
+import { inferKeys } from '../../services/export/export-sample';
+import { exportConventionRefusal, exportTableRefusal, prepareExport } from '../../services/export/export-prepare';
+import { tableFromArn } from '../../services/export/layout';
+import { presetFlag, resolveConvention } from '../convention-source';
+import { runExportAudit } from '../../services/export/run-export-audit';
+import { DataDirError, ensureDataDir, resolveDataDir } from '../../services/connections/data-dir';
+import { auditText } from '../report-text';
 
 function exportPaths(values: FlagValues): string[] {
   const raw = values.export;
@@ -81,25 +48,6 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
   const connected = typeof values.endpoint === 'string' || typeof values.profile === 'string';
   if (connected && optionalString(values, 'table') === undefined)
     usageError('audit --export with a connection needs --table: the live table the findings are confirmed against', 'table');
-  const [
-    { ExportError },
-    { inferKeys },
-    { prepareExport, exportConventionRefusal, exportTableRefusal },
-    { tableFromArn },
-    { resolveConvention },
-    { runExportAudit },
-    { resolveDataDir, ensureDataDir, DataDirError },
-    { auditText },
-  ] = await Promise.all([
-    import('../../services/export/read-export'),
-    import('../../services/export/export-sample'),
-    import('../../services/export/export-prepare'),
-    import('../../services/export/layout'),
-    import('../convention-source'),
-    import('../../services/export/run-export-audit'),
-    import('../../services/connections/data-dir'),
-    import('../report-text'),
-  ]);
   const fail = (message: string): number => {
     if (json) io.stdout(`${JSON.stringify({ complete: false, reason: message })}\n`);
     return incomplete(io, message);
@@ -139,7 +87,6 @@ export async function auditFromExport(values: FlagValues, io: CliIo): Promise<nu
       session = await openTable(values, io, 'audit');
       keys = session.table.keys;
     } else {
-      const { presetFlag } = await import('../convention-source');
       const inferred = inferKeys(sample, presetFlag(values));
       if (!inferred)
         throw new CliError({

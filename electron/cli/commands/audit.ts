@@ -12,7 +12,9 @@ import type { CliCommand } from '../command';
 import { auditExitCode, unwrap } from '../command';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import { conventionFor } from '../table-command';
-import { EXPORT_FLAGS } from './audit-export';
+import { EXPORT_FLAGS } from './audit-export-flags';
+import { auditText } from '../report-text';
+import { rememberWarnings } from '../warning-memory';
 import type { TableSession } from '../session';
 import { styleFor } from '../style';
 import { fixYoungGeneration } from '../young-generation';
@@ -160,10 +162,9 @@ Examples:
         opened,
       );
       const { connection, table } = session;
-      const [{ runAudit }, { defaultSegments }, { auditText }] = await Promise.all([
+      const [{ runAudit }, { defaultSegments }] = await Promise.all([
         import('../../services/audit/run-audit'),
         import('../../services/dynamo/client'),
-        import('../report-text'),
       ]);
       const segments = segmentsFlag ?? defaultSegments(connection.target, io.env);
       const resolved = await conventionFor(session, values, io, segments, sample);
@@ -196,9 +197,7 @@ Examples:
       await recordCliAudit(io, report, connection.target, 'live');
       io.stdout(json ? `${JSON.stringify(report)}\n` : auditText(report, run.progress, resolved.source, styleFor(io)));
       if (!report.complete) return incomplete(io, report.reason ?? 'the scan did not finish');
-      await (
-        await import('../warning-memory')
-      ).rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, report);
+      await rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, report);
       return auditExitCode(report);
     } finally {
       speculation?.abort();

@@ -4,6 +4,7 @@ import { optionalInt, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { CliError, EXIT_OK, unwrap } from '../command';
 import { withTable } from '../table-command';
+import { presetFlag } from '../convention-source';
 
 /** The detect command. */
 export const detectCommand: CliCommand = {
@@ -24,8 +25,7 @@ Example:
   async run({ values, io }) {
     const sampleSize = optionalInt(values, 'sample', 'detect', 1, 100_000);
     return withTable(values, io, 'detect', async ({ connection, table }) => {
-      const [{ presetFlag }, { sampleItems }, { detectConvention }, { conventionToFile }] = await Promise.all([
-        import('../convention-source'),
+      const [{ sampleItems }, { detectConvention }, { conventionToFile }] = await Promise.all([
         import('../../services/audit/sample'),
         import('../../../shared/conventions/detect'),
         import('../../../shared/conventions/file'),

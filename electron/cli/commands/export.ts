@@ -4,6 +4,7 @@ import type { CliCommand } from '../command';
 import { CliError, EXIT_OK } from '../command';
 import { progressPrinter } from '../session';
 import { withTable } from '../table-command';
+import { tableArnFor } from '../../services/export/layout';
 
 /** The export command. */
 export const exportCommand: CliCommand = {
@@ -32,9 +33,8 @@ Examples:
     const partitions = optionalInt(values, 'partitions', 'export', 1, 10_000);
     const segmentsFlag = optionalInt(values, 'segments', 'export', 1, 1_000_000);
     return withTable(values, io, 'export', async ({ connection, table }) => {
-      const [{ exportTable }, { tableArnFor }, { defaultSegments }] = await Promise.all([
+      const [{ exportTable }, { defaultSegments }] = await Promise.all([
         import('../../services/export/export-table'),
-        import('../../services/export/layout'),
         import('../../services/dynamo/client'),
       ]);
       const progress = progressPrinter(io);

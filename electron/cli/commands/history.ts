@@ -5,6 +5,8 @@ import { PROBLEM_KINDS } from '../../../shared/model';
 import { optionalInt, optionalString } from '../args';
 import type { CliCommand } from '../command';
 import { EXIT_OK } from '../command';
+import { readHistory } from '../../services/history/audit-history';
+import { resolveDataDir } from '../../services/connections/data-dir';
 
 /** One entry as one readable line: time, table, where, convention, source, items, problems per kind, complete or why not. */
 export function historyLine(entry: AuditHistoryEntry): string {
@@ -41,10 +43,6 @@ Examples:
   async run({ values, io }) {
     const table = optionalString(values, 'table');
     const last = optionalInt(values, 'last', 'history', 1, 1_000_000);
-    const [{ readHistory }, { resolveDataDir }] = await Promise.all([
-      import('../../services/history/audit-history'),
-      import('../../services/connections/data-dir'),
-    ]);
     const all = await readHistory(resolveDataDir(io.env), table !== undefined ? { table } : {});
     const entries = last === undefined ? all : all.slice(-last);
     if (values.json === true) io.stdout(`${JSON.stringify({ entries })}\n`);

@@ -5,6 +5,7 @@ import { EXIT_OK, EXIT_PROBLEMS, unwrap } from '../command';
 import { incomplete, progressPrinter } from '../session';
 import { withConvention } from '../table-command';
 import { styleFor } from '../style';
+import { lookupText } from '../report-text';
 
 /** The lookup command. */
 export const lookupCommand: CliCommand = {
@@ -44,7 +45,7 @@ Example:
       io,
       'lookup',
       async ({ connection, table, resolved, segments }) => {
-        const [{ lookupValue }, { lookupText }] = await Promise.all([import('../../services/lookup/lookup'), import('../report-text')]);
+        const { lookupValue } = await import('../../services/lookup/lookup');
         const progress = progressPrinter(io);
         const answer = unwrap(
           await lookupValue({

@@ -8,6 +8,7 @@ import { tablePlace } from '../cache-file';
 import { closeSession, incomplete, openTable, progressPrinter } from '../session';
 import type { TableSession } from '../session';
 import { conventionFor } from '../table-command';
+import { rememberWarnings } from '../warning-memory';
 import { askOnTerminal, conventionGate, conventionOrigin, EXIT_REFUSED, transactionContext } from './transaction-flow';
 
 function planText(plan: RepairPlanView): string {
@@ -126,9 +127,7 @@ pending, refused, not verified or left for a human, 2 error or an incomplete aud
         if (json) io.stdout(`${JSON.stringify({ complete: false, reason, convention: origin })}\n`);
         return incomplete(io, reason);
       }
-      await (
-        await import('../warning-memory')
-      ).rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, run.report);
+      await rememberWarnings(io.env, tablePlace(connection.target, table.name), resolved.convention, run.report);
       const ctx = transactionContext(connection, values, io.env, effectiveEndpoint(connection.target, io.env).url);
       const service = new RepairService();
       const owner = ctx.connection.label;

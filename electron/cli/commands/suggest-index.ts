@@ -3,6 +3,7 @@ import { CONVENTION_FLAGS, optionalString, TABLE_FLAG } from '../args';
 import type { CliCommand } from '../command';
 import { CliError, EXIT_OK } from '../command';
 import { withConvention } from '../table-command';
+import { suggestIndexes } from '../../../shared/conventions/suggest-index';
 
 /** The suggest-index command. */
 export const suggestIndexCommand: CliCommand = {
@@ -26,7 +27,6 @@ Example:
   async run({ values, io }) {
     const rule = optionalString(values, 'rule');
     return withConvention(values, io, 'suggest-index', async ({ table, resolved }) => {
-      const { suggestIndexes } = await import('../../../shared/conventions/suggest-index');
       let suggestions;
       try {
         suggestions = suggestIndexes(table, resolved.convention, rule);

@@ -5,7 +5,8 @@ import { CliError, EXIT_OK } from '../command';
 import { closeSession, openTable } from '../session';
 import type { TableSession } from '../session';
 import { conventionFor } from '../table-command';
-import type { WatchGapLine } from '../../../shared/watch/watch-events';
+import { eventText, type WatchGapLine } from '../../../shared/watch/watch-events';
+import { toAppError } from '../../services/dynamo/errors';
 
 /** The watch command. */
 export const watchCommand: CliCommand = {
@@ -42,10 +43,9 @@ Example:
     try {
       session = await openTable(values, io, 'watch');
       const { connection, table } = session;
-      const [{ findLockStream, findWatchableStream, watchTable }, { createStreamsClient }, { eventText }] = await Promise.all([
+      const [{ findLockStream, findWatchableStream, watchTable }, { createStreamsClient }] = await Promise.all([
         import('../../services/watch/watch'),
         import('../../services/watch/streams-client'),
-        import('../../../shared/watch/watch-events'),
       ]);
       const arn = await findWatchableStream(connection.client, table.name, io.signal, connection.errorContext);
       if (!arn.ok) throw new CliError(arn.error);
@@ -77,7 +77,6 @@ Example:
       // Ctrl+C and SIGTERM end a watch: that is its normal way out.
       if (io.signal.aborted) return EXIT_OK;
       if (error instanceof CliError) throw error;
-      const { toAppError } = await import('../../services/dynamo/errors');
       throw new CliError(toAppError(error, { ...session?.connection.errorContext, table: session?.table.name }));
     } finally {
       streams?.destroy();
