@@ -1,5 +1,5 @@
 /** One row of the inspector grid: an account or a stray lock, with its expander and, expanded, its detail. */
-import { memo } from 'react';
+import { memo, useLayoutEffect, useRef } from 'react';
 import type { GroupRow } from '../../../../shared/audit/types';
 import type { KeySchema } from '../../../../shared/model';
 import type { BodyCell } from './inspector-columns';
@@ -25,7 +25,7 @@ export interface InspectorRowProps {
   readonly lockTable: string | undefined;
   readonly onToggle: (id: string, index: number) => void;
   readonly onActivate: (index: number) => void;
-  /** Measures an expanded row (collapsed rows have the fixed row height and are never measured). */
+  /** Measures an expanded row's element until the returned stop (collapsed rows have the fixed row height and are never measured). */
   readonly measure: (element: HTMLElement | null) => (() => void) | undefined;
 }
 
@@ -46,8 +46,13 @@ export const InspectorRow = memo(function InspectorRow({
   onActivate,
   measure,
 }: InspectorRowProps) {
+  const element = useRef<HTMLTableRowElement>(null);
+  // Per row id, not per element: the <tr> is reused for whichever row takes its place, and another
+  // expanded row of the same height would otherwise never be reported.
+  useLayoutEffect(() => (expanded ? measure(element.current) : undefined), [expanded, row.id, measure]);
   return (
     <tr
+      ref={element}
       id={`inspector-row-${index}`}
       role="row"
       aria-rowindex={index + 2}
@@ -56,7 +61,6 @@ export const InspectorRow = memo(function InspectorRow({
       data-row-kind={row.kind}
       data-testid="inspector-row"
       data-expanded-id={expanded ? row.id : undefined}
-      ref={expanded ? measure : undefined}
       className={`${rowClass(row)}${expanded ? ' row-expanded' : ''}${active ? ' row-active' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       onClick={() => onActivate(index)}
