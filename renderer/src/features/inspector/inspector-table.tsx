@@ -1,6 +1,6 @@
 /**
  * The inspector grid: TanStack Table v9 for columns, headers and sort state; the body is our own
- * virtual window (`virtual-window.ts`). Rows are ordered and filtered in the row store (`row-store.ts`,
+ * virtual window (`shared/virtual-window.ts`). Rows are ordered and filtered in the row store (`row-store.ts`,
  * a worker); the grid knows the view's length, asks for the window around what it shows, and
  * renders only the rows on screen, so a batch of new rows costs the page a window, not a pass
  * over 70k rows. One row per account or stray lock;
@@ -19,7 +19,7 @@ import type { RowsView, ViewSpec } from './row-store';
 import { keepSameRows } from './stable-rows';
 import { useGridKeys } from './use-grid-keys';
 import { useRowMeasure, useVirtualWindow } from './use-virtual-window';
-import { extrasOf } from './virtual-window';
+import { extrasOf } from '../../../../shared/virtual-window';
 
 /** Props of {@link InspectorTable}. */
 export interface InspectorTableProps {

@@ -1,11 +1,11 @@
 /**
  * The inspector grid's virtual window over its scroll container: which rows to render, where each
- * starts, the body's height, and scrolling a row into view. The arithmetic is `virtual-window.ts`
+ * starts, the body's height, and scrolling a row into view. The arithmetic is `shared/virtual-window.ts`
  * (O(expanded rows) per question); this hook follows the container's scroll and size.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
-import { rowStart, scrollToReveal, totalHeight, visibleRange, type RowGeometry, type RowRange } from './virtual-window';
+import { rowStart, scrollToReveal, totalHeight, visibleRange, type RowGeometry, type RowRange } from '../../../../shared/virtual-window';
 
 /** Where the container stands: its scroll offset, its inner height, and where the body starts (under the sticky header). */
 interface Place {
