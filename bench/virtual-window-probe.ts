@@ -1,13 +1,13 @@
 /**
  * `npx tsx bench/virtual-window-probe.ts`: what a change of the inspector's row count costs the page's
  * thread at 340k–1M rows, the sizes a 1M-item audit's view reaches. A general virtualizer
- * (@tanstack/virtual-core, as the grid used it: fixed estimate, keys by place) rebuilds its per-row
+ * (TanStack Virtual, as the grid used it: fixed estimate, keys by place) rebuilds its per-row
  * measurement table whenever the count changes; the grid's own window (`shared/virtual-window.ts`) answers
  * the same questions (the rows in view, where they start, the body's height) from the count and the
  * expanded rows alone. Median of 7 count changes each, plus what the change allocates
  * (`node --expose-gc --import tsx bench/virtual-window-probe.ts` for a clean baseline).
  */
-import { Virtualizer } from '@tanstack/virtual-core';
+import { Virtualizer } from '@tanstack/react-virtual';
 import { extrasOf, rowStart, totalHeight, visibleRange, type RowGeometry } from '../shared/virtual-window';
 import { median } from './stats';
 
