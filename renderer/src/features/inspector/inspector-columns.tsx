@@ -4,6 +4,7 @@
  * filtered by `row-view.ts` (incrementally, as they stream) and the table is handed only the
  * window the virtualizer shows, hence `manualSorting` and no sorted or filtered row model.
  */
+import type { ReactNode } from 'react';
 import { createColumnHelper, rowSortingFeature, tableFeatures } from '@tanstack/react-table';
 import type { GroupRow } from '../../../../shared/audit/types';
 import type { KeySchema } from '../../../../shared/model';
@@ -54,24 +55,53 @@ function ruleCell(row: GroupRow, rule: string) {
   );
 }
 
+function problemsCell(row: GroupRow) {
+  const problems = rowProblems(row);
+  // Checking is never healthy: the account's missing lock may still turn up, or may not.
+  if (problems.length === 0) return row.kind === 'account' && row.checking ? <CheckingChip /> : <Badge tone="ok">healthy</Badge>;
+  return (
+    <span className="row">
+      {problems.map((k) => (
+        <ProblemChip key={k} kind={k} />
+      ))}
+      {row.kind === 'account' && row.checking ? <CheckingChip /> : null}
+    </span>
+  );
+}
+
+function itemCell(row: GroupRow, keys: KeySchema) {
+  return (
+    <span className="cell-item">
+      {row.kind === 'account' ? null : <Badge tone="danger">{row.kind === 'orphan-lock' ? 'orphan lock' : 'malformed lock'}</Badge>}
+      <VisibleText className="mono cell-value" text={itemText(row, keys)} />
+    </span>
+  );
+}
+
+/** One body cell of the grid: its column id and what it shows for a row (the expander's is the row's own). */
+export interface BodyCell {
+  readonly id: string;
+  readonly render: (row: GroupRow) => ReactNode;
+}
+
+/**
+ * The body's cells, column by column, as {@link buildColumns} shows them: the grid renders its rows
+ * from these (a memoized row re-renders only when its row changed), the table only its headers.
+ */
+export function bodyCells(keys: KeySchema, rules: readonly string[], showProblems = true): readonly BodyCell[] {
+  return [
+    { id: 'expand', render: () => null },
+    { id: 'item', render: (row) => itemCell(row, keys) },
+    ...rules.map((rule) => ({ id: `rule:${rule}`, render: (row: GroupRow) => ruleCell(row, rule) })),
+    ...(showProblems ? [{ id: 'problems', render: problemsCell }] : []),
+  ];
+}
+
 const problemsColumn = helper.accessor((row) => rowProblems(row).length, {
   id: 'problems',
   header: 'Problems',
   sortDescFirst: true,
-  cell: (info) => {
-    const row = info.row.original;
-    const problems = rowProblems(row);
-    // Checking is never healthy: the account's missing lock may still turn up, or may not.
-    if (problems.length === 0) return row.kind === 'account' && row.checking ? <CheckingChip /> : <Badge tone="ok">healthy</Badge>;
-    return (
-      <span className="row">
-        {problems.map((k) => (
-          <ProblemChip key={k} kind={k} />
-        ))}
-        {row.kind === 'account' && row.checking ? <CheckingChip /> : null}
-      </span>
-    );
-  },
+  cell: (info) => problemsCell(info.row.original),
 });
 
 /** Builds the columns: expander, item key, one column per shown rule (value + lock status), problems when shown. */
@@ -85,15 +115,7 @@ export function buildColumns(keys: KeySchema, rules: readonly string[], showProb
     helper.accessor((row) => itemText(row, keys), {
       id: 'item',
       header: 'Item',
-      cell: (info) => {
-        const row = info.row.original;
-        return (
-          <span className="cell-item">
-            {row.kind === 'account' ? null : <Badge tone="danger">{row.kind === 'orphan-lock' ? 'orphan lock' : 'malformed lock'}</Badge>}
-            <VisibleText className="mono cell-value" text={info.getValue()} />
-          </span>
-        );
-      },
+      cell: (info) => itemCell(info.row.original, keys),
     }),
     ...rules.map((rule) =>
       helper.accessor((row) => ruleText(row, rule), {

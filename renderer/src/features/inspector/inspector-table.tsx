@@ -1,24 +1,25 @@
 /**
- * The inspector grid: TanStack Table v9 for columns, headers and sort state, rendered through
- * @tanstack/react-virtual. Rows are ordered and filtered in the row store (`row-store.ts`, a
- * worker); the grid knows the view's length, asks for the window around what it shows, and gives
- * the table only the rows on screen, so a batch of new rows costs the page a window, not a pass
+ * The inspector grid: TanStack Table v9 for columns, headers and sort state; the body is our own
+ * virtual window (`shared/virtual-window.ts`). Rows are ordered and filtered in the row store (`row-store.ts`,
+ * a worker); the grid knows the view's length, asks for the window around what it shows, and
+ * renders only the rows on screen, so a batch of new rows costs the page a window, not a pass
  * over 70k rows. One row per account or stray lock;
  * Enter or the chevron expands a row to its lock items. Keyboard: the grid keeps focus and moves an
  * active row (aria-activedescendant).
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTable, type SortingState } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import type { GroupRow } from '../../../../shared/audit/types';
 import type { KeySchema } from '../../../../shared/model';
 import { gridTemplate, ROW_HEIGHT, useVisibleWidth, useWindow } from './grid-geometry';
-import { buildColumns, inspectorFeatures } from './inspector-columns';
+import { bodyCells, buildColumns, inspectorFeatures } from './inspector-columns';
+import { InspectorRow } from './inspector-row';
 import type { InspectorFilter } from './row-filter';
 import type { RowsView, ViewSpec } from './row-store';
-import { RowDetail } from './row-detail';
+import { keepSameRows } from './stable-rows';
 import { useGridKeys } from './use-grid-keys';
-import { bodyHeight, virtualCount } from './virtual-count';
+import { useRowMeasure, useVirtualWindow } from './use-virtual-window';
+import { extrasOf } from '../../../../shared/virtual-window';
 
 /** Props of {@link InspectorTable}. */
 export interface InspectorTableProps {
@@ -38,11 +39,10 @@ export interface InspectorTableProps {
   readonly lockTable?: string | undefined;
 }
 
-function rowClass(row: GroupRow): string {
-  if (row.kind !== 'account') return row.kind === 'orphan-lock' ? 'grid-row row-orphan' : 'grid-row row-malformed';
-  if (row.problems.length > 0) return 'grid-row row-problem';
-  return row.checking ? 'grid-row row-checking' : 'grid-row';
-}
+/** The empty data of the header table: the body's rows are rendered from the window, not through the table. */
+const NO_ROWS: GroupRow[] = [];
+/** Rows rendered beyond each end of the view. */
+const OVERSCAN = 4;
 
 /**
  * The virtualized, sortable, filterable grid of audit rows. Memoized: a running audit's progress
@@ -60,9 +60,11 @@ export const InspectorTable = memo(function InspectorTable({
 }: InspectorTableProps) {
   // Columns change only when the rule set, key schema or shown columns do; streaming rows never rebuild them.
   const columns = useMemo(() => buildColumns(keys, rules, showProblems), [keys, rules, showProblems]);
+  const cells = useMemo(() => bodyCells(keys, rules, showProblems), [keys, rules, showProblems]);
   // Problems first by default: that is what people open the inspector for.
   const [sorting, setSorting] = useState<SortingState>([{ id: 'problems', desc: true }]);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  // Expanded rows by id, with their measured height once known.
+  const [expanded, setExpanded] = useState<ReadonlyMap<string, number | undefined>>(() => new Map());
   const [active, setActive] = useState(0);
   const { filter: kind, search } = filter;
   // Each spec is numbered: a key pressed before the store answered a new one waits for that answer (use-grid-keys.ts).
@@ -72,79 +74,74 @@ export const InspectorTable = memo(function InspectorTable({
     [onView, sorting, keys, kind, search],
   );
   const length = rows.length;
-  const rowAt = (index: number): GroupRow | undefined => (index >= rows.start ? rows.rows[index - rows.start] : undefined);
+  // The store's rows as objects this page already rendered where their content is the same (stable-rows.ts).
+  const [kept, setKept] = useState({ source: rows.rows, rows: rows.rows });
+  if (kept.source !== rows.rows) setKept({ source: rows.rows, rows: keepSameRows(kept.rows, rows.rows) });
+  const windowStart = rows.start;
+  const windowOf = kept.source === rows.rows ? kept.rows : rows.rows;
+  const rowAt = (index: number): GroupRow | undefined => (index >= windowStart ? windowOf[index - windowStart] : undefined);
+
+  // Where each expanded row sits: its place in the window, or where it was last seen there (a row
+  // scrolled out of the window keeps its height in the offsets of the rows below it).
+  const lastPlace = useRef(new Map<string, number>());
+  const places: { index: number; height: number }[] = [];
+  windowOf.forEach((row, i) => {
+    if (expanded.has(row.id)) lastPlace.current.set(row.id, windowStart + i);
+  });
+  for (const [id, height] of expanded) {
+    const index = lastPlace.current.get(id);
+    if (height !== undefined && index !== undefined) places.push({ index, height });
+  }
+  const extrasKey = places.map((p) => `${p.index}:${p.height}`).join(',');
+  // The geometry changes with the length and the expanded rows, never with the rows' content.
+  const geometry = useMemo(
+    () => ({ length, rowHeight: ROW_HEIGHT, extras: extrasOf(places, length, ROW_HEIGHT) }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `places` is summed up by `extrasKey`
+    [length, extrasKey],
+  );
 
   const scrollRef = useRef<HTMLDivElement>(null);
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
   const visibleWidth = useVisibleWidth(scrollRef);
-  const { start: windowStart, rows: windowOf } = rows;
-  // Keys: the virtualizer rebuilds every row's measurement when this function changes, which costs
-  // O(rows) (tens of ms at 100k+ rows), and the window changes every few frames of a scroll. With
-  // nothing expanded every row has ROW_HEIGHT, so keys by place (one function for good) lose
-  // nothing; an expanded row's measured height must follow the row when the order changes (a
-  // write's re-check moves it), so while one is open the rows in the window are keyed by id.
-  const byPlace = useCallback((index: number) => index, []);
-  const byRow = useCallback(
-    (index: number) => (index >= windowStart ? windowOf[index - windowStart]?.id : undefined) ?? index,
-    [windowStart, windowOf],
-  );
-  // Rounded up: a new count rebuilds every row's measurement, and the length changes with every batch.
-  const count = virtualCount(length);
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    getItemKey: expanded.size > 0 ? byRow : byPlace,
-    overscan: 4,
-  });
-  const allItems = virtualizer.getVirtualItems();
-  // The virtualizer's places past the view's length (see virtualCount) are not rows: never asked for.
-  useWindow(
-    length,
-    Math.min(allItems[0]?.index ?? 0, Math.max(0, length - 1)),
-    Math.min(allItems[allItems.length - 1]?.index ?? 0, Math.max(0, length - 1)),
-    onWindow,
-  );
-  // Rows the store has not sent yet (a jump far beyond the window) show a moment later, with its answer.
-  const virtualItems = useMemo(
-    () => allItems.filter((item) => item.index >= windowStart && item.index < windowStart + windowOf.length),
-    [allItems, windowStart, windowOf],
-  );
-  const windowRows = useMemo(
-    () => virtualItems.flatMap((item) => windowOf[item.index - windowStart] ?? []),
-    [virtualItems, windowStart, windowOf],
-  );
+  const view = useVirtualWindow(scrollRef, bodyRef, geometry, OVERSCAN);
+  const { first, last } = view.range;
+  // Places past the view's length are never asked for (the range never holds one).
+  useWindow(length, Math.max(0, first), Math.max(0, last), onWindow);
 
   const table = useTable({
     features: inspectorFeatures,
     columns,
-    data: windowRows,
+    data: NO_ROWS,
     getRowId: (row) => row.id,
     state: { sorting },
     onSortingChange: setSorting,
     manualSorting: true,
   });
-  const tableRows = table.getRowModel().rows;
   const activeIndex = Math.min(active, Math.max(0, length - 1));
 
-  // Collapsed rows all have ROW_HEIGHT and are never measured: measuring a row makes the virtualizer
-  // recompute every row after it, which on each scroll frame cost O(rows) (figures: docs/benchmarks.md).
-  // Only expanded rows are measured; collapsing one gives it the fixed height back.
-  const toggle = (id: string, index: number) => {
-    if (expanded.has(id)) virtualizer.resizeItem(index, ROW_HEIGHT);
+  // Collapsed rows all have ROW_HEIGHT and are never measured; an expanded row is measured
+  // (useRowMeasure) and collapsing it gives it the fixed height back.
+  const toggle = useCallback((id: string) => {
     setExpanded((current) => {
-      const next = new Set(current);
+      const next = new Map(current);
       if (next.has(id)) next.delete(id);
-      else next.add(id);
+      else next.set(id, undefined);
       return next;
     });
-  };
+  }, []);
+  const measure = useRowMeasure(
+    useCallback((id: string, height: number) => {
+      setExpanded((current) => (current.has(id) && current.get(id) !== height ? new Map(current).set(id, height) : current));
+    }, []),
+  );
 
+  const { reveal } = view;
   const move = (index: number) => {
     const clamped = Math.max(0, Math.min(length - 1, index));
     setActive(clamped);
     // Moving between rows is vertical: keep the sideways position (End used to jump to the right edge).
     const left = scrollRef.current?.scrollLeft ?? 0;
-    virtualizer.scrollToIndex(clamped, { align: 'auto' });
+    reveal(clamped);
     if (scrollRef.current) scrollRef.current.scrollLeft = left;
   };
 
@@ -159,9 +156,16 @@ export const InspectorTable = memo(function InspectorTable({
     specPending: () => rows.specId !== specId.current,
   });
 
+  // The rows of the range the store has sent (a jump far beyond the window shows a moment later, with its answer).
+  const shown: { index: number; row: GroupRow }[] = [];
+  for (let index = Math.max(first, windowStart); index <= last; index++) {
+    const row = windowOf[index - windowStart];
+    if (!row) break;
+    shown.push({ index, row });
+  }
   // Name the active row only while it is in the window: a descendant that is not in the DOM
-  // (the first frame, before the virtualizer has measured, or scrolled away) is an invalid reference.
-  const activeShown = virtualItems.some((item, position) => item.index === activeIndex && tableRows[position] !== undefined);
+  // (the first frame, before the window is known, or scrolled away) is an invalid reference.
+  const activeShown = shown.some((item) => item.index === activeIndex);
   const gridStyle = {
     '--cols': gridTemplate(rules.length, showProblems),
     ...(visibleWidth ? { '--visible-width': `${visibleWidth}px` } : {}),
@@ -207,56 +211,26 @@ export const InspectorTable = memo(function InspectorTable({
             </tr>
           ))}
         </thead>
-        <tbody className="grid-body" style={{ height: bodyHeight(virtualizer.getTotalSize(), count, length, ROW_HEIGHT) }}>
-          {virtualItems.map((item, position) => {
-            // The table holds exactly the window, in the virtualizer's order.
-            const row = tableRows[position];
-            if (!row) return null;
-            const isExpanded = expanded.has(row.id);
-            return (
-              <tr
-                // Keyed by place in the window, not by row: when the window moves, each <tr> and its
-                // cells are reused for the row now in that place (new text and attributes) instead of
-                // being destroyed and rebuilt, which cost a full style resolve per new element.
-                key={position}
-                id={`inspector-row-${item.index}`}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-selected={item.index === activeIndex}
-                data-index={item.index}
-                data-row-kind={row.original.kind}
-                data-testid="inspector-row"
-                ref={isExpanded ? virtualizer.measureElement : undefined}
-                className={`${rowClass(row.original)}${isExpanded ? ' row-expanded' : ''}${item.index === activeIndex ? ' row-active' : ''}`}
-                style={{ transform: `translateY(${item.start}px)` }}
-                onClick={() => setActive(item.index)}
-              >
-                {row.getAllCells().map((cell) => (
-                  <td key={cell.column.id} role="gridcell" className="grid-cell">
-                    {cell.column.id === 'expand' ? (
-                      <button
-                        type="button"
-                        className="expander"
-                        aria-label={isExpanded ? 'Collapse' : 'Expand'}
-                        aria-expanded={isExpanded}
-                        tabIndex={-1}
-                        onClick={() => toggle(row.id, item.index)}
-                      >
-                        {isExpanded ? '▾' : '▸'}
-                      </button>
-                    ) : (
-                      <table.FlexRender cell={cell} />
-                    )}
-                  </td>
-                ))}
-                {isExpanded ? (
-                  <td key={`detail:${row.id}`} role="gridcell" className="grid-detail">
-                    <RowDetail row={row.original} keys={keys} lockTable={lockTable} />
-                  </td>
-                ) : null}
-              </tr>
-            );
-          })}
+        <tbody className="grid-body" ref={bodyRef} style={{ height: view.height }}>
+          {shown.map(({ index, row }, position) => (
+            <InspectorRow
+              // Keyed by place in the window, not by row: when the window moves, each <tr> and its
+              // cells are reused for the row now in that place (new text and attributes) instead of
+              // being destroyed and rebuilt, which cost a full style resolve per new element.
+              key={position}
+              row={row}
+              index={index}
+              top={view.start(index)}
+              expanded={expanded.has(row.id)}
+              active={index === activeIndex}
+              cells={cells}
+              keys={keys}
+              lockTable={lockTable}
+              onToggle={toggle}
+              onActivate={setActive}
+              measure={measure}
+            />
+          ))}
         </tbody>
       </table>
       {length === 0 ? <p className="empty">No rows match.</p> : null}

@@ -4,7 +4,7 @@
  * are the store half's (`use-row-store.ts`). Shared by the inspector and the lock form (which
  * patches rows in place after a transaction), hence provided through a context.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { beginOpening } from '../tables/table-opening';
 import type { ConventionWarning } from '../../../../shared/audit/fit';
 import type { ExportConfirmView, ExportSourceView, LookupView } from '../../../../shared/contract';
@@ -15,6 +15,7 @@ import { useBridge } from '../../bridge/bridge-context';
 import type { AuditPhase, AuditSource, AuditState, ExportRequest } from './audit-state';
 import type { RunEnd } from './row-store';
 import { useRowStore, type RunListener } from './use-row-store';
+import { useRunEnd } from './run-end';
 
 interface RunState {
   readonly phase: AuditPhase;
@@ -53,17 +54,27 @@ export function useAudit(
   const listener = useMemo<RunListener>(
     () => ({
       progress: (progress) => setState((s) => ({ ...s, progress })),
-      end: (end: RunEnd) =>
-        setState((s) =>
-          s.phase === 'running'
-            ? { ...s, phase: 'done', cancelling: false, complete: end.complete, reason: end.reason, warnings: end.warnings }
-            : s,
-        ),
+      // Applied by useRunEnd below, a frame after the rows that carry it (run-end.ts).
+      end: () => undefined,
       failed: (reason) => failRef.current(reason),
     }),
     [],
   );
   const store = useRowStore(bridge, listener);
+  useRunEnd(
+    store.rows,
+    useCallback(
+      (end: RunEnd) =>
+        startTransition(() =>
+          setState((s) =>
+            s.phase === 'running'
+              ? { ...s, phase: 'done', cancelling: false, complete: end.complete, reason: end.reason, warnings: end.warnings }
+              : s,
+          ),
+        ),
+      [],
+    ),
+  );
   const { leave, isCurrent, follow, discard } = store;
 
   // Leaves the current run: its events are dropped from now on. Returns its id, if one was running,

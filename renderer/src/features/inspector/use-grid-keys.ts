@@ -22,7 +22,8 @@ export interface GridKeyTarget {
   readonly length: number;
   readonly activeIndex: number;
   readonly rowAt: (index: number) => GroupRow | undefined;
-  readonly expanded: ReadonlySet<string>;
+  /** The expanded rows' ids. */
+  readonly expanded: { readonly has: (id: string) => boolean };
   readonly toggle: (id: string, index: number) => void;
   readonly move: (index: number) => void;
   readonly scrollRef: RefObject<HTMLDivElement | null>;
