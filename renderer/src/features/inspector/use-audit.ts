@@ -54,8 +54,6 @@ export function useAudit(
   const listener = useMemo<RunListener>(
     () => ({
       progress: (progress) => setState((s) => ({ ...s, progress })),
-      // Applied by useRunEnd below, a frame after the rows that carry it (run-end.ts).
-      end: () => undefined,
       failed: (reason) => failRef.current(reason),
     }),
     [],

@@ -1,7 +1,8 @@
 /**
  * The store half of `useAudit`: the row store (a Web Worker, `row-store.ts`) that subscribes to a
  * run's events itself, the rows view it sends back, and its numbering of runs. It reports the run's
- * progress, end and failure; what a run is and when it starts is the policy's (`use-audit.ts`).
+ * progress and failure (its end comes with the rows view: `run-end.ts`); what a run is and when it starts is
+ * the policy's (`use-audit.ts`).
  */
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { LookupView } from '../../../../shared/contract';
@@ -13,14 +14,12 @@ import { auditStreamSource } from './audit-stream-source';
 import { createPendingExports } from './pending-exports';
 import type { InspectorFilter } from './row-filter';
 import { frameViews } from './frame-views';
-import { EMPTY_VIEW, type RowsView, type RowStoreUpdate, type RunEnd, type ViewSpec } from './row-store';
+import { EMPTY_VIEW, type RowsView, type RowStoreUpdate, type ViewSpec } from './row-store';
 import { openRowStore, type RowStoreClient } from './row-store-client';
 
 /** What the store tells the policy about the current run. */
 export interface RunListener {
   readonly progress: (progress: ScanProgress) => void;
-  /** Called inside the same transition as the run's last rows, so `done` never shows before them. */
-  readonly end: (end: RunEnd) => void;
   /** The store broke, or the run's events could not be reached: the rows may lack some. */
   readonly failed: (reason: string) => void;
 }
@@ -42,7 +41,7 @@ export interface RowStoreHandle {
   readonly shownProblems: (filter: InspectorFilter, keys: KeySchema) => Promise<ShownProblems>;
 }
 
-/** Holds one row store for the inspector's runs; `listener` hears the current run's progress, end and failure. */
+/** Holds one row store for the inspector's runs; `listener` hears the current run's progress and failure. */
 export function useRowStore(bridge: LocksmithBridge, listener: RunListener): RowStoreHandle {
   const [rows, setRows] = useState<RowsView>(EMPTY_VIEW);
   // Bumped by every leave: a start whose answer arrives after a newer start (or unmount) is
@@ -56,14 +55,13 @@ export function useRowStore(bridge: LocksmithBridge, listener: RunListener): Row
 
   // A transition: React renders it in slices of a few ms, yielding to input and frames between
   // them, where a plain update from a message renders in one long task on a large
-  // audit (figures: docs/benchmarks.md). The run's end is in the same transition as its last rows.
+  // audit (figures: docs/benchmarks.md). The run's end is part of the view (applied a frame later: run-end.ts).
   // At most one view a frame reaches it (frame-views.ts).
   const [frames] = useState(() =>
     frameViews((view) => {
       if (view.run !== generationRef.current) return;
       startTransition(() => {
         setRows((previous) => (view.sameRows && previous.run === view.run ? { ...view, rows: previous.rows } : view));
-        if (view.end) listenerRef.current.end(view.end);
       });
     }),
   );
