@@ -51,7 +51,7 @@ export function rowStart(geometry: RowGeometry, index: number): number {
 }
 
 /** The height of row `index`. */
-export function rowSize(geometry: RowGeometry, index: number): number {
+function rowSize(geometry: RowGeometry, index: number): number {
   return geometry.rowHeight + (geometry.extras.find((e) => e.index === index)?.extra ?? 0);
 }
 
